@@ -1,0 +1,57 @@
+/** PEM file paths for a TLS connection. */
+export interface TlsFiles {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  /** Verify the peer (server: require client certificates; client: verify the server). */
+  readonly verify: boolean;
+}
+
+export interface ClusterSettings {
+  readonly driver: string;
+  /** The discovery URI as given (`nodes://...`, `file://...`, `zk://...`, `h1:p,h2:p`). */
+  readonly discovery: string;
+  /** `--cluster-opt key=value` pairs. */
+  readonly options: Readonly<Record<string, string>>;
+  /** `--discovery-opt key=value` pairs. */
+  readonly discoveryOptions: Readonly<Record<string, string>>;
+  /** Seconds. */
+  readonly heartbeat: number;
+  /** Seconds. */
+  readonly engineRefreshMinInterval: number;
+  /** Seconds. */
+  readonly engineRefreshMaxInterval: number;
+  readonly engineFailureRetry: number;
+  /** TLS used when dialling engines. */
+  readonly tls?: TlsFiles;
+}
+
+export interface SchedulerSettings {
+  readonly filters: readonly string[];
+  readonly strategy: string;
+  readonly strategyOptions: Readonly<Record<string, string | number | boolean>>;
+}
+
+export interface ApiSettings {
+  /** `-H` values: tcp://host:port or unix:///path. */
+  readonly hosts: readonly string[];
+  readonly tls?: TlsFiles;
+  readonly cors: boolean;
+}
+
+export interface ReplicationSettings {
+  readonly enabled: boolean;
+  readonly advertise?: string;
+  /** Seconds. */
+  readonly ttl: number;
+}
+
+/** A deployment's resolved configuration (file + flags + defaults), as drivers and plugins see it. */
+export interface DeploymentConfig {
+  readonly plugins: readonly string[];
+  readonly cluster: ClusterSettings;
+  readonly scheduler: SchedulerSettings;
+  readonly api: ApiSettings;
+  readonly replication: ReplicationSettings;
+  readonly logLevel: string;
+}

@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+
+export { inject, injectable, singleton } from 'tsyringe';
+
+export * from './version.js';
+export * from './errors.js';
+export * from './tokens.js';
+export * from './types/docker.js';
+export * from './node.js';
+export * from './cluster.js';
+export * from './scheduler.js';
+export * from './discovery.js';
+export * from './plugin.js';
+export * from './logger.js';
+export * from './config.js';
+export * from './swarm-labels.js';

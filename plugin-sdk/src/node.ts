@@ -1,0 +1,104 @@
+import type {
+  ContainerConfig,
+  ContainerInspect,
+  ContainerSummary,
+  ImageSummary,
+  NetworkSummary,
+  VolumeSummary,
+} from './types/docker.js';
+
+export type NodeStatus = 'pending' | 'healthy' | 'unhealthy' | 'disconnected';
+
+/** How to reach the Docker engine behind a node, for calls the API front proxies directly. */
+export interface EngineEndpoint {
+  protocol: 'http' | 'https';
+  host: string;
+  port: number;
+  /** PEM material when the engine is dialled over TLS. */
+  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
+  /** Unix socket path, instead of host/port. */
+  socketPath?: string;
+}
+
+/**
+ * A container as the cluster sees it. `config` is the create-time configuration (Config with
+ * HostConfig inside) used by filters and reservations; `summary` and `inspect` are the engine's
+ * own answers, passed through to clients.
+ */
+export interface Container {
+  readonly id: string;
+  /** The name without the leading slash. */
+  readonly name: string;
+  readonly names: readonly string[];
+  readonly image: string;
+  readonly imageId: string;
+  /** created, running, paused, restarting, removing, exited, dead; or `pending` while swarm creates it. */
+  readonly state: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly config: ContainerConfig;
+  readonly summary: ContainerSummary;
+  readonly inspect?: ContainerInspect;
+  readonly node: Node;
+}
+
+export interface Image {
+  readonly id: string;
+  readonly repoTags: readonly string[];
+  readonly repoDigests: readonly string[];
+  readonly summary: ImageSummary;
+  readonly node: Node;
+}
+
+export interface Volume {
+  readonly name: string;
+  readonly driver: string;
+  readonly summary: VolumeSummary;
+  readonly node: Node;
+}
+
+export interface Network {
+  readonly id: string;
+  readonly name: string;
+  readonly scope: string;
+  readonly summary: NetworkSummary;
+  readonly node: Node;
+}
+
+/**
+ * A place where containers run: a Docker engine (swarm driver) or a Mesos agent's offers (mesos
+ * driver). Everything here answers from memory: the scheduler calls it thousands of times per
+ * decision, so no method may do I/O.
+ */
+export interface Node {
+  readonly id: string;
+  readonly name: string;
+  /** The address shown to users in `docker ps` port columns. */
+  readonly ip: string;
+  /** host:port the manager dials. */
+  readonly addr: string;
+
+  images(): readonly Image[];
+  image(idOrName: string): Image | undefined;
+  /** All containers, stopped and pending included. */
+  containers(): readonly Container[];
+  container(idOrName: string): Container | undefined;
+
+  totalCpus(): number;
+  /** CPUs reserved by containers here (pending ones included). */
+  usedCpus(): number;
+  /** Bytes. */
+  totalMemory(): number;
+  usedMemory(): number;
+
+  /** Engine labels plus the standard ones (storagedriver, kernelversion, operatingsystem, ostype). */
+  labels(): Readonly<Record<string, string>>;
+
+  status(): NodeStatus;
+  isHealthy(): boolean;
+  /** 0..100, used by strategies to prefer nodes that have been failing less. */
+  healthIndicator(): number;
+  /** The last error talking to the node, if any. */
+  lastError(): string | undefined;
+
+  endpoint(): EngineEndpoint | undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * DI tokens. They are plain strings (not symbols or classes) so that a plugin built against
+ * another copy of the SDK still registers under the same keys as the host.
+ */
+export const Tokens = {
+  // host services (root container)
+  HostConfig: 'swarm:HostConfig',
+  Logger: 'swarm:Logger',
+  Clock: 'swarm:Clock',
+  EventBus: 'swarm:EventBus',
+  // deployment services (one child container per deployment)
+  DeploymentConfig: 'swarm:DeploymentConfig',
+  ClusterOptions: 'swarm:ClusterOptions',
+  StrategyOptions: 'swarm:StrategyOptions',
+  Scheduler: 'swarm:Scheduler',
+  Discovery: 'swarm:Discovery',
+  Cluster: 'swarm:Cluster',
+  // plugin extension points: providers are registered under `named(kind, name)`
+  ClusterDriver: 'swarm:ClusterDriver',
+  Filter: 'swarm:Filter',
+  Strategy: 'swarm:Strategy',
+  DiscoveryBackend: 'swarm:DiscoveryBackend',
+} as const;
+
+export type ExtensionKind =
+  | typeof Tokens.ClusterDriver
+  | typeof Tokens.Filter
+  | typeof Tokens.Strategy
+  | typeof Tokens.DiscoveryBackend;
+
+export const EXTENSION_KINDS: readonly ExtensionKind[] = [
+  Tokens.ClusterDriver,
+  Tokens.Filter,
+  Tokens.Strategy,
+  Tokens.DiscoveryBackend,
+];
+
+/** The token under which the provider `name` of an extension kind is registered. */
+export function named(kind: ExtensionKind, name: string): string {
+  return `${kind}:${name}`;
+}
+
+/** Human name of an extension kind, for messages ("filter", "strategy", ...). */
+export function kindLabel(kind: ExtensionKind): string {
+  switch (kind) {
+    case Tokens.ClusterDriver:
+      return 'cluster driver';
+    case Tokens.Filter:
+      return 'filter';
+    case Tokens.Strategy:
+      return 'strategy';
+    case Tokens.DiscoveryBackend:
+      return 'discovery backend';
+  }
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# A local multi-engine Docker testbed on one Linux machine (root): N real dockerd engines, each
+# with its own bridge, data root, loopback address and hostname, plus the busybox:local image.
+#
+#   testbed.sh up [COUNT] [--first I] [--label k=v ...] [--tls DIR]   start engines I..I+COUNT-1
+#   testbed.sh down [--first I] [--count N] | --all                    stop them and remove their state
+#   testbed.sh status                                                  list running engines
+#   testbed.sh addrs [COUNT] [--first I]                               print their host:port list
+#
+# Engine i is named node<i>, listens on tcp://127.0.0.<i+1>:2375 (2376 with --tls) and on
+# unix://$SWARM_TESTBED_DIR/engine<i>/docker.sock, and uses bridge br<i> on 172.30.<i>.1/24.
+set -euo pipefail
+
+ROOT=${SWARM_TESTBED_DIR:-/tmp/swarm-testbed}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+die() { echo "testbed: $*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is missing: run 'apt-get install -y docker.io busybox-static iproute2' (as root)"; }
+
+engine_dir() { echo "$ROOT/engine$1"; }
+engine_ip() { echo "127.0.0.$(( $1 + 1 ))"; }
+
+rootfs_tar() {
+  local tar="$ROOT/busybox-rootfs.tar"
+  if [ ! -s "$tar" ]; then
+    local tmp; tmp=$(mktemp -d)
+    mkdir -p "$tmp/bin" "$tmp/www" "$tmp/tmp" "$tmp/etc"
+    cp "$(command -v busybox)" "$tmp/bin/busybox"
+    for app in sh sleep echo cat ls httpd top env true false wc head tail grep mkdir rm touch date hostname ps kill seq yes printf dd nc wget; do
+      ln -s busybox "$tmp/bin/$app"
+    done
+    echo 'hello from busybox:local' > "$tmp/www/index.html"
+    echo 'root:x:0:0:root:/:/bin/sh' > "$tmp/etc/passwd"
+    echo 'root:x:0:' > "$tmp/etc/group"
+    tar -C "$tmp" -cf "$tar.part" . && mv "$tar.part" "$tar"
+    rm -rf "$tmp"
+  fi
+  echo "$tar"
+}
+
+start_engine() {
+  local i=$1 labels=$2 tlsdir=$3
+  local d; d=$(engine_dir "$i")
+  local ip; ip=$(engine_ip "$i")
+  if [ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null; then
+    echo "node$i already running on $ip" >&2; return 0
+  fi
+  mkdir -p "$d/etc"
+  ip link show "br$i" >/dev/null 2>&1 || {
+    ip link add "br$i" type bridge
+    ip addr add "172.30.$i.1/24" dev "br$i"
+  }
+  ip link set "br$i" up
+  local port=2375 tlsargs=""
+  if [ -n "$tlsdir" ]; then
+    port=2376
+    tlsargs="--tlsverify --tlscacert $tlsdir/ca.pem --tlscert $tlsdir/server-cert.pem --tlskey $tlsdir/server-key.pem"
+  fi
+  local labelargs=""
+  for l in $labels; do labelargs="$labelargs --label $l"; done
+  # own UTS namespace (hostname nodeI) and /etc/docker (engine ID from key.json)
+  setsid nohup unshare --uts --mount --propagation private sh -c "mount --bind $d/etc /etc/docker && hostname node$i && exec dockerd \
+      --host unix://$d/docker.sock --host tcp://$ip:$port $tlsargs --ip $ip --iptables=false --bridge br$i \
+      --storage-driver vfs --data-root $d/data --exec-root $d/exec --pidfile $d/pid $labelargs" \
+      >"$d/dockerd.log" 2>&1 &
+  echo "$port" > "$d/port"
+}
+
+wait_engine() {
+  local i=$1 d; d=$(engine_dir "$i")
+  for _ in $(seq 1 300); do
+    if [ -S "$d/docker.sock" ] && docker -H "unix://$d/docker.sock" version >/dev/null 2>&1; then return 0; fi
+    sleep 0.1
+  done
+  tail -20 "$d/dockerd.log" >&2
+  die "node$i did not answer within 30 s (log: $d/dockerd.log)"
+}
+
+import_image() {
+  local i=$1 d; d=$(engine_dir "$i")
+  if ! docker -H "unix://$d/docker.sock" image inspect busybox:local >/dev/null 2>&1; then
+    docker -H "unix://$d/docker.sock" import "$(rootfs_tar)" busybox:local >/dev/null
+  fi
+}
+
+stop_engine() {
+  local i=$1 d; d=$(engine_dir "$i")
+  [ -d "$d" ] || return 0
+  if [ -f "$d/pid" ]; then
+    local pid; pid=$(cat "$d/pid")
+    if kill -0 "$pid" 2>/dev/null; then
+      # remove containers first so their mounts do not keep the data root busy
+      docker -H "unix://$d/docker.sock" ps -aq 2>/dev/null | xargs -r docker -H "unix://$d/docker.sock" rm -f >/dev/null 2>&1 || true
+      kill "$pid"
+      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+  fi
+  ip link del "br$i" 2>/dev/null || true
+  umount -R "$d/data" 2>/dev/null || true
+  rm -rf "$d"
+}
+
+parse_range() { # sets FIRST COUNT LABELS TLSDIR from args
+  FIRST=1; COUNT=${1:-3}; LABELS=""; TLSDIR=""
+  [[ "${1:-}" =~ ^[0-9]+$ ]] && shift || COUNT=3
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --first) FIRST=$2; shift 2 ;;
+      --count) COUNT=$2; shift 2 ;;
+      --label) LABELS="$LABELS $2"; shift 2 ;;
+      --tls) TLSDIR=$2; shift 2 ;;
+      *) die "unknown option $1 (see the header of $0)" ;;
+    esac
+  done
+}
+
+cmd=${1:-}; shift || true
+case "$cmd" in
+  up)
+    need dockerd; need busybox; need unshare; need ip; need docker
+    [ "$(id -u)" = 0 ] || die "must run as root (it creates bridges and mounts)"
+    parse_range "$@"
+    mkdir -p "$ROOT"
+    for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do start_engine "$i" "$LABELS" "$TLSDIR"; done
+    pids=""
+    for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do wait_engine "$i"; import_image "$i" & pids="$pids $!"; done
+    for p in $pids; do wait "$p"; done
+    for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do echo "node$i $(engine_ip "$i"):$(cat "$(engine_dir "$i")/port")"; done
+    ;;
+  down)
+    if [ "${1:-}" = "--all" ]; then
+      for d in "$ROOT"/engine*; do [ -d "$d" ] && stop_engine "${d##*engine}"; done
+    else
+      parse_range "$@"
+      for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do stop_engine "$i"; done
+    fi
+    ;;
+  status)
+    for d in "$ROOT"/engine*; do
+      [ -d "$d" ] || continue
+      i=${d##*engine}
+      if [ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null; then s=running; else s=stopped; fi
+      echo "node$i $(engine_ip "$i"):$(cat "$d/port" 2>/dev/null || echo 2375) $s"
+    done
+    ;;
+  addrs)
+    parse_range "$@"
+    out=""
+    for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do out="$out${out:+,}$(engine_ip "$i"):$(cat "$(engine_dir "$i")/port" 2>/dev/null || echo 2375)"; done
+    echo "$out"
+    ;;
+  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$cmd" ] || exit 2 ;;
+esac
