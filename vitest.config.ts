@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // ZooKeeper and etcd, so they run one file at a time.
 export default defineConfig({
   test: {
+    // `.vitest-results.json` feeds the `N passed, M failed` line of .ci/run.
+    reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
     projects: [
       {
         test: {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages swarm's tests and local cluster use, when missing (run as root).
+# Node.js 20+ and npm are expected to be present already.
+set -euo pipefail
+packages=(docker.io busybox-static zookeeper etcd-server etcd-client docker-registry docker-compose python3-docker iproute2 openssl curl util-linux)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup-machine: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v docker >/dev/null || { echo "setup-machine: the docker CLI is missing (apt-get install docker.io provides it)" >&2; exit 1; }
