@@ -1,0 +1,162 @@
+import type { Container, ContainerSummary, EngineEndpoint, Image, ImageSummary, Network, NetworkSummary, Node, NodeStatus, Volume, VolumeSummary } from '@swarm/plugin-sdk';
+import { EngineClient } from './engine-client.js';
+import { engineImage, engineNetwork, engineVolume, findByIdOrName, taskContainer } from './engine-objects.js';
+import { MesosLabels } from './labels.js';
+import type { Attribute, Offer } from './protocol.js';
+import { scalarSum } from './resources.js';
+
+const DOCKER_PORT_ATTRIBUTE = 'docker_port';
+
+function attributeText(attribute: Attribute): string {
+  if (attribute.text) return attribute.text.value;
+  if (attribute.scalar) return String(attribute.scalar.value);
+  if (attribute.ranges) return attribute.ranges.range.map((range) => `${range.begin}-${range.end}`).join(',');
+  if (attribute.set) return attribute.set.item.join(',');
+  return '';
+}
+
+/**
+ * A Mesos agent as a scheduler `Node`: its resources are what it currently offers, its labels
+ * its attributes (plus its engine's labels), and its containers come from its Docker engine,
+ * which the driver reads directly (the "hybrid" framework).
+ */
+export class MesosAgent implements Node {
+  readonly id: string;
+  readonly name: string;
+  readonly ip: string;
+  readonly addr: string;
+  readonly engine: EngineClient;
+  private offers: readonly Offer[] = [];
+  private attributeLabels: Record<string, string> = {};
+  private engineLabels: Record<string, string> = {};
+  private containerList: Container[] = [];
+  private imageList: Image[] = [];
+  private networkList: Network[] = [];
+  private volumeList: Volume[] = [];
+  private error: string | undefined;
+  private refreshed = false;
+
+  constructor(offer: Offer, tls: boolean) {
+    this.id = offer.agent_id.value;
+    this.name = offer.hostname;
+    this.ip = offer.url?.address.ip ?? offer.hostname;
+    const portAttribute = offer.attributes?.find((attribute) => attribute.name === DOCKER_PORT_ATTRIBUTE);
+    const port = portAttribute ? Number(attributeText(portAttribute)) : tls ? 2376 : 2375;
+    this.addr = `${this.ip}:${port}`;
+    this.engine = new EngineClient({ protocol: tls ? 'https' : 'http', host: this.ip, port });
+    this.setAttributes(offer.attributes ?? []);
+  }
+
+  setOffers(offers: readonly Offer[]): void {
+    this.offers = offers;
+    const latest = offers[offers.length - 1];
+    if (latest?.attributes) this.setAttributes(latest.attributes);
+  }
+
+  currentOffers(): readonly Offer[] {
+    return this.offers;
+  }
+
+  private setAttributes(attributes: readonly Attribute[]): void {
+    const labels: Record<string, string> = {};
+    for (const attribute of attributes) labels[attribute.name] = attributeText(attribute);
+    this.attributeLabels = labels;
+  }
+
+  /** Re-read containers, images, networks and volumes from the agent's engine. */
+  async refresh(): Promise<void> {
+    try {
+      const [info, containers, images, networks, volumes] = await Promise.all([
+        this.engine.get<{ Labels?: string[]; Driver?: string; KernelVersion?: string; OperatingSystem?: string; OSType?: string }>('/info'),
+        this.engine.get<ContainerSummary[]>('/containers/json?all=1'),
+        this.engine.get<ImageSummary[]>('/images/json'),
+        this.engine.get<NetworkSummary[]>('/networks'),
+        this.engine.get<{ Volumes: VolumeSummary[] | null }>('/volumes'),
+      ]);
+      const labels: Record<string, string> = {};
+      for (const entry of info.Labels ?? []) {
+        const eq = entry.indexOf('=');
+        if (eq > 0) labels[entry.slice(0, eq)] = entry.slice(eq + 1);
+      }
+      if (info.Driver) labels.storagedriver = info.Driver;
+      if (info.KernelVersion) labels.kernelversion = info.KernelVersion;
+      if (info.OperatingSystem) labels.operatingsystem = info.OperatingSystem;
+      if (info.OSType) labels.ostype = info.OSType;
+      this.engineLabels = labels;
+      this.containerList = containers.filter((summary) => summary.Labels?.[MesosLabels.task] !== undefined).map((summary) => taskContainer(summary, this));
+      this.imageList = images.map((summary) => engineImage(summary, this));
+      this.networkList = networks.map((summary) => engineNetwork(summary, this));
+      this.volumeList = (volumes.Volumes ?? []).map((summary) => engineVolume(summary, this));
+      this.error = undefined;
+      this.refreshed = true;
+    } catch (error) {
+      this.error = `engine ${this.addr}: ${(error as Error).message}`;
+    }
+  }
+
+  images(): readonly Image[] {
+    return this.imageList;
+  }
+
+  image(idOrName: string): Image | undefined {
+    const withTag = idOrName.includes(':') ? idOrName : `${idOrName}:latest`;
+    return this.imageList.find((image) => image.repoTags.includes(withTag) || image.repoTags.includes(idOrName)) ?? findByIdOrName(this.imageList, idOrName);
+  }
+
+  containers(): readonly Container[] {
+    return this.containerList;
+  }
+
+  container(idOrName: string): Container | undefined {
+    return findByIdOrName(this.containerList, idOrName);
+  }
+
+  networks(): readonly Network[] {
+    return this.networkList;
+  }
+
+  volumes(): readonly Volume[] {
+    return this.volumeList;
+  }
+
+  totalCpus(): number {
+    return scalarSum(this.offers, 'cpus');
+  }
+
+  usedCpus(): number {
+    return 0;
+  }
+
+  totalMemory(): number {
+    return scalarSum(this.offers, 'mem') * 1024 * 1024;
+  }
+
+  usedMemory(): number {
+    return 0;
+  }
+
+  labels(): Readonly<Record<string, string>> {
+    return { ...this.engineLabels, ...this.attributeLabels };
+  }
+
+  status(): NodeStatus {
+    if (this.error) return 'unhealthy';
+    return this.refreshed ? 'healthy' : 'pending';
+  }
+
+  isHealthy(): boolean {
+    return this.error === undefined;
+  }
+
+  healthIndicator(): number {
+    return this.error === undefined ? 100 : 0;
+  }
+
+  lastError(): string | undefined {
+    return this.error;
+  }
+
+  endpoint(): EngineEndpoint {
+    return this.engine.endpoint;
+  }
+}

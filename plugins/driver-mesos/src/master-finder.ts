@@ -1,0 +1,58 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '@swarm/plugin-sdk';
+import { FileFrameworkIdStore, ZkFrameworkIdStore, type FrameworkIdStore } from './framework-store.js';
+import type { MasterAddress } from './master-info.js';
+import type { MasterLocation } from './master-url.js';
+import { ZkLeaderDetector } from './zk-leader-detector.js';
+import { ZkSession } from './zk-session.js';
+
+export interface MasterFinder {
+  readonly store: FrameworkIdStore;
+  start(onMaster: (master: MasterAddress | undefined, why?: string) => void): void;
+  stop(): void;
+}
+
+function defaultStateFile(location: MasterLocation & { kind: 'direct' }, frameworkName: string): string {
+  return join(homedir(), '.swarm', `mesos-${frameworkName}-${location.host}_${location.port}.json`);
+}
+
+/** Finds the leading master (ZooKeeper group or fixed address) and where the framework ID lives. */
+export function createMasterFinder(location: MasterLocation, frameworkName: string, stateFile: string | undefined, logger: Logger): MasterFinder {
+  if (location.kind === 'direct') {
+    const store = new FileFrameworkIdStore(stateFile ?? defaultStateFile(location, frameworkName));
+    return {
+      store,
+      start: (onMaster) => onMaster({ host: location.host, port: location.port }),
+      stop: () => undefined,
+    };
+  }
+  let detector: ZkLeaderDetector | undefined;
+  const session = new ZkSession(
+    location.servers,
+    location.auth,
+    (client) => {
+      logger.info({ zk: location.servers }, 'mesos: connected to ZooKeeper');
+      detector?.attach(client);
+    },
+    (why) => logger.warn({ why }, 'mesos: ZooKeeper connection lost; keeping the current master until it comes back'),
+  );
+  const store = stateFile ? new FileFrameworkIdStore(stateFile) : new ZkFrameworkIdStore(session, location.path, frameworkName);
+  return {
+    store,
+    start: (onMaster) => {
+      detector = new ZkLeaderDetector(location.path, {
+        leader: (address) => onMaster(address),
+        noLeader: (why) => {
+          logger.warn({ why }, 'mesos: no leading master');
+          onMaster(undefined, why);
+        },
+      });
+      session.open();
+    },
+    stop: () => {
+      detector?.detach();
+      session.close();
+    },
+  };
+}

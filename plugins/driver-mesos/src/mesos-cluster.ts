@@ -1,0 +1,468 @@
+import { randomBytes } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import type { Readable } from 'node:stream';
+import {
+  ErrorCodes, SwarmError, conflict, isSwarmError, notSupported,
+  type Cluster, type ClusterEvent, type ClusterInfo, type Container, type ContainerConfig, type DeploymentConfig, type Image, type ImageRemoval,
+  type Logger, type Network, type NetworkCreateRequest, type Node, type PlacementExplanation, type RemoveContainerOptions, type Scheduler, type Volume,
+} from '@swarm/plugin-sdk';
+import { MesosAgent } from './agent.js';
+import { formatDuration } from './duration.js';
+import { findByIdOrName } from './engine-objects.js';
+import { infoRows } from './info-rows.js';
+import { createMasterFinder, type MasterFinder } from './master-finder.js';
+import { parseMasterLocation } from './master-url.js';
+import { OfferBook } from './offer-book.js';
+import { parseMesosOptions, type MesosOptions } from './options.js';
+import { TERMINAL_STATES, type Event, type FrameworkInfo, type Offer, type TaskStatus } from './protocol.js';
+import { Subscription, type FrameworkCall } from './subscription.js';
+import { buildTaskInfo } from './task-builder.js';
+import { TaskQueue, type PendingTask } from './task-queue.js';
+import { containerIdFromStatus, describeFailure } from './task-status.js';
+import { MesosLabels } from './labels.js';
+
+const RESOURCES_NEEDED = 'resources constraints (-c and/or -m) are required by mesos';
+const REFRESH_INTERVAL_MS = 2000;
+const KILL_TIMEOUT_MS = 20_000;
+
+export interface MesosClusterDeps {
+  config: DeploymentConfig;
+  scheduler: Scheduler;
+  logger: Logger;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+const unsupported = (what: string) => notSupported(`${what} not supported with mesos`);
+
+/**
+ * The "mesos" driver: swarm is a Mesos framework. Offers become scheduler Nodes, `docker run`
+ * becomes a Docker task launched with the chosen agent's offers, and everything else goes to the
+ * agents' Docker engines directly.
+ */
+export class MesosCluster implements Cluster {
+  readonly driverName = 'mesos';
+  private readonly options: MesosOptions;
+  private readonly logger: Logger;
+  private readonly scheduler: Scheduler;
+  private readonly finder: MasterFinder;
+  private readonly subscription: Subscription;
+  private readonly offers: OfferBook;
+  private readonly queue: TaskQueue;
+  private readonly agents = new Map<string, MesosAgent>();
+  /** Launched tasks waiting for TASK_RUNNING. */
+  private readonly launching = new Map<string, PendingTask>();
+  /** Every task this framework knows, with its agent, for KILL and explicit reconciliation. */
+  private readonly knownTasks = new Map<string, string>();
+  private readonly killWaiters = new Map<string, (status: TaskStatus) => void>();
+  private readonly listeners = new Set<(event: ClusterEvent) => void>();
+  private readonly tls: boolean;
+  private frameworkId: string | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(deps: MesosClusterDeps) {
+    this.logger = deps.logger.child({ driver: 'mesos' });
+    this.scheduler = deps.scheduler;
+    this.options = parseMesosOptions(deps.config.cluster.options, deps.env ?? process.env);
+    this.tls = deps.config.cluster.tls !== undefined;
+    this.finder = createMasterFinder(parseMasterLocation(deps.config.cluster.discovery), this.options.frameworkName, this.options.stateFile, this.logger);
+    this.offers = new OfferBook(this.options.offerTimeoutMs, (offer) => this.declineExpired(offer));
+    this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
+      task.reject(new SwarmError(ErrorCodes.TIMEOUT, `container failed to start after ${formatDuration(this.options.taskTimeoutMs)}`)),
+    );
+    this.subscription = new Subscription(() => this.frameworkInfo(), {
+      subscribed: (id) => this.onSubscribed(id),
+      event: (event) => this.onEvent(event),
+      disconnected: () => this.onDisconnected(),
+    }, this.logger);
+  }
+
+  async start(): Promise<void> {
+    this.frameworkId = await this.finder.store.load().catch((error: Error) => {
+      this.logger.warn({ err: error.message, store: this.finder.store.describe() }, 'mesos: cannot read the stored framework ID');
+      return undefined;
+    });
+    if (this.frameworkId) this.logger.info({ frameworkId: this.frameworkId }, 'mesos: re-subscribing as the stored framework');
+    this.subscription.start();
+    this.finder.start((master, why) => this.subscription.setMaster(master, why));
+    this.refreshTimer = setInterval(() => void this.refreshAgents(), REFRESH_INTERVAL_MS);
+    this.refreshTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    if (this.options.teardownOnStop && this.frameworkId && this.subscription.isSubscribed()) {
+      await this.call({ type: 'TEARDOWN' }).catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: TEARDOWN failed'));
+      await this.finder.store.clear().catch(() => undefined);
+    }
+    this.subscription.stop();
+    this.finder.stop();
+    this.offers.clear();
+    for (const task of this.queue.list()) {
+      this.queue.remove(task.taskId);
+      task.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, 'the manager is stopping'));
+    }
+  }
+
+  /** The framework ID the master gave us (for tests and `info`). */
+  currentFrameworkId(): string | undefined {
+    return this.frameworkId;
+  }
+
+  private frameworkInfo(): FrameworkInfo {
+    const info: FrameworkInfo = {
+      user: this.options.user || userInfo().username,
+      name: this.options.frameworkName,
+      failover_timeout: this.options.failoverTimeoutMs / 1000,
+      checkpoint: this.options.checkpoint,
+      role: this.options.role,
+      hostname: this.options.address ?? hostname(),
+    };
+    if (this.frameworkId) info.id = { value: this.frameworkId };
+    return info;
+  }
+
+  private call(call: FrameworkCall): Promise<void> {
+    if (!this.frameworkId) return Promise.reject(new Error('not registered with a Mesos master'));
+    return this.subscription.call(call, this.frameworkId);
+  }
+
+  private onSubscribed(frameworkId: string): void {
+    const fresh = frameworkId !== this.frameworkId;
+    this.frameworkId = frameworkId;
+    this.logger.info({ frameworkId }, 'mesos: subscribed');
+    if (fresh) {
+      this.finder.store.save(frameworkId).catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: cannot store the framework ID'));
+    }
+    // Implicit reconciliation (every task the master knows), then explicit for the ones we know.
+    const explicit = [...this.knownTasks].map(([taskId, agentId]) => ({ task_id: { value: taskId }, agent_id: { value: agentId } }));
+    this.call({ type: 'RECONCILE', reconcile: { tasks: [] } })
+      .then(() => (explicit.length > 0 ? this.call({ type: 'RECONCILE', reconcile: { tasks: explicit } }) : undefined))
+      .catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: RECONCILE failed'));
+  }
+
+  private onDisconnected(): void {
+    this.offers.clear();
+    this.syncAgentOffers();
+  }
+
+  private onEvent(event: Event): void {
+    switch (event.type) {
+      case 'OFFERS':
+        for (const offer of event.offers.offers ?? []) this.addOffer(offer);
+        this.syncAgentOffers();
+        this.launchPending();
+        break;
+      case 'RESCIND':
+        this.offers.remove(event.rescind.offer_id.value);
+        this.syncAgentOffers();
+        break;
+      case 'UPDATE':
+        this.onStatus(event.update.status);
+        break;
+      case 'FAILURE':
+        this.logger.warn({ agent: event.failure.agent_id?.value, status: event.failure.status }, 'mesos: agent or executor failure');
+        break;
+      case 'ERROR':
+        if (/removed|torn down|teardown/i.test(event.error.message)) {
+          this.frameworkId = undefined;
+          void this.finder.store.clear();
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private addOffer(offer: Offer): void {
+    if (!this.agents.has(offer.agent_id.value)) {
+      const agent = new MesosAgent(offer, this.tls);
+      this.agents.set(agent.id, agent);
+      void agent.refresh();
+    }
+    this.offers.add(offer);
+  }
+
+  private syncAgentOffers(): void {
+    for (const agent of this.agents.values()) agent.setOffers(this.offers.forAgent(agent.id));
+  }
+
+  private declineExpired(offer: Offer): void {
+    this.syncAgentOffers();
+    this.call({ type: 'DECLINE', decline: { offer_ids: [offer.id], filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 } } })
+      .catch((error: Error) => this.logger.warn({ offer: offer.id.value, err: error.message }, 'mesos: DECLINE failed'));
+  }
+
+  private offeredNodes(): MesosAgent[] {
+    return [...this.agents.values()].filter((agent) => agent.currentOffers().length > 0);
+  }
+
+  /** Place waiting tasks, oldest first, on the current offers. */
+  private launchPending(): void {
+    for (const task of this.queue.list()) {
+      const nodes = this.offeredNodes();
+      if (nodes.length === 0) return;
+      let chosen: Node | undefined;
+      try {
+        chosen = this.scheduler.select(task.request, nodes).ranked[0]?.node;
+      } catch {
+        continue; // no offer fits yet: wait for the next batch
+      }
+      const agent = chosen ? this.agents.get(chosen.id) : undefined;
+      if (!agent) continue;
+      this.launch(task, agent);
+    }
+  }
+
+  private launch(task: PendingTask, agent: MesosAgent): void {
+    const offers = this.offers.take(agent.id);
+    this.syncAgentOffers();
+    this.queue.remove(task.taskId);
+    let taskInfo;
+    try {
+      taskInfo = buildTaskInfo({ taskId: task.taskId, name: task.name, config: task.config, agentId: agent.id, offers, role: this.options.role });
+    } catch (error) {
+      task.reject(error as Error);
+      return;
+    }
+    task.agentId = agent.id;
+    this.launching.set(task.taskId, task);
+    this.knownTasks.set(task.taskId, agent.id);
+    this.logger.info({ task: task.taskId, agent: agent.name }, 'mesos: launching task');
+    this.call({
+      type: 'ACCEPT',
+      accept: { offer_ids: offers.map((offer) => offer.id), operations: [{ type: 'LAUNCH', launch: { task_infos: [taskInfo] } }], filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 } },
+    }).catch((error: Error) => {
+      this.launching.delete(task.taskId);
+      this.knownTasks.delete(task.taskId);
+      task.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `cannot launch task ${task.taskId}: ${error.message}`, { cause: error }));
+    });
+  }
+
+  private onStatus(status: TaskStatus): void {
+    const taskId = status.task_id.value;
+    const agentId = status.agent_id?.value;
+    if (status.uuid && agentId) {
+      this.call({ type: 'ACKNOWLEDGE', acknowledge: { agent_id: { value: agentId }, task_id: status.task_id, uuid: status.uuid } })
+        .catch((error: Error) => this.logger.warn({ task: taskId, err: error.message }, 'mesos: ACKNOWLEDGE failed'));
+    }
+    this.logger.debug({ task: taskId, state: status.state, message: status.message }, 'mesos: task status');
+    const agent = agentId ? this.agents.get(agentId) : undefined;
+    const terminal = TERMINAL_STATES.has(status.state);
+    if (terminal) this.knownTasks.delete(taskId);
+    else if (agentId) this.knownTasks.set(taskId, agentId);
+    const pending = this.launching.get(taskId);
+    if (status.state === 'TASK_RUNNING' && pending) {
+      this.launching.delete(taskId);
+      const containerId = containerIdFromStatus(status);
+      if (containerId && agentId) pending.resolve(containerId, agentId);
+      else pending.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but its status carries no container`));
+    } else if (terminal && pending) {
+      this.launching.delete(taskId);
+      pending.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, describeFailure(status)));
+    }
+    if (terminal) this.killWaiters.get(taskId)?.(status);
+    if (status.state === 'TASK_RUNNING' || terminal) {
+      const containerId = containerIdFromStatus(status);
+      const action = status.state === 'TASK_RUNNING' ? 'start' : 'die';
+      if (agent) void agent.refresh();
+      if (containerId && !status.reason?.includes('RECONCILIATION')) this.emit({ Type: 'container', Action: action, status: action, id: containerId, time: Math.floor(Date.now() / 1000) }, agent);
+    }
+  }
+
+  private emit(event: ClusterEvent, agent: MesosAgent | undefined): void {
+    const withNode: ClusterEvent = agent ? { ...event, node: { Name: agent.name, Id: agent.id, Addr: agent.addr, Ip: agent.ip } } : event;
+    for (const listener of this.listeners) listener(withNode);
+  }
+
+  private async refreshAgents(): Promise<void> {
+    await Promise.all([...this.agents.values()].map((agent) => agent.refresh()));
+  }
+
+  nodes(): readonly Node[] {
+    return [...this.agents.values()];
+  }
+
+  async createContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
+    if (!config.HostConfig?.Memory && !config.HostConfig?.CpuShares) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, RESOURCES_NEEDED);
+    if (name && this.container(name)) throw conflict(`Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`);
+    const request = this.scheduler.request(config, name);
+    try {
+      this.scheduler.select(request, this.offeredNodes());
+    } catch (error) {
+      // Only errors no offer can fix are reported at once; the rest wait for offers.
+      if (isSwarmError(error, ErrorCodes.INVALID_EXPRESSION)) throw error;
+    }
+    const shortId = randomBytes(6).toString('hex');
+    const taskId = name ? `${name}.${shortId}` : shortId;
+    const started = new Promise<{ containerId: string; agentId: string }>((resolve, reject) => {
+      this.queue.add({ taskId, name, config: request.config, request, resolve: (containerId, agentId) => resolve({ containerId, agentId }), reject });
+    });
+    this.launchPending();
+    const { containerId, agentId } = await started;
+    const agent = this.agents.get(agentId);
+    if (!agent) throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} runs on unknown agent ${agentId}`);
+    await agent.refresh();
+    const container = agent.container(containerId);
+    if (!container) throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but container ${containerId} was not found on ${agent.name}`);
+    return container;
+  }
+
+  async startContainer(container: Container): Promise<void> {
+    if (container.state === 'running') return;
+    await this.agentOf(container).engine.post(`/containers/${container.id}/start`);
+    await this.agentOf(container).refresh();
+  }
+
+  async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
+    const agent = this.agentOf(container);
+    const taskId = container.labels[MesosLabels.task];
+    if (taskId && container.state === 'running' && options.force) await this.killTask(taskId, agent.id);
+    const query = `force=${options.force ? 1 : 0}&v=${options.volumes ? 1 : 0}`;
+    await agent.engine.delete(`/containers/${container.id}?${query}`).catch((error: Error & { statusCode?: number }) => {
+      if (error.statusCode === 409) throw conflict(error.message);
+      if (error.statusCode !== 404) throw new SwarmError(ErrorCodes.ENGINE_ERROR, error.message);
+    });
+    await agent.refresh();
+  }
+
+  /** KILL a task and wait for its terminal update. */
+  private async killTask(taskId: string, agentId: string): Promise<void> {
+    const terminal = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.killWaiters.delete(taskId);
+        resolve();
+      }, KILL_TIMEOUT_MS);
+      this.killWaiters.set(taskId, () => {
+        clearTimeout(timer);
+        this.killWaiters.delete(taskId);
+        resolve();
+      });
+    });
+    await this.call({ type: 'KILL', kill: { task_id: { value: taskId }, agent_id: { value: agentId } } });
+    await terminal;
+  }
+
+  private agentOf(container: Container): MesosAgent {
+    const agent = this.agents.get(container.node.id);
+    if (!agent) throw new SwarmError(ErrorCodes.NOT_FOUND, `No such node: ${container.node.name}`);
+    return agent;
+  }
+
+  async renameContainer(): Promise<void> {
+    throw unsupported('rename is');
+  }
+
+  containers(): readonly Container[] {
+    return [...this.agents.values()].flatMap((agent) => agent.containers());
+  }
+
+  container(idOrName: string): Container | undefined {
+    const slash = idOrName.indexOf('/', 1);
+    if (slash > 0) {
+      const agent = [...this.agents.values()].find((candidate) => candidate.name === idOrName.slice(0, slash));
+      return agent?.container(idOrName.slice(slash + 1));
+    }
+    return findByIdOrName(this.containers(), idOrName);
+  }
+
+  images(): readonly Image[] {
+    return [...this.agents.values()].flatMap((agent) => agent.images());
+  }
+
+  image(idOrName: string): Image | undefined {
+    for (const agent of this.agents.values()) {
+      const image = agent.image(idOrName);
+      if (image) return image;
+    }
+    return undefined;
+  }
+
+  async pullImage(): Promise<void> {
+    throw unsupported('image pull is');
+  }
+
+  async importImage(_source: string, _repository: string, _tag: string, _body: Readable | undefined): Promise<void> {
+    throw unsupported('image import is');
+  }
+
+  async loadImage(): Promise<void> {
+    throw unsupported('image load is');
+  }
+
+  async tagImage(): Promise<void> {
+    throw unsupported('image tag is');
+  }
+
+  async removeImages(): Promise<ImageRemoval[]> {
+    throw unsupported('image removal is');
+  }
+
+  volumes(): readonly Volume[] {
+    return [...this.agents.values()].flatMap((agent) => agent.volumes());
+  }
+
+  volume(name: string): Volume | undefined {
+    return this.volumes().find((volume) => volume.name === name);
+  }
+
+  async createVolume(): Promise<Volume> {
+    throw unsupported('volume create is');
+  }
+
+  async removeVolume(): Promise<void> {
+    throw unsupported('volume removal is');
+  }
+
+  networks(): readonly Network[] {
+    return [...this.agents.values()].flatMap((agent) => agent.networks());
+  }
+
+  network(idOrName: string): Network | undefined {
+    return findByIdOrName(this.networks(), idOrName);
+  }
+
+  async createNetwork(_request: NetworkCreateRequest): Promise<Network> {
+    throw unsupported('network create is');
+  }
+
+  async removeNetwork(): Promise<void> {
+    throw unsupported('network removal is');
+  }
+
+  async placeBuild(): Promise<Node> {
+    throw unsupported('image build is');
+  }
+
+  explain(config: ContainerConfig): PlacementExplanation {
+    return this.scheduler.explain(this.scheduler.request(config), this.offeredNodes());
+  }
+
+  info(): ClusterInfo {
+    const offered = this.offeredNodes();
+    const containers = this.containers();
+    const master = this.subscription.masterAddress();
+    return {
+      systemStatus: infoRows({
+        strategy: this.scheduler.strategyName,
+        filters: this.scheduler.filterNames,
+        offers: this.offers.all(),
+        master: master ? `${master.host}:${master.port}` : 'none',
+        frameworkId: this.frameworkId ?? '',
+        status: this.subscription.statusText(),
+      }),
+      ncpu: offered.reduce((sum, agent) => sum + agent.totalCpus(), 0),
+      memTotal: offered.reduce((sum, agent) => sum + agent.totalMemory(), 0),
+      containers: containers.length,
+      containersRunning: containers.filter((container) => container.state === 'running').length,
+      containersPaused: containers.filter((container) => container.state === 'paused').length,
+      containersStopped: containers.filter((container) => container.state !== 'running' && container.state !== 'paused').length,
+      images: this.images().length,
+      driver: this.driverName,
+    };
+  }
+
+  subscribe(listener: (event: ClusterEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
