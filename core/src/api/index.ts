@@ -1,4 +1,11 @@
 import type { ApiSettings, Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
+import type { ApiContext } from './context.js';
+import { Dispatcher } from './dispatcher.js';
+import { EventHistory } from './event-history.js';
+import { ExecRegistry } from './exec-registry.js';
+import { listen, parseListenAddress, type Listener } from './listeners.js';
+import { ApiMetrics } from './metrics.js';
+import { buildRoutes } from './routes.js';
 
 // CONTRACT (owned by the API front work): the CLI's `manage` and the embedding API start the
 // Docker API server through this function only.
@@ -9,6 +16,12 @@ export interface ApiServerOptions {
   logger: Logger;
   /** swarm's own version, shown in /version. */
   version: string;
+  /** Largest JSON body accepted (default 4 MiB); larger ones get a 413. */
+  maxJsonBodyBytes?: number;
+  /** Time a client has to send its request headers (default 10 s); slower ones get a 408. */
+  headersTimeoutMs?: number;
+  /** Events kept for `docker events --since` (default 10000). */
+  eventHistorySize?: number;
 }
 
 export interface ApiServer {
@@ -17,7 +30,37 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
+export { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
+
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  void options;
-  throw new Error('the Docker API server is not built yet');
+  const targets = options.settings.hosts.map(parseListenAddress);
+  const events = new EventHistory(options.cluster, options.eventHistorySize ?? 10_000);
+  const api: ApiContext = {
+    cluster: options.cluster,
+    scheduler: options.scheduler,
+    logger: options.logger,
+    version: options.version,
+    metrics: new ApiMetrics(options.cluster),
+    events,
+    execs: new ExecRegistry(),
+    limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
+  };
+  const dispatcher = new Dispatcher(api, buildRoutes(), { cors: options.settings.cors });
+  const limits = { headersTimeoutMs: options.headersTimeoutMs ?? 10_000, keepAliveTimeoutMs: 60_000 };
+  const listeners: Listener[] = [];
+  try {
+    for (const target of targets) listeners.push(await listen(target, options.settings.tls, limits, dispatcher));
+  } catch (error) {
+    await Promise.all(listeners.map((listener) => listener.close()));
+    events.close();
+    throw error;
+  }
+  options.logger.info({ addresses: listeners.map((listener) => listener.address), tls: Boolean(options.settings.tls) }, 'Docker API listening');
+  return {
+    addresses: listeners.map((listener) => listener.address),
+    close: async () => {
+      events.close();
+      await Promise.all(listeners.map((listener) => listener.close()));
+    },
+  };
 }

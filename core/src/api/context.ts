@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
+import type { EventHistory } from './event-history.js';
+import type { ExecRegistry } from './exec-registry.js';
+import type { ApiMetrics } from './metrics.js';
+
+export interface ApiLimits {
+  /** Largest JSON body accepted (create configs, network/volume requests). */
+  maxJsonBodyBytes: number;
+}
+
+/** What every handler shares for the life of one API server. */
+export interface ApiContext {
+  readonly cluster: Cluster;
+  readonly scheduler: Scheduler;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly metrics: ApiMetrics;
+  readonly events: EventHistory;
+  readonly execs: ExecRegistry;
+  readonly limits: ApiLimits;
+}
+
+/** One request as a handler sees it. */
+export interface RequestContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** Route parameters; `*` holds the rest of a wildcard path. */
+  readonly params: Readonly<Record<string, string | undefined>>;
+  readonly query: URLSearchParams;
+  /** `/v1.41` when the client used a versioned path, else empty: kept when forwarding to engines. */
+  readonly versionPrefix: string;
+  /** Set when the client asked to upgrade the connection (attach, exec start). */
+  readonly upgrade?: { readonly socket: Duplex; readonly head: Buffer };
+  readonly api: ApiContext;
+}
+
+export type RouteHandler = (ctx: RequestContext) => Promise<void>;
+
+export function queryFlag(query: URLSearchParams, name: string): boolean {
+  const value = query.get(name);
+  return value !== null && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+export function queryString(query: URLSearchParams): string {
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}

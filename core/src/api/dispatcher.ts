@@ -1,0 +1,82 @@
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { ApiContext, RequestContext } from './context.js';
+import { HttpError, sendError } from './responses.js';
+import { splitVersion, type ApiRouter } from './router.js';
+import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
+
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Origin, X-Requested-With, Content-Type, Accept, X-Registry-Auth, X-Registry-Config',
+  'Access-Control-Allow-Methods': 'HEAD, GET, POST, DELETE, PUT, OPTIONS',
+};
+
+function compareVersions(a: string, b: string): number {
+  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
+  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
+  return aMajor - bMajor || aMinor - bMinor;
+}
+
+function checkClientVersion(versionPrefix: string): void {
+  if (versionPrefix === '') return;
+  const asked = versionPrefix.slice(2);
+  if (compareVersions(asked, API_VERSION) > 0) throw new HttpError(400, `client version ${asked} is too new. Maximum supported API version is ${API_VERSION}`);
+  if (compareVersions(asked, MIN_API_VERSION) < 0) throw new HttpError(400, `client version ${asked} is too old. Minimum supported API version is ${MIN_API_VERSION}, please upgrade your client to a newer version`);
+}
+
+export interface DispatcherOptions {
+  cors: boolean;
+}
+
+/** Routes each request (plain or upgraded) to its handler, with errors, logs and metrics. */
+export class Dispatcher {
+  constructor(
+    private readonly api: ApiContext,
+    private readonly router: ApiRouter,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    void this.handle(req, res, undefined);
+  };
+
+  /** Attach and exec start ask to upgrade: the handler gets the raw socket. */
+  readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Socket);
+    res.shouldKeepAlive = false;
+    res.on('finish', () => socket.end());
+    void this.handle(req, res, { socket, head });
+  };
+
+  private async handle(req: IncomingMessage, res: ServerResponse, upgrade: RequestContext['upgrade']): Promise<void> {
+    const started = process.hrtime.bigint();
+    const method = req.method ?? 'GET';
+    let route = 'unmatched';
+    try {
+      const url = new URL(req.url ?? '/', 'http://swarm.invalid');
+      const { versionPrefix, path } = splitVersion(url.pathname);
+      if (this.options.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+      if (method === 'OPTIONS' && this.options.cors) {
+        route = 'cors-preflight';
+        res.writeHead(200);
+        res.end();
+        return;
+      }
+      checkClientVersion(versionPrefix);
+      const match = this.router.find(method, path);
+      if (!match) throw new HttpError(404, 'page not found');
+      route = match.route;
+      await match.handler({ req, res, params: match.params, query: url.searchParams, versionPrefix, upgrade, api: this.api });
+    } catch (error) {
+      sendError(res, error);
+      req.resume();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const status = upgrade && !res.headersSent ? 101 : res.statusCode;
+      this.api.metrics.observeRequest(method, route, status, seconds);
+      this.api.logger.debug({ method, url: req.url, route, status, ms: Math.round(seconds * 1000), remote: req.socket.remoteAddress ?? 'unix' }, 'api request');
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EngineEndpoint } from '@swarm/plugin-sdk';
+import { sendError } from '../responses.js';
+import { endToEndHeaders, engineRequest } from './endpoint-request.js';
+
+export interface ProxyOptions {
+  /** Called with the engine's status once it answered (for refreshes after state changes). */
+  onResponse?: (status: number) => void;
+}
+
+/**
+ * Forward the client's request to an engine and stream the answer back as it comes: nothing is
+ * buffered, and a client that goes away aborts the engine call.
+ */
+export function proxyToEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, res: ServerResponse, options: ProxyOptions = {}): Promise<void> {
+  return new Promise((resolve) => {
+    const upstream = engineRequest(endpoint, { method: req.method ?? 'GET', path, headers: endToEndHeaders(req.headers) });
+    let settled = false;
+    const finish = () => {
+      if (!settled) {
+        settled = true;
+        resolve();
+      }
+    };
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+      finish();
+    });
+    upstream.on('error', (error) => {
+      if (!res.headersSent) sendError(res, error);
+      else res.destroy();
+      finish();
+    });
+    upstream.on('response', (answer) => {
+      const status = answer.statusCode ?? 502;
+      options.onResponse?.(status);
+      res.writeHead(status, answer.statusMessage, endToEndHeaders(answer.headers));
+      res.flushHeaders();
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+      answer.on('aborted', () => res.destroy());
+    });
+    req.pipe(upstream);
+  });
+}

@@ -1,0 +1,58 @@
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { EngineEndpoint } from '@swarm/plugin-sdk';
+
+function dial(endpoint: EngineEndpoint): Socket {
+  if (endpoint.socketPath) return netConnect({ path: endpoint.socketPath, allowHalfOpen: true });
+  if (endpoint.protocol === 'https') {
+    return tlsConnect({ host: endpoint.host, port: endpoint.port, ca: endpoint.tls?.ca, cert: endpoint.tls?.cert, key: endpoint.tls?.key, servername: endpoint.host });
+  }
+  return netConnect({ host: endpoint.host, port: endpoint.port, allowHalfOpen: true });
+}
+
+function rawRequestHead(req: IncomingMessage, path: string, hostHeader: string): string {
+  const lines = [`${req.method ?? 'POST'} ${path} HTTP/1.1`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.toLowerCase() === 'host') continue;
+    lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
+  }
+  lines.push(`Host: ${hostHeader}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/**
+ * Hijack (attach, exec start): after rewriting the request line, the client's connection and a
+ * fresh engine connection are joined byte for byte. The engine's own `101 UPGRADED` answer goes
+ * straight to the client; a half-close in either direction is passed on, so `docker run -i`
+ * with a closed stdin still receives the rest of the output.
+ */
+export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    const upstream = dial(endpoint);
+    const hostHeader = endpoint.socketPath ? 'docker' : `${endpoint.host}:${endpoint.port}`;
+    let closed = 0;
+    const closedOne = () => {
+      closed += 1;
+      if (closed === 2) resolve();
+    };
+    upstream.once('close', closedOne);
+    client.once('close', closedOne);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    upstream.once(endpoint.protocol === 'https' && !endpoint.socketPath ? 'secureConnect' : 'connect', () => {
+      upstream.setNoDelay(true);
+      upstream.write(rawRequestHead(req, path, hostHeader));
+      if (head.length > 0) upstream.write(head);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    // A client that went away (not a half-close) must not leave the engine side open.
+    client.once('close', () => upstream.destroy());
+    upstream.once('close', () => {
+      if (!client.writableEnded) client.end();
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import type { ContainerConfig } from '@swarm/plugin-sdk';
+import { queryString, type RouteHandler } from '../context.js';
+import { proxyToEngine } from '../engine/proxy.js';
+import { nodeEndpoint } from '../lookups.js';
+import { HttpError } from '../responses.js';
+
+const SWARM_DIRECTIVE = /^(constraint|affinity|whitelist|reschedule):/;
+
+function parseJsonMap(raw: string | null, name: string): Record<string, string> {
+  if (raw === null || raw === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected an object');
+    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key, value === null ? '' : String(value)]));
+  } catch (error) {
+    throw new HttpError(400, `invalid ${name}: ${(error as Error).message}`);
+  }
+}
+
+function numberParam(raw: string | null): number | undefined {
+  if (raw === null || raw === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * POST /build: the scheduler picks the node (build args such as `constraint:node==node1` steer
+ * it, as in Swarm classic), then the build context streams to that engine. The swarm directives
+ * are taken out of the build args so the engine does not warn about unused ones.
+ */
+export const build: RouteHandler = async (ctx) => {
+  const buildArgs = parseJsonMap(ctx.query.get('buildargs'), 'buildargs');
+  const labels = parseJsonMap(ctx.query.get('labels'), 'labels');
+  const config: ContainerConfig = {
+    Image: ctx.query.get('t') ?? '',
+    Env: Object.entries(buildArgs).map(([key, value]) => `${key}=${value}`),
+    Labels: labels,
+    HostConfig: { CpuShares: numberParam(ctx.query.get('cpushares')), Memory: numberParam(ctx.query.get('memory')) },
+  };
+  let node;
+  try {
+    node = await ctx.api.cluster.placeBuild(config);
+    ctx.api.metrics.observeScheduling('build', true);
+  } catch (error) {
+    ctx.api.metrics.observeScheduling('build', false);
+    throw error;
+  }
+  const query = new URLSearchParams(ctx.query);
+  const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));
+  if (query.has('buildargs')) query.set('buildargs', JSON.stringify(engineArgs));
+  await proxyToEngine(nodeEndpoint(node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx.req, ctx.res);
+};

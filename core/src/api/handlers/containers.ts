@@ -1,0 +1,120 @@
+import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
+import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
+import { readJsonObject } from '../body.js';
+import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
+import { proxyToEngine } from '../engine/proxy.js';
+import { tunnelToEngine } from '../engine/tunnel.js';
+import { containerEndpoint, findContainer, nodeJson, registryAuth } from '../lookups.js';
+import { HttpError, sendJson, sendNoContent } from '../responses.js';
+import { splitOperation } from '../router.js';
+
+/** POST /containers/create: placed by the cluster's scheduler. */
+export async function createContainer(ctx: RequestContext): Promise<void> {
+  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  if (typeof body.Image !== 'string' || body.Image === '') throw new HttpError(400, 'Config cannot be empty in order to create a container');
+  const name = ctx.query.get('name') ?? undefined;
+  if (name !== undefined && name !== '' && !/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(name)) {
+    throw new HttpError(400, `Invalid container name (${name}), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed`);
+  }
+  let container: Container;
+  try {
+    container = await ctx.api.cluster.createContainer(body as ContainerConfig, name || undefined, registryAuth(ctx.req.headers['x-registry-auth']));
+    ctx.api.metrics.observeScheduling('container', true);
+  } catch (error) {
+    ctx.api.metrics.observeScheduling('container', false);
+    throw error;
+  }
+  sendJson(ctx.res, 201, { Id: container.id, Warnings: [] });
+}
+
+/** GET /containers/{name}/json: the engine's answer plus Swarm classic's `Node` object. */
+async function inspectContainer(ctx: RequestContext, container: Container): Promise<void> {
+  const endpoint = containerEndpoint(container);
+  const { status, body } = await engineJson(endpoint, 'GET', `${ctx.versionPrefix}/containers/${container.id}/json${queryString(ctx.query)}`);
+  if (status !== 200 || typeof body !== 'object' || body === null) throw new HttpError(status === 200 ? 502 : status, engineErrorMessage(body));
+  const inspect = body as Record<string, unknown> & { NetworkSettings?: { Ports?: Record<string, Array<{ HostIp?: string }> | null> } };
+  for (const bindings of Object.values(inspect.NetworkSettings?.Ports ?? {})) {
+    for (const binding of bindings ?? []) if (binding.HostIp === '0.0.0.0') binding.HostIp = container.node.ip;
+  }
+  sendJson(ctx.res, 200, { ...inspect, Node: nodeJson(container.node) });
+}
+
+async function startContainer(ctx: RequestContext, container: Container): Promise<void> {
+  await ctx.api.cluster.startContainer(container);
+  sendNoContent(ctx.res);
+}
+
+async function renameContainer(ctx: RequestContext, container: Container): Promise<void> {
+  const newName = ctx.query.get('name');
+  if (!newName) throw new HttpError(400, 'name cannot be empty');
+  await ctx.api.cluster.renameContainer(container, newName);
+  sendNoContent(ctx.res);
+}
+
+/** POST /containers/{name}/exec: forwarded, and the exec ID remembered for exec start/inspect. */
+async function createExec(ctx: RequestContext, container: Container): Promise<void> {
+  const endpoint = containerEndpoint(container);
+  const request = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const { status, body } = await engineJson(endpoint, 'POST', `${ctx.versionPrefix}/containers/${container.id}/exec`, request);
+  if (status !== 201) throw new HttpError(status, engineErrorMessage(body));
+  const id = (body as { Id?: unknown }).Id;
+  if (typeof id === 'string') ctx.api.execs.remember(id, container.node);
+  sendJson(ctx.res, 201, body);
+}
+
+/** Anything else on a container goes to its engine, streamed (and hijacked for attach). */
+async function forward(ctx: RequestContext, container: Container, operation: string): Promise<void> {
+  const endpoint = containerEndpoint(container);
+  const path = `${ctx.versionPrefix}/containers/${container.id}/${operation}${queryString(ctx.query)}`;
+  if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
+  else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
+}
+
+type ContainerOperation = (ctx: RequestContext, container: Container, operation: string) => Promise<void>;
+
+const OPERATIONS: Readonly<Record<string, Readonly<Record<string, ContainerOperation>>>> = {
+  GET: {
+    json: inspectContainer,
+    top: forward,
+    logs: forward,
+    changes: forward,
+    export: forward,
+    stats: forward,
+    'attach/ws': forward,
+    archive: forward,
+  },
+  HEAD: { archive: forward },
+  PUT: { archive: forward },
+  POST: {
+    start: startContainer,
+    rename: renameContainer,
+    exec: createExec,
+    stop: forward,
+    restart: forward,
+    kill: forward,
+    pause: forward,
+    unpause: forward,
+    wait: forward,
+    update: forward,
+    resize: forward,
+    attach: forward,
+    copy: forward,
+  },
+};
+
+/** `/containers/{name}/{operation}` where the name may be `node/name`. */
+export const containerOperation: RouteHandler = async (ctx) => {
+  const method = ctx.req.method ?? 'GET';
+  const operations = OPERATIONS[method] ?? {};
+  const split = splitOperation(ctx.params['*'] ?? '', Object.keys(operations));
+  if (!split) throw new HttpError(404, `page not found`);
+  const container = findContainer(ctx.api, split.name);
+  await operations[split.operation]!(ctx, container, split.operation);
+};
+
+/** DELETE /containers/{name}?force&v */
+export const removeContainer: RouteHandler = async (ctx) => {
+  const container = findContainer(ctx.api, ctx.params['*'] ?? '');
+  await ctx.api.cluster.removeContainer(container, { force: queryFlag(ctx.query, 'force'), volumes: queryFlag(ctx.query, 'v') });
+  sendNoContent(ctx.res);
+};

@@ -1,0 +1,91 @@
+import type { ClusterEvent } from '@swarm/plugin-sdk';
+import type { RequestContext } from '../context.js';
+import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
+import { eventTimeNano } from '../event-history.js';
+import { HttpError } from '../responses.js';
+
+const EVENT_FILTERS = ['type', 'event', 'container', 'image', 'label', 'node', 'network', 'volume', 'daemon', 'scope', 'plugin', 'config', 'secret', 'service'];
+
+/** `since`/`until` as the docker CLI sends them (`seconds[.nanos]`) or an RFC 3339 date, in nanoseconds. */
+export function parseEventTime(raw: string | null, name: string): bigint | undefined {
+  if (raw === null || raw === '') return undefined;
+  const numeric = /^(\d+)(?:\.(\d{1,9}))?$/.exec(raw);
+  if (numeric) return BigInt(numeric[1]!) * 1_000_000_000n + BigInt((numeric[2] ?? '').padEnd(9, '0'));
+  const millis = Date.parse(raw);
+  if (Number.isNaN(millis)) throw new HttpError(400, `invalid value for ${name}: ${raw}`);
+  return BigInt(millis) * 1_000_000n;
+}
+
+function attributes(event: ClusterEvent): Record<string, string> {
+  const actor = event.Actor as { Attributes?: Record<string, string> } | undefined;
+  return actor?.Attributes ?? {};
+}
+
+function actorId(event: ClusterEvent): string | undefined {
+  const actor = event.Actor as { ID?: string } | undefined;
+  return actor?.ID ?? event.id;
+}
+
+function matchesTypedFilter(filters: DockerFilters, key: string, event: ClusterEvent, type: string): boolean {
+  if (!filters.has(key)) return true;
+  if ((event.Type ?? 'container') !== type) return false;
+  const candidates = [actorId(event), attributes(event).name].filter((value): value is string => value !== undefined);
+  const values = filters.get(key) ?? [];
+  return values.some((value) => candidates.some((candidate) => candidate === value || (value.length >= 3 && candidate.startsWith(value))));
+}
+
+export function eventMatches(filters: DockerFilters, event: ClusterEvent): boolean {
+  const attrs = attributes(event);
+  const type = event.Type ?? 'container';
+  if (!matchesAny(filters, 'type', [type])) return false;
+  if (!matchesAny(filters, 'event', [event.Action ?? event.status ?? ''].map((action) => action.split(':')[0] ?? action))) return false;
+  if (!matchesAny(filters, 'node', [event.node?.Name, event.node?.Id, event.node?.Addr].filter((v): v is string => v !== undefined))) return false;
+  if (!matchesLabels(filters, attrs)) return false;
+  if (filters.has('image')) {
+    const image = [event.from, attrs.image, type === 'image' ? actorId(event) : undefined].filter((v): v is string => v !== undefined);
+    const values = filters.get('image') ?? [];
+    if (!values.some((value) => image.some((candidate) => candidate === value || candidate.split(':')[0] === value))) return false;
+  }
+  return (
+    matchesTypedFilter(filters, 'container', event, 'container') &&
+    matchesTypedFilter(filters, 'network', event, 'network') &&
+    matchesTypedFilter(filters, 'volume', event, 'volume')
+  );
+}
+
+/** GET /events: history since `since`, then live events until `until` (when given). */
+export async function getEvents(ctx: RequestContext): Promise<void> {
+  const since = parseEventTime(ctx.query.get('since'), 'since');
+  const until = parseEventTime(ctx.query.get('until'), 'until');
+  const filters = parseFilters(ctx.query.get('filters'));
+  checkFilterKeys(filters, EVENT_FILTERS);
+  const { res } = ctx;
+  const nowNano = BigInt(Date.now()) * 1_000_000n;
+  const inWindow = (event: ClusterEvent) => {
+    const time = eventTimeNano(event);
+    return (since === undefined || time >= since) && (until === undefined || time <= until);
+  };
+  const write = (event: ClusterEvent) => {
+    if (inWindow(event) && eventMatches(filters, event)) res.write(`${JSON.stringify(event)}\n`);
+  };
+
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.flushHeaders();
+  if (since !== undefined) for (const event of ctx.api.events.past()) write(event);
+  if (until !== undefined && until <= nowNano) {
+    res.end();
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = ctx.api.events.listen(write);
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      stop();
+      if (timer) clearTimeout(timer);
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    if (until !== undefined) timer = setTimeout(done, Number((until - nowNano) / 1_000_000n) + 1);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+import type { RouteHandler } from '../context.js';
+import { registryAuth } from '../lookups.js';
+import { ProgressStream } from '../progress-stream.js';
+import { HttpError } from '../responses.js';
+
+function withTag(image: string, tag: string | null): string {
+  if (!tag) return image;
+  return tag.startsWith('sha256:') ? `${image}@${tag}` : `${image}:${tag}`;
+}
+
+/** POST /images/create: a pull fanned out to every node, or an import (`fromSrc`). */
+export const createImage: RouteHandler = async (ctx) => {
+  const fromImage = ctx.query.get('fromImage');
+  const fromSrc = ctx.query.get('fromSrc');
+  if (!fromImage && !fromSrc) throw new HttpError(400, 'fromImage or fromSrc is required');
+  const progress = new ProgressStream(ctx.res);
+  const onProgress = progress.writeFromNode.bind(progress);
+  try {
+    if (fromImage) {
+      await ctx.api.cluster.pullImage(withTag(fromImage, ctx.query.get('tag')), registryAuth(ctx.req.headers['x-registry-auth']), onProgress);
+    } else {
+      const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
+      await ctx.api.cluster.importImage(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress);
+    }
+    progress.end();
+  } catch (error) {
+    progress.fail(error);
+  }
+};
+
+/** POST /images/load: the archive is copied to every node. */
+export const loadImage: RouteHandler = async (ctx) => {
+  const progress = new ProgressStream(ctx.res);
+  try {
+    await ctx.api.cluster.loadImage(ctx.req, progress.writeFromNode.bind(progress));
+    progress.end();
+  } catch (error) {
+    progress.fail(error);
+  }
+};

@@ -1,0 +1,114 @@
+import type { Image, ImageSummary } from '@swarm/plugin-sdk';
+import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
+import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
+import { proxyToEngine } from '../engine/proxy.js';
+import { findImage, healthyNodes, nodeEndpoint } from '../lookups.js';
+import { HttpError, sendJson } from '../responses.js';
+import { splitOperation } from '../router.js';
+
+const IMAGE_FILTERS = ['node', 'reference', 'dangling', 'label', 'before', 'since'];
+
+/** An image name as a path segment of the engine's API (slashes kept, the rest escaped). */
+export function imagePath(name: string): string {
+  return name.split('/').map(encodeURIComponent).join('/');
+}
+
+function referenceMatches(pattern: string, tags: readonly string[]): boolean {
+  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '.')}$`);
+  return tags.some((tag) => regex.test(tag) || regex.test(tag.replace(/:[^:/]+$/, '')));
+}
+
+function createdOf(api: RequestContext['api'], ref: string | undefined): number | undefined {
+  if (ref === undefined) return undefined;
+  return findImage(api, ref).summary.Created;
+}
+
+function keep(image: Image, filters: DockerFilters, bounds: { before?: number; since?: number }): boolean {
+  if (!matchesAny(filters, 'node', [image.node.name, image.node.id])) return false;
+  if (!matchesLabels(filters, image.summary.Labels)) return false;
+  const dangling = filters.get('dangling')?.[0];
+  const isDangling = image.repoTags.length === 0 || image.repoTags.every((tag) => tag === '<none>:<none>');
+  if (dangling !== undefined && (dangling === 'true' || dangling === '1') !== isDangling) return false;
+  const references = filters.get('reference') ?? [];
+  if (references.length > 0 && !references.some((pattern) => referenceMatches(pattern, image.repoTags))) return false;
+  if (bounds.before !== undefined && image.summary.Created >= bounds.before) return false;
+  if (bounds.since !== undefined && image.summary.Created <= bounds.since) return false;
+  return true;
+}
+
+/** GET /images/json: images of all nodes, one entry per image ID with the tags of every copy. */
+export async function listImages(ctx: RequestContext): Promise<void> {
+  const filters = parseFilters(ctx.query.get('filters'));
+  checkFilterKeys(filters, IMAGE_FILTERS);
+  const legacyName = ctx.query.get('filter');
+  const bounds = { before: createdOf(ctx.api, filters.get('before')?.[0]), since: createdOf(ctx.api, filters.get('since')?.[0]) };
+  const grouped = new Map<string, ImageSummary>();
+  for (const image of ctx.api.cluster.images()) {
+    if (!keep(image, filters, bounds)) continue;
+    if (legacyName && !referenceMatches(legacyName, image.repoTags)) continue;
+    const existing = grouped.get(image.id);
+    if (!existing) {
+      grouped.set(image.id, { ...image.summary, RepoTags: [...image.repoTags], RepoDigests: [...image.repoDigests] });
+      continue;
+    }
+    existing.RepoTags = [...new Set([...(existing.RepoTags ?? []), ...image.repoTags])];
+    existing.RepoDigests = [...new Set([...(existing.RepoDigests ?? []), ...image.repoDigests])];
+  }
+  const images = [...grouped.values()].sort((a, b) => b.Created - a.Created);
+  sendJson(ctx.res, 200, images);
+}
+
+async function forwardToHolder(ctx: RequestContext, name: string, operation: string, byId: boolean): Promise<void> {
+  const image = findImage(ctx.api, name);
+  const target = byId ? image.id : imagePath(name);
+  await proxyToEngine(nodeEndpoint(image.node), `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`, ctx.req, ctx.res);
+}
+
+async function tagImage(ctx: RequestContext, name: string): Promise<void> {
+  const repo = ctx.query.get('repo');
+  if (!repo) throw new HttpError(400, 'repository name must have at least one component');
+  findImage(ctx.api, name);
+  await ctx.api.cluster.tagImage(name, repo, ctx.query.get('tag') || 'latest', queryFlag(ctx.query, 'force'));
+  ctx.res.writeHead(201);
+  ctx.res.end();
+}
+
+/** `/images/{name}/{operation}` where the name may hold slashes and a registry port. */
+export const imageOperation: RouteHandler = async (ctx) => {
+  const method = ctx.req.method ?? 'GET';
+  const operations = method === 'POST' ? ['tag', 'push'] : ['json', 'history', 'get'];
+  const split = splitOperation(ctx.params['*'] ?? '', operations);
+  if (!split) throw new HttpError(404, 'page not found');
+  switch (split.operation) {
+    case 'tag':
+      return tagImage(ctx, split.name);
+    case 'json':
+    case 'history':
+      return forwardToHolder(ctx, split.name, split.operation, true);
+    default:
+      return forwardToHolder(ctx, split.name, split.operation, false);
+  }
+};
+
+/** DELETE /images/{name}?force */
+export const removeImage: RouteHandler = async (ctx) => {
+  const name = ctx.params['*'] ?? '';
+  const removed = await ctx.api.cluster.removeImages(name, queryFlag(ctx.query, 'force'));
+  if (removed.length === 0) throw new HttpError(404, `No such image: ${name}`);
+  sendJson(ctx.res, 200, removed);
+};
+
+/** GET /images/get?names=...: one engine must hold every name (Swarm classic's rule). */
+export const saveImages: RouteHandler = async (ctx) => {
+  const names = ctx.query.getAll('names');
+  const holder = healthyNodes(ctx.api).find((node) => names.every((name) => node.image(name) !== undefined));
+  if (!holder) throw new HttpError(404, `Unable to find an engine containing all images: ${names.join(', ')}`);
+  await proxyToEngine(nodeEndpoint(holder), `${ctx.versionPrefix}/images/get${queryString(ctx.query)}`, ctx.req, ctx.res);
+};
+
+/** GET /images/search: any healthy engine asks the registry. */
+export const searchImages: RouteHandler = async (ctx) => {
+  const node = healthyNodes(ctx.api)[0];
+  if (!node) throw new HttpError(500, 'No healthy node available in the cluster');
+  await proxyToEngine(nodeEndpoint(node), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx.req, ctx.res);
+};

@@ -1,0 +1,84 @@
+import type { Network, NetworkCreateRequest, NetworkSummary } from '@swarm/plugin-sdk';
+import { queryString, type RequestContext, type RouteHandler } from '../context.js';
+import { readJsonObject } from '../body.js';
+import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
+import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
+import { proxyToEngine } from '../engine/proxy.js';
+import { findContainer, findNetwork, nodeEndpoint } from '../lookups.js';
+import { HttpError, sendJson, sendNoContent } from '../responses.js';
+import { splitOperation } from '../router.js';
+
+const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
+const PREDEFINED = new Set(['bridge', 'host', 'none']);
+
+/** Local networks exist once per node, so clients see them as `node/name` (Swarm classic). */
+function presentedName(network: Network): string {
+  return network.scope === 'local' ? `${network.node.name}/${network.name}` : network.name;
+}
+
+/** GET /networks */
+export const listNetworks: RouteHandler = async (ctx) => {
+  const filters = parseFilters(ctx.query.get('filters'));
+  checkFilterKeys(filters, NETWORK_FILTERS);
+  const seen = new Set<string>();
+  const out: NetworkSummary[] = [];
+  for (const network of ctx.api.cluster.networks()) {
+    const key = network.scope === 'local' ? `${network.node.id}/${network.id}` : network.id;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const name = presentedName(network);
+    const type = PREDEFINED.has(network.name) ? 'builtin' : 'custom';
+    if (!matchesAny(filters, 'name', [name, network.name], true)) continue;
+    if (!matchesAny(filters, 'id', [network.id], true)) continue;
+    if (!matchesAny(filters, 'driver', [network.summary.Driver ?? ''])) continue;
+    if (!matchesAny(filters, 'type', [type])) continue;
+    if (!matchesAny(filters, 'scope', [network.scope])) continue;
+    if (!matchesAny(filters, 'node', [network.node.name, network.node.id])) continue;
+    if (!matchesLabels(filters, network.summary.Labels as Record<string, string> | undefined)) continue;
+    out.push({ ...network.summary, Name: name });
+  }
+  sendJson(ctx.res, 200, out);
+};
+
+/** POST /networks/create */
+export const createNetwork: RouteHandler = async (ctx) => {
+  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  if (typeof body.Name !== 'string' || body.Name === '') throw new HttpError(400, 'network name is required');
+  const network = await ctx.api.cluster.createNetwork(body as NetworkCreateRequest);
+  sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
+};
+
+async function inspectNetwork(ctx: RequestContext, network: Network): Promise<void> {
+  await proxyToEngine(nodeEndpoint(network.node), `${ctx.versionPrefix}/networks/${network.id}${queryString(ctx.query)}`, ctx.req, ctx.res);
+}
+
+/** connect/disconnect: the container is named as the cluster knows it, the engine wants its ID. */
+async function attachContainer(ctx: RequestContext, network: Network, operation: string): Promise<void> {
+  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  if (typeof body.Container !== 'string') throw new HttpError(400, 'a container name or ID is required');
+  const container = findContainer(ctx.api, body.Container);
+  if (network.scope === 'local' && container.node.id !== network.node.id) {
+    throw new HttpError(400, `container ${body.Container} is on node ${container.node.name}, network ${network.name} on node ${network.node.name}`);
+  }
+  const { status, body: answer } = await engineJson(nodeEndpoint(container.node), 'POST', `${ctx.versionPrefix}/networks/${network.id}/${operation}`, { ...body, Container: container.id });
+  if (status >= 300) throw new HttpError(status, engineErrorMessage(answer));
+  ctx.res.writeHead(200);
+  ctx.res.end();
+}
+
+/** GET|DELETE /networks/{name}, POST /networks/{name}/connect|disconnect (names may be `node/name`). */
+export const networkOperation: RouteHandler = async (ctx) => {
+  const rest = ctx.params['*'] ?? '';
+  const method = ctx.req.method ?? 'GET';
+  if (method === 'POST') {
+    const split = splitOperation(rest, ['connect', 'disconnect']);
+    if (!split) throw new HttpError(404, 'page not found');
+    return attachContainer(ctx, findNetwork(ctx.api, split.name), split.operation);
+  }
+  const network = findNetwork(ctx.api, rest);
+  if (method === 'DELETE') {
+    await ctx.api.cluster.removeNetwork(network);
+    return sendNoContent(ctx.res);
+  }
+  return inspectNetwork(ctx, network);
+};

@@ -1,0 +1,125 @@
+import { hostname, release } from 'node:os';
+import type { ServerResponse } from 'node:http';
+import { queryString, type RouteHandler } from '../context.js';
+import { callEveryEngine, mergeAnswers } from '../fan-out.js';
+import { sendJson } from '../responses.js';
+
+/** The Engine API version we speak, and the oldest clients may ask for. */
+export const API_VERSION = '1.41';
+export const MIN_API_VERSION = '1.12';
+
+function pingHeaders(res: ServerResponse): void {
+  res.setHeader('API-Version', API_VERSION);
+  res.setHeader('OSType', 'linux');
+  res.setHeader('Docker-Experimental', 'false');
+  res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
+  res.setHeader('Pragma', 'no-cache');
+}
+
+/** GET|HEAD /_ping: the headers carry what clients negotiate with. */
+export const ping: RouteHandler = async (ctx) => {
+  pingHeaders(ctx.res);
+  ctx.res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  ctx.res.setHeader('Content-Length', '2');
+  ctx.res.writeHead(200);
+  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : 'OK');
+};
+
+function architecture(): string {
+  return process.arch === 'x64' ? 'amd64' : process.arch;
+}
+
+/** GET /version */
+export const version: RouteHandler = async (ctx) => {
+  const swarmVersion = `swarm/${ctx.api.version}`;
+  const details = {
+    ApiVersion: API_VERSION,
+    MinAPIVersion: MIN_API_VERSION,
+    GitCommit: process.env.SWARM_GIT_COMMIT ?? 'unknown',
+    GoVersion: `node ${process.version}`,
+    Os: 'linux',
+    Arch: architecture(),
+    KernelVersion: release(),
+  };
+  sendJson(ctx.res, 200, {
+    Platform: { Name: 'swarm' },
+    Components: [{ Name: 'Engine', Version: swarmVersion, Details: { ...details, Experimental: 'false' } }],
+    Version: swarmVersion,
+    ...details,
+    BuildTime: '',
+  });
+};
+
+/** GET /info: the cluster's totals with Swarm classic's status rows. */
+export const info: RouteHandler = async (ctx) => {
+  const cluster = ctx.api.cluster.info();
+  sendJson(ctx.res, 200, {
+    ID: '',
+    Containers: cluster.containers,
+    ContainersRunning: cluster.containersRunning,
+    ContainersPaused: cluster.containersPaused,
+    ContainersStopped: cluster.containersStopped,
+    Images: cluster.images,
+    Driver: '',
+    DriverStatus: null,
+    SystemStatus: cluster.systemStatus,
+    Plugins: { Volume: null, Network: null, Authorization: null, Log: null },
+    MemoryLimit: true,
+    SwapLimit: true,
+    KernelMemory: false,
+    CpuCfsPeriod: true,
+    CpuCfsQuota: true,
+    CPUShares: true,
+    CPUSet: true,
+    PidsLimit: false,
+    IPv4Forwarding: true,
+    BridgeNfIptables: true,
+    BridgeNfIp6tables: true,
+    Debug: ctx.api.logger.level === 'debug' || ctx.api.logger.level === 'trace',
+    NFd: 0,
+    OomKillDisable: true,
+    NGoroutines: 0,
+    SystemTime: new Date().toISOString(),
+    LoggingDriver: '',
+    CgroupDriver: '',
+    NEventsListener: ctx.api.events.listenerCount,
+    KernelVersion: release(),
+    OperatingSystem: 'linux',
+    OSType: 'linux',
+    Architecture: architecture(),
+    IndexServerAddress: 'https://index.docker.io/v1/',
+    RegistryConfig: null,
+    NCPU: cluster.ncpu,
+    MemTotal: cluster.memTotal,
+    DockerRootDir: '',
+    HttpProxy: process.env.HTTP_PROXY ?? '',
+    HttpsProxy: process.env.HTTPS_PROXY ?? '',
+    NoProxy: process.env.NO_PROXY ?? '',
+    Name: hostname(),
+    Labels: [],
+    ExperimentalBuild: false,
+    ServerVersion: `swarm/${ctx.api.version}`,
+    Runtimes: {},
+    DefaultRuntime: '',
+    Swarm: { NodeID: '', NodeAddr: '', LocalNodeState: 'inactive', ControlAvailable: false, Error: '', RemoteManagers: null },
+    LiveRestoreEnabled: false,
+    Isolation: '',
+    InitBinary: '',
+    SecurityOptions: [],
+    Warnings: null,
+  });
+};
+
+/** GET /system/df: every engine's usage, combined. */
+export const diskUsage: RouteHandler = async (ctx) => {
+  const answers = await callEveryEngine(ctx.api, 'GET', `${ctx.versionPrefix}/system/df${queryString(ctx.query)}`);
+  sendJson(ctx.res, 200, mergeAnswers(answers));
+};
+
+/** POST /{containers,images,networks,volumes,build}/prune: pruned on every engine, reports combined. */
+export function prune(resource: 'containers' | 'images' | 'networks' | 'volumes' | 'build'): RouteHandler {
+  return async (ctx) => {
+    const answers = await callEveryEngine(ctx.api, 'POST', `${ctx.versionPrefix}/${resource}/prune${queryString(ctx.query)}`);
+    sendJson(ctx.res, 200, mergeAnswers(answers));
+  };
+}

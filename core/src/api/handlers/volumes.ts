@@ -1,0 +1,48 @@
+import type { VolumeCreateRequest, VolumeSummary } from '@swarm/plugin-sdk';
+import { queryFlag, queryString, type RouteHandler } from '../context.js';
+import { readJsonObject } from '../body.js';
+import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
+import { proxyToEngine } from '../engine/proxy.js';
+import { findVolume, nodeEndpoint } from '../lookups.js';
+import { sendJson, sendNoContent } from '../responses.js';
+
+const VOLUME_FILTERS = ['name', 'driver', 'label', 'dangling', 'node'];
+
+/** GET /volumes: local volumes shown as `node/name` (Swarm classic). */
+export const listVolumes: RouteHandler = async (ctx) => {
+  const filters = parseFilters(ctx.query.get('filters'));
+  checkFilterKeys(filters, VOLUME_FILTERS);
+  const volumes: VolumeSummary[] = [];
+  for (const volume of ctx.api.cluster.volumes()) {
+    const name = volume.driver === 'local' ? `${volume.node.name}/${volume.name}` : volume.name;
+    if (!matchesAny(filters, 'name', [name, volume.name], true)) continue;
+    if (!matchesAny(filters, 'driver', [volume.driver])) continue;
+    if (!matchesAny(filters, 'node', [volume.node.name, volume.node.id])) continue;
+    if (!matchesLabels(filters, volume.summary.Labels as Record<string, string> | undefined)) continue;
+    const dangling = filters.get('dangling')?.[0];
+    if (dangling !== undefined) {
+      const used = volume.node.containers().some((container) => ((container.summary.Mounts as Array<{ Name?: string }> | undefined) ?? []).some((mount) => mount.Name === volume.name));
+      if ((dangling === 'true' || dangling === '1') === used) continue;
+    }
+    volumes.push({ ...volume.summary, Name: name });
+  }
+  sendJson(ctx.res, 200, { Volumes: volumes, Warnings: [] });
+};
+
+/** POST /volumes/create */
+export const createVolume: RouteHandler = async (ctx) => {
+  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const volume = await ctx.api.cluster.createVolume(body as VolumeCreateRequest);
+  sendJson(ctx.res, 201, volume.summary);
+};
+
+/** GET /volumes/{name} (the holder's engine answers), DELETE /volumes/{name}?force */
+export const volumeOperation: RouteHandler = async (ctx) => {
+  const name = ctx.params['*'] ?? '';
+  const volume = findVolume(ctx.api, name);
+  if (ctx.req.method === 'DELETE') {
+    await ctx.api.cluster.removeVolume(name, queryFlag(ctx.query, 'force'));
+    return sendNoContent(ctx.res);
+  }
+  await proxyToEngine(nodeEndpoint(volume.node), `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`, ctx.req, ctx.res);
+};

@@ -1,0 +1,58 @@
+import { ApiRouter } from './router.js';
+import { build } from './handlers/build.js';
+import { listContainers } from './handlers/container-list.js';
+import { containerOperation, createContainer, removeContainer } from './handlers/containers.js';
+import { getEvents } from './handlers/events.js';
+import { execOperation } from './handlers/exec.js';
+import { createImage, loadImage } from './handlers/image-transfer.js';
+import { imageOperation, listImages, removeImage, saveImages, searchImages } from './handlers/images.js';
+import { auth, commit } from './handlers/misc.js';
+import { createNetwork, listNetworks, networkOperation } from './handlers/networks.js';
+import { explain, metrics } from './handlers/swarm.js';
+import { diskUsage, info, ping, prune, version } from './handlers/system.js';
+import { createVolume, listVolumes, volumeOperation } from './handlers/volumes.js';
+
+/** Every route of the Docker API front, bare (a `/v1.NN` prefix is stripped before matching). */
+export function buildRoutes(): ApiRouter {
+  return new ApiRouter()
+    .add(['GET', 'HEAD'], '/_ping', ping)
+    .add('GET', '/version', version)
+    .add('GET', '/info', info)
+    .add('GET', '/events', getEvents)
+    .add('GET', '/system/df', diskUsage)
+    .add('POST', '/auth', auth)
+    .add('POST', '/commit', commit)
+    .add('POST', '/build', build)
+    .add('POST', '/build/prune', prune('build'))
+
+    .add('GET', '/containers/json', listContainers)
+    .add('POST', '/containers/create', createContainer)
+    .add('POST', '/containers/prune', prune('containers'))
+    .add(['GET', 'HEAD', 'PUT', 'POST'], '/containers/*', containerOperation)
+    .add('DELETE', '/containers/*', removeContainer)
+    .add('POST', '/exec/:id/start', execOperation('start'))
+    .add('POST', '/exec/:id/resize', execOperation('resize'))
+    .add('GET', '/exec/:id/json', execOperation('json'))
+
+    .add('GET', '/images/json', listImages)
+    .add('GET', '/images/search', searchImages)
+    .add('GET', '/images/get', saveImages)
+    .add('POST', '/images/create', createImage)
+    .add('POST', '/images/load', loadImage)
+    .add('POST', '/images/prune', prune('images'))
+    .add(['GET', 'POST'], '/images/*', imageOperation)
+    .add('DELETE', '/images/*', removeImage)
+
+    .add('GET', '/networks', listNetworks)
+    .add('POST', '/networks/create', createNetwork)
+    .add('POST', '/networks/prune', prune('networks'))
+    .add(['GET', 'POST', 'DELETE'], '/networks/*', networkOperation)
+
+    .add('GET', '/volumes', listVolumes)
+    .add('POST', '/volumes/create', createVolume)
+    .add('POST', '/volumes/prune', prune('volumes'))
+    .add(['GET', 'DELETE'], '/volumes/*', volumeOperation)
+
+    .add('POST', '/_swarm/v1/explain', explain)
+    .add('GET', '/_swarm/metrics', metrics);
+}
