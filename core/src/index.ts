@@ -1,1 +1,21 @@
-export {};
+// The public API of @swarm/core for hosts that embed swarm.
+export { createSwarm, type CreateSwarmOptions } from './embedding/create-swarm.js';
+export type { Swarm, SwarmEvents, StartOptions } from './embedding/swarm.js';
+export type { SwarmConfigInput, TlsInput, OptionValue, DurationInput } from './config/input.js';
+export { loadConfigFile, CONFIG_SEARCH_PLACES, type LoadedConfigFile, type LoadConfigOptions } from './config/load.js';
+export { resolveConfig, type ResolvedConfig } from './config/resolve.js';
+export type { ConfigLayer, ConfigOrigin } from './config/layers.js';
+export { validateConfigShape } from './config/schema.js';
+export { parseDuration } from './config/duration.js';
+export { Defaults, DEFAULT_FILTERS } from './config/defaults.js';
+export { loadPlugins, resolvePlugin, importPlugin, type PluginLocation } from './plugins/load.js';
+export { candidatePackages } from './plugins/candidates.js';
+export { loadBuiltins, type Builtins, type BuiltinFailure } from './plugins/builtins.js';
+export { stagePlugins, type StagedProvider } from './plugins/stage.js';
+export type { LoadedPlugin } from './plugins/loaded-plugin.js';
+export { buildDeployment, type BuildDeploymentOptions } from './deployment/build-deployment.js';
+export type { Deployment } from './deployment/deployment.js';
+export { rootContainer } from './di/containers.js';
+export { createLogger } from './logging/create-logger.js';
+export { SWARM_VERSION } from './version.js';
+export { SwarmError, ErrorCodes, isSwarmError, type ErrorCode } from '@swarm/plugin-sdk';

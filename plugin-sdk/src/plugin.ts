@@ -1,4 +1,5 @@
-import type { ExtensionKind } from './tokens.js';
+import { Tokens, type ExtensionKind } from './tokens.js';
+import { PLUGIN_API_VERSION } from './version.js';
 
 /** The part of the DI container a factory may use: resolve host and deployment services by token. */
 export interface Resolver {
@@ -62,4 +63,19 @@ export interface PluginPackageField {
   readonly plugin: true;
   /** What it provides, for `swarm plugins` listings before loading: e.g. ["filter"]. */
   readonly kinds?: readonly string[];
+}
+
+/**
+ * A PluginContext whose shorthands (`filter`, `strategy`, ...) all go through `provide`: what a
+ * host or a test kit hands to `register` to record a plugin's providers.
+ */
+export function createPluginContext(provide: PluginContext['provide']): PluginContext {
+  return {
+    apiVersion: PLUGIN_API_VERSION,
+    provide,
+    driver: (name, provider) => provide(Tokens.ClusterDriver, name, provider),
+    filter: (name, provider) => provide(Tokens.Filter, name, provider),
+    strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
+    discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
+  };
 }

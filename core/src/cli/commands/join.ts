@@ -1,0 +1,90 @@
+import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { Command, Option } from 'commander';
+import { parseDuration } from '../../config/duration.js';
+import { isAddrFormat } from '../../config/resolve.js';
+import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
+import { openCliDiscovery } from '../discovery-access.js';
+import { collect, keyValues } from '../key-values.js';
+import { onShutdown } from '../shutdown.js';
+
+interface JoinFlags {
+  advertise?: string;
+  addr?: string;
+  heartbeat: string;
+  ttl: string;
+  delay: string;
+  discovery?: string;
+  discoveryOpt?: string[];
+}
+
+const invalid = (message: string): SwarmError => new SwarmError(ErrorCodes.INVALID_ARGUMENT, message);
+
+function duration(flag: string, value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw invalid(`invalid ${flag}: ${(error as Error).message}`);
+  }
+}
+
+/** The checks and messages of Swarm classic's `join`, in its order. */
+export function checkJoinFlags(flags: JoinFlags, discovery: string | undefined): { addr: string; heartbeat: number; ttl: number; delay: number; discovery: string } {
+  if (!discovery) throw invalid("discovery required to join a cluster. See 'swarm join --help'.");
+  const addr = flags.advertise ?? flags.addr;
+  if (!addr) throw invalid('missing mandatory --advertise flag');
+  if (!isAddrFormat(addr)) throw invalid('--advertise should be of the form ip:port or hostname:port');
+  const delay = duration('--delay', flags.delay);
+  if (delay < 0) throw invalid('--delay should not be a negative number');
+  const heartbeat = duration('--heartbeat', flags.heartbeat);
+  if (heartbeat < 1) throw invalid('--heartbeat should be at least one second');
+  const ttl = duration('--ttl', flags.ttl);
+  if (ttl <= heartbeat) throw invalid('--ttl must be strictly superior to the heartbeat value');
+  return { addr, heartbeat, ttl, delay, discovery };
+}
+
+async function join(positional: string | undefined, flags: JoinFlags, command: Command): Promise<void> {
+  const checked = checkJoinFlags(flags, positional ?? flags.discovery);
+  const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
+  const discovery = await openCliDiscovery(cli, checked.discovery, {
+    heartbeat: checked.heartbeat,
+    ttl: checked.ttl,
+    options: keyValues('--discovery-opt', flags.discoveryOpt) ?? {},
+  });
+  const { logger } = cli;
+  let timer: NodeJS.Timeout | undefined;
+  onShutdown(logger, async () => {
+    clearTimeout(timer);
+    await discovery.close();
+  });
+  const register = async (): Promise<void> => {
+    try {
+      await discovery.register(checked.addr);
+    } catch (error) {
+      if ((error as SwarmError).code === ErrorCodes.NOT_SUPPORTED) throw error;
+      logger.error({ err: (error as Error).message }, 'error registering on the discovery service');
+    }
+    timer = setTimeout(() => void register().catch(fatal), checked.heartbeat * 1000);
+  };
+  const fatal = (error: unknown): void => {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  };
+  const delay = Math.random() * checked.delay * 1000;
+  logger.info({ addr: checked.addr, discovery: checked.discovery }, `Registering on the discovery service every ${flags.heartbeat}...`);
+  await new Promise((resolve) => setTimeout(resolve, delay));
+  await register();
+}
+
+export function joinCommand(): Command {
+  return new Command('join')
+    .description('Join a docker cluster')
+    .argument('[discovery]', 'discovery service to use [$SWARM_DISCOVERY]')
+    .addOption(new Option('--discovery <uri>', 'discovery service to use').env('SWARM_DISCOVERY').hideHelp())
+    .addOption(new Option('--advertise <ip:port>', 'Address of the Docker Engine joining the cluster').env('SWARM_ADVERTISE'))
+    .addOption(new Option('--addr <ip:port>', 'alias of --advertise').hideHelp())
+    .option('--heartbeat <duration>', 'period between each heartbeat', '60s')
+    .option('--ttl <duration>', 'sets the expiration of an ephemeral node', '180s')
+    .option('--delay <duration>', 'add a random delay in [0s,delay] to avoid synchronized registration', '0s')
+    .option('--discovery-opt <key=value>', 'discovery options', collect)
+    .action(join);
+}

@@ -1,0 +1,55 @@
+import { ErrorCodes, SwarmError, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { Command, Option } from 'commander';
+import { parseDuration } from '../../config/duration.js';
+import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
+import { openCliDiscovery } from '../discovery-access.js';
+import { collect, keyValues } from '../key-values.js';
+
+interface ListFlags {
+  timeout: string;
+  discovery?: string;
+  discoveryOpt?: string[];
+}
+
+/** Print the engines registered in a discovery service, one `ip:port` per line. */
+async function list(positional: string | undefined, flags: ListFlags, command: Command): Promise<void> {
+  const uri = positional ?? flags.discovery;
+  if (!uri) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, "discovery required to list a cluster. See 'swarm list --help'.");
+  let timeout: number;
+  try {
+    timeout = parseDuration(flags.timeout);
+  } catch (error) {
+    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid --timeout: ${(error as Error).message}`);
+  }
+  const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
+  // As Swarm classic, the timeout doubles as the discovery's refresh period.
+  const discovery = await openCliDiscovery(cli, uri, { heartbeat: timeout, ttl: 0, options: keyValues('--discovery-opt', flags.discoveryOpt) ?? {} });
+  const entries = await new Promise<readonly string[]>((resolve, reject) => {
+    let watcher: DiscoveryWatcher | undefined;
+    let settled = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // watch() may report before it returns: stop the watcher once it exists.
+      queueMicrotask(() => watcher?.stop());
+      finish();
+    };
+    const timer = setTimeout(() => settle(() => reject(new SwarmError(ErrorCodes.TIMEOUT, 'Timed out'))), timeout * 1000);
+    watcher = discovery.watch(
+      (found) => settle(() => resolve(found.map((entry) => entry.addr))),
+      (error) => settle(() => reject(error)),
+    );
+  }).finally(() => discovery.close());
+  for (const entry of entries) process.stdout.write(`${entry}\n`);
+}
+
+export function listCommand(): Command {
+  return new Command('list')
+    .description('List nodes in a cluster')
+    .argument('[discovery]', 'discovery service to use [$SWARM_DISCOVERY]')
+    .addOption(new Option('--discovery <uri>', 'discovery service to use').env('SWARM_DISCOVERY').hideHelp())
+    .option('--timeout <duration>', 'timeout period', '10s')
+    .option('--discovery-opt <key=value>', 'discovery options', collect)
+    .action(list);
+}

@@ -1,0 +1,141 @@
+import { ErrorCodes, SwarmError, type DeploymentConfig } from '@swarm/plugin-sdk';
+import { Command, Option } from 'commander';
+import type { SwarmConfigInput, TlsInput } from '../../config/input.js';
+import { Defaults } from '../../config/defaults.js';
+import { requireDiscovery } from '../../deployment/build-deployment.js';
+import { createSwarmFromResolved } from '../../embedding/create-swarm.js';
+import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
+import { collect, keyValues, splitList } from '../key-values.js';
+import { onShutdown } from '../shutdown.js';
+
+interface ManageFlags {
+  host?: string[];
+  strategy?: string;
+  strategyOpt?: string[];
+  filter?: string[];
+  clusterDriver?: string;
+  clusterOpt?: string[];
+  discoveryOpt?: string[];
+  discovery?: string;
+  heartbeat?: string;
+  engineRefreshMinInterval?: string;
+  engineRefreshMaxInterval?: string;
+  engineFailureRetry?: string;
+  engineRefreshRetry?: string;
+  replication?: boolean;
+  replicationTtl?: string;
+  advertise?: string;
+  addr?: string;
+  tls?: boolean;
+  tlscacert?: string;
+  tlscert?: string;
+  tlskey?: string;
+  tlsverify?: boolean;
+  cors?: boolean;
+  apiEnableCors?: boolean;
+}
+
+/** Swarm classic's `manage` flag checks that do not depend on the config file. */
+function tlsFromFlags(flags: ManageFlags): TlsInput | undefined {
+  if (flags.tls || flags.tlsverify) {
+    if (!flags.tlscert || !flags.tlskey) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscert and --tlskey must be provided when using --tls');
+    if (flags.tlsverify && !flags.tlscacert) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscacert must be provided when using --tlsverify');
+    return { ca: flags.tlscacert, cert: flags.tlscert, key: flags.tlskey, verify: flags.tlsverify ?? false };
+  }
+  if (flags.tlscert || flags.tlskey || flags.tlscacert) {
+    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscert, --tlskey and --tlscacert require the use of either --tls or --tlsverify');
+  }
+  return undefined;
+}
+
+function integer(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid value "${value}" for flag ${flag}`);
+  return Number(value);
+}
+
+/** Swarm classic called the mesos driver `mesos-experimental`. */
+function driverName(name: string | undefined): string | undefined {
+  return name === 'mesos-experimental' ? 'mesos' : name;
+}
+
+export function manageFlagsToConfig(flags: ManageFlags, positional: string | undefined): SwarmConfigInput {
+  const refreshRetry = integer('--engine-refresh-retry', flags.engineRefreshRetry);
+  if (refreshRetry !== undefined && refreshRetry !== 3) {
+    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--engine-refresh-retry is deprecated. Use --engine-failure-retry');
+  }
+  const strategyOptions = keyValues('--strategy-opt', flags.strategyOpt);
+  const discovery = positional ?? flags.discovery;
+  return {
+    cluster: {
+      driver: driverName(flags.clusterDriver),
+      discovery: discovery === '' ? undefined : discovery,
+      options: keyValues('--cluster-opt', flags.clusterOpt),
+      discoveryOptions: keyValues('--discovery-opt', flags.discoveryOpt),
+      heartbeat: flags.heartbeat,
+      engineRefreshMinInterval: flags.engineRefreshMinInterval,
+      engineRefreshMaxInterval: flags.engineRefreshMaxInterval,
+      engineFailureRetry: integer('--engine-failure-retry', flags.engineFailureRetry),
+    },
+    scheduler: { filters: splitList(flags.filter), strategy: flags.strategy, strategyOptions },
+    api: { hosts: splitList(flags.host), cors: flags.cors || flags.apiEnableCors || undefined },
+    tls: tlsFromFlags(flags),
+    replication: { enabled: flags.replication || undefined, advertise: flags.advertise ?? flags.addr, ttl: flags.replicationTtl },
+  };
+}
+
+/** Features whose flags parse but whose implementation lands in a later issue. */
+function refuseUnavailable(config: DeploymentConfig): void {
+  if (config.replication.enabled) {
+    throw new SwarmError(ErrorCodes.FEATURE_UNAVAILABLE, '--replication is not available yet in this swarm (manager replication is still being built)');
+  }
+}
+
+async function manage(positional: string | undefined, flags: ManageFlags, command: Command): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
+  requireDiscovery(cli.resolved);
+  refuseUnavailable(cli.resolved.config);
+  const { logger } = cli;
+  if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
+  const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });
+  logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
+  swarm.on('event', (event) => logger.debug({ node: event.node?.Name, id: event.id, from: event.from, status: event.status ?? event.Action }, 'Event received'));
+  onShutdown(logger, () => swarm.stop());
+  await swarm.start({ api: true });
+  for (const address of swarm.addresses) {
+    const [proto, addr] = address.split('://');
+    logger.info({ addr, proto }, 'Listening for HTTP');
+  }
+}
+
+export function manageCommand(): Command {
+  return new Command('manage')
+    .description('Manage a docker cluster')
+    .argument('[discovery]', 'discovery service to use [$SWARM_DISCOVERY]: nodes://<ip1>,<ip2>, <ip1>,<ip2>, file://path, zk://<ip1>,<ip2>/<path>, etcd://<ip1>,<ip2>/<path>')
+    .addOption(new Option('--discovery <uri>', 'discovery service to use').env('SWARM_DISCOVERY'))
+    .addOption(new Option('-H, --host <addr>', `ip/socket to listen on (default "${Defaults.host}")`).env('SWARM_HOST').argParser(collect))
+    .option('--strategy <name>', `placement strategy to use (default "${Defaults.strategy}")`)
+    .option('--strategy-opt <key=value>', 'strategy options', collect)
+    .option('-f, --filter <name>', `filter to use (default ${Defaults.filters.join(', ')})`, collect)
+    .option('-c, --cluster-driver <name>', `cluster driver to use (default "${Defaults.driver}")`)
+    .option('--cluster-opt <key=value>', 'cluster driver options', collect)
+    .option('--discovery-opt <key=value>', 'discovery options', collect)
+    .option('--heartbeat <duration>', 'period between each heartbeat (default "60s")')
+    .option('--engine-refresh-min-interval <duration>', 'set engine refresh minimum interval (default "30s")')
+    .option('--engine-refresh-max-interval <duration>', 'set engine refresh maximum interval (default "60s")')
+    .option('--engine-failure-retry <n>', 'set engine failure retry count (default 3)')
+    .addOption(new Option('--engine-refresh-retry <n>', 'deprecated; replaced by --engine-failure-retry').hideHelp())
+    .option('--replication', 'Enable Swarm manager replication')
+    .option('--replication-ttl <duration>', 'Leader lock release time on failure (default "20s")')
+    .addOption(new Option('--advertise <ip:port>', 'Address of the swarm manager joining the cluster').env('SWARM_ADVERTISE'))
+    .addOption(new Option('--addr <ip:port>', 'alias of --advertise').hideHelp())
+    .option('--tls', 'use TLS; implied by --tlsverify')
+    .option('--tlscacert <path>', 'trust only remotes providing a certificate signed by the CA given here')
+    .option('--tlscert <path>', 'path to TLS certificate file')
+    .option('--tlskey <path>', 'path to TLS key file')
+    .option('--tlsverify', 'use TLS and verify the remote')
+    .option('--cors', 'enable CORS headers in the remote API')
+    .addOption(new Option('--api-enable-cors', 'alias of --cors').hideHelp())
+    .action(manage);
+}

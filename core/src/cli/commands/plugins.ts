@@ -1,0 +1,100 @@
+import { Command } from 'commander';
+import { loadBuiltins } from '../../plugins/builtins.js';
+import { importManifest, resolvePlugin } from '../../plugins/load.js';
+import { isApiCompatible } from '../../plugins/manifest.js';
+import { providedKinds } from '../../plugins/stage.js';
+import type { LoadedPlugin } from '../../plugins/loaded-plugin.js';
+import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
+import { formatTable } from '../format-table.js';
+
+/** One row of `swarm plugins`. */
+export interface PluginRow {
+  name: string;
+  version: string;
+  kinds: string[];
+  apiVersion: string;
+  compatible: boolean;
+  builtin: boolean;
+  resolved: string;
+  error?: string;
+}
+
+function kindsOf(plugin: LoadedPlugin): { kinds: string[]; error?: string } {
+  try {
+    return { kinds: providedKinds(plugin).kinds };
+  } catch (error) {
+    return { kinds: [...plugin.declaredKinds], error: (error as Error).message };
+  }
+}
+
+function rowOf(plugin: LoadedPlugin): PluginRow {
+  const { kinds, error } = kindsOf(plugin);
+  const compatible = isApiCompatible(plugin.manifest.apiVersion);
+  return {
+    name: plugin.manifest.name,
+    version: plugin.manifest.version,
+    kinds,
+    apiVersion: plugin.manifest.apiVersion,
+    compatible,
+    builtin: plugin.builtin,
+    resolved: plugin.dir,
+    ...(error ? { error } : {}),
+  };
+}
+
+/** Rows for the config's plugins: listed even when incompatible or broken, never thrown. */
+async function configuredRows(specs: readonly string[], configDir: string): Promise<PluginRow[]> {
+  return Promise.all(
+    specs.map(async (spec): Promise<PluginRow> => {
+      const base = { name: spec, version: '-', kinds: [], apiVersion: '-', compatible: false, builtin: false, resolved: '-' };
+      try {
+        const location = resolvePlugin(spec, configDir);
+        const manifest = await importManifest(location);
+        const plugin: LoadedPlugin = { spec, packageName: location.packageName, manifest, dir: location.dir, entry: location.entry, builtin: false, declaredKinds: location.packageJson?.swarm?.kinds ?? [] };
+        return rowOf(plugin);
+      } catch (error) {
+        return { ...base, error: (error as Error).message };
+      }
+    }),
+  );
+}
+
+async function plugins(flags: { json?: boolean }, command: Command): Promise<void> {
+  const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
+  const builtins = await loadBuiltins();
+  const rows: PluginRow[] = [
+    ...builtins.plugins.map(rowOf),
+    ...builtins.failures.map((failure) => ({
+      name: failure.packageName,
+      version: '-',
+      kinds: [],
+      apiVersion: '-',
+      compatible: false,
+      builtin: true,
+      resolved: failure.dir,
+      error: failure.error.message,
+    })),
+    ...(await configuredRows(cli.resolved.config.plugins, cli.configDir)),
+  ];
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const table = rows.map((row) => [
+    row.name,
+    row.version,
+    row.kinds.join(',') || '-',
+    row.apiVersion,
+    row.error && row.apiVersion === '-' ? 'error' : row.compatible ? 'yes' : 'no',
+    row.resolved,
+  ]);
+  process.stdout.write(formatTable(['NAME', 'VERSION', 'KINDS', 'API', 'COMPATIBLE', 'RESOLVED FROM'], table));
+  for (const row of rows) if (row.error) process.stdout.write(`${row.name}: ${row.error}\n`);
+}
+
+export function pluginsCommand(): Command {
+  return new Command('plugins')
+    .description('List the plugins swarm loads: built-ins and those named in the config')
+    .option('--json', 'print JSON instead of a table')
+    .action(plugins);
+}

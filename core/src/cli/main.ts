@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { withLogOptions } from './log-options.js';
+import { SWARM_VERSION } from '../version.js';
+import { joinCommand } from './commands/join.js';
+import { listCommand } from './commands/list.js';
+import { manageCommand } from './commands/manage.js';
+import { pluginsCommand } from './commands/plugins.js';
+import { scheduleCommand } from './commands/schedule.js';
+
+export function createProgram(): Command {
+  const program = new Command('swarm')
+    .description('A Docker native clustering system')
+    .version(`swarm version ${SWARM_VERSION}`, '-v, --version', 'print the version')
+    .option('--config <path>', 'config file (default: swarm.config.* / .swarmrc* / package.json "swarm", searched upwards)')
+    .enablePositionalOptions();
+  withLogOptions(program)
+    .addCommand(withLogOptions(manageCommand()))
+    .addCommand(withLogOptions(joinCommand()))
+    .addCommand(withLogOptions(listCommand()))
+    .addCommand(withLogOptions(pluginsCommand()))
+    .addCommand(scheduleCommand());
+  return program;
+}
+
+/** Run the CLI; any error is one line on stderr and exit code 1. */
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await createProgram().parseAsync([...argv]);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,49 @@
+/** A value in an options map (`cluster.options`, `scheduler.strategyOptions`). */
+export type OptionValue = string | number | boolean;
+
+/** A duration: Go syntax (`30s`, `1m`, `500ms`) or a number of seconds. */
+export type DurationInput = string | number;
+
+export interface TlsInput {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  verify?: boolean;
+}
+
+/**
+ * The shape of a config file (and of the object `createSwarm` takes). Every key is optional:
+ * what is missing comes from the command line or Swarm classic's defaults.
+ */
+export interface SwarmConfigInput {
+  plugins?: string[];
+  cluster?: {
+    driver?: string;
+    discovery?: string;
+    options?: Record<string, OptionValue>;
+    discoveryOptions?: Record<string, string>;
+    heartbeat?: DurationInput;
+    engineRefreshMinInterval?: DurationInput;
+    engineRefreshMaxInterval?: DurationInput;
+    engineFailureRetry?: number;
+  };
+  scheduler?: {
+    filters?: string[];
+    strategy?: string;
+    strategyOptions?: Record<string, OptionValue>;
+  };
+  api?: {
+    /** One address or several: `tcp://127.0.0.1:2375`, `unix:///run/swarm.sock`. */
+    hosts?: string[];
+    host?: string | string[];
+    cors?: boolean;
+  };
+  /** TLS for the API listener and for dialling engines, as Swarm classic's --tls* flags. */
+  tls?: TlsInput;
+  replication?: {
+    enabled?: boolean;
+    advertise?: string;
+    ttl?: DurationInput;
+  };
+  logLevel?: string;
+}

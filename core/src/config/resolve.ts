@@ -1,0 +1,129 @@
+import type { DeploymentConfig, TlsFiles } from '@swarm/plugin-sdk';
+import { configError } from './config-error.js';
+import { Defaults } from './defaults.js';
+import { parseDuration } from './duration.js';
+import type { DurationInput, OptionValue, SwarmConfigInput } from './input.js';
+import { pick, type ConfigLayer, type ConfigOrigin } from './layers.js';
+
+/** A resolved config plus where each of its values came from, for later error messages. */
+export interface ResolvedConfig {
+  readonly config: DeploymentConfig;
+  /** Origin of a top-level setting, by key path (`scheduler.filters`, `cluster.driver`, ...). */
+  originOf(keyPath: string): ConfigOrigin;
+}
+
+const ADDR_FORMAT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+
+/** Swarm classic's checkAddrFormat: `ip:port` or `hostname:port`. */
+export function isAddrFormat(addr: string): boolean {
+  return ADDR_FORMAT.test(addr);
+}
+
+function seconds(layers: readonly ConfigLayer[], keyPath: string, flag: string, read: (i: SwarmConfigInput) => DurationInput | undefined, fallback: number): { value: number; origin: ConfigOrigin } {
+  const picked = pick(layers, read);
+  if (!picked) return { value: fallback, origin: 'defaults' };
+  try {
+    return { value: parseDuration(picked.value), origin: picked.origin };
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw configError(picked.origin, keyPath, picked.origin === 'flags' ? `invalid ${flag}: ${reason}` : reason);
+  }
+}
+
+function stringOptions(options: Readonly<Record<string, OptionValue>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options ?? {})) out[key] = String(value);
+  return out;
+}
+
+/** Options maps merge key by key, later layers winning. */
+function mergedOptions<T>(layers: readonly ConfigLayer[], read: (i: SwarmConfigInput) => Readonly<Record<string, T>> | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const layer of layers) Object.assign(out, read(layer.input) ?? {});
+  return out;
+}
+
+function apiHosts(input: SwarmConfigInput): string[] | undefined {
+  const api = input.api;
+  if (!api) return undefined;
+  if (api.hosts) return api.hosts;
+  if (api.host !== undefined) return Array.isArray(api.host) ? api.host : [api.host];
+  return undefined;
+}
+
+function resolveTls(layers: readonly ConfigLayer[]): TlsFiles | undefined {
+  const picked = pick(layers, (input) => input.tls);
+  if (!picked) return undefined;
+  const tls = picked.value;
+  if (!tls.cert || !tls.key) throw configError(picked.origin, 'tls', '--tlscert and --tlskey must be provided when using --tls');
+  if (tls.verify && !tls.ca) throw configError(picked.origin, 'tls.ca', '--tlscacert must be provided when using --tlsverify');
+  return { ca: tls.ca, cert: tls.cert, key: tls.key, verify: tls.verify ?? false };
+}
+
+/**
+ * Merge the layers (lowest precedence first: file, then flags) over Swarm classic's defaults and
+ * check the values the way `swarm manage` does. Plugin-dependent checks (known filter names)
+ * happen when the deployment is built.
+ */
+export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
+  const origins = new Map<string, ConfigOrigin>();
+  const track = <T>(keyPath: string, picked: { value: T; origin: ConfigOrigin } | undefined, fallback: T): T => {
+    origins.set(keyPath, picked?.origin ?? 'defaults');
+    return picked ? picked.value : fallback;
+  };
+
+  const heartbeat = seconds(layers, 'cluster.heartbeat', '--heartbeat', (i) => i.cluster?.heartbeat, Defaults.heartbeatSeconds);
+  if (heartbeat.value < 1) throw configError(heartbeat.origin, 'cluster.heartbeat', '--heartbeat should be at least one second');
+  const refreshMin = seconds(layers, 'cluster.engineRefreshMinInterval', '--engine-refresh-min-interval', (i) => i.cluster?.engineRefreshMinInterval, Defaults.engineRefreshMinSeconds);
+  if (refreshMin.value <= 0) throw configError(refreshMin.origin, 'cluster.engineRefreshMinInterval', 'min refresh interval should be a positive number');
+  const refreshMax = seconds(layers, 'cluster.engineRefreshMaxInterval', '--engine-refresh-max-interval', (i) => i.cluster?.engineRefreshMaxInterval, Defaults.engineRefreshMaxSeconds);
+  if (refreshMax.value < refreshMin.value) throw configError(refreshMax.origin, 'cluster.engineRefreshMaxInterval', 'max refresh interval cannot be less than min refresh interval');
+  const retryPicked = pick(layers, (i) => i.cluster?.engineFailureRetry);
+  const failureRetry = track('cluster.engineFailureRetry', retryPicked, Defaults.engineFailureRetry);
+  if (failureRetry <= 0) throw configError(retryPicked?.origin ?? 'defaults', 'cluster.engineFailureRetry', 'invalid failure retry count');
+
+  const enabledPicked = pick(layers, (i) => i.replication?.enabled);
+  const replicationEnabled = track('replication.enabled', enabledPicked, false);
+  const advertisePicked = pick(layers, (i) => i.replication?.advertise);
+  const advertise = track('replication.advertise', advertisePicked, undefined);
+  const ttl = seconds(layers, 'replication.ttl', '--replication-ttl', (i) => i.replication?.ttl, Defaults.replicationTtlSeconds);
+  if (replicationEnabled) {
+    if (!advertise) throw configError(enabledPicked?.origin ?? 'defaults', 'replication.advertise', '--advertise address must be provided when using --leader-election');
+    if (ttl.value <= 0) throw configError(ttl.origin, 'replication.ttl', '--replication-ttl should be a positive number');
+  }
+  if (advertise !== undefined && !isAddrFormat(advertise)) {
+    throw configError(advertisePicked?.origin ?? 'defaults', 'replication.advertise', '--advertise should be of the form ip:port or hostname:port');
+  }
+
+  const tls = resolveTls(layers);
+  const plugins: string[] = [];
+  for (const layer of layers) for (const name of layer.input.plugins ?? []) if (!plugins.includes(name)) plugins.push(name);
+
+  const config: DeploymentConfig = {
+    plugins,
+    cluster: {
+      driver: track('cluster.driver', pick(layers, (i) => i.cluster?.driver), Defaults.driver),
+      discovery: track('cluster.discovery', pick(layers, (i) => i.cluster?.discovery), ''),
+      options: stringOptions(mergedOptions(layers, (i) => i.cluster?.options)),
+      discoveryOptions: mergedOptions(layers, (i) => i.cluster?.discoveryOptions),
+      heartbeat: heartbeat.value,
+      engineRefreshMinInterval: refreshMin.value,
+      engineRefreshMaxInterval: refreshMax.value,
+      engineFailureRetry: failureRetry,
+      tls,
+    },
+    scheduler: {
+      filters: track('scheduler.filters', pick(layers, (i) => i.scheduler?.filters), [...Defaults.filters]),
+      strategy: track('scheduler.strategy', pick(layers, (i) => i.scheduler?.strategy), Defaults.strategy),
+      strategyOptions: mergedOptions(layers, (i) => i.scheduler?.strategyOptions),
+    },
+    api: {
+      hosts: track('api.hosts', pick(layers, apiHosts), [Defaults.host]),
+      tls,
+      cors: track('api.cors', pick(layers, (i) => i.api?.cors), false),
+    },
+    replication: { enabled: replicationEnabled, advertise, ttl: ttl.value },
+    logLevel: track('logLevel', pick(layers, (i) => i.logLevel), Defaults.logLevel),
+  };
+  return { config, originOf: (keyPath) => origins.get(keyPath) ?? 'defaults' };
+}

@@ -1,0 +1,112 @@
+import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { z } from 'zod/mini';
+import type { SwarmConfigInput } from './input.js';
+import { formatKeyPath } from './key-path.js';
+
+const duration = z.union([z.string(), z.number()]);
+const option = z.union([z.string(), z.number(), z.boolean()]);
+const tls = z.strictObject({
+  ca: z.optional(z.string()),
+  cert: z.optional(z.string()),
+  key: z.optional(z.string()),
+  verify: z.optional(z.boolean()),
+});
+
+const configSchema = z.strictObject({
+  plugins: z.optional(z.array(z.string())),
+  cluster: z.optional(
+    z.strictObject({
+      driver: z.optional(z.string()),
+      discovery: z.optional(z.string()),
+      options: z.optional(z.record(z.string(), option)),
+      discoveryOptions: z.optional(z.record(z.string(), z.string())),
+      heartbeat: z.optional(duration),
+      engineRefreshMinInterval: z.optional(duration),
+      engineRefreshMaxInterval: z.optional(duration),
+      engineFailureRetry: z.optional(z.number().check(z.int())),
+    }),
+  ),
+  scheduler: z.optional(
+    z.strictObject({
+      filters: z.optional(z.array(z.string())),
+      strategy: z.optional(z.string()),
+      strategyOptions: z.optional(z.record(z.string(), option)),
+    }),
+  ),
+  api: z.optional(
+    z.strictObject({
+      hosts: z.optional(z.array(z.string())),
+      host: z.optional(z.union([z.string(), z.array(z.string())])),
+      cors: z.optional(z.boolean()),
+    }),
+  ),
+  tls: z.optional(tls),
+  replication: z.optional(
+    z.strictObject({
+      enabled: z.optional(z.boolean()),
+      advertise: z.optional(z.string()),
+      ttl: z.optional(duration),
+    }),
+  ),
+  logLevel: z.optional(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])),
+});
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  expected?: unknown;
+  keys?: string[];
+  values?: unknown[];
+  errors?: Issue[][];
+  message: string;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const part of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}
+
+function explainIssue(issue: Issue, input: unknown): { path: PropertyKey[]; text: string } {
+  const got = describe(valueAt(input, issue.path));
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return { path: [...issue.path, issue.keys?.[0] ?? ''], text: 'unknown key' };
+    case 'invalid_type':
+      return { path: issue.path, text: `expected ${String(issue.expected)}, got ${got}` };
+    case 'invalid_union': {
+      const expected = (issue.errors ?? []).map((branch) => String(branch[0]?.expected ?? '?'));
+      return { path: issue.path, text: `expected ${expected.join(' or ')}, got ${got}` };
+    }
+    case 'invalid_value':
+      return { path: issue.path, text: `expected one of ${(issue.values ?? []).map(String).join(', ')}` };
+    default:
+      return { path: issue.path, text: issue.message === 'Invalid input' ? `invalid ${got}` : issue.message };
+  }
+}
+
+/**
+ * Check the shape of a config object. Throws CONFIG_INVALID naming the key path of the first
+ * problem (`cluster.heartbeat: expected string or number, got boolean`), prefixed by `source`.
+ */
+export function validateConfigShape(input: unknown, source: string): SwarmConfigInput {
+  const result = configSchema.safeParse(input);
+  if (result.success) return result.data as SwarmConfigInput;
+  const issues = result.error.issues as unknown as Issue[];
+  const lines = issues.map((issue) => {
+    const { path, text } = explainIssue(issue, input);
+    return `${formatKeyPath(path) || '(root)'}: ${text}`;
+  });
+  throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid config${source ? ` in ${source}` : ''}: ${lines.join('; ')}`, {
+    details: { issues: lines },
+  });
+}

@@ -1,0 +1,102 @@
+import {
+  ErrorCodes,
+  named,
+  SwarmError,
+  Tokens,
+  type Clock,
+  type Cluster,
+  type Discovery,
+  type ExtensionKind,
+  type Filter,
+  type Logger,
+  type Scheduler,
+  type Strategy,
+} from '@swarm/plugin-sdk';
+import { createScheduler } from '../scheduler/index.js';
+import { configError } from '../config/config-error.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { registerLazy } from '../di/containers.js';
+import { checkDiscoveryScheme, openDiscovery } from '../discovery/open-discovery.js';
+import { TypedEvents } from '../util/typed-events.js';
+import { loadPluginSet } from './plugin-set.js';
+import type { Deployment } from './deployment.js';
+import { unknownProvider } from './unknown-provider.js';
+
+export interface BuildDeploymentOptions {
+  /** Plugins named in the config resolve from here (the config file's folder). */
+  readonly configDir: string;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): void {
+  const { config, originOf } = resolved;
+  const known = (kind: ExtensionKind, name: string, keyPath: string, origin = originOf(keyPath)): void => {
+    const names = available(kind);
+    if (!names.includes(name)) throw unknownProvider(kind, name, names, origin, keyPath);
+  };
+  known(Tokens.ClusterDriver, config.cluster.driver, 'cluster.driver');
+  config.scheduler.filters.forEach((name, index) => known(Tokens.Filter, name, `scheduler.filters[${index}]`, originOf('scheduler.filters')));
+  known(Tokens.Strategy, config.scheduler.strategy, 'scheduler.strategy');
+  if (config.cluster.discovery !== '') checkDiscoveryScheme(config.cluster.discovery, available(Tokens.DiscoveryBackend));
+}
+
+/**
+ * Build a deployment: load the built-in and configured plugins, stage their registrations
+ * (nothing is registered if any fails), check the configured names, then fill a fresh child
+ * container. Services (scheduler, discovery, cluster) are created on first resolve.
+ */
+export async function buildDeployment(resolved: ResolvedConfig, options: BuildDeploymentOptions): Promise<Deployment> {
+  const { config } = resolved;
+  const set = await loadPluginSet(config.plugins, options.configDir, options.logger);
+  checkNames(resolved, set.available);
+
+  const container = set.createContainer();
+  let discovery: Discovery | undefined;
+  container.register(Tokens.DeploymentConfig, { useValue: config });
+  container.register(Tokens.ClusterOptions, { useValue: config.cluster.options });
+  container.register(Tokens.StrategyOptions, { useValue: config.scheduler.strategyOptions });
+  container.register(Tokens.Logger, { useValue: options.logger });
+  container.register(Tokens.Clock, { useValue: options.clock ?? systemClock });
+  container.register(Tokens.EventBus, { useValue: new TypedEvents<Record<string, (payload: unknown) => void>>() });
+  registerLazy<Scheduler>(container, Tokens.Scheduler, (resolver) =>
+    createScheduler(
+      config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
+      resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
+    ),
+  );
+  registerLazy<Discovery>(container, Tokens.Discovery, (resolver) => {
+    if (config.cluster.discovery === '') {
+      throw configError(resolved.originOf('cluster.discovery'), 'cluster.discovery', 'discovery required to manage a cluster');
+    }
+    discovery = openDiscovery(resolver, config.cluster.discovery, {
+      heartbeat: config.cluster.heartbeat,
+      ttl: 0,
+      options: config.cluster.discoveryOptions,
+    });
+    return discovery;
+  });
+  registerLazy<Cluster>(container, Tokens.Cluster, (resolver) => resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)));
+
+  return {
+    config,
+    container,
+    plugins: set.plugins,
+    builtinFailures: set.builtinFailures,
+    available: set.available,
+    cluster: () => container.resolve<Cluster>(Tokens.Cluster),
+    scheduler: () => container.resolve<Scheduler>(Tokens.Scheduler),
+    openedDiscovery: () => discovery,
+  };
+}
+
+/** Throws unless the deployment's discovery is set (manage needs one; `plugins` does not). */
+export function requireDiscovery(resolved: ResolvedConfig): void {
+  if (resolved.config.cluster.discovery !== '') return;
+  const origin = resolved.originOf('cluster.discovery');
+  throw origin === 'flags' || origin === 'defaults'
+    ? new SwarmError(ErrorCodes.CONFIG_INVALID, "discovery required to manage a cluster. See 'swarm manage --help'.")
+    : configError(origin, 'cluster.discovery', 'discovery required to manage a cluster');
+}

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { named, PLUGIN_API_VERSION, Tokens, type Provider, type Resolver } from '@swarm/plugin-sdk';
+import { container as globalContainer, instanceCachingFactory, Lifecycle, type DependencyContainer } from 'tsyringe';
+import type { StagedProvider } from '../plugins/stage.js';
+import { SWARM_VERSION } from '../version.js';
+
+let root: DependencyContainer | undefined;
+
+/**
+ * The process-wide root container for host services. Deployments never register into it: each
+ * gets its own child (see createDeploymentContainer), so two deployments share nothing.
+ */
+export function rootContainer(): DependencyContainer {
+  if (!root) {
+    root = globalContainer.createChildContainer();
+    root.register(Tokens.HostConfig, { useValue: { version: SWARM_VERSION, pluginApiVersion: PLUGIN_API_VERSION } });
+  }
+  return root;
+}
+
+export function createDeploymentContainer(): DependencyContainer {
+  return rootContainer().createChildContainer();
+}
+
+/** Register a factory that runs once per container, on first resolve. */
+export function registerLazy<T>(container: DependencyContainer, token: string, factory: (resolver: Resolver) => T): void {
+  container.register<T>(token, { useFactory: instanceCachingFactory<T>((c) => factory(c)) });
+}
+
+function registerProvider(container: DependencyContainer, token: string, provider: Provider<unknown>): void {
+  if ('useValue' in provider) container.register(token, { useValue: provider.useValue });
+  else if ('useFactory' in provider) registerLazy(container, token, provider.useFactory);
+  else container.register(token, { useClass: provider.useClass as new (...args: never[]) => unknown }, { lifecycle: Lifecycle.Singleton });
+}
+
+/** Put staged plugin providers into a deployment container under `named(kind, name)`. */
+export function commitProviders(container: DependencyContainer, staged: readonly StagedProvider[]): void {
+  for (const entry of staged) registerProvider(container, named(entry.kind, entry.name), entry.provider);
+}

@@ -1,0 +1,34 @@
+import { ErrorCodes, named, SwarmError, Tokens, type Discovery, type DiscoveryBackend, type DiscoveryOptions, type Resolver } from '@swarm/plugin-sdk';
+import { Defaults } from '../config/defaults.js';
+import { parseDiscoveryUri } from './discovery-uri.js';
+
+export interface OpenDiscoveryOptions {
+  readonly heartbeat: number;
+  readonly ttl: number;
+  readonly options: Readonly<Record<string, string>>;
+}
+
+/** Throws DISCOVERY_INVALID when no registered backend serves the URI's scheme. */
+export function checkDiscoveryScheme(uri: string, schemes: readonly string[]): void {
+  const { scheme } = parseDiscoveryUri(uri);
+  if (schemes.includes(scheme)) return;
+  throw new SwarmError(
+    ErrorCodes.DISCOVERY_INVALID,
+    `unsupported discovery "${scheme}://" in "${uri}"; available: ${schemes.map((s) => `${s}://`).join(', ') || '(none)'}`,
+  );
+}
+
+/** Open a discovery URI with the backend registered for its scheme. */
+export function openDiscovery(resolver: Resolver, uri: string, settings: OpenDiscoveryOptions): Discovery {
+  const { scheme, rest } = parseDiscoveryUri(uri);
+  const token = named(Tokens.DiscoveryBackend, scheme);
+  if (!resolver.isRegistered(token, true)) {
+    throw new SwarmError(ErrorCodes.DISCOVERY_INVALID, `unsupported discovery "${scheme}://" in "${uri}"`);
+  }
+  const options: DiscoveryOptions = {
+    heartbeat: settings.heartbeat,
+    ttl: settings.ttl,
+    options: { 'kv.path': Defaults.kvPath, ...settings.options },
+  };
+  return resolver.resolve<DiscoveryBackend>(token).open(rest, options);
+}

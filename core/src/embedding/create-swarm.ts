@@ -1,0 +1,88 @@
+import type { Logger } from '@swarm/plugin-sdk';
+import { startApiServer, type ApiServer } from '../api/index.js';
+import type { SwarmConfigInput } from '../config/input.js';
+import type { ConfigLayer } from '../config/layers.js';
+import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
+import { validateConfigShape } from '../config/schema.js';
+import { buildDeployment, requireDiscovery } from '../deployment/build-deployment.js';
+import { silentLogger } from '../logging/create-logger.js';
+import { TypedEvents } from '../util/typed-events.js';
+import { SWARM_VERSION } from '../version.js';
+import type { StartOptions, Swarm, SwarmEvents } from './swarm.js';
+
+export interface CreateSwarmOptions {
+  /** Folder plugins named in the config resolve from (default: the current directory). */
+  readonly configDir?: string;
+  /** Default: a silent logger. */
+  readonly logger?: Logger;
+}
+
+/** Build a Swarm from already resolved config (used by `createSwarm` and the CLI). */
+export async function createSwarmFromResolved(resolved: ResolvedConfig, options: { configDir: string; logger: Logger }): Promise<Swarm> {
+  const deployment = await buildDeployment(resolved, options);
+  const events = new TypedEvents<SwarmEvents>();
+  let api: ApiServer | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let running = false;
+
+  const start = async (startOptions: StartOptions = {}): Promise<void> => {
+    if (running) return;
+    requireDiscovery(resolved);
+    const cluster = deployment.cluster();
+    unsubscribe = cluster.subscribe((event) => events.emit('event', event));
+    running = true;
+    try {
+      const apiStarting = startOptions.api
+        ? startApiServer({ cluster, scheduler: deployment.scheduler(), settings: resolved.config.api, logger: options.logger, version: SWARM_VERSION })
+        : undefined;
+      const [server] = await Promise.all([apiStarting, cluster.start()]);
+      api = server;
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    events.emit('started', { addresses: api?.addresses ?? [] });
+  };
+
+  const stop = async (): Promise<void> => {
+    if (!running) return;
+    running = false;
+    unsubscribe?.();
+    const server = api;
+    api = undefined;
+    await server?.close();
+    await deployment.cluster().stop();
+    await deployment.openedDiscovery()?.close();
+    events.emit('stopped');
+  };
+
+  return {
+    config: resolved.config,
+    deployment,
+    get cluster() {
+      return deployment.cluster();
+    },
+    get scheduler() {
+      return deployment.scheduler();
+    },
+    get addresses() {
+      return api?.addresses ?? [];
+    },
+    start,
+    stop,
+    on: (event, listener) => events.on(event, listener),
+  };
+}
+
+/**
+ * Embed swarm: build a deployment from a config object in the config file's shape. Plugins load
+ * and register here; the cluster starts with `start()`.
+ */
+export async function createSwarm(config: SwarmConfigInput, options: CreateSwarmOptions = {}): Promise<Swarm> {
+  const input = validateConfigShape(config, 'createSwarm() config');
+  const layers: ConfigLayer[] = [{ origin: 'object', input }];
+  return createSwarmFromResolved(resolveConfig(layers), {
+    configDir: options.configDir ?? process.cwd(),
+    logger: options.logger ?? silentLogger(),
+  });
+}

@@ -1,0 +1,69 @@
+import { pathToFileURL } from 'node:url';
+import { ErrorCodes, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
+import { candidatePackages, isPathSpecifier } from './candidates.js';
+import type { LoadedPlugin } from './loaded-plugin.js';
+import { locatePackage, locatePath, type LocatedPlugin } from './locate.js';
+import { checkApiVersion, manifestOf } from './manifest.js';
+
+export interface PluginLocation extends LocatedPlugin {
+  readonly spec: string;
+  readonly packageName: string;
+}
+
+/** Where a plugin name leads, or PLUGIN_NOT_FOUND naming every package tried and how to install. */
+export function resolvePlugin(spec: string, fromDir: string): PluginLocation {
+  if (isPathSpecifier(spec)) {
+    const located = locatePath(spec, fromDir);
+    if (!located) throw new SwarmError(ErrorCodes.PLUGIN_NOT_FOUND, `plugin "${spec}" not found: no such file or folder relative to ${fromDir}`);
+    return { ...located, spec, packageName: located.packageJson?.name ?? located.entry };
+  }
+  const tried = candidatePackages(spec);
+  for (const name of tried) {
+    const located = locatePackage(name, fromDir);
+    if (located) return { ...located, spec, packageName: name };
+  }
+  const install = tried.find((name) => name.includes('swarm-plugin-')) ?? spec;
+  throw new SwarmError(
+    ErrorCodes.PLUGIN_NOT_FOUND,
+    `plugin "${spec}" not found from ${fromDir} (tried ${tried.join(', ')}); install it with: npm install ${install}`,
+    { details: { plugin: spec, tried } },
+  );
+}
+
+/** Import a located plugin and check its manifest's fields (not yet its API range). */
+export async function importManifest(location: PluginLocation): Promise<PluginManifest> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(location.entry).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SwarmError(ErrorCodes.PLUGIN_LOAD_FAILED, `plugin "${location.packageName}" failed to load from ${location.entry}: ${(error as Error).message}`, {
+      cause: error,
+      details: { plugin: location.packageName },
+    });
+  }
+  return manifestOf(module, `"${location.packageName}" (${location.entry})`);
+}
+
+/**
+ * Import a located plugin and check its manifest and API range. Nothing of the plugin runs
+ * beyond its module body: `register` is only called when a deployment is built.
+ */
+export async function importPlugin(location: PluginLocation, builtin = false): Promise<LoadedPlugin> {
+  const manifest = await importManifest(location);
+  checkApiVersion(manifest);
+  return {
+    spec: location.spec,
+    packageName: location.packageName,
+    manifest,
+    dir: location.dir,
+    entry: location.entry,
+    builtin,
+    declaredKinds: location.packageJson?.swarm?.kinds ?? [],
+  };
+}
+
+/** Resolve and import plugins named in a config, in parallel, keeping their order. */
+export async function loadPlugins(specs: readonly string[], fromDir: string): Promise<LoadedPlugin[]> {
+  const locations = specs.map((spec) => resolvePlugin(spec, fromDir));
+  return Promise.all(locations.map((location) => importPlugin(location)));
+}

@@ -1,0 +1,37 @@
+import { ErrorCodes, isPluginManifest, PLUGIN_API_VERSION, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
+import semver from 'semver';
+
+function invalid(where: string, text: string): SwarmError {
+  return new SwarmError(ErrorCodes.PLUGIN_INVALID_MANIFEST, `invalid plugin manifest in ${where}: ${text}`, { details: { plugin: where } });
+}
+
+/** The manifest a plugin module exports: `export default definePlugin(...)` or `export const plugin`. */
+export function manifestOf(module: Record<string, unknown>, where: string): PluginManifest {
+  const candidate = isPluginManifest(module.default) ? module.default : module.plugin ?? module.default;
+  if (typeof candidate !== 'object' || candidate === null) {
+    throw invalid(where, 'the module exports no plugin manifest (export default definePlugin({ ... }))');
+  }
+  if (!isPluginManifest(candidate)) throw invalid(where, 'the manifest was not made with definePlugin() from @swarm/plugin-sdk');
+  const fields = candidate as unknown as Record<string, unknown>;
+  for (const field of ['name', 'version', 'apiVersion'] as const) {
+    if (typeof fields[field] !== 'string' || fields[field] === '') throw invalid(where, `field "${field}" is missing or not a string`);
+  }
+  if (typeof fields.register !== 'function') throw invalid(where, 'field "register" is missing or not a function');
+  if (semver.valid(candidate.version) === null) throw invalid(where, `field "version" is not a semver version: "${candidate.version}"`);
+  if (semver.validRange(candidate.apiVersion) === null) throw invalid(where, `field "apiVersion" is not a semver range: "${candidate.apiVersion}"`);
+  return candidate;
+}
+
+/** Throws PLUGIN_INCOMPATIBLE when the plugin's API range does not include this host's version. */
+export function checkApiVersion(manifest: PluginManifest): void {
+  if (semver.satisfies(PLUGIN_API_VERSION, manifest.apiVersion, { includePrerelease: true })) return;
+  throw new SwarmError(
+    ErrorCodes.PLUGIN_INCOMPATIBLE,
+    `plugin "${manifest.name}@${manifest.version}" requires plugin API ${manifest.apiVersion}, this swarm provides ${PLUGIN_API_VERSION}`,
+    { details: { plugin: manifest.name, version: manifest.version, apiVersion: manifest.apiVersion, provided: PLUGIN_API_VERSION } },
+  );
+}
+
+export function isApiCompatible(apiVersion: string): boolean {
+  return semver.validRange(apiVersion) !== null && semver.satisfies(PLUGIN_API_VERSION, apiVersion, { includePrerelease: true });
+}

@@ -1,0 +1,71 @@
+import { createPluginContext, ErrorCodes, kindLabel, SwarmError, type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
+import type { LoadedPlugin } from './loaded-plugin.js';
+
+/** One provider a plugin asked to register, not yet in any container. */
+export interface StagedProvider {
+  readonly kind: ExtensionKind;
+  readonly name: string;
+  readonly provider: Provider<unknown>;
+  readonly plugin: LoadedPlugin;
+}
+
+function checkProvider(kind: ExtensionKind, name: unknown, provider: unknown): void {
+  if (typeof name !== 'string' || name === '') throw new Error(`a ${kindLabel(kind)} was registered without a name`);
+  const shape = provider as Record<string, unknown> | null;
+  const ways = ['useClass', 'useFactory', 'useValue'].filter((way) => typeof shape === 'object' && shape !== null && way in shape);
+  if (ways.length !== 1) throw new Error(`${kindLabel(kind)} "${name}" needs exactly one of useClass, useFactory, useValue`);
+}
+
+/** Run one plugin's `register` against a recording context. */
+function stageOne(plugin: LoadedPlugin): StagedProvider[] {
+  const staged: StagedProvider[] = [];
+  const provide = <T>(kind: ExtensionKind, name: string, provider: Provider<T>): void => {
+    checkProvider(kind, name, provider);
+    staged.push({ kind, name, provider: provider as Provider<unknown>, plugin });
+  };
+  const context = createPluginContext(provide);
+  try {
+    plugin.manifest.register(context);
+  } catch (error) {
+    throw new SwarmError(
+      ErrorCodes.PLUGIN_REGISTER_FAILED,
+      `plugin "${plugin.manifest.name}" failed in register(): ${(error as Error).message ?? String(error)}`,
+      { cause: error, details: { plugin: plugin.manifest.name } },
+    );
+  }
+  return staged;
+}
+
+/**
+ * Call every plugin's `register` and collect what they provide, refusing two providers of the
+ * same kind and name. Nothing reaches a container here, so a failure leaves nothing behind.
+ */
+export function stagePlugins(plugins: readonly LoadedPlugin[]): StagedProvider[] {
+  const all: StagedProvider[] = [];
+  const byKey = new Map<string, StagedProvider>();
+  for (const plugin of plugins) {
+    for (const entry of stageOne(plugin)) {
+      const key = `${entry.kind}:${entry.name}`;
+      const existing = byKey.get(key);
+      if (existing) {
+        throw new SwarmError(
+          ErrorCodes.PLUGIN_DUPLICATE_PROVIDER,
+          `${kindLabel(entry.kind)} "${entry.name}" is provided twice: by "${existing.plugin.packageName}" and by "${entry.plugin.packageName}"`,
+          { details: { kind: kindLabel(entry.kind), name: entry.name, packages: [existing.plugin.packageName, entry.plugin.packageName] } },
+        );
+      }
+      byKey.set(key, entry);
+      all.push(entry);
+    }
+  }
+  return all;
+}
+
+/** What one plugin provides, by kind label (`filter`, `strategy`, ...), for listings. */
+export function providedKinds(plugin: LoadedPlugin): { kinds: string[]; names: string[] } {
+  const staged = stageOne(plugin);
+  return {
+    kinds: [...new Set(staged.map((entry) => kindLabel(entry.kind)))],
+    names: staged.map((entry) => `${kindLabel(entry.kind)} ${entry.name}`),
+  };
+}
