@@ -1,0 +1,50 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startHollowCluster } from './cluster.js';
+
+const USAGE = `Start N hollow Docker engines in this process and print their discovery list.
+
+  npx tsc -p test/bench/hollow && node test/bench/hollow/dist/cli.js [options]
+
+  --count N         engines (default 10)
+  --containers N    running containers preloaded on each engine (default 0)
+  --delay MS        per-call delay for every call (default: measured real-engine latencies)
+  --first-slot N    first address slot (slot 0 = 127.0.2.0:2375; default 0)
+  --label k=v       engine label, repeatable
+  --file PATH       also write the list one address per line (for file:// discovery)
+Prints "nodes://h:p,h:p,..." once all listen; stops on SIGINT/SIGTERM.`;
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '10' },
+    containers: { type: 'string', default: '0' },
+    delay: { type: 'string' },
+    'first-slot': { type: 'string', default: '0' },
+    label: { type: 'string', multiple: true, default: [] },
+    file: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const started = performance.now();
+const cluster = await startHollowCluster({
+  count: Number(values.count),
+  containersPerEngine: Number(values.containers),
+  firstSlot: Number(values['first-slot']),
+  labels: values.label,
+  ...(values.delay === undefined ? {} : { delayMs: Number(values.delay) }),
+});
+if (values.file !== undefined) writeFileSync(values.file, `${cluster.engines.map((engine) => engine.addr).join('\n')}\n`);
+console.error(`${cluster.engines.length} hollow engines listening after ${Math.round(performance.now() - started)} ms, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
+console.log(`nodes://${cluster.addrs}`);
+
+const shutdown = (): void => {
+  void cluster.stop().then(() => process.exit(0));
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
