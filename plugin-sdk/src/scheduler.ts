@@ -42,6 +42,11 @@ export interface FilterRun {
   readonly conditions: readonly string[];
   /** Whether any soft expression took part (then a failed pass is retried without them). */
   readonly usesSoft?: boolean;
+  /**
+   * When this filter is the one that leaves no node, the error text to answer instead of the
+   * conditions list (Swarm classic's health filter: `No healthy node available in the cluster`).
+   */
+  readonly refusalMessage?: string;
   check(node: Node): FilterVerdict;
 }
 

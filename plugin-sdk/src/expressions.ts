@@ -1,0 +1,103 @@
+import { ErrorCodes, SwarmError } from './errors.js';
+
+/**
+ * Swarm classic's placement expressions (`-e constraint:...`, `-e affinity:...`,
+ * `-e whitelist:...`): `key==value` or `key!=value`, where value is a glob (`*`, anchored),
+ * a `/regex/` (unanchored, Go syntax with leading `(?i)` style flags) or either of them made
+ * soft with a leading `~`.
+ */
+export type ExpressionOperator = '==' | '!=';
+
+export interface Expression {
+  /** The text as written, e.g. `storage==~ssd`. */
+  readonly source: string;
+  readonly key: string;
+  readonly operator: ExpressionOperator;
+  /** The value without the soft marker `~`. */
+  readonly value: string;
+  /** Soft expressions are dropped when no node satisfies them. */
+  readonly soft: boolean;
+  /**
+   * True when any candidate matches the value (for `==`), or when none does (for `!=`).
+   * No candidates at all: `==` is false, `!=` is true.
+   */
+  matches(candidates: Iterable<string>): boolean;
+  /** `matches` for a single candidate. */
+  matchesOne(candidate: string): boolean;
+}
+
+const OPERATORS: readonly ExpressionOperator[] = ['==', '!='];
+const VALID_KEY = /^[a-z_][a-z0-9\-_.]+$/i;
+const VALID_VALUE = /^[=!/]?(~)?[a-z0-9:\-_\s.*/()?+[\]\\^$|]+$/i;
+// Go's leading flag group, e.g. `(?i)` or `(?is)`; JavaScript wants them as RegExp flags.
+const GO_FLAG_GROUP = /^\(\?([imsU]+)\)/;
+
+export const invalidExpression = (message: string): SwarmError =>
+  new SwarmError(ErrorCodes.INVALID_EXPRESSION, message);
+
+/** Parse one expression; throws INVALID_EXPRESSION with Swarm classic's texts. */
+export function parseExpression(source: string): Expression {
+  const operator = OPERATORS.find((candidate) => source.includes(candidate));
+  if (operator === undefined) throw invalidExpression('One of operator ==, != is expected');
+  const at = source.indexOf(operator);
+  const key = source.slice(0, at);
+  const rawValue = source.slice(at + operator.length);
+  if (!VALID_KEY.test(key)) throw invalidExpression(`Key '${key}' is invalid`);
+  if (!VALID_VALUE.test(rawValue)) throw invalidExpression(`Value '${rawValue}' is invalid`);
+  const soft = rawValue.startsWith('~');
+  const value = rawValue.replace(/^~+/, '');
+  return createExpression(source, key, operator, value, soft);
+}
+
+/** Parse a list of expressions (a label's JSON array); the first invalid one throws. */
+export function parseExpressions(sources: readonly string[]): Expression[] {
+  return sources.map(parseExpression);
+}
+
+/** `key==value` (soft marker left out), as Swarm classic prints expressions in its errors. */
+export function formatExpression(expression: Expression): string {
+  return `${expression.key}${expression.operator}${expression.value}`;
+}
+
+function createExpression(source: string, key: string, operator: ExpressionOperator, value: string, soft: boolean): Expression {
+  const pattern = compileValue(value);
+  const test = (candidate: string): boolean => pattern !== undefined && pattern.test(candidate);
+  const matchesOne = (candidate: string): boolean => test(candidate) === (operator === '==');
+  const matches = (candidates: Iterable<string>): boolean => {
+    for (const candidate of candidates) {
+      if (test(candidate)) return operator === '==';
+    }
+    return operator === '!=';
+  };
+  return Object.freeze({ source, key, operator, value, soft, matches, matchesOne });
+}
+
+/**
+ * The value as a RegExp: `/.../` is used as is (unanchored), anything else is Swarm's glob,
+ * `^` + value with `*` → `.*` + `$` (other regex characters keep their meaning, as in Swarm).
+ * An invalid pattern matches nothing (Swarm logs it and finds no match).
+ */
+export function compileValue(value: string): RegExp | undefined {
+  const isRegex = value.length >= 2 && value.startsWith('/') && value.endsWith('/');
+  const source = isRegex ? value.slice(1, -1) : `^${value.replaceAll('*', '.*')}$`;
+  return compileGoRegex(source);
+}
+
+/** Translate the Go RE2 syntax Swarm users write into a JavaScript RegExp. */
+export function compileGoRegex(source: string): RegExp | undefined {
+  let flags = '';
+  let body = source;
+  const flagGroup = GO_FLAG_GROUP.exec(body);
+  if (flagGroup) {
+    // `U` (ungreedy) has no JavaScript equivalent: such a pattern is refused like an invalid one.
+    if (flagGroup[1]!.includes('U')) return undefined;
+    flags = [...new Set(flagGroup[1]!)].join('');
+    body = body.slice(flagGroup[0].length);
+  }
+  body = body.replaceAll('(?P<', '(?<').replaceAll('\\A', '^').replaceAll('\\z', '$');
+  try {
+    return new RegExp(body, flags);
+  } catch {
+    return undefined;
+  }
+}

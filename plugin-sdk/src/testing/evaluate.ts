@@ -1,0 +1,35 @@
+import type { Node } from '../node.js';
+import { buildPlacementRequest } from '../placement-request.js';
+import type { Filter, FilterRun, FilterVerdict, PlacementRequest } from '../scheduler.js';
+import type { ContainerConfig } from '../types/docker.js';
+import { toContainerConfig, type RunSpec } from './run-config.js';
+
+/** The request the host would build for a config (soft pass unless `soft: false`). */
+export function placementRequest(config: ContainerConfig | RunSpec, options: { name?: string; soft?: boolean } = {}): PlacementRequest {
+  const request = buildPlacementRequest(toContainerConfig(config), options.name);
+  return options.soft === false ? { ...request, soft: false } : request;
+}
+
+export interface FilterOutcome {
+  readonly run: FilterRun | undefined;
+  /** Verdict per node name, in the order of the nodes. */
+  readonly verdicts: ReadonlyMap<string, FilterVerdict>;
+  readonly passing: string[];
+  /** Reason per failing node name. */
+  readonly reasons: Record<string, string>;
+}
+
+/** Prepare the filter for the request and check every node, as the pipeline does. */
+export function evaluateFilter(filter: Filter, request: PlacementRequest, nodes: readonly Node[]): FilterOutcome {
+  const run = filter.prepare(request);
+  const verdicts = new Map<string, FilterVerdict>();
+  const passing: string[] = [];
+  const reasons: Record<string, string> = {};
+  for (const node of nodes) {
+    const verdict: FilterVerdict = run ? run.check(node) : { pass: true };
+    verdicts.set(node.name, verdict);
+    if (verdict.pass) passing.push(node.name);
+    else reasons[node.name] = verdict.reason;
+  }
+  return { run, verdicts, passing, reasons };
+}

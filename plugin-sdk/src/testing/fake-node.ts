@@ -1,0 +1,173 @@
+import type { Container, Image, Node, NodeStatus } from '../node.js';
+import type { ContainerSummary } from '../types/docker.js';
+import { requestedCpus, requestedMemory } from '../swarm-labels.js';
+import { repositoryOf } from '../image-reference.js';
+import { fakeId } from './fake-ids.js';
+import { runConfig, type RunSpec } from './run-config.js';
+
+/**
+ * Plain in-memory data implementing the SDK's Node, Container and Image: what a filter or a
+ * strategy sees, with nothing behind it. Everything is frozen, so a plugin that mutates what it
+ * is given fails loudly in tests.
+ */
+export interface FakeContainerSpec extends RunSpec {
+  readonly name: string;
+  readonly id?: string;
+  /** running (default), exited, created, pending, ... */
+  readonly state?: string;
+}
+
+export interface FakeImageSpec {
+  readonly id?: string;
+  readonly repoTags?: readonly string[];
+  readonly repoDigests?: readonly string[];
+}
+
+export interface FakeNodeSpec {
+  readonly name: string;
+  readonly id?: string;
+  readonly ip?: string;
+  readonly addr?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Total CPUs (default 4). */
+  readonly cpus?: number;
+  /** Total bytes (default 4 GiB). */
+  readonly memory?: number;
+  /** Reserved CPUs; default: the sum of the containers' reservations. */
+  readonly usedCpus?: number;
+  /** Reserved bytes; default: the sum of the containers' reservations. */
+  readonly usedMemory?: number;
+  /** Default true (status `healthy`); false gives status `unhealthy`. */
+  readonly healthy?: boolean;
+  readonly status?: NodeStatus;
+  /** 0..100, default 100. */
+  readonly healthIndicator?: number;
+  readonly lastError?: string;
+  readonly containers?: readonly FakeContainerSpec[];
+  readonly images?: readonly FakeImageSpec[];
+}
+
+const GiB = 1024 ** 3;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+function buildContainer(spec: FakeContainerSpec, node: Node): Container {
+  const id = spec.id ?? fakeId(`container:${node.name}/${spec.name}`);
+  const config = runConfig(spec);
+  const state = spec.state ?? 'running';
+  const summary: ContainerSummary = {
+    Id: id,
+    Names: [`/${spec.name}`],
+    Image: config.Image,
+    ImageID: fakeId(`image:${config.Image}`),
+    Created: 0,
+    State: state,
+    Status: state,
+    Labels: { ...(config.Labels ?? {}) },
+  };
+  const ports = state === 'running' ? config.HostConfig?.PortBindings : undefined;
+  return deepFreeze({
+    id,
+    name: spec.name,
+    names: [spec.name],
+    image: config.Image,
+    imageId: summary.ImageID ?? '',
+    state,
+    labels: config.Labels ?? {},
+    config,
+    summary,
+    inspect: {
+      Id: id,
+      Name: `/${spec.name}`,
+      Image: summary.ImageID ?? '',
+      Config: config,
+      HostConfig: config.HostConfig ?? {},
+      State: { Status: state, Running: state === 'running' },
+      NetworkSettings: { Ports: ports ?? null },
+    },
+    node,
+  });
+}
+
+function buildImage(spec: FakeImageSpec, node: Node): Image {
+  const repoTags = [...(spec.repoTags ?? [])];
+  const id = spec.id ?? `sha256:${fakeId(`image:${repoTags[0] ?? 'none'}`)}`;
+  const repoDigests = [...(spec.repoDigests ?? [])];
+  return deepFreeze({
+    id,
+    repoTags,
+    repoDigests,
+    summary: { Id: id, RepoTags: repoTags, RepoDigests: repoDigests, Created: 0, Size: 0 },
+    node,
+  });
+}
+
+function findContainer(containers: readonly Container[], idOrName: string): Container | undefined {
+  const wanted = idOrName.startsWith('/') ? idOrName.slice(1) : idOrName;
+  const exact = containers.find((container) => container.id === wanted || container.name === wanted);
+  if (exact) return exact;
+  const byPrefix = containers.filter((container) => container.id.startsWith(wanted));
+  return byPrefix.length === 1 ? byPrefix[0] : undefined;
+}
+
+function findImage(images: readonly Image[], idOrName: string): Image | undefined {
+  return images.find(
+    (image) =>
+      image.id === idOrName ||
+      image.id === `sha256:${idOrName}` ||
+      image.repoTags.includes(idOrName) ||
+      image.repoTags.some((tag) => repositoryOf(tag) === idOrName),
+  );
+}
+
+function sum(containers: readonly Container[], read: (container: Container) => number): number {
+  return containers.reduce((total, container) => total + read(container), 0);
+}
+
+/** A Node made of plain data. */
+export function fakeNode(spec: FakeNodeSpec): Node {
+  const containers: Container[] = [];
+  const images: Image[] = [];
+  const healthy = spec.healthy ?? true;
+  const status: NodeStatus = spec.status ?? (healthy ? 'healthy' : 'unhealthy');
+  const index = spec.name.replace(/\D/g, '') || '1';
+  const ip = spec.ip ?? `127.0.0.${(Number(index) % 250) + 1}`;
+  const labels = Object.freeze({ ...(spec.labels ?? {}) });
+  const node: Node = {
+    id: spec.id ?? fakeId(`node:${spec.name}`).slice(0, 36).toUpperCase(),
+    name: spec.name,
+    ip,
+    addr: spec.addr ?? `${ip}:2375`,
+    images: () => images,
+    image: (idOrName) => findImage(images, idOrName),
+    containers: () => containers,
+    container: (idOrName) => findContainer(containers, idOrName),
+    totalCpus: () => spec.cpus ?? 4,
+    usedCpus: () => spec.usedCpus ?? sum(containers, (container) => requestedCpus(container.config)),
+    totalMemory: () => spec.memory ?? 4 * GiB,
+    usedMemory: () => spec.usedMemory ?? sum(containers, (container) => requestedMemory(container.config)),
+    labels: () => labels,
+    status: () => status,
+    isHealthy: () => status === 'healthy',
+    healthIndicator: () => spec.healthIndicator ?? 100,
+    lastError: () => spec.lastError,
+    endpoint: () => undefined,
+  };
+  for (const containerSpec of spec.containers ?? []) containers.push(buildContainer(containerSpec, node));
+  for (const imageSpec of spec.images ?? []) images.push(buildImage(imageSpec, node));
+  Object.freeze(containers);
+  Object.freeze(images);
+  return Object.freeze(node);
+}
+
+/** Several nodes at once: `fakeNodes(3)` gives node1..node3, or pass specs. */
+export function fakeNodes(countOrSpecs: number | readonly FakeNodeSpec[]): Node[] {
+  const specs = typeof countOrSpecs === 'number' ? Array.from({ length: countOrSpecs }, (_, i) => ({ name: `node${i + 1}` })) : countOrSpecs;
+  return specs.map(fakeNode);
+}

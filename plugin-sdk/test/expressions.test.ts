@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCodes, formatExpression, isSwarmError, parseExpression, parseExpressions } from '@swarm/plugin-sdk';
+
+function refusal(source: string): unknown {
+  try {
+    parseExpression(source);
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`"${source}" was accepted`);
+}
+
+describe('parseExpression', () => {
+  it.each([
+    ['node==node1', 'node', '==', 'node1', false],
+    ['node!=node1', 'node', '!=', 'node1', false],
+    ['storage==~ssd', 'storage', '==', 'ssd', true],
+    ['storage!=~ssd', 'storage', '!=', 'ssd', true],
+    ['com.example.tier==front*', 'com.example.tier', '==', 'front*', false],
+    ['node==/(?i)NODE[12]/', 'node', '==', '/(?i)NODE[12]/', false],
+    ['image==127.0.0.1:5000/busybox:1', 'image', '==', '127.0.0.1:5000/busybox:1', false],
+    ['node==node1|node2', 'node', '==', 'node1|node2', false],
+  ])('%s', (source, key, operator, value, soft) => {
+    expect(parseExpression(source)).toMatchObject({ source, key, operator, value, soft });
+  });
+
+  it.each([
+    ['storage=ssd', 'One of operator ==, != is expected'],
+    ['storage', 'One of operator ==, != is expected'],
+    ['a==b', "Key 'a' is invalid"],
+    ['1abc==b', "Key '1abc' is invalid"],
+    ['st rage==ssd', "Key 'st rage' is invalid"],
+    ['storage==', "Value '' is invalid"],
+    ['storage==a,b', "Value 'a,b' is invalid"],
+    ['storage==a@b', "Value 'a@b' is invalid"],
+  ])('refuses %s with Swarm classic text', (source, message) => {
+    const error = refusal(source);
+    expect(isSwarmError(error, ErrorCodes.INVALID_EXPRESSION)).toBe(true);
+    expect((error as Error).message).toBe(message);
+    expect((error as { httpStatus: number }).httpStatus).toBe(400);
+  });
+
+  it('checks == before != as Swarm does', () => {
+    expect(refusal('a!=b==c')).toMatchObject({ message: "Key 'a!=b' is invalid" });
+  });
+
+  it('parses a list and stops at the first invalid entry', () => {
+    expect(parseExpressions(['node==a1', 'zone!=b']).map(formatExpression)).toEqual(['node==a1', 'zone!=b']);
+    expect(() => parseExpressions(['node==a1', 'oops'])).toThrow('One of operator ==, != is expected');
+  });
+
+  it('prints without the soft marker', () => {
+    expect(formatExpression(parseExpression('storage==~ssd'))).toBe('storage==ssd');
+  });
+});
+
+describe('Expression.matches', () => {
+  const matches = (source: string, ...candidates: string[]): boolean => parseExpression(source).matches(candidates);
+
+  it('globs are anchored', () => {
+    expect(matches('node==node1', 'node1')).toBe(true);
+    expect(matches('node==node1', 'node10')).toBe(false);
+    expect(matches('node==node*', 'node10')).toBe(true);
+    expect(matches('node==*1', 'node1', 'other')).toBe(true);
+    expect(matches('node==NODE1', 'node1')).toBe(false);
+  });
+
+  it('regexes are unanchored and take a leading (?i)', () => {
+    expect(matches('node==/node1/', 'node10')).toBe(true);
+    expect(matches('node==/^node1$/', 'node10')).toBe(false);
+    expect(matches('node==/(?i)NODE1/', 'node1')).toBe(true);
+    expect(matches('node==/NODE1/', 'node1')).toBe(false);
+    expect(matches('node==/node[23]/', 'node1', 'node3')).toBe(true);
+  });
+
+  it('!= holds when no candidate matches, including when there are none', () => {
+    expect(matches('node!=node1', 'node2')).toBe(true);
+    expect(matches('node!=node1', 'node2', 'node1')).toBe(false);
+    expect(matches('label!=x')).toBe(true);
+    expect(matches('label==x')).toBe(false);
+  });
+
+  it('an invalid pattern matches nothing', () => {
+    expect(matches('node==/[a/', '[a')).toBe(false);
+    expect(matches('node!=/[a/', '[a')).toBe(true);
+  });
+
+  it('keeps the other regex characters of a glob, as Swarm does', () => {
+    expect(matches('node==node1|node2', 'node2')).toBe(true);
+    expect(matches('zone==a.b', 'axb')).toBe(true);
+  });
+
+  it('matchesOne applies the operator to one candidate', () => {
+    expect(parseExpression('storage!=ssd').matchesOne('')).toBe(true);
+    expect(parseExpression('storage==*').matchesOne('')).toBe(true);
+  });
+});
