@@ -1,3 +1,5 @@
+import type { LeaderElection } from './leadership.js';
+
 /** One engine address found by discovery. */
 export interface DiscoveryEntry {
   readonly host: string;
@@ -28,6 +30,11 @@ export interface Discovery {
   watch(onEntries: (entries: readonly DiscoveryEntry[]) => void, onError: (error: Error) => void): DiscoveryWatcher;
   /** Register an engine address (used by `swarm join`); backends that cannot, throw NOT_SUPPORTED. */
   register(addr: string): Promise<void>;
+  /**
+   * Leader election under this discovery's store and prefix (`key` is relative to the prefix,
+   * usually LEADER_ELECTION_PATH). Only key-value backends (zk, etcd) offer it.
+   */
+  leadership?(key: string, ttlSeconds: number): LeaderElection;
   close(): Promise<void>;
 }
 

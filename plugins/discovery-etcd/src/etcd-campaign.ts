@@ -1,0 +1,146 @@
+import type { Etcd3 } from 'etcd3';
+import { ErrorCodes, storeRetryDelayMs, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { RenewableLease } from './renewable-lease.js';
+
+const lost = (message: string): SwarmError => new SwarmError(ErrorCodes.DISCOVERY_FAILED, `etcd: ${message}`);
+
+/**
+ * A candidate for the lock key: the key is created in a transaction only if absent, attached to
+ * this candidate's lease. The leader renews the lease every third of the TTL and steps down the
+ * moment a renewal fails or its last successful one is about to run out, so it never leads on a
+ * lease the store may already have expired.
+ */
+export class EtcdCampaign implements Campaign {
+  private readonly lease: RenewableLease;
+  private leader = false;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private deadline: NodeJS.Timeout | undefined;
+  private readonly running: Promise<void>;
+
+  constructor(
+    private readonly client: Etcd3,
+    private readonly key: string,
+    private readonly value: string,
+    private readonly ttlSeconds: number,
+    private readonly handlers: CampaignHandlers,
+  ) {
+    this.lease = new RenewableLease(client, ttlSeconds);
+    this.running = this.run();
+  }
+
+  isLeader(): boolean {
+    return this.leader;
+  }
+
+  async resign(): Promise<void> {
+    this.stopped = true;
+    this.leader = false;
+    clearTimeout(this.deadline);
+    this.wake?.();
+    await this.running;
+    // Revoking deletes the lock key with it, so the next candidate takes over at once.
+    await this.lease.revoke();
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const attempt = await this.acquire();
+        if (this.stopped) break;
+        if (attempt.held) {
+          this.elect(attempt.validUntil);
+          await this.hold();
+        } else {
+          await this.waitForChange(attempt.revision);
+        }
+        failures = 0;
+      } catch (error) {
+        if (this.stopped) break;
+        const reason = error instanceof Error ? error : new Error(String(error));
+        this.stepDown(reason);
+        this.handlers.onError?.(reason);
+        await this.sleep(storeRetryDelayMs(failures++));
+      }
+    }
+  }
+
+  private async acquire(): Promise<{ held: boolean; revision: string; validUntil: number }> {
+    const renewal = await this.lease.renew();
+    const result = await this.client
+      .if(this.key, 'Create', '==', 0)
+      .then(this.client.put(this.key).value(this.value).lease(renewal.id))
+      .else(this.client.get(this.key))
+      .commit();
+    const holder = result.responses[0]?.response_range?.kvs[0];
+    // After a store restart the key may still be ours (same lease): take it back.
+    const held = result.succeeded || (holder !== undefined && holder.lease === renewal.id && holder.value.toString() === this.value);
+    return { held, revision: result.header.revision, validUntil: renewal.validUntil };
+  }
+
+  private async hold(): Promise<void> {
+    while (!this.stopped && this.leader) {
+      await this.sleep((this.ttlSeconds * 1000) / 3);
+      if (this.stopped || !this.leader) return;
+      const renewal = await this.lease.renew();
+      if (renewal.fresh) throw lost(`the lease on ${this.key} expired, stepping down`);
+      const holder = (await this.client.get(this.key).exec()).kvs[0];
+      if (holder === undefined || holder.lease !== renewal.id) throw lost(`${this.key} was removed or taken over, stepping down`);
+      this.armDeadline(renewal.validUntil);
+    }
+  }
+
+  private async waitForChange(revision: string): Promise<void> {
+    const watcher = this.client.watch().key(this.key).startRevision(String(Number(revision) + 1)).watcher();
+    try {
+      // Without an event (missed while reconnecting), try again once a lease could have expired.
+      await this.sleep(this.ttlSeconds * 1000, (done) => {
+        watcher.on('put', done);
+        watcher.on('delete', done);
+        watcher.on('error', done);
+      });
+    } finally {
+      watcher.removeAllListeners();
+      watcher.on('error', () => undefined);
+      void watcher.cancel().catch(() => undefined);
+    }
+  }
+
+  private elect(validUntil: number): void {
+    this.armDeadline(validUntil);
+    if (this.leader) return;
+    this.leader = true;
+    this.handlers.onElected();
+  }
+
+  private armDeadline(validUntil: number): void {
+    clearTimeout(this.deadline);
+    const margin = Math.min(1000, (this.ttlSeconds * 1000) / 5);
+    this.deadline = setTimeout(() => {
+      this.stepDown(lost(`could not renew the lease on ${this.key} in time, stepping down`));
+      this.wake?.();
+    }, Math.max(0, validUntil - margin - Date.now()));
+  }
+
+  private stepDown(reason: Error): void {
+    clearTimeout(this.deadline);
+    if (!this.leader) return;
+    this.leader = false;
+    this.handlers.onLost(reason);
+  }
+
+  /** Waits `ms`, or less when `resign`, the deadline or an `arm`ed event wakes it. */
+  private sleep(ms: number, arm?: (done: () => void) => void): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+      arm?.(done);
+    });
+  }
+}

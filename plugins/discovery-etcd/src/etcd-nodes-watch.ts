@@ -1,0 +1,44 @@
+import type { Etcd3, IKeyValue } from 'etcd3';
+import { collectEntries, EntrySetDeduper, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { SnapshotWatch } from './snapshot-watch.js';
+
+/** Keeps the nodes prefix's keys in memory from a read plus its watch, and reports the entry set. */
+export class EtcdNodesWatch implements DiscoveryWatcher {
+  private readonly values = new Map<string, string>();
+  private readonly deduper: EntrySetDeduper;
+  private readonly watch: SnapshotWatch;
+
+  constructor(
+    client: Etcd3,
+    private readonly prefix: string,
+    onEntries: (entries: readonly DiscoveryEntry[]) => void,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.deduper = new EntrySetDeduper(onEntries);
+    this.watch = new SnapshotWatch(client, { prefix }, {
+      snapshot: (kvs) => {
+        this.values.clear();
+        for (const kv of kvs) this.values.set(kv.key.toString(), kv.value.toString());
+        this.publish();
+      },
+      put: (kv) => this.change(kv, kv.value.toString()),
+      delete: (kv) => this.change(kv, undefined),
+      error: onError,
+    });
+  }
+
+  stop(): void {
+    this.watch.stop();
+  }
+
+  private change(kv: IKeyValue, value: string | undefined): void {
+    const key = kv.key.toString();
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+    this.publish();
+  }
+
+  private publish(): void {
+    this.deduper.offer(collectEntries(this.values.values(), (error) => this.onError(new Error(`etcd: ignoring an entry under ${this.prefix}: ${error.message}`))));
+  }
+}

@@ -1,0 +1,77 @@
+import { ErrorCodes, SerialRetryTask, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { CANDIDATE_PREFIX, listCandidates } from './zk-candidates.js';
+import { CALL_TIMEOUT_MS, exists, removeIfPresent } from './zk-node-ops.js';
+import { ZkCreateMode, type ZkSession } from './zk-session.js';
+
+/**
+ * ZooKeeper's leader election recipe: every candidate owns an ephemeral sequential node under the
+ * lock key; the lowest one leads, the others watch their predecessor. A disconnected candidate
+ * steps down at once, because its session may expire (and another candidate lead) before it
+ * hears from the store again.
+ */
+export class ZkCampaign implements Campaign {
+  private node: string | undefined;
+  private leader = false;
+  private readonly evaluator: SerialRetryTask;
+
+  constructor(
+    private readonly session: ZkSession,
+    private readonly key: string,
+    private readonly value: string,
+    private readonly handlers: CampaignHandlers,
+  ) {
+    this.evaluator = new SerialRetryTask(() => this.evaluate(), (error) => handlers.onError?.(error));
+    session.listen({
+      connected: (fresh) => {
+        if (fresh) this.node = undefined;
+        this.evaluator.trigger();
+      },
+      disconnected: () => this.stepDown('lost the ZooKeeper session, stepping down'),
+    });
+    this.evaluator.trigger();
+  }
+
+  isLeader(): boolean {
+    return this.leader;
+  }
+
+  async resign(): Promise<void> {
+    this.evaluator.stop();
+    this.leader = false;
+    const node = this.node;
+    this.node = undefined;
+    if (node !== undefined && this.session.connected) await removeIfPresent(this.session, node, CALL_TIMEOUT_MS).catch(() => undefined);
+    // Closing the session removes the candidate node even when the store was unreachable.
+    this.session.close();
+  }
+
+  private async evaluate(): Promise<void> {
+    if (this.node === undefined || !(await exists(this.session, this.node))) {
+      await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(this.key, done));
+      this.node = await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) =>
+        client.create(`${this.key}/${CANDIDATE_PREFIX}`, Buffer.from(this.value), ZkCreateMode.EPHEMERAL_SEQUENTIAL, done));
+    }
+    const candidates = await listCandidates(this.session, this.key);
+    const index = candidates.indexOf(this.node.slice(this.node.lastIndexOf('/') + 1));
+    if (index === -1) {
+      this.node = undefined;
+      throw new Error(`zk: candidate node vanished from ${this.key}`);
+    }
+    if (index === 0) {
+      if (!this.leader && this.session.connected) {
+        this.leader = true;
+        this.handlers.onElected();
+      }
+      return;
+    }
+    this.stepDown(`another candidate holds ${this.key}`);
+    const predecessor = `${this.key}/${candidates[index - 1]!}`;
+    if (!(await exists(this.session, predecessor, () => this.evaluator.trigger()))) this.evaluator.trigger();
+  }
+
+  private stepDown(reason: string): void {
+    if (!this.leader) return;
+    this.leader = false;
+    this.handlers.onLost(new SwarmError(ErrorCodes.DISCOVERY_FAILED, `zk: ${reason}`));
+  }
+}

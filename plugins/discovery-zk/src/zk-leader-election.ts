@@ -1,0 +1,36 @@
+import type { Campaign, CampaignHandlers, LeaderElection, LeaderFollower } from '@swarm/plugin-sdk';
+import { ZkCampaign } from './zk-campaign.js';
+import { ZkLeaderFollower } from './zk-leader-follower.js';
+import { ZkSession } from './zk-session.js';
+
+/**
+ * Leader election under one ZooKeeper key. Each campaign and each follower has its own session
+ * whose timeout is the election TTL: a dead leader's candidate node goes away with its session.
+ */
+export class ZkLeaderElection implements LeaderElection {
+  constructor(
+    private readonly hosts: readonly string[],
+    readonly key: string,
+    private readonly ttlSeconds: number,
+    private readonly track: (session: ZkSession) => void,
+  ) {}
+
+  campaign(value: string, handlers: CampaignHandlers): Campaign {
+    return new ZkCampaign(this.openSession(handlers.onError), this.key, value, handlers);
+  }
+
+  follow(onLeader: (leader: string | undefined) => void, onError: (error: Error) => void): LeaderFollower {
+    return new ZkLeaderFollower(this.openSession(onError), this.key, onLeader, onError);
+  }
+
+  private openSession(onError: ((error: Error) => void) | undefined): ZkSession {
+    const session = new ZkSession(this.hosts, sessionTimeoutMs(this.ttlSeconds), onError ?? (() => undefined));
+    this.track(session);
+    return session;
+  }
+}
+
+/** A TTL in seconds as a ZooKeeper session timeout (the server clamps it to its own bounds). */
+export function sessionTimeoutMs(ttlSeconds: number): number {
+  return Math.max(2000, Math.round(ttlSeconds * 1000));
+}

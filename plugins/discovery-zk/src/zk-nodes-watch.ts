@@ -1,0 +1,45 @@
+import { collectEntries, EntrySetDeduper, SerialRetryTask, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { CALL_TIMEOUT_MS, readIfPresent } from './zk-node-ops.js';
+import type { ZkSession } from './zk-session.js';
+
+/**
+ * Watches the children of the nodes path and reports the full entry set whenever it changes.
+ * Each child's value is read once (entries are written once and never updated in place). Every
+ * reconnection re-reads the tree and sets a new watch, so watches survive a store restart.
+ */
+export class ZkNodesWatch implements DiscoveryWatcher {
+  private readonly values = new Map<string, string>();
+  private readonly deduper: EntrySetDeduper;
+  private readonly reader: SerialRetryTask;
+  private readonly unlisten: () => void;
+
+  constructor(
+    private readonly session: ZkSession,
+    private readonly path: string,
+    onEntries: (entries: readonly DiscoveryEntry[]) => void,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.deduper = new EntrySetDeduper(onEntries);
+    this.reader = new SerialRetryTask(() => this.read(), (error) => onError(new Error(`zk: cannot read ${path}: ${error.message}`)));
+    this.unlisten = session.listen({ connected: () => this.reader.trigger() });
+    this.reader.trigger();
+  }
+
+  stop(): void {
+    this.reader.stop();
+    this.unlisten();
+  }
+
+  private async read(): Promise<void> {
+    await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(this.path, done));
+    const children = await this.session.call<string[]>(CALL_TIMEOUT_MS, (client, done) =>
+      client.getChildren(this.path, () => this.reader.trigger(), done));
+    for (const name of [...this.values.keys()]) if (!children.includes(name)) this.values.delete(name);
+    for (const name of children) {
+      if (this.values.has(name)) continue;
+      const value = await readIfPresent(this.session, `${this.path}/${name}`);
+      if (value !== undefined) this.values.set(name, value);
+    }
+    this.deduper.offer(collectEntries(this.values.values(), (error) => this.onError(new Error(`zk: ignoring an entry under ${this.path}: ${error.message}`))));
+  }
+}

@@ -1,0 +1,144 @@
+import zookeeper, { type Client, type ZkException } from 'node-zookeeper-client';
+import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+
+export interface SessionListener {
+  /** Connected; `fresh` when this is a new session (the ephemeral nodes of the previous one are gone). */
+  connected?(fresh: boolean): void;
+  disconnected?(): void;
+}
+
+/** How often an unreachable store is reported through onError while the client keeps retrying. */
+const UNREACHABLE_REPORT_MS = 5000;
+
+export const ZkCodes = zookeeper.Exception;
+export const ZkCreateMode = zookeeper.CreateMode;
+
+export function zkCode(error: unknown): number | undefined {
+  const candidate = error as Partial<ZkException> | undefined;
+  return typeof candidate?.getCode === 'function' ? candidate.getCode() : undefined;
+}
+
+/**
+ * One ZooKeeper session that outlives its clients: when the session expires, a new client (and
+ * session) replaces it, and listeners hear `connected(true)` so they can re-create ephemeral
+ * nodes and watches.
+ */
+export class ZkSession {
+  private client: Client;
+  private sessionId: Buffer | undefined;
+  private isConnected = false;
+  private closed = false;
+  private readonly listeners = new Set<SessionListener>();
+  private readonly waiters = new Set<{ resolve: (client: Client) => void; reject: (error: Error) => void }>();
+  private unreachableTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly hosts: readonly string[],
+    private readonly sessionTimeoutMs: number,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.client = this.open();
+  }
+
+  get connected(): boolean {
+    return this.isConnected;
+  }
+
+  /** The id of the current session (8 bytes), once connected. */
+  id(): Buffer | undefined {
+    return this.sessionId;
+  }
+
+  listen(listener: SessionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The connected client, or DISCOVERY_FAILED when the store stays unreachable for `timeoutMs`. */
+  ready(timeoutMs: number): Promise<Client> {
+    if (this.closed) return Promise.reject(this.failure('the ZooKeeper session is closed'));
+    if (this.isConnected) return Promise.resolve(this.client);
+    return new Promise<Client>((resolve, reject) => {
+      const waiter = {
+        resolve: (client: Client) => { clearTimeout(timer); resolve(client); },
+        reject: (error: Error) => { clearTimeout(timer); reject(error); },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(this.unreachable());
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Runs one client call as a promise (the connection must be up, or it waits up to `timeoutMs`). */
+  async call<T>(timeoutMs: number, operation: (client: Client, done: (error: ZkException | null, result: T) => void) => void): Promise<T> {
+    const client = await this.ready(timeoutMs);
+    return new Promise<T>((resolve, reject) => {
+      operation(client, (error, result) => (error ? reject(error) : resolve(result)));
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.isConnected = false;
+    clearInterval(this.unreachableTimer);
+    for (const waiter of this.waiters) waiter.reject(this.failure('the ZooKeeper session is closed'));
+    this.waiters.clear();
+    this.listeners.clear();
+    this.client.close();
+  }
+
+  private open(): Client {
+    const client = zookeeper.createClient(this.hosts.join(','), { sessionTimeout: this.sessionTimeoutMs, spinDelay: 500, retries: 0 });
+    client.on('connected', () => { if (client === this.client) this.onConnected(client); });
+    client.on('disconnected', () => { if (client === this.client) this.onDisconnected('lost the connection to ZooKeeper, reconnecting'); });
+    client.on('expired', () => { if (client === this.client) this.onExpired(client); });
+    client.connect();
+    this.armUnreachableReports();
+    return client;
+  }
+
+  private onConnected(client: Client): void {
+    const id = client.getSessionId();
+    const fresh = this.sessionId === undefined || !id.equals(this.sessionId);
+    this.sessionId = id;
+    this.isConnected = true;
+    clearInterval(this.unreachableTimer);
+    this.unreachableTimer = undefined;
+    for (const waiter of this.waiters) waiter.resolve(client);
+    this.waiters.clear();
+    for (const listener of [...this.listeners]) listener.connected?.(fresh);
+  }
+
+  private onDisconnected(message: string): void {
+    if (!this.isConnected || this.closed) return;
+    this.isConnected = false;
+    this.onError(this.failure(message));
+    for (const listener of [...this.listeners]) listener.disconnected?.();
+    this.armUnreachableReports();
+  }
+
+  private onExpired(client: Client): void {
+    this.onDisconnected('the ZooKeeper session expired, opening a new one');
+    client.close();
+    if (!this.closed) this.client = this.open();
+  }
+
+  private armUnreachableReports(): void {
+    if (this.unreachableTimer !== undefined) return;
+    this.unreachableTimer = setInterval(() => {
+      if (!this.isConnected && !this.closed) this.onError(this.unreachable());
+    }, UNREACHABLE_REPORT_MS);
+    this.unreachableTimer.unref();
+  }
+
+  private unreachable(): SwarmError {
+    return this.failure(`cannot reach ZooKeeper at ${this.hosts.join(',')}, retrying`);
+  }
+
+  private failure(message: string): SwarmError {
+    return new SwarmError(ErrorCodes.DISCOVERY_FAILED, `zk: ${message}`);
+  }
+}
