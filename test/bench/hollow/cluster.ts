@@ -14,6 +14,8 @@ export interface HollowClusterOptions {
   labels?: readonly string[] | ((index: number) => readonly string[]);
   ncpu?: number;
   memTotal?: number;
+  /** Listen on a free port of each slot address instead of 2375/24000+ (tests that must never collide). */
+  ephemeralPorts?: boolean;
   /** Engine names are `<namePrefix><index>`; default `hollow`. */
   namePrefix?: string;
 }
@@ -61,7 +63,7 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
     for (let index = 0; index < options.count; index++) {
       const { host, port } = slotAddress(first + index);
       const engine = new HollowEngine({
-        name: `${prefix}${index}`, host, port, labels: labelsFor(index),
+        name: `${prefix}${index}`, host, port: options.ephemeralPorts ? 0 : port, labels: labelsFor(index),
         ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
         ...(options.ncpu === undefined ? {} : { ncpu: options.ncpu }),
         ...(options.memTotal === undefined ? {} : { memTotal: options.memTotal }),
