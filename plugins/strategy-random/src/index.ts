@@ -1,1 +1,17 @@
-export {};
+import { definePlugin, strategyOptionsFrom } from '@swarm/plugin-sdk';
+import { RandomStrategy } from './random-strategy.js';
+
+export { RandomStrategy };
+
+/** Places containers on a random node (Swarm classic's random strategy); option seed for reproducible runs. */
+export const plugin = definePlugin({
+  name: '@swarm/strategy-random',
+  version: '1.0.0',
+  apiVersion: '^1.0.0',
+  description: "Places containers on a random node (Swarm classic's random strategy); option seed for reproducible runs.",
+  register(context) {
+    context.strategy('random', { useFactory: (resolver) => new RandomStrategy(strategyOptionsFrom(resolver)) });
+  },
+});
+
+export default plugin;

@@ -1,0 +1,16 @@
+import { rankByWeight, readResourceWeights, type Node, type PlacementRequest, type RankedNode, type ResourceWeights, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+
+/** Swarm classic's spread: the least reserved node first (lower weight wins; healthier nodes weigh less). */
+export class SpreadStrategy implements Strategy {
+  readonly name = 'spread';
+  private readonly weights: ResourceWeights;
+
+  /** Options: `cpuWeight`, `memoryWeight` (default 1 each, as in Swarm classic). */
+  constructor(options: StrategyOptions = {}) {
+    this.weights = readResourceWeights(this.name, options);
+  }
+
+  rank(request: PlacementRequest, nodes: readonly Node[]): RankedNode[] {
+    return rankByWeight(request, nodes, { healthFactor: -10, weights: this.weights, lowestFirst: true });
+  }
+}
