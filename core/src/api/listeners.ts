@@ -41,7 +41,8 @@ function makeServer(tls: TlsFiles | undefined, limits: ListenerLimits): Server {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
   };
-  return tls ? createHttpsServer({ ...options, ...serverTlsOptions(tls) }) : createHttpServer(options);
+  // Half-open sockets let a hijacked client close its stdin (TLS close_notify) and still read the output.
+  return tls ? createHttpsServer({ ...options, ...serverTlsOptions(tls), allowHalfOpen: true }) : createHttpServer(options);
 }
 
 export async function listen(target: ListenAddress, tls: TlsFiles | undefined, limits: ListenerLimits, dispatcher: Dispatcher): Promise<Listener> {
