@@ -1,0 +1,137 @@
+import {
+  buildPlacementRequest,
+  ErrorCodes,
+  isSwarmError,
+  SwarmError,
+  type ContainerConfig,
+  type ErrorCode,
+  type Filter,
+  type Logger,
+  type Node,
+  type Placement,
+  type PlacementExplanation,
+  type PlacementRequest,
+  type RankedNode,
+  type Scheduler,
+  type Strategy,
+} from '@swarm/plugin-sdk';
+import { buildExplanation, type Outcome } from './explanation.js';
+import { runFilters } from './filter-pass.js';
+import { availabilitySummary, exhaustingFilter, filtersRefusal, NO_NODES_MESSAGE } from './refusal-text.js';
+
+export interface SchedulerOptions {
+  /** Every real placement's explanation is logged here at debug level. */
+  readonly logger?: Logger;
+}
+
+interface Attempt extends Outcome {
+  readonly code?: ErrorCode;
+}
+
+const DEBUG_LEVELS = new Set(['debug', 'trace']);
+
+function rankFeasible(strategy: Strategy, request: PlacementRequest, feasible: readonly Node[]): RankedNode[] | SwarmError {
+  try {
+    const ranked = strategy.rank(request, feasible);
+    return ranked.length > 0 ? ranked : new SwarmError(ErrorCodes.NO_RESOURCES, 'no resources available to schedule container');
+  } catch (error) {
+    if (isSwarmError(error)) return error;
+    throw error;
+  }
+}
+
+function attempt(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[], softDropped: boolean): Attempt {
+  const pass = runFilters(filters, request, nodes);
+  const base = { pass, strategy: strategy.name, softDropped };
+  if (pass.feasible.length === 0) {
+    const summary = availabilitySummary(pass, 0, 0);
+    const code = pass.filters[exhaustingFilter(pass)]?.run?.refusalMessage ? ErrorCodes.NO_NODE_AVAILABLE : ErrorCodes.FILTER_UNSATISFIED;
+    return { ...base, ranked: [], summary, error: `${filtersRefusal(pass)}\n${summary}`, code };
+  }
+  const ranked = rankFeasible(strategy, request, pass.feasible);
+  if (ranked instanceof SwarmError) {
+    const summary = availabilitySummary(pass, 0, pass.feasible.length);
+    return { ...base, ranked: [], summary, error: `${ranked.message}\n${summary}`, code: ranked.code };
+  }
+  return { ...base, ranked, summary: availabilitySummary(pass, ranked.length, pass.feasible.length - ranked.length) };
+}
+
+/** Soft expressions first; when that finds no node, once more without them (Swarm classic). */
+function place(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[]): Attempt {
+  const first = attempt(filters, strategy, request, nodes, false);
+  if (first.error === undefined || !request.soft || !first.pass.usesSoft) return first;
+  return attempt(filters, strategy, { ...request, soft: false }, nodes, true);
+}
+
+function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy): PlacementExplanation {
+  return {
+    strategy: strategy.name,
+    filters: filters.map((filter) => filter.name),
+    softDropped: false,
+    nodes: [],
+    summary: '0/0 nodes are available.',
+    error: NO_NODES_MESSAGE,
+  };
+}
+
+function invalidRequestExplanation(filters: readonly Filter[], strategy: Strategy, nodes: readonly Node[], message: string): PlacementExplanation {
+  return {
+    strategy: strategy.name,
+    filters: filters.map((filter) => filter.name),
+    softDropped: false,
+    nodes: nodes.map((node) => ({ id: node.id, name: node.name, verdicts: [], feasible: false })),
+    summary: `0/${nodes.length} nodes are available: ${message}.`,
+    error: message,
+  };
+}
+
+/** A lazily built explanation, so placements that nobody inspects cost no per-node objects. */
+function lazyPlacement(outcome: Attempt): Placement {
+  let explanation: PlacementExplanation | undefined;
+  return {
+    ranked: outcome.ranked,
+    get explanation() {
+      explanation ??= buildExplanation(outcome);
+      return explanation;
+    },
+  };
+}
+
+/**
+ * The scheduler pipeline: filters in order (each node stops at its first failing filter), then
+ * the strategy's ranking. Pure and synchronous: it reads nodes from memory and copies nothing.
+ */
+export function createScheduler(filters: readonly Filter[], strategy: Strategy, options: SchedulerOptions = {}): Scheduler {
+  const filterNames = Object.freeze(filters.map((filter) => filter.name));
+  const logger = options.logger;
+  return {
+    strategyName: strategy.name,
+    filterNames,
+    request(config: ContainerConfig, name?: string): PlacementRequest {
+      return buildPlacementRequest(config, name);
+    },
+    select(request, nodes) {
+      if (nodes.length === 0) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, NO_NODES_MESSAGE);
+      const outcome = place(filters, strategy, request, nodes);
+      if (outcome.error !== undefined) {
+        throw new SwarmError(outcome.code ?? ErrorCodes.FILTER_UNSATISFIED, outcome.error, {
+          details: { explanation: buildExplanation(outcome) },
+        });
+      }
+      const placement = lazyPlacement(outcome);
+      if (logger && DEBUG_LEVELS.has(logger.level)) {
+        logger.debug({ explanation: placement.explanation, container: request.name }, `placed on ${outcome.ranked[0]!.node.name}`);
+      }
+      return placement;
+    },
+    explain(request, nodes) {
+      if (nodes.length === 0) return emptyClusterExplanation(filters, strategy);
+      try {
+        return buildExplanation(place(filters, strategy, request, nodes));
+      } catch (error) {
+        if (isSwarmError(error)) return invalidRequestExplanation(filters, strategy, nodes, error.message);
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { fail, PASS, type Filter } from '@swarm/plugin-sdk';
+import { fakeNode, fakeNodes, runConfig } from '@swarm/plugin-sdk/testing';
+import { createScheduler } from '../dist/scheduler/index.js';
+import { defaultFilters, memoryLogger, strategy } from './scheduler-support.js';
+
+const GiB = 1024 ** 3;
+
+describe('scheduler pipeline: placing', () => {
+  const scheduler = createScheduler(defaultFilters(), strategy('spread'));
+
+  it('names its filters and strategy', () => {
+    expect(scheduler.filterNames).toEqual(['health', 'port', 'containerslots', 'dependency', 'affinity', 'constraint', 'whitelist']);
+    expect(scheduler.strategyName).toBe('spread');
+  });
+
+  it('builds the request: env directives become labels, CpuShares and Memory are read', () => {
+    const request = scheduler.request(runConfig({ env: ['A=1'], constraints: ['node==node1'], affinities: ['container==db'], cpus: 2, memory: GiB }), 'web');
+    expect(request.config.Env).toEqual(['A=1']);
+    expect(request.config.Labels).toMatchObject({ 'com.docker.swarm.constraints': '["node==node1"]', 'com.docker.swarm.affinities': '["container==db"]' });
+    expect(request).toMatchObject({ name: 'web', cpus: 2, memory: GiB, soft: true });
+  });
+
+  it('ranks the nodes that pass every filter and explains each verdict', () => {
+    const nodes = [
+      fakeNode({ name: 'node1', labels: { storage: 'ssd' }, containers: [{ name: 'a', memory: GiB }] }),
+      fakeNode({ name: 'node2', labels: { storage: 'ssd' } }),
+      fakeNode({ name: 'node3', labels: { storage: 'disk' } }),
+    ];
+    const placement = scheduler.select(scheduler.request(runConfig({ constraints: ['storage==ssd'], memory: GiB })), nodes);
+    expect(placement.ranked.map((entry) => entry.node.name)).toEqual(['node2', 'node1']);
+    const { explanation } = placement;
+    expect(explanation.chosen).toBe('node2');
+    expect(explanation.summary).toBe('2/3 nodes are available: 1 constraint storage==ssd.');
+    expect(explanation.softDropped).toBe(false);
+    const node3 = explanation.nodes.find((node) => node.name === 'node3')!;
+    expect(node3).toMatchObject({ feasible: false });
+    expect(node3.verdicts).toEqual([
+      { filter: 'health', pass: true },
+      { filter: 'containerslots', pass: true },
+      { filter: 'constraint', pass: false, reason: 'constraint storage==ssd', resolvable: true },
+    ]);
+    expect(explanation.nodes.find((node) => node.name === 'node2')).toMatchObject({ feasible: true, rank: 1, score: 100 + 25 - 1000 });
+  });
+
+  it("stops at a node's first failing filter", () => {
+    const checked: string[] = [];
+    const recording = (name: string, failing: string[]): Filter => ({
+      name,
+      prepare: () => ({ conditions: [name], check: (node) => (checked.push(`${name}:${node.name}`), failing.includes(node.name) ? fail(`${name} says no`) : PASS) }),
+    });
+    const pipeline = createScheduler([recording('first', ['node1']), recording('second', ['node2'])], strategy('spread'));
+    pipeline.select(pipeline.request(runConfig()), fakeNodes(3));
+    expect(checked).toEqual(['first:node1', 'first:node2', 'second:node2', 'first:node3', 'second:node3']);
+  });
+
+  it('tries soft expressions first and drops them when no node fits', () => {
+    const nodes = [fakeNode({ name: 'node1', labels: { disk: 'ssd' } }), fakeNode({ name: 'node2', containers: [{ name: 'x' }] })];
+    const preferred = scheduler.select(scheduler.request(runConfig({ constraints: ['disk==~ssd'] })), nodes);
+    expect(preferred.explanation).toMatchObject({ chosen: 'node1', softDropped: false });
+    const fallback = scheduler.select(scheduler.request(runConfig({ constraints: ['disk==~nvme'] })), nodes);
+    expect(fallback.explanation).toMatchObject({ chosen: 'node1', softDropped: true });
+    const softAffinity = scheduler.select(scheduler.request(runConfig({ affinities: ['container==~x'] })), nodes);
+    expect(softAffinity.explanation.chosen).toBe('node2');
+  });
+
+  it('reports nodes the strategy leaves out', () => {
+    const nodes = [fakeNode({ name: 'small', memory: GiB }), fakeNode({ name: 'big', memory: 8 * GiB })];
+    const placement = scheduler.select(scheduler.request(runConfig({ memory: 2 * GiB })), nodes);
+    expect(placement.ranked.map((entry) => entry.node.name)).toEqual(['big']);
+    expect(placement.explanation.summary).toBe('1/2 nodes are available: 1 insufficient resources.');
+    expect(placement.explanation.nodes[0]!.verdicts.at(-1)).toEqual({ filter: 'spread', pass: false, reason: 'insufficient resources', resolvable: true });
+  });
+
+  it('binpack and spread choose differently on the same cluster', () => {
+    const nodes = [fakeNode({ name: 'node1', containers: [{ name: 'a', memory: GiB }] }), fakeNode({ name: 'node2' })];
+    const request = scheduler.request(runConfig({ memory: GiB }));
+    expect(scheduler.select(request, nodes).explanation.chosen).toBe('node2');
+    const packing = createScheduler(defaultFilters(), strategy('binpack'));
+    expect(packing.select(request, nodes).explanation.chosen).toBe('node1');
+  });
+
+  it('logs each real placement with its explanation at debug level only', () => {
+    const debug = memoryLogger('debug');
+    createScheduler(defaultFilters(), strategy('spread'), { logger: debug }).select(scheduler.request(runConfig(), 'web'), fakeNodes(2));
+    expect(debug.entries).toHaveLength(1);
+    expect(debug.entries[0]).toMatchObject({ level: 'debug', message: 'placed on node1', fields: { container: 'web', explanation: { chosen: 'node1' } } });
+    const info = memoryLogger('info');
+    createScheduler(defaultFilters(), strategy('spread'), { logger: info }).select(scheduler.request(runConfig()), fakeNodes(2));
+    expect(info.entries).toHaveLength(0);
+  });
+});
