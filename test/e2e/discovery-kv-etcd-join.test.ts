@@ -1,0 +1,3 @@
+import { joinListSuite } from './discovery-kv-join-suite.js';
+
+joinListSuite('etcd', 23662);

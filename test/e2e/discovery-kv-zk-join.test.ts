@@ -1,0 +1,3 @@
+import { joinListSuite } from './discovery-kv-join-suite.js';
+
+joinListSuite('zk', 23660);
