@@ -58,8 +58,16 @@ export async function listImages(ctx: RequestContext): Promise<void> {
   sendJson(ctx.res, 200, images);
 }
 
+/** Push names the repository and passes the tag apart; without a tag every tag of it goes. */
+function pushSource(ctx: RequestContext, name: string): Image {
+  const tag = ctx.query.get('tag');
+  if (tag) return findImage(ctx.api, `${name}:${tag}`);
+  const tagged = ctx.api.cluster.images().find((image) => image.repoTags.some((repoTag) => repoTag.slice(0, repoTag.lastIndexOf(':')) === name));
+  return tagged ?? findImage(ctx.api, name);
+}
+
 async function forwardToHolder(ctx: RequestContext, name: string, operation: string, byId: boolean): Promise<void> {
-  const image = findImage(ctx.api, name);
+  const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx.api, name);
   const target = byId ? image.id : imagePath(name);
   await proxyToEngine(nodeEndpoint(image.node), `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`, ctx.req, ctx.res);
 }
