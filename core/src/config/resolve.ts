@@ -77,7 +77,11 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   const refreshMin = seconds(layers, 'cluster.engineRefreshMinInterval', '--engine-refresh-min-interval', (i) => i.cluster?.engineRefreshMinInterval, Defaults.engineRefreshMinSeconds);
   if (refreshMin.value <= 0) throw configError(refreshMin.origin, 'cluster.engineRefreshMinInterval', 'min refresh interval should be a positive number');
   const refreshMax = seconds(layers, 'cluster.engineRefreshMaxInterval', '--engine-refresh-max-interval', (i) => i.cluster?.engineRefreshMaxInterval, Defaults.engineRefreshMaxSeconds);
-  if (refreshMax.value < refreshMin.value) throw configError(refreshMax.origin, 'cluster.engineRefreshMaxInterval', 'max refresh interval cannot be less than min refresh interval');
+  if (refreshMax.value < refreshMin.value) {
+    // Point at whichever of the two was set (the max when both were).
+    const [origin, keyPath] = refreshMax.origin === 'defaults' ? [refreshMin.origin, 'cluster.engineRefreshMinInterval'] : [refreshMax.origin, 'cluster.engineRefreshMaxInterval'];
+    throw configError(origin, keyPath, 'max refresh interval cannot be less than min refresh interval');
+  }
   const retryPicked = pick(layers, (i) => i.cluster?.engineFailureRetry);
   const failureRetry = track('cluster.engineFailureRetry', retryPicked, Defaults.engineFailureRetry);
   if (failureRetry <= 0) throw configError(retryPicked?.origin ?? 'defaults', 'cluster.engineFailureRetry', 'invalid failure retry count');

@@ -92,11 +92,14 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
   };
 }
 
-/** Throws unless the deployment's discovery is set (manage needs one; `plugins` does not). */
-export function requireDiscovery(resolved: ResolvedConfig): void {
+/**
+ * Throws unless the deployment's discovery is set (managing needs one; listing plugins does not).
+ * `cliCommand` words it as Swarm classic's CLI does; otherwise the key path leads.
+ */
+export function requireDiscovery(resolved: ResolvedConfig, cliCommand?: string): void {
   if (resolved.config.cluster.discovery !== '') return;
-  const origin = resolved.originOf('cluster.discovery');
-  throw origin === 'flags' || origin === 'defaults'
-    ? new SwarmError(ErrorCodes.CONFIG_INVALID, "discovery required to manage a cluster. See 'swarm manage --help'.")
-    : configError(origin, 'cluster.discovery', 'discovery required to manage a cluster');
+  if (cliCommand) {
+    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `discovery required to manage a cluster. See 'swarm ${cliCommand} --help'.`);
+  }
+  throw configError('object', 'cluster.discovery', 'discovery required to manage a cluster');
 }
