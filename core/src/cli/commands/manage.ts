@@ -94,7 +94,7 @@ function refuseUnavailable(config: DeploymentConfig): void {
 async function manage(positional: string | undefined, flags: ManageFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
-  requireDiscovery(cli.resolved);
+  requireDiscovery(cli.resolved, 'manage');
   refuseUnavailable(cli.resolved.config);
   const { logger } = cli;
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
