@@ -15,7 +15,13 @@ export interface EngineEndpoint {
   host: string;
   port: number;
   /** PEM material when the engine is dialled over TLS. */
-  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
+  tls?: {
+    ca?: string | Buffer;
+    cert?: string | Buffer;
+    key?: string | Buffer;
+    /** False when the engine's certificate is not verified (`--tls` without `--tlsverify`); default true. */
+    rejectUnauthorized?: boolean;
+  };
   /** Unix socket path, instead of host/port. */
   socketPath?: string;
 }

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { ErrorCodes, SwarmError, notSupported, type Discovery, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { parseFileContent } from './file-content.js';
+
+/** Re-reads the file every heartbeat and reports the entries whenever they change. */
+export class FileDiscovery implements Discovery {
+  constructor(
+    private readonly path: string,
+    private readonly heartbeatMs: number,
+  ) {}
+
+  watch(onEntries: (entries: readonly DiscoveryEntry[]) => void, onError: (error: Error) => void): DiscoveryWatcher {
+    let last: string | undefined;
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const poll = async () => {
+      try {
+        const entries = await this.read();
+        const key = entries.map((entry) => entry.addr).join(',');
+        if (!stopped && key !== last) {
+          last = key;
+          onEntries(entries);
+        }
+      } catch (error) {
+        if (!stopped) onError(error instanceof Error ? error : new Error(String(error)));
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), this.heartbeatMs);
+    };
+    void poll();
+    return {
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  async read(): Promise<DiscoveryEntry[]> {
+    let content: string;
+    try {
+      content = await readFile(this.path, 'utf8');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SwarmError(ErrorCodes.DISCOVERY_FAILED, `cannot read discovery file ${this.path}: ${reason}`, { cause: error });
+    }
+    return parseFileContent(content, this.path);
+  }
+
+  register(addr: string): Promise<void> {
+    return Promise.reject(notSupported(`the file discovery is read-only: add ${addr} to ${this.path} instead`));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

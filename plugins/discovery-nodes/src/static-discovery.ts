@@ -1,0 +1,22 @@
+import { notSupported, type Discovery, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+
+/** A fixed list of engines: reported once, never changes. */
+export class StaticDiscovery implements Discovery {
+  constructor(private readonly entries: readonly DiscoveryEntry[]) {}
+
+  watch(onEntries: (entries: readonly DiscoveryEntry[]) => void): DiscoveryWatcher {
+    let stopped = false;
+    queueMicrotask(() => {
+      if (!stopped) onEntries(this.entries);
+    });
+    return { stop: () => { stopped = true; } };
+  }
+
+  register(addr: string): Promise<void> {
+    return Promise.reject(notSupported(`the nodes discovery is a fixed list: cannot register ${addr}`));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
