@@ -1,1 +1,28 @@
-export {};
+import { Tokens, definePlugin, type DeploymentConfig, type Discovery, type Logger, type Scheduler } from '@swarm/plugin-sdk';
+import { SwarmCluster } from './swarm-cluster.js';
+
+export { SwarmCluster } from './swarm-cluster.js';
+export { EngineNode } from './engine-node.js';
+export { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
+export { bytesSize } from './bytes-size.js';
+export { matchImage, parseRepositoryTag } from './image-match.js';
+
+export const plugin = definePlugin({
+  name: '@swarm/driver-swarm',
+  version: '1.0.0',
+  apiVersion: '^1.0.0',
+  description: 'Cluster driver "swarm": swarm schedules containers itself across a pool of Docker engines',
+  register(ctx) {
+    ctx.driver('swarm', {
+      useFactory: (resolver) =>
+        new SwarmCluster(
+          resolver.resolve<DeploymentConfig>(Tokens.DeploymentConfig),
+          resolver.resolve<Scheduler>(Tokens.Scheduler),
+          resolver.resolve<Discovery>(Tokens.Discovery),
+          resolver.resolve<Logger>(Tokens.Logger),
+        ),
+    });
+  },
+});
+
+export default plugin;

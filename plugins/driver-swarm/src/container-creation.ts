@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ErrorCodes,
+  SwarmError,
+  SwarmLabels,
+  conflict,
+  isSwarmError,
+  moveEnvDirectivesToLabels,
+  swarmDirectives,
+  type AuthConfig,
+  type ContainerConfig,
+  type Logger,
+  type Node,
+  type Scheduler,
+} from '@swarm/plugin-sdk';
+import { cpusToShares, pendingContainer, type EngineContainer } from './engine-container.js';
+import type { EngineMonitor } from './engine-monitor.js';
+import type { ContainerIndex } from './container-index.js';
+import { followProgress } from './progress-stream.js';
+
+export interface CreationContext {
+  scheduler: Scheduler;
+  index: ContainerIndex;
+  log: Logger;
+  createRetry: number;
+  /** Healthy and unhealthy nodes the scheduler may see (its health filter decides). */
+  candidates(): readonly Node[];
+  monitorOf(node: Node): EngineMonitor | undefined;
+  imageExists(image: string): boolean;
+}
+
+/** Docker's text for a name in use, as Swarm classic returns it. */
+export function nameConflict(name: string): SwarmError {
+  return conflict(`Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`);
+}
+
+/** Names of creates in flight, so two parallel `docker run --name x` cannot both pass the check. */
+const pendingNames = new WeakMap<ContainerIndex, Set<string>>();
+
+function newSwarmId(index: ContainerIndex): string {
+  for (;;) {
+    const id = randomBytes(32).toString('hex');
+    if (!index.swarmIdTaken(id)) return id;
+  }
+}
+
+function withLabel(config: ContainerConfig, key: string, value: string): ContainerConfig {
+  return { ...config, Labels: { ...(config.Labels ?? {}), [key]: value } };
+}
+
+function withImageAffinity(config: ContainerConfig): ContainerConfig {
+  const affinities = [...swarmDirectives(config, 'affinities'), `image==${config.Image}`];
+  return withLabel(config, SwarmLabels.affinities, JSON.stringify(affinities));
+}
+
+function hasNodeConstraint(config: ContainerConfig): boolean {
+  return swarmDirectives(config, 'constraints').some((expression) => /^node\s*==/.test(expression));
+}
+
+function isImageNotFound(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /no such image|image \S* not found|not found: manifest unknown|pull access denied|repository does not exist/i.test(message);
+}
+
+/** The config the engine gets: CPUs read as a count become real shares for that engine. */
+function engineConfig(config: ContainerConfig, engineCpus: number): ContainerConfig {
+  const cpus = config.HostConfig?.CpuShares ?? 0;
+  if (!(cpus > 0)) return config;
+  return { ...config, HostConfig: { ...config.HostConfig, CpuShares: cpusToShares(cpus, engineCpus) } };
+}
+
+async function createOnEngine(monitor: EngineMonitor, config: ContainerConfig, name: string | undefined, auth: AuthConfig | undefined): Promise<EngineContainer> {
+  const body = engineConfig(config, monitor.node.cpus);
+  let created: { Id: string };
+  try {
+    created = await monitor.api.createContainer(body, name, auth);
+  } catch (error) {
+    if (!isSwarmError(error, ErrorCodes.NOT_FOUND) || !isImageNotFound(error)) throw error;
+    // the chosen engine lacks the image: pull it there, then create again (Swarm classic)
+    await followProgress(await monitor.api.createImage({ fromImage: config.Image }, auth), () => undefined);
+    created = await monitor.api.createContainer(body, name, auth);
+  }
+  const container = await monitor.refreshContainer(created.Id);
+  if (!container) throw new SwarmError(ErrorCodes.ENGINE_ERROR, "Container created but refresh didn't report it back");
+  return container;
+}
+
+async function attempt(
+  context: CreationContext,
+  config: ContainerConfig,
+  name: string | undefined,
+  auth: AuthConfig | undefined,
+  imageAffinity: boolean,
+): Promise<EngineContainer> {
+  const names = pendingNames.get(context.index) ?? new Set<string>();
+  pendingNames.set(context.index, names);
+  if (name && (context.index.nameTaken(name) || names.has(name))) {
+    throw nameConflict(name);
+  }
+  const swarmId = config.Labels?.[SwarmLabels.id] ?? newSwarmId(context.index);
+  const toCreate = moveEnvDirectivesToLabels(withLabel(config, SwarmLabels.id, swarmId));
+  const request = context.scheduler.request(imageAffinity ? withImageAffinity(toCreate) : toCreate, name);
+  const placement = context.scheduler.select(request, context.candidates());
+  const node = placement.ranked[0]?.node;
+  const monitor = node ? context.monitorOf(node) : undefined;
+  if (!monitor) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, 'error creating container');
+  monitor.node.addPending(swarmId, pendingContainer(monitor.node, swarmId, name, toCreate));
+  if (name) names.add(name);
+  try {
+    return await createOnEngine(monitor, toCreate, name, auth);
+  } finally {
+    monitor.node.removePending(swarmId);
+    if (name) names.delete(name);
+  }
+}
+
+/** Swarm classic's CreateContainer: schedule, reserve, create; image-affinity retry, then `swarm.createretry`. */
+export async function createContainer(context: CreationContext, config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<EngineContainer> {
+  try {
+    return await attempt(context, config, name, auth, false);
+  } catch (first) {
+    if (isSwarmError(first, ErrorCodes.CONFLICT) && /is already assigned/.test(first.message)) throw first;
+    let error = first;
+    let retries = 0;
+    if (isImageNotFound(first) && !hasNodeConstraint(config) && context.imageExists(config.Image)) {
+      retries++;
+      try {
+        return await attempt(context, config, name, auth, true);
+      } catch (next) {
+        error = next;
+      }
+    }
+    for (; retries < context.createRetry; retries++) {
+      context.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'Failed to create container, retrying');
+      try {
+        return await attempt(context, config, name, auth, false);
+      } catch (next) {
+        error = next;
+      }
+    }
+    throw error;
+  }
+}

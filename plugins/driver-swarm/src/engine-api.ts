@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type {
+  AuthConfig,
+  ContainerConfig,
+  ContainerInspect,
+  ContainerSummary,
+  EngineEndpoint,
+  ImageRemoval,
+  ImageSummary,
+  JsonObject,
+  NetworkSummary,
+  VolumeSummary,
+} from '@swarm/plugin-sdk';
+import { engineJson, openEngineRequest, type EngineRequest } from './engine-http.js';
+
+/** The part of `GET /info` swarm reads. */
+export interface EngineInfo extends JsonObject {
+  ID: string;
+  Name: string;
+  NCPU: number;
+  MemTotal: number;
+  Driver?: string;
+  KernelVersion?: string;
+  OperatingSystem?: string;
+  OSType?: string;
+  Labels?: string[] | null;
+}
+
+export interface EngineVersion extends JsonObject {
+  Version: string;
+  ApiVersion?: string;
+}
+
+function encodeAuth(auth: AuthConfig | undefined): Record<string, string> {
+  return auth ? { 'X-Registry-Auth': Buffer.from(JSON.stringify(auth)).toString('base64url') } : {};
+}
+
+/** Typed calls to one Docker engine; every call except streams is bounded by `timeoutMs`. */
+export class EngineApi {
+  constructor(
+    readonly endpoint: EngineEndpoint,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private json<T>(path: string, options: Omit<EngineRequest, 'timeoutMs'> = {}): Promise<T> {
+    return engineJson<T>(this.endpoint, path, { ...options, timeoutMs: this.timeoutMs });
+  }
+
+  private stream(path: string, options: Omit<EngineRequest, 'timeoutMs'>): Promise<IncomingMessage> {
+    return openEngineRequest(this.endpoint, path, { ...options, timeoutMs: this.timeoutMs });
+  }
+
+  info = () => this.json<EngineInfo>('/info');
+  version = () => this.json<EngineVersion>('/version');
+
+  listContainers = (id?: string) =>
+    this.json<ContainerSummary[]>('/containers/json', {
+      query: { all: 1, size: 0, filters: id ? JSON.stringify({ id: [id] }) : undefined },
+    });
+  inspectContainer = (id: string) => this.json<ContainerInspect>(`/containers/${encodeURIComponent(id)}/json`);
+  createContainer = (config: ContainerConfig, name: string | undefined, auth?: AuthConfig) =>
+    this.json<{ Id: string }>('/containers/create', { method: 'POST', query: { name }, body: config, headers: encodeAuth(auth) });
+  startContainer = (id: string) => this.json<void>(`/containers/${encodeURIComponent(id)}/start`, { method: 'POST' });
+  removeContainer = (id: string, force: boolean, volumes: boolean) =>
+    this.json<void>(`/containers/${encodeURIComponent(id)}`, { method: 'DELETE', query: { force, v: volumes } });
+  renameContainer = (id: string, name: string) =>
+    this.json<void>(`/containers/${encodeURIComponent(id)}/rename`, { method: 'POST', query: { name } });
+
+  listImages = () => this.json<ImageSummary[]>('/images/json', { query: { all: 0 } });
+  tagImage = (name: string, repo: string, tag: string, force: boolean) =>
+    this.json<void>(`/images/${encodeURIComponent(name)}/tag`, { method: 'POST', query: { repo, tag: tag || undefined, force: force || undefined } });
+  removeImage = (name: string, force: boolean) =>
+    this.json<ImageRemoval[]>(`/images/${encodeURIComponent(name)}`, { method: 'DELETE', query: { force } });
+  /** `POST /images/create`: pull (`fromImage`) or import (`fromSrc`); answers a progress stream. */
+  createImage = (query: EngineRequest['query'], auth: AuthConfig | undefined, upload?: Readable | Buffer) =>
+    this.stream('/images/create', { method: 'POST', query, headers: encodeAuth(auth), ...(upload ? { upload } : {}) });
+  loadImage = (archive: Buffer) => this.stream('/images/load', { method: 'POST', upload: archive });
+
+  listVolumes = () => this.json<{ Volumes: VolumeSummary[] | null }>('/volumes');
+  inspectVolume = (name: string) => this.json<VolumeSummary>(`/volumes/${encodeURIComponent(name)}`);
+  createVolume = (request: JsonObject) => this.json<VolumeSummary>('/volumes/create', { method: 'POST', body: request });
+  removeVolume = (name: string, force: boolean) =>
+    this.json<void>(`/volumes/${encodeURIComponent(name)}`, { method: 'DELETE', query: { force: force || undefined } });
+
+  listNetworks = () => this.json<NetworkSummary[]>('/networks');
+  inspectNetwork = (id: string) => this.json<NetworkSummary>(`/networks/${encodeURIComponent(id)}`);
+  createNetwork = (request: JsonObject) => this.json<{ Id: string }>('/networks/create', { method: 'POST', body: request });
+  removeNetwork = (id: string) => this.json<void>(`/networks/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+  /** The event stream from `since` (seconds) on; headers bounded by the timeout, the body not. */
+  events = (since?: number) => this.stream('/events', { query: { since } });
+}

@@ -1,0 +1,293 @@
+import type { IncomingMessage } from 'node:http';
+import { isSwarmError, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { CoalescingRunner } from './coalescing-runner.js';
+import { EngineApi } from './engine-api.js';
+import { EngineContainer, configFromInspect } from './engine-container.js';
+import { isConnectionError } from './engine-http.js';
+import type { EngineNode } from './engine-node.js';
+import { readEventStream } from './event-stream.js';
+
+export interface MonitorTimings {
+  refreshMinMs: number;
+  refreshMaxMs: number;
+  failureRetry: number;
+}
+
+export type EngineLifecycleAction = 'engine_connect' | 'engine_disconnect' | 'engine_reconnect';
+
+export interface MonitorHooks {
+  lifecycle(node: EngineNode, action: EngineLifecycleAction): void;
+  event(node: EngineNode, event: DockerEvent): void;
+  /** The address of another node already using this engine ID, if any. */
+  duplicateOf(node: EngineNode): string | undefined;
+}
+
+/** Container actions that change nothing swarm keeps (Swarm classic's list). */
+const NO_REFRESH = new Set(['top', 'resize', 'export', 'exec_create', 'exec_start', 'exec_die', 'exec_detach', 'attach', 'detach', 'extract-to-dir', 'copy', 'archive-path']);
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Keeps one EngineNode in step with its engine: connects (info, version, full load, event
+ * stream), refreshes between the min and max intervals, counts connection failures to mark the
+ * node Unhealthy and back, and applies engine events one container at a time.
+ */
+export class EngineMonitor {
+  private timer: NodeJS.Timeout | undefined;
+  private eventTimer: NodeJS.Timeout | undefined;
+  private events: IncomingMessage | undefined;
+  private stopped = false;
+  private connected = false;
+  private pendingAttempts = 0;
+  private lastEventTime = 0;
+  private readonly refresher = new CoalescingRunner();
+  /** Resolves once the first connection attempt finished (either way). */
+  readonly firstAttempt: Promise<void>;
+
+  constructor(
+    readonly node: EngineNode,
+    readonly api: EngineApi,
+    private readonly timings: MonitorTimings,
+    private readonly hooks: MonitorHooks,
+    private readonly log: Logger,
+  ) {
+    this.firstAttempt = this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.eventTimer);
+    this.events?.destroy();
+  }
+
+  private schedule(delayMs: number, task: () => Promise<void>): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void task(), delayMs);
+  }
+
+  private refreshDelay(): number {
+    const { refreshMinMs, refreshMaxMs } = this.timings;
+    return refreshMinMs + Math.random() * Math.max(0, refreshMaxMs - refreshMinMs);
+  }
+
+  // --- connection ---------------------------------------------------------------------------
+
+  private async connect(): Promise<void> {
+    try {
+      const [info, version] = await Promise.all([this.api.info(), this.api.version()]);
+      if (typeof info?.ID !== 'string' || typeof version?.Version !== 'string') {
+        throw new Error(`${this.node.addr} is not a Docker engine: /info and /version did not answer as an engine does`);
+      }
+      if (this.stopped) return;
+      this.node.applySpecs(info, version);
+      const duplicate = this.hooks.duplicateOf(this.node);
+      if (duplicate !== undefined) {
+        throw new Error(`ID duplicated. ${info.ID} shared by this node ${this.node.addr} and another node ${duplicate}`);
+      }
+      await this.loadEverything();
+      if (this.stopped) return;
+      this.openEvents();
+      this.connected = true;
+      this.node.failureCount = 0;
+      this.node.setError(undefined);
+      this.node.setStatus('healthy');
+      this.node.touch();
+      this.hooks.lifecycle(this.node, 'engine_connect');
+      this.schedule(this.refreshDelay(), () => this.refresh());
+    } catch (error) {
+      if (this.stopped) return;
+      this.node.setError(this.describeConnectError(error));
+      this.node.touch();
+      this.pendingAttempts++;
+      const backoff = Math.min(this.timings.refreshMinMs * 2 ** (this.pendingAttempts - 1), this.timings.refreshMaxMs);
+      this.log.debug({ addr: this.node.addr, error: errorText(error) }, 'engine not validated yet, will retry');
+      this.schedule(backoff, () => this.connect());
+    }
+  }
+
+  private describeConnectError(error: unknown): string {
+    if (isSwarmError(error) && !isConnectionError(error) && typeof error.details?.['status'] === 'number') {
+      return `${this.node.addr} is not a Docker engine: GET /info answered HTTP ${String(error.details['status'])} (${error.message})`;
+    }
+    return errorText(error);
+  }
+
+  private async loadEverything(): Promise<void> {
+    await this.refreshContainers(true);
+    await Promise.all([this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+  }
+
+  // --- periodic refresh and health ------------------------------------------------------------
+
+  private async refresh(): Promise<void> {
+    try {
+      if (!this.node.isHealthy()) {
+        const info = await this.api.info();
+        this.node.applySpecs(info, { Version: this.node.version });
+      }
+      const reconnecting = !this.node.isHealthy();
+      await this.refreshContainers(reconnecting);
+      await Promise.all([this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+      this.succeeded();
+    } catch (error) {
+      this.failed(error);
+    }
+    this.schedule(this.refreshDelay(), () => this.refresh());
+  }
+
+  private succeeded(): void {
+    this.node.setError(undefined);
+    this.node.failureCount = 0;
+    this.node.touch();
+    if (this.node.status() === 'unhealthy') {
+      this.log.info({ addr: this.node.addr, name: this.node.name }, 'engine came back to life');
+      this.node.setStatus('healthy');
+      this.hooks.lifecycle(this.node, 'engine_reconnect');
+      if (!this.events) this.openEvents();
+    }
+  }
+
+  private failed(error: unknown): void {
+    if (!isConnectionError(error)) {
+      this.log.warn({ addr: this.node.addr, error: errorText(error) }, 'engine refresh failed');
+      return;
+    }
+    this.node.failureCount++;
+    this.node.setError(errorText(error));
+    if (this.node.isHealthy() && this.node.failureCount >= this.timings.failureRetry) {
+      this.log.info({ addr: this.node.addr, name: this.node.name, failures: this.node.failureCount }, 'engine marked unhealthy');
+      this.node.setStatus('unhealthy');
+      this.hooks.lifecycle(this.node, 'engine_disconnect');
+    }
+  }
+
+  // --- state loading ----------------------------------------------------------------------------
+
+  /** All containers; `full` re-inspects every one (first load, reconnect), otherwise only new ones. */
+  private async refreshContainers(full: boolean): Promise<void> {
+    const summaries = await this.api.listContainers();
+    const seen = new Set<string>();
+    await Promise.all(
+      summaries.map(async (summary) => {
+        seen.add(summary.Id);
+        const known = this.node.knownContainer(summary.Id);
+        if (known && !full) {
+          this.node.upsertContainer(new EngineContainer(this.node, summary, known.config, known.inspect));
+          return;
+        }
+        const inspect = await this.api.inspectContainer(summary.Id).catch(() => undefined);
+        if (inspect) this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
+      }),
+    );
+    for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
+  }
+
+  /** Re-read one container (list row + inspect); gone from the engine means gone from swarm. */
+  refreshContainer(id: string): Promise<EngineContainer | undefined> {
+    return this.refresher.run(`container:${id}`, async () => {
+      const [summary] = await this.api.listContainers(id);
+      const inspect = summary ? await this.api.inspectContainer(summary.Id).catch(() => undefined) : undefined;
+      if (!summary || !inspect) {
+        this.node.deleteContainer(id);
+        return;
+      }
+      this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
+    }).then(() => this.node.knownContainer(id));
+  }
+
+  refreshImages(): Promise<void> {
+    return this.refresher.run('images', async () => this.node.setImages(await this.api.listImages()));
+  }
+
+  refreshVolumes(): Promise<void> {
+    return this.refresher.run('volumes', async () => this.node.setVolumes((await this.api.listVolumes()).Volumes ?? []));
+  }
+
+  refreshNetworks(): Promise<void> {
+    return this.refresher.run('networks', async () => this.node.setNetworks(await this.api.listNetworks()));
+  }
+
+  private refreshVolume(name: string): Promise<void> {
+    return this.refresher.run(`volume:${name}`, async () => {
+      this.node.upsertVolume(await this.api.inspectVolume(name).catch(() => undefined), name);
+    });
+  }
+
+  private refreshNetwork(id: string): Promise<void> {
+    return this.refresher.run(`network:${id}`, async () => {
+      this.node.upsertNetwork(await this.api.inspectNetwork(id).catch(() => undefined), id);
+    });
+  }
+
+  // --- events -----------------------------------------------------------------------------------
+
+  private openEvents(): void {
+    if (this.stopped) return;
+    const since = this.lastEventTime > 0 ? this.lastEventTime : undefined;
+    this.api.events(since).then(
+      (response) => {
+        if (this.stopped) {
+          response.destroy();
+          return;
+        }
+        this.events = response;
+        readEventStream(response, (event) => this.onEvent(event), () => this.eventsEnded());
+      },
+      (error: unknown) => {
+        this.failed(error);
+        this.eventsEnded();
+      },
+    );
+  }
+
+  private eventsEnded(): void {
+    this.events = undefined;
+    if (this.stopped) return;
+    // reopen soon; while the engine is down the refresh loop marks it unhealthy and reopens on return
+    clearTimeout(this.eventTimer);
+    this.eventTimer = setTimeout(() => {
+      if (this.node.isHealthy() && !this.events) {
+        this.openEvents();
+        void this.refreshContainers(true).catch(() => undefined);
+      }
+    }, Math.min(1000, this.timings.refreshMinMs));
+  }
+
+  private onEvent(event: DockerEvent): void {
+    if (typeof event.time === 'number') this.lastEventTime = event.time;
+    const actor = event['Actor'] as { ID?: string } | undefined;
+    const subject = actor?.ID ?? event.id ?? '';
+    const action = (event.Action ?? event.status ?? '').split(':')[0] ?? '';
+    const refreshed = this.applyEvent(event.Type ?? 'container', action, subject);
+    // classic emits after its refresh, so a client reacting to the event sees the new state
+    refreshed.catch(() => undefined).finally(() => this.hooks.event(this.node, event));
+  }
+
+  private applyEvent(type: string, action: string, subject: string): Promise<unknown> {
+    switch (type) {
+      case 'container':
+        if (action === 'destroy') {
+          this.node.deleteContainer(subject);
+          return Promise.resolve();
+        }
+        if (action === 'commit') return this.refreshImages();
+        return NO_REFRESH.has(action) ? Promise.resolve() : this.refreshContainer(subject);
+      case 'image':
+        return this.refreshImages();
+      case 'volume':
+        return this.refreshVolume(subject);
+      case 'network':
+        return this.refreshNetwork(subject);
+      default:
+        return Promise.resolve();
+    }
+  }
+
+  isConnected(): boolean {
+    return this.connected;
+  }
+}

@@ -1,0 +1,279 @@
+import {
+  requestedMemory,
+  type EngineEndpoint,
+  type Image,
+  type ImageSummary,
+  type Network,
+  type NetworkSummary,
+  type Node,
+  type NodeStatus,
+  type Volume,
+  type VolumeSummary,
+} from '@swarm/plugin-sdk';
+import type { EngineContainer } from './engine-container.js';
+import type { EngineInfo, EngineVersion } from './engine-api.js';
+import { matchImage } from './image-match.js';
+
+/** Told about every container change so the cluster keeps its lookup index current. */
+export interface NodeChangeListener {
+  containerChanged(node: EngineNode, before: EngineContainer | undefined, after: EngineContainer | undefined): void;
+  resourcesChanged(node: EngineNode): void;
+}
+
+export interface ContainerCounts {
+  total: number;
+  running: number;
+  paused: number;
+  stopped: number;
+}
+
+function standardLabels(info: EngineInfo): Record<string, string> {
+  const labels: Record<string, string> = {
+    storagedriver: info.Driver ?? '',
+    kernelversion: info.KernelVersion ?? '',
+    operatingsystem: info.OperatingSystem ?? '',
+  };
+  if (info.OSType) labels['ostype'] = info.OSType;
+  for (const label of info.Labels ?? []) {
+    const split = label.indexOf('=');
+    if (split > 0) labels[label.slice(0, split)] = label.slice(split + 1);
+  }
+  return labels;
+}
+
+/**
+ * One Docker engine as swarm knows it, all in memory: what `GET /info` said, its containers
+ * (pending ones included), images, volumes, networks and health. Only the engine monitor writes it.
+ */
+export class EngineNode implements Node {
+  engineId = '';
+  name = '';
+  version = '';
+  cpus = 0;
+  memory = 0;
+  updatedAt = new Date();
+  failureCount = 0;
+  private currentStatus: NodeStatus = 'pending';
+  private error: string | undefined;
+  private engineLabels: Record<string, string> = {};
+  private readonly byId = new Map<string, EngineContainer>();
+  private readonly pending = new Map<string, EngineContainer>();
+  private containerList: EngineContainer[] | undefined;
+  private reservedCpus = 0;
+  private reservedMemory = 0;
+  private imageList: Image[] = [];
+  private volumeList: Volume[] = [];
+  private networkList: Network[] = [];
+
+  constructor(
+    readonly addr: string,
+    readonly ip: string,
+    private readonly engineEndpoint: EngineEndpoint,
+    private readonly overcommitPercent: number,
+    private readonly failureRetry: number,
+    private readonly listener: NodeChangeListener,
+  ) {}
+
+  /** `<engine ID>|<addr>` once connected; the address alone while pending. */
+  get id(): string {
+    return this.engineId ? `${this.engineId}|${this.addr}` : this.addr;
+  }
+
+  applySpecs(info: EngineInfo, version: EngineVersion): void {
+    this.engineId = info.ID;
+    this.name = info.Name;
+    this.cpus = info.NCPU;
+    this.memory = info.MemTotal;
+    this.engineLabels = standardLabels(info);
+    this.version = version.Version;
+  }
+
+  // --- health -------------------------------------------------------------------------------
+
+  status(): NodeStatus {
+    return this.currentStatus;
+  }
+
+  setStatus(status: NodeStatus): void {
+    this.currentStatus = status;
+  }
+
+  isHealthy(): boolean {
+    return this.currentStatus === 'healthy';
+  }
+
+  healthIndicator(): number {
+    if (this.currentStatus !== 'healthy') return 0;
+    return Math.max(0, 100 - Math.floor((this.failureCount * 100) / Math.max(1, this.failureRetry)));
+  }
+
+  lastError(): string | undefined {
+    return this.error;
+  }
+
+  setError(message: string | undefined): void {
+    this.error = message;
+  }
+
+  touch(): void {
+    this.updatedAt = new Date();
+  }
+
+  endpoint(): EngineEndpoint {
+    return this.engineEndpoint;
+  }
+
+  labels(): Readonly<Record<string, string>> {
+    return this.engineLabels;
+  }
+
+  // --- resources (Swarm classic: integer overcommit percentage) ------------------------------
+
+  totalCpus(): number {
+    return this.cpus + Math.floor((this.cpus * this.overcommitPercent) / 100);
+  }
+
+  totalMemory(): number {
+    return this.memory + Math.floor((this.memory * this.overcommitPercent) / 100);
+  }
+
+  usedCpus(): number {
+    return this.reservedCpus;
+  }
+
+  usedMemory(): number {
+    return this.reservedMemory;
+  }
+
+  // --- containers -----------------------------------------------------------------------------
+
+  containers(): readonly EngineContainer[] {
+    this.containerList ??= [...this.byId.values(), ...this.pending.values()];
+    return this.containerList;
+  }
+
+  container(idOrName: string): EngineContainer | undefined {
+    const direct = this.byId.get(idOrName);
+    if (direct) return direct;
+    for (const container of this.byId.values()) {
+      if (container.id.startsWith(idOrName) || container.name === idOrName || container.names.includes(`/${idOrName}`)) return container;
+    }
+    return undefined;
+  }
+
+  knownContainer(id: string): EngineContainer | undefined {
+    return this.byId.get(id);
+  }
+
+  containerIds(): IterableIterator<string> {
+    return this.byId.keys();
+  }
+
+  counts(): ContainerCounts {
+    let running = 0;
+    let paused = 0;
+    for (const container of this.byId.values()) {
+      if (container.state === 'paused') paused++;
+      else if (container.state === 'running' || container.state === 'restarting') running++;
+    }
+    return { total: this.byId.size, running, paused, stopped: this.byId.size - running - paused };
+  }
+
+  private reserve(container: EngineContainer, sign: 1 | -1): void {
+    this.reservedCpus += sign * (container.config.HostConfig?.CpuShares ?? 0);
+    this.reservedMemory += sign * requestedMemory(container.config);
+  }
+
+  private replace(map: Map<string, EngineContainer>, key: string, next: EngineContainer | undefined): void {
+    const before = map.get(key);
+    if (before) this.reserve(before, -1);
+    if (next) {
+      map.set(key, next);
+      this.reserve(next, 1);
+    } else {
+      map.delete(key);
+    }
+    this.containerList = undefined;
+    if (before !== undefined || next !== undefined) this.listener.containerChanged(this, before, next);
+  }
+
+  upsertContainer(container: EngineContainer): void {
+    this.replace(this.byId, container.id, container);
+  }
+
+  deleteContainer(id: string): void {
+    if (this.byId.has(id)) this.replace(this.byId, id, undefined);
+  }
+
+  addPending(swarmId: string, container: EngineContainer): void {
+    this.replace(this.pending, swarmId, container);
+  }
+
+  removePending(swarmId: string): void {
+    if (this.pending.has(swarmId)) this.replace(this.pending, swarmId, undefined);
+  }
+
+  /** Forget everything (the node left the cluster). */
+  clear(): void {
+    for (const id of [...this.byId.keys()]) this.deleteContainer(id);
+    this.imageList = [];
+    this.volumeList = [];
+    this.networkList = [];
+    this.listener.resourcesChanged(this);
+  }
+
+  // --- images, volumes, networks ----------------------------------------------------------------
+
+  images(): readonly Image[] {
+    return this.imageList;
+  }
+
+  image(idOrName: string): Image | undefined {
+    return this.imageList.find((image) => matchImage(image.summary, idOrName));
+  }
+
+  setImages(summaries: readonly ImageSummary[]): void {
+    this.imageList = summaries.map((summary) => ({
+      id: summary.Id,
+      repoTags: summary.RepoTags ?? [],
+      repoDigests: summary.RepoDigests ?? [],
+      summary,
+      node: this,
+    }));
+    this.listener.resourcesChanged(this);
+  }
+
+  volumes(): readonly Volume[] {
+    return this.volumeList;
+  }
+
+  setVolumes(summaries: readonly VolumeSummary[]): void {
+    this.volumeList = summaries.map((summary) => ({ name: summary.Name, driver: summary.Driver, summary, node: this }));
+    this.listener.resourcesChanged(this);
+  }
+
+  upsertVolume(summary: VolumeSummary | undefined, name: string): void {
+    const others = this.volumeList.filter((volume) => volume.name !== name);
+    this.volumeList = summary ? [...others, { name: summary.Name, driver: summary.Driver, summary, node: this }] : others;
+    this.listener.resourcesChanged(this);
+  }
+
+  networks(): readonly Network[] {
+    return this.networkList;
+  }
+
+  setNetworks(summaries: readonly NetworkSummary[]): void {
+    this.networkList = summaries.map((summary) => this.toNetwork(summary));
+    this.listener.resourcesChanged(this);
+  }
+
+  upsertNetwork(summary: NetworkSummary | undefined, id: string): void {
+    const others = this.networkList.filter((network) => network.id !== id);
+    this.networkList = summary ? [...others, this.toNetwork(summary)] : others;
+    this.listener.resourcesChanged(this);
+  }
+
+  private toNetwork(summary: NetworkSummary): Network {
+    return { id: summary.Id, name: summary.Name, scope: summary.Scope ?? 'local', summary, node: this };
+  }
+}

@@ -1,0 +1,76 @@
+import type { Readable } from 'node:stream';
+import { notFound, type AuthConfig, type ImageRemoval, type ProgressListener } from '@swarm/plugin-sdk';
+import type { EngineMonitor } from './engine-monitor.js';
+import { fanOut } from './fan-out.js';
+import { parseRepositoryTag } from './image-match.js';
+import { followProgress } from './progress-stream.js';
+
+function readBody(body: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (chunk: Buffer | string) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+    body.on('end', () => resolve(Buffer.concat(chunks)));
+    body.on('error', reject);
+  });
+}
+
+function withImage(monitors: readonly EngineMonitor[], idOrName: string): EngineMonitor[] {
+  const holders = monitors.filter((monitor) => monitor.node.image(idOrName) !== undefined);
+  if (holders.length === 0) throw notFound(`No such image: ${idOrName}`);
+  return holders;
+}
+
+/** Pull on every engine in parallel, each engine's progress tagged with its node. */
+export async function pullImage(monitors: readonly EngineMonitor[], reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener): Promise<void> {
+  const { repository, tag } = parseRepositoryTag(reference);
+  await fanOut(monitors, async (monitor) => {
+    const response = await monitor.api.createImage({ fromImage: repository, tag: tag || 'latest' }, auth);
+    await followProgress(response, (message) => onProgress(monitor.node, message));
+    await monitor.refreshImages();
+  });
+}
+
+/** `docker import`: from a URL on every engine, or from an uploaded archive sent to every engine. */
+export async function importImage(
+  monitors: readonly EngineMonitor[],
+  source: string,
+  repository: string,
+  tag: string,
+  body: Readable | undefined,
+  onProgress: ProgressListener,
+): Promise<void> {
+  const archive = source === '-' && body ? await readBody(body) : undefined;
+  await fanOut(monitors, async (monitor) => {
+    const query = { fromSrc: source, repo: repository || undefined, tag: tag || undefined };
+    const response = await monitor.api.createImage(query, undefined, archive);
+    await followProgress(response, (message) => onProgress(monitor.node, message));
+    await monitor.refreshImages();
+  });
+}
+
+/** `docker load`: the archive is read once and sent to every engine. */
+export async function loadImage(monitors: readonly EngineMonitor[], body: Readable, onProgress: ProgressListener): Promise<void> {
+  const archive = await readBody(body);
+  await fanOut(monitors, async (monitor) => {
+    await followProgress(await monitor.api.loadImage(archive), (message) => onProgress(monitor.node, message));
+    await monitor.refreshImages();
+  });
+}
+
+/** Tag on every engine that has the image. */
+export async function tagImage(monitors: readonly EngineMonitor[], idOrName: string, repository: string, tag: string, force: boolean): Promise<void> {
+  await fanOut(withImage(monitors, idOrName), async (monitor) => {
+    await monitor.api.tagImage(idOrName, repository, tag, force);
+    await monitor.refreshImages();
+  });
+}
+
+/** Remove from every engine that has the image; the engines' answers are concatenated. */
+export async function removeImages(monitors: readonly EngineMonitor[], idOrName: string, force: boolean): Promise<ImageRemoval[]> {
+  const answers = await fanOut(withImage(monitors, idOrName), async (monitor) => {
+    const removed = await monitor.api.removeImage(idOrName, force);
+    await monitor.refreshImages();
+    return removed ?? [];
+  });
+  return answers.flat();
+}
