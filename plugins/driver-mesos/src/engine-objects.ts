@@ -22,7 +22,7 @@ export function taskContainer(summary: ContainerSummary, node: Node): Container 
     state: stateOf(summary),
     labels,
     config,
-    summary: { ...summary, Names: names.map((name) => `/${node.name}${name}`) },
+    summary: { ...summary, Names: names },
     node,
   };
 }

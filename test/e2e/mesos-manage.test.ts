@@ -1,0 +1,102 @@
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startZooKeeper, type Service } from '../harness/services.js';
+import { startMesosMaster, type MesosMasterDouble } from '../mesos-double/index.js';
+import { docker, row, startMesosManager, systemStatus, waitUntil, type MesosManager } from '../mesos-double/swarm-cli.js';
+
+// `swarm manage -c mesos zk://...` with a Mesos master double in real ZooKeeper and engines 62-64 as agents.
+const ZK_PORT = 23500;
+const API_PORT = 23510;
+let testbed: Testbed;
+let zk: Service;
+let master: MesosMasterDouble;
+let manager: MesosManager;
+
+beforeAll(async () => {
+  [testbed, zk] = await Promise.all([startTestbed({ first: 62, count: 3 }), startZooKeeper(ZK_PORT)]);
+  master = await startMesosMaster({
+    agents: testbed.engines.map((engine, index) => ({ host: engine.host, port: engine.port, attributes: { rack: `r${index}` } })),
+    zk: { servers: zk.addr, path: '/mesos' },
+    heartbeatIntervalSeconds: 2,
+    statusRetryMs: 500,
+  });
+  manager = await startMesosManager(API_PORT, `zk://${zk.addr}/mesos`, ['mesos.tasktimeout=3s', 'mesos.offerrefusetimeout=1s', 'mesos.statefile=/tmp/swarm-mesos-manage-test.json'], 3);
+});
+
+afterAll(async () => {
+  await manager?.stop();
+  await master?.stop();
+  await Promise.all([testbed?.stop(), zk?.stop()]);
+});
+
+const engineOf = (hostname: string) => testbed.engines.find((engine) => engine.name === hostname)!;
+
+describe('swarm manage -c mesos with the docker CLI', () => {
+  it('shows the offers, the master and the framework in docker info', async () => {
+    const rows = await systemStatus(API_PORT);
+    expect(row(rows, 'Offers')).toBe('3');
+    expect(rows.filter(([key]) => key === '  Offer')).toHaveLength(3);
+    expect(rows.some(([key, value]) => key === '   └ ports' && value === '31000-31099')).toBe(true);
+    expect(row(rows, 'Mesos Master')).toBe(master.address);
+    expect(row(rows, 'Mesos Framework ID')).toBe(master.frameworkList()[0]!.id);
+    const info = await docker(API_PORT, 'info');
+    expect(info.stdout).toContain('Offers: 3');
+  });
+
+  it('runs `docker run -d -m 64m` as a Mesos task on an agent and serves ps, logs, exec, inspect and rm -f', async () => {
+    const started = Date.now();
+    const run = await docker(API_PORT, 'run', '-d', '-m', '64m', '--name', 'web1', 'busybox:local', 'sh', '-c', 'echo hello-from-mesos; sleep 1000');
+    const elapsed = Date.now() - started;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const containerId = run.stdout;
+    const task = master.taskList().find((candidate) => candidate.taskId.startsWith('web1.'))!;
+    expect(task).toMatchObject({ state: 'TASK_RUNNING', containerId });
+    console.log(`docker run -> TASK_RUNNING through the double: ${elapsed} ms`);
+
+    const engine = engineOf(task.hostname);
+    const onEngine = await new Docker({ host: engine.host, port: engine.port }).getContainer(containerId).inspect();
+    expect(onEngine.HostConfig.Memory).toBe(64 * 1024 * 1024);
+
+    const ps = await docker(API_PORT, 'ps', '--format', '{{.ID}} {{.Names}}');
+    expect(ps.stdout).toContain(`${containerId.slice(0, 12)} ${task.hostname}/web1`);
+    const inspect = JSON.parse((await docker(API_PORT, 'inspect', 'web1')).stdout) as Array<{ Id: string; State: { Running: boolean } }>;
+    expect(inspect[0]).toMatchObject({ Id: containerId, State: { Running: true } });
+    await waitUntil(async () => (await docker(API_PORT, 'logs', 'web1')).stdout.includes('hello-from-mesos'), 'logs');
+    expect((await docker(API_PORT, 'exec', 'web1', 'echo', 'inside')).stdout).toBe('inside');
+
+    const removed = await docker(API_PORT, 'rm', '-f', 'web1');
+    expect(removed.code).toBe(0);
+    expect(master.taskList().find((candidate) => candidate.taskId === task.taskId)?.state).toBe('TASK_KILLED');
+    await waitUntil(async () => !(await docker(API_PORT, 'ps', '-a', '--format', '{{.Names}}')).stdout.includes('web1'), 'web1 gone from ps');
+  });
+
+  it('refuses a run without -c or -m with Swarm classic\'s text', async () => {
+    const run = await docker(API_PORT, 'run', '-d', 'busybox:local', 'sleep', '10');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('resources constraints (-c and/or -m) are required by mesos');
+  });
+
+  it('places by constraints on agent attributes', async () => {
+    const run = await docker(API_PORT, 'run', '-d', '-m', '32m', '-e', 'constraint:rack==r2', '--name', 'pinned', 'busybox:local', 'sleep', '1000');
+    expect(run.code).toBe(0);
+    const task = master.taskList().find((candidate) => candidate.taskId.startsWith('pinned.'))!;
+    expect(task.hostname).toBe(testbed.engines[2]!.name);
+    expect((await docker(API_PORT, 'rm', '-f', 'pinned')).code).toBe(0);
+  });
+
+  it('fails a run that fits no offer after mesos.tasktimeout', async () => {
+    const started = Date.now();
+    const run = await docker(API_PORT, 'run', '-d', '-m', '100000g', 'busybox:local', 'sleep', '10');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('container failed to start after 3s');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+  });
+
+  it('answers operations Mesos cannot do with "not supported with mesos"', async () => {
+    const volume = await docker(API_PORT, 'volume', 'create', 'v1');
+    expect(volume.code).not.toBe(0);
+    expect(volume.stderr).toContain('not supported with mesos');
+  });
+});
