@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MEASURED_DELAYS } from './hollow/default-delays.js';
+import { startHollowProcess, startManager } from './scale/children.js';
+import { createThroughput, infoLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
+import { PeakRss, sampleProcess } from './scale/process-meter.js';
+import { hotSpots, hotSpotTable, readProfile } from './scale/profile-summary.js';
+import { machine, resultSection, type ScaleResult } from './scale/report.js';
+
+const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real client (dockerode) measuring.
+
+  npx tsc -p test/bench/scale && node test/bench/scale/dist/scale.js [options]
+
+  --nodes 100,1000      cluster sizes to run, one after the other (default 100,1000)
+  --containers 30       running containers preloaded per engine (default 30)
+  --delay MS            hollow per-call delay for every call (default: measured real-engine delays)
+  --runs 500            docker run -d (create + start) samples   --run-workers 4   clients issuing them
+  --creates 1600        creates for the throughput phase          --create-workers 16
+  --info-runs 200       --ps-runs 20
+  --port 24900          manager port (the next sizes use the next ports)
+  --profile             run the manager under node --cpu-prof and list its hot spots
+  --out FILE            results file (default test/bench/results/scale-<date>.md)`;
+
+const { values } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '100,1000' },
+    containers: { type: 'string', default: '30' },
+    delay: { type: 'string' },
+    runs: { type: 'string', default: '500' },
+    'run-workers': { type: 'string', default: '4' },
+    creates: { type: 'string', default: '1600' },
+    'create-workers': { type: 'string', default: '16' },
+    'info-runs': { type: 'string', default: '200' },
+    'ps-runs': { type: 'string', default: '20' },
+    port: { type: 'string', default: '24900' },
+    'healthy-timeout': { type: 'string', default: '180' },
+    profile: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const RESULTS = fileURLToPath(new URL('../../results/', import.meta.url));
+const date = new Date().toISOString();
+const out = values.out ?? join(RESULTS, `scale-${date.slice(0, 10)}.md`);
+const runEngineDelayMs = values.delay === undefined ? MEASURED_DELAYS.create + MEASURED_DELAYS.start : 2 * Number(values.delay);
+const command = `node test/bench/scale/dist/scale.js ${process.argv.slice(2).join(' ')}`.trim();
+
+async function measure(nodes: number, port: number): Promise<ScaleResult> {
+  const containers = Number(values.containers);
+  const hollow = await startHollowProcess(nodes, containers, values.delay);
+  const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'swarm-scale-prof-')) : undefined;
+  const startedAt = performance.now();
+  const manager = startManager(port, hollow.discovery, profileDir, []);
+  try {
+    const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
+    if (healthyMs === undefined) console.error(`not all ${nodes} nodes became healthy; manager said:\n${manager.output()}`);
+    const atHealthy = sampleProcess(manager.pid);
+    const peak = new PeakRss(manager.pid);
+    console.error(`${nodes} nodes: healthy after ${Math.round(healthyMs ?? -1)} ms; measuring`);
+    const info = await infoLatency(port, Number(values['info-runs']));
+    const ps = await psLatency(port, Number(values['ps-runs']));
+    const run = await runLatency(port, Number(values.runs), Number(values['run-workers']));
+    const creates = await createThroughput(port, Number(values.creates), Number(values['create-workers']));
+    peak.stop();
+    const after = sampleProcess(manager.pid);
+    const hollowRssMb = sampleProcess(hollow.child.pid).rssMb;
+    await manager.stop();
+    const profile = profileDir === undefined ? undefined : readProfile(profileDir);
+    return {
+      nodes, containers, healthyMs, info, ps, run, runEngineDelayMs, runWorkers: Number(values['run-workers']),
+      creates, createWorkers: Number(values['create-workers']),
+      managerRssMb: { afterHealthy: atHealthy.rssMb, peak: peak.peakMb },
+      managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - atHealthy.cpuSeconds },
+      hollowRssMb,
+      ...(profile === undefined ? {} : { hotSpots: hotSpotTable(hotSpots(profile)) }),
+    };
+  } finally {
+    await manager.stop();
+    await hollow.child.stop();
+    if (profileDir !== undefined) rmSync(profileDir, { recursive: true, force: true });
+  }
+}
+
+const sections: string[] = [];
+const header = [
+  '# Scale benchmark: swarm manage in front of hollow engines',
+  '',
+  `- Date: ${date}`,
+  `- Machine: ${machine()}`,
+  `- Command: \`npx tsc -p test/bench/scale && ${command}\``,
+  `- Hollow delay: ${values.delay === undefined ? 'measured real-engine latencies (test/bench/hollow/README.md)' : `${values.delay} ms per call`}; manager: \`swarm manage\`, swarm driver, default filters, spread; client: dockerode`,
+  '',
+].join('\n');
+
+mkdirSync(RESULTS, { recursive: true });
+let port = Number(values.port);
+for (const nodes of values.nodes.split(',').map(Number)) {
+  const result = await measure(nodes, port++);
+  sections.push(resultSection(result));
+  writeFileSync(out, `${header}\n${sections.join('\n\n')}\n`);
+  console.error(resultSection(result));
+}
+console.error(`results: ${out}`);

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const HOLLOW_CLI = fileURLToPath(new URL('../hollow/cli.js', import.meta.url));
+const SWARM_BIN = fileURLToPath(new URL('../../../../../core/dist/cli/bin.js', import.meta.url));
+
+export interface Child {
+  process: ChildProcess;
+  pid: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function startChild(args: string[]): Child {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const stop = (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  };
+  return { process: child, pid: child.pid ?? 0, output: () => output, stop };
+}
+
+/** Hollow engines in their own process, so they do not share the event loop with the client. */
+export async function startHollowProcess(count: number, containersPerEngine: number, delay: string | undefined): Promise<{ child: Child; discovery: string }> {
+  const args = [HOLLOW_CLI, '--count', String(count), '--containers', String(containersPerEngine), ...(delay === undefined ? [] : ['--delay', delay])];
+  const child = startChild(args);
+  const discovery = await new Promise<string>((resolve, reject) => {
+    let pending = '';
+    child.process.stdout?.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const line = pending.split('\n').find((candidate) => candidate.startsWith('nodes://'));
+      if (line !== undefined) resolve(line.trim());
+    });
+    child.process.once('exit', (code) => reject(new Error(`hollow engines exited with ${code}: ${child.output()}`)));
+  });
+  return { child, discovery };
+}
+
+/** `swarm manage` (the built CLI) with default filters and the spread strategy; `--cpu-prof` when profiling. */
+export function startManager(port: number, discovery: string, profileDir: string | undefined, extraArgs: readonly string[]): Child {
+  const nodeFlags = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
+}

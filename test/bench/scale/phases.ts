@@ -1,0 +1,72 @@
+import Docker from 'dockerode';
+import { percentiles, type Percentiles } from './stats.js';
+
+const IMAGE = 'busybox:local';
+const COMMAND = ['sleep', '86400'];
+
+export const clientFor = (port: number): Docker => new Docker({ host: '127.0.0.1', port, version: 'v1.41' });
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
+}
+
+/** Runs `total` calls over `workers` concurrent clients; returns each call's latency and the wall time. */
+async function concurrently(total: number, workers: number, port: number, call: (client: Docker, index: number) => Promise<unknown>): Promise<{ latencies: number[]; wallMs: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      const client = clientFor(port);
+      for (let index = next++; index < total; index = next++) latencies.push(await timed(() => call(client, index)));
+    }),
+  );
+  return { latencies, wallMs: performance.now() - started };
+}
+
+interface SystemStatus {
+  SystemStatus?: [string, string][] | null;
+}
+
+/** Healthy nodes according to the `└ Status` rows of Swarm classic's /info. */
+export async function healthyNodes(client: Docker): Promise<number> {
+  const info = (await client.info().catch(() => ({}))) as SystemStatus;
+  return (info.SystemStatus ?? []).filter(([key, value]) => key.trim() === '└ Status' && value === 'Healthy').length;
+}
+
+/** Milliseconds from `startedAt` until /info shows `count` healthy nodes (or undefined after the timeout). */
+export async function timeToHealthy(port: number, count: number, startedAt: number, timeoutMs: number): Promise<number | undefined> {
+  const client = clientFor(port);
+  while (performance.now() - startedAt < timeoutMs) {
+    if ((await healthyNodes(client)) >= count) return performance.now() - startedAt;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+export const infoLatency = async (port: number, runs: number): Promise<Percentiles> =>
+  percentiles((await concurrently(runs, 1, port, (client) => client.info())).latencies);
+
+export const psLatency = async (port: number, runs: number): Promise<Percentiles> =>
+  percentiles((await concurrently(runs, 1, port, (client) => client.listContainers({ all: true }))).latencies);
+
+/** `docker run -d` as the CLI does it: create, then start. */
+export async function runLatency(port: number, runs: number, workers: number): Promise<Percentiles> {
+  const { latencies } = await concurrently(runs, workers, port, async (client) => {
+    const container = await client.createContainer({ Image: IMAGE, Cmd: COMMAND });
+    await container.start();
+  });
+  return percentiles(latencies);
+}
+
+export interface Throughput {
+  perSecond: number;
+  latency: Percentiles;
+}
+
+export async function createThroughput(port: number, creates: number, workers: number): Promise<Throughput> {
+  const { latencies, wallMs } = await concurrently(creates, workers, port, (client) => client.createContainer({ Image: IMAGE, Cmd: COMMAND }));
+  return { perSecond: (creates / wallMs) * 1000, latency: percentiles(latencies) };
+}

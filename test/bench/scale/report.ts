@@ -1,0 +1,49 @@
+import { cpus, totalmem, release } from 'node:os';
+import { formatPercentiles, ms, type Percentiles } from './stats.js';
+import type { Throughput } from './phases.js';
+
+export interface ScaleResult {
+  nodes: number;
+  containers: number;
+  healthyMs: number | undefined;
+  info: Percentiles;
+  ps: Percentiles;
+  run: Percentiles;
+  /** The hollow engine's own delay inside one `docker run -d` (create + start). */
+  runEngineDelayMs: number;
+  runWorkers: number;
+  creates: Throughput;
+  createWorkers: number;
+  managerRssMb: { afterHealthy: number; peak: number };
+  managerCpuSeconds: { toHealthy: number; measuring: number };
+  hollowRssMb: number;
+  hotSpots?: string;
+}
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version} (machine shared with other jobs)`;
+}
+
+const overhead = (value: number, delay: number): string => ms(Math.max(0, value - delay));
+
+export function resultSection(result: ScaleResult): string {
+  const lines = [
+    `## ${result.nodes} nodes × ${result.containers} containers`,
+    '',
+    '| measure | value |',
+    '|---|---|',
+    `| all nodes Healthy after manager start | ${result.healthyMs === undefined ? 'not reached' : `${(result.healthyMs / 1000).toFixed(1)} s`} |`,
+    `| \`info\` p50 / p90 / p99 (ms, ${result.info.count} runs) | ${formatPercentiles(result.info)} |`,
+    `| \`ps -a\` p50 / p90 / p99 (ms, ${result.ps.count} runs) | ${formatPercentiles(result.ps)} |`,
+    `| \`run -d\` p50 / p90 / p99 (ms, ${result.run.count} runs, ${result.runWorkers} clients) | ${formatPercentiles(result.run)} |`,
+    `| \`run -d\` beyond the engine's own ${ms(result.runEngineDelayMs)} ms, p50 / p90 / p99 | ${overhead(result.run.p50, result.runEngineDelayMs)} / ${overhead(result.run.p90, result.runEngineDelayMs)} / ${overhead(result.run.p99, result.runEngineDelayMs)} |`,
+    `| creates/s with ${result.createWorkers} clients (${result.creates.latency.count} creates) | ${Math.round(result.creates.perSecond)} |`,
+    `| create latency p50 / p90 / p99 (ms) | ${formatPercentiles(result.creates.latency)} |`,
+    `| manager RSS after healthy / peak | ${Math.round(result.managerRssMb.afterHealthy)} MB / ${Math.round(result.managerRssMb.peak)} MB |`,
+    `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
+    `| hollow engines process RSS | ${Math.round(result.hollowRssMb)} MB |`,
+  ];
+  if (result.hotSpots !== undefined) lines.push('', 'Manager CPU profile (`node --cpu-prof`), top self time:', '', result.hotSpots);
+  return lines.join('\n');
+}
