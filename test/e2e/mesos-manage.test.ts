@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startZooKeeper, type Service } from '../harness/services.js';
 import { startMesosMaster, type MesosMasterDouble } from '../mesos-double/index.js';
-import { docker, row, startMesosManager, systemStatus, waitUntil, type MesosManager } from '../mesos-double/swarm-cli.js';
+import type { Manager } from '../harness/manager.js';
+import { docker, row, startMesosManager, systemStatus, waitUntil } from '../mesos-double/swarm-cli.js';
 
 // `swarm manage -c mesos zk://...` with a Mesos master double in real ZooKeeper and engines 62-64 as agents.
 const ZK_PORT = 23500;
@@ -11,7 +12,7 @@ const API_PORT = 23510;
 let testbed: Testbed;
 let zk: Service;
 let master: MesosMasterDouble;
-let manager: MesosManager;
+let manager: Manager;
 
 beforeAll(async () => {
   [testbed, zk] = await Promise.all([startTestbed({ first: 62, count: 3 }), startZooKeeper(ZK_PORT)]);
