@@ -158,3 +158,28 @@ export function collectEvents(subscribe: (listener: (event: ClusterEvent) => voi
   const stop = subscribe((event) => events.push(event));
   return { events, stop };
 }
+
+/** Polls an engine's `/_ping` every 50 ms and remembers when it last started and stopped answering. */
+export function watchAnswering(addr: string): { up?: number; down?: number; stop: () => void } {
+  const state: { up?: number; down?: number; stop: () => void } = { stop: () => undefined };
+  let answering: boolean | undefined;
+  let active = true;
+  const poll = async () => {
+    let ok = false;
+    try {
+      ok = (await fetch(`http://${addr}/_ping`, { signal: AbortSignal.timeout(500) })).ok;
+    } catch {
+      ok = false;
+    }
+    if (ok !== answering) {
+      if (answering !== undefined) state[ok ? 'up' : 'down'] = Date.now();
+      answering = ok;
+    }
+    if (active) setTimeout(() => void poll(), 50);
+  };
+  void poll();
+  state.stop = () => {
+    active = false;
+  };
+  return state;
+}
