@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { withLogOptions } from './log-options.js';
+import { withGlobalOptions } from './global-options.js';
 import { SWARM_VERSION } from '../version.js';
 import { joinCommand } from './commands/join.js';
 import { listCommand } from './commands/list.js';
@@ -11,13 +11,12 @@ export function createProgram(): Command {
   const program = new Command('swarm')
     .description('A Docker native clustering system')
     .version(`swarm version ${SWARM_VERSION}`, '-v, --version', 'print the version')
-    .option('--config <path>', 'config file (default: swarm.config.* / .swarmrc* / package.json "swarm", searched upwards)')
     .enablePositionalOptions();
-  withLogOptions(program)
-    .addCommand(withLogOptions(manageCommand()))
-    .addCommand(withLogOptions(joinCommand()))
-    .addCommand(withLogOptions(listCommand()))
-    .addCommand(withLogOptions(pluginsCommand()))
+  withGlobalOptions(program)
+    .addCommand(withGlobalOptions(manageCommand()))
+    .addCommand(withGlobalOptions(joinCommand()))
+    .addCommand(withGlobalOptions(listCommand()))
+    .addCommand(withGlobalOptions(pluginsCommand()))
     .addCommand(scheduleCommand());
   return program;
 }

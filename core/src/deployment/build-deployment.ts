@@ -65,6 +65,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     createScheduler(
       config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
       resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
+      { logger: options.logger },
     ),
   );
   registerLazy<Discovery>(container, Tokens.Discovery, (resolver) => {

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createSwarm, ErrorCodes, loadConfigFile, type SwarmError } from '@swarm/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startManager, type Manager } from '../harness/manager.js';
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = join(REPO, 'test', 'fixtures', 'third-party-plugin');
+const SWARM = join(REPO, 'core', 'bin', 'swarm.js');
+const PORT = 23001;
+const INCOMPATIBLE = 'plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.0.0';
+
+let work: string;
+let maintenance: Testbed;
+let open: Testbed;
+let manager: Manager | undefined;
+
+async function pack(dir: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: dir });
+  return join(work, stdout.trim().split('\n').pop()!);
+}
+
+/** A project outside the repository with the packed tarballs installed from disk. */
+async function project(name: string, tarballs: string[], config: string): Promise<string> {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], { cwd: dir });
+  writeFileSync(join(dir, 'swarm.config.js'), config);
+  return dir;
+}
+
+async function swarmCli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [SWARM, ...args], { cwd });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const docker = async (...args: string[]): Promise<string> => (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
+
+const CONFIG = `export default {
+  plugins: ['maintenance'],
+  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance'], strategy: 'spread' },
+};
+`;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'swarm-third-party-'));
+  const engines = Promise.all([startTestbed({ first: 1, count: 1, labels: ['maintenance=true'] }), startTestbed({ first: 2, count: 1 })]);
+  const incompatibleSource = join(work, 'incompatible-source');
+  cpSync(FIXTURE, incompatibleSource, { recursive: true });
+  for (const file of ['index.js', 'package.json']) {
+    const path = join(incompatibleSource, file);
+    writeFileSync(path, readFileSync(path, 'utf8').replace("apiVersion: '^1.0.0'", "apiVersion: '^2.0.0'").replaceAll('1.2.0', '2.1.0'));
+  }
+  const [sdk, plugin, incompatible] = await Promise.all([pack(join(REPO, 'plugin-sdk')), pack(FIXTURE), pack(incompatibleSource)]);
+  await project('site', [sdk, plugin], CONFIG);
+  await project('site-next', [sdk, incompatible], CONFIG);
+  [maintenance, open] = await engines;
+}, 170_000);
+
+afterAll(async () => {
+  await manager?.stop();
+  await Promise.all([maintenance?.stop(), open?.stop()]);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('a third-party filter installed from its npm tarball', () => {
+  it('is listed by `swarm plugins` from the project folder', async () => {
+    const result = await swarmCli(['plugins', '--json'], join(work, 'site'));
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(rows.find((row) => row.name === 'swarm-plugin-maintenance')).toEqual({
+      name: 'swarm-plugin-maintenance',
+      version: '1.2.0',
+      kinds: ['filter'],
+      apiVersion: '^1.0.0',
+      compatible: true,
+      builtin: false,
+      resolved: join(work, 'site', 'node_modules', 'swarm-plugin-maintenance'),
+    });
+  });
+
+  it('loads and registers through createSwarm with the config file', async () => {
+    const file = await loadConfigFile({ cwd: join(work, 'site') });
+    const swarm = await createSwarm(file!.input, { configDir: file!.dir });
+    expect(swarm.deployment.plugins.map((plugin) => plugin.packageName)).toContain('swarm-plugin-maintenance');
+    expect(swarm.scheduler.filterNames).toEqual(['health', 'port', 'constraint', 'maintenance']);
+  });
+
+  it('keeps containers off the engine in maintenance when `swarm manage` schedules', async () => {
+    manager = await startManager({
+      discovery: `${maintenance.addrs},${open.addrs}`,
+      port: PORT,
+      expectNodes: 2,
+      args: ['--config', join(work, 'site', 'swarm.config.js')],
+    });
+    for (const name of ['tp1', 'tp2', 'tp3']) await docker('run', '-d', '--name', name, 'busybox:local', 'sleep', '300');
+    const names = (await docker('ps', '--format', '{{.Names}}')).split('\n').sort();
+    expect(names).toEqual(['node2/tp1', 'node2/tp2', 'node2/tp3']);
+    const refused = await docker('run', '-d', '-e', 'constraint:node==node1', 'busybox:local', 'sleep', '300').catch((error: { stderr: string }) => error.stderr);
+    expect(refused).toContain('node not in maintenance');
+    await docker('rm', '-f', 'tp1', 'tp2', 'tp3');
+  });
+
+  it('refuses the copy that wants plugin API ^2.0.0, with the coded error', async () => {
+    const result = await swarmCli(['manage', '127.0.0.3:2375'], join(work, 'site-next'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`${INCOMPATIBLE}\n`);
+    const file = await loadConfigFile({ cwd: join(work, 'site-next') });
+    const error = (await createSwarm(file!.input, { configDir: file!.dir }).catch((e: unknown) => e)) as SwarmError;
+    expect(error.code).toBe(ErrorCodes.PLUGIN_INCOMPATIBLE);
+    expect(error.message).toBe(INCOMPATIBLE);
+  });
+});
