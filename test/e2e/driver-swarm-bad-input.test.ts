@@ -1,0 +1,97 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
+import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
+import type { SwarmCluster } from '@swarm/driver-swarm';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { deploymentConfig, newCluster, nodeRows } from './driver-swarm-support.js';
+
+// engine 17; fake servers on 127.0.0.1:23301-23303 (23303 is left closed)
+const FIRST = 17;
+const NOT_DOCKER = '127.0.0.1:23301';
+const HANGS = '127.0.0.1:23302';
+const NOBODY = '127.0.0.1:23303';
+
+function listen(server: HttpServer | TcpServer, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+}
+
+describe('driver-swarm with addresses that are not healthy engines', () => {
+  let testbed: Testbed;
+  let cluster: SwarmCluster;
+  let startMs = 0;
+  const sockets: Socket[] = [];
+  const web = createHttpServer((_request, response) => {
+    response.writeHead(404, { 'Content-Type': 'text/plain' });
+    response.end('404 page not found\n');
+  });
+  const silent = createTcpServer((socket) => sockets.push(socket));
+
+  beforeAll(async () => {
+    testbed = await startTestbed({ first: FIRST, count: 1 });
+    await listen(web, 23301);
+    await listen(silent, 23302);
+    const uri = [testbed.engines[0]!.addr, NOT_DOCKER, HANGS, NOBODY].join(',');
+    cluster = newCluster(new NodesDiscoveryBackend().open(uri, { heartbeat: 1, ttl: 20, options: {} }), uri, {
+      options: { 'swarm.requesttimeout': '1' },
+    });
+    const started = Date.now();
+    await cluster.start();
+    startMs = Date.now() - started;
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => web.close(resolve));
+    await new Promise((resolve) => silent.close(resolve));
+    await testbed?.stop();
+  });
+
+  const rowsOf = (addr: string) => {
+    const rows = cluster.info().systemStatus;
+    const at = rows.findIndex(([key, value]) => key.startsWith(' ') && value === addr);
+    return nodeRows(rows.slice(at), rows[at]![0].slice(1));
+  };
+
+  it('starts within the request timeout even when an engine hangs', () => {
+    expect(startMs).toBeLessThan(3_000);
+  });
+
+  it('gives each bad address a Pending row with a clear error', () => {
+    expect(rowsOf(NOT_DOCKER).get('Status')).toBe('Pending');
+    expect(rowsOf(NOT_DOCKER).get('Error')).toBe(`${NOT_DOCKER} is not a Docker engine: GET /info answered HTTP 404 (404 page not found)`);
+    expect(rowsOf(HANGS).get('Status')).toBe('Pending');
+    expect(rowsOf(HANGS).get('Error')).toBe(`Cannot connect to the Docker engine endpoint 127.0.0.1:23302: no answer within 1 s`);
+    expect(rowsOf(NOBODY).get('Status')).toBe('Pending');
+    expect(rowsOf(NOBODY).get('Error')).toMatch(/^Cannot connect to the Docker engine endpoint 127\.0\.0\.1:23303: connect ECONNREFUSED/);
+    expect(cluster.info().systemStatus.find(([key]) => key === 'Nodes')).toEqual(['Nodes', '4']);
+  });
+
+  it('keeps serving the real engine', async () => {
+    expect(rowsOf(testbed.engines[0]!.addr).get('Status')).toBe('Healthy');
+    const container = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, 'still-works');
+    expect(container.node.name).toBe(`node${FIRST}`);
+    await cluster.removeContainer(container, { force: true });
+  });
+
+  it('refuses invalid cluster options with Swarm classic texts', () => {
+    const fail = (options: Record<string, string>) => {
+      try {
+        newCluster(new NodesDiscoveryBackend().open(NOBODY, { heartbeat: 1, ttl: 20, options: {} }), NOBODY, { options });
+      } catch (error) {
+        expect(isSwarmError(error, ErrorCodes.CONFIG_INVALID)).toBe(true);
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(fail({ 'swarm.overcommit': '-1' })).toBe('swarm.overcommit should be larger than -1, -1.000000 is invalid');
+    expect(fail({ 'swarm.createretry': '-2' })).toBe('swarm.createretry can not be negative, -2 is invalid');
+    expect(fail({ 'swarm.overcommit': 'lots' })).toBe('swarm.overcommit must be a number, "lots" is invalid');
+    expect(deploymentConfig(NOBODY).cluster.options).toEqual({});
+  });
+});
