@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { docker, newCluster, nodeRows } from './driver-swarm-support.js';
+
+// engine 18, listening with --tlsverify on 127.0.0.19:2376
+const FIRST = 18;
+const run = promisify(execFile);
+
+/** A throw-away CA, a server certificate for the engine's address and a client certificate. */
+async function makeCertificates(dir: string, ip: string): Promise<void> {
+  const ssl = (...args: string[]) => run('openssl', args, { cwd: dir });
+  await ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=swarm-test-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem');
+  writeFileSync(join(dir, 'server.ext'), `subjectAltName=IP:${ip}\nextendedKeyUsage=serverAuth\n`);
+  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
+  for (const [name, subject] of [['server', `/CN=${ip}`], ['client', '/CN=swarm-manager']] as const) {
+    await ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
+    await ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}-cert.pem`);
+  }
+}
+
+describe('driver-swarm dialling an engine over TLS', () => {
+  let dir: string;
+  let testbed: Testbed;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'swarm-tls-'));
+    await makeCertificates(dir, `127.0.0.${FIRST + 1}`);
+    testbed = await startTestbed({ first: FIRST, count: 1, tlsDir: dir });
+  });
+
+  afterAll(async () => {
+    await testbed?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = (uri: string) => new NodesDiscoveryBackend().open(uri, { heartbeat: 1, ttl: 20, options: {} });
+
+  it('connects with the client certificate and runs containers there', async () => {
+    const addr = testbed.engines[0]!.addr;
+    expect(addr).toBe(`127.0.0.${FIRST + 1}:2376`);
+    const tls = { ca: join(dir, 'ca.pem'), cert: join(dir, 'client-cert.pem'), key: join(dir, 'client-key.pem'), verify: true };
+    const cluster = newCluster(open(addr), addr, { tls });
+    try {
+      await cluster.start();
+      const node = cluster.nodes()[0]!;
+      expect(node.status()).toBe('healthy');
+      expect(node.endpoint()).toMatchObject({ protocol: 'https', host: `127.0.0.${FIRST + 1}`, port: 2376 });
+      const container = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, 'over-tls');
+      const seen = await docker(
+        `tcp://${addr}`, '--tlsverify', '--tlscacert', tls.ca, '--tlscert', tls.cert, '--tlskey', tls.key,
+        'ps', '-a', '--filter', 'name=over-tls', '--format', '{{.ID}}',
+      );
+      expect(container.id.startsWith(seen)).toBe(true);
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it('reports a clear error when dialling the TLS engine without certificates', async () => {
+    const addr = testbed.engines[0]!.addr;
+    const cluster = newCluster(open(addr), addr, { options: { 'swarm.requesttimeout': '2' } });
+    try {
+      await cluster.start();
+      const rows = nodeRows(cluster.info().systemStatus, '(unknown)');
+      expect(rows.get('Status')).toBe('Pending');
+      expect(rows.get('Error')).toMatch(/not a Docker engine: GET \/info answered HTTP 400 \(Client sent an HTTP request to an HTTPS server/);
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
