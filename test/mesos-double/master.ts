@@ -54,7 +54,8 @@ export class MesosMasterDouble {
   private server: Server | undefined;
   private membership: ZkMembership | undefined;
   private leading = false;
-  private silenced = false;
+  /** Streams that get nothing any more (a hung connection), by stream ID. */
+  private readonly silencedStreams = new Set<string>();
   private frameworkCounter = 0;
   private offerCounter = 0;
   private polling = false;
@@ -109,9 +110,13 @@ export class MesosMasterDouble {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** Stop writing anything (heartbeats, events) on the streams, as a hung master would. */
-  silence(on: boolean): void {
-    this.silenced = on;
+  /** Stop writing anything (heartbeats, events) on the current streams, as over a hung connection. */
+  silenceStreams(): void {
+    for (const framework of this.frameworks.values()) if (framework.stream) this.silencedStreams.add(framework.stream.id);
+  }
+
+  private isSilenced(framework: Framework): boolean {
+    return framework.stream !== undefined && this.silencedStreams.has(framework.stream.id);
   }
 
   isLeader(): boolean {
@@ -161,7 +166,7 @@ export class MesosMasterDouble {
   }
 
   private emit(framework: Framework, event: object): boolean {
-    if (this.silenced) return false;
+    if (this.isSilenced(framework)) return false;
     return framework.send(event);
   }
 
@@ -441,12 +446,12 @@ export class MesosMasterDouble {
   }
 
   private allocate(): void {
-    if (!this.leading || this.silenced) return;
+    if (!this.leading) return;
     const now = Date.now();
     const offeredAgents = new Set<string>();
     for (const framework of this.frameworks.values()) for (const offer of framework.offers.values()) offeredAgents.add(offer.agentId);
     for (const framework of this.frameworks.values()) {
-      if (!framework.connected() || framework.suppressed) continue;
+      if (!framework.connected() || framework.suppressed || this.isSilenced(framework)) continue;
       const batch: object[] = [];
       for (const agent of this.agents) {
         if (offeredAgents.has(agent.id) || (framework.refusedUntil.get(agent.id) ?? 0) > now) continue;

@@ -48,7 +48,7 @@ export class ZkFrameworkIdStore implements FrameworkIdStore {
   }
 
   private async client() {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    for (let attempt = 0; attempt < 150; attempt++) {
       const client = this.session.current();
       if (client) return client;
       await new Promise((resolve) => setTimeout(resolve, 100));

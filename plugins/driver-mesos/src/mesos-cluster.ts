@@ -77,13 +77,15 @@ export class MesosCluster implements Cluster {
   }
 
   async start(): Promise<void> {
+    // The finder opens the ZooKeeper session the framework-ID store reads through; the
+    // subscription only records the master until it is started below.
+    this.finder.start((master, why) => this.subscription.setMaster(master, why));
     this.frameworkId = await this.finder.store.load().catch((error: Error) => {
       this.logger.warn({ err: error.message, store: this.finder.store.describe() }, 'mesos: cannot read the stored framework ID');
       return undefined;
     });
     if (this.frameworkId) this.logger.info({ frameworkId: this.frameworkId }, 'mesos: re-subscribing as the stored framework');
     this.subscription.start();
-    this.finder.start((master, why) => this.subscription.setMaster(master, why));
     this.refreshTimer = setInterval(() => void this.refreshAgents(), REFRESH_INTERVAL_MS);
     this.refreshTimer.unref();
   }
