@@ -2,7 +2,10 @@ import { Tokens, definePlugin, type DeploymentConfig, type Discovery, type Logge
 import { SwarmCluster } from './swarm-cluster.js';
 
 export { SwarmCluster } from './swarm-cluster.js';
-export { EngineNode } from './engine-node.js';
+export { EngineNode, type NodeChangeListener } from './engine-node.js';
+export { EngineContainer, pendingContainer, cpusToShares, sharesToCpus } from './engine-container.js';
+export { ContainerIndex } from './container-index.js';
+export { infoRows } from './info-rows.js';
 export { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 export { bytesSize } from './bytes-size.js';
 export { matchImage, parseRepositoryTag } from './image-match.js';

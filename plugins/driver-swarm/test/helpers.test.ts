@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCodes, type ClusterSettings } from '@swarm/plugin-sdk';
+import { bytesSize, matchImage, parseRepositoryTag, readClusterOptions } from '@swarm/driver-swarm';
+
+describe('bytesSize (go-units BytesSize)', () => {
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1 KiB'],
+    [64 * 1024 * 1024, '64 MiB'],
+    [1_096_290_304, '1.021 GiB'],
+    [2 * 1024 ** 4, '2 TiB'],
+  ])('%d → %s', (bytes, text) => expect(bytesSize(bytes)).toBe(text));
+});
+
+describe('image matching', () => {
+  const image = { Id: 'sha256:abcdef0123456789', RepoTags: ['busybox:local', '127.0.0.1:5000/tools/busybox:1'], RepoDigests: ['busybox@sha256:feed'], Created: 0, Size: 0 };
+  it.each([
+    ['busybox:local', true],
+    ['busybox', false],
+    ['127.0.0.1:5000/tools/busybox:1', true],
+    ['127.0.0.1:5000/tools/busybox', false],
+    ['abcdef', true],
+    ['sha256:abcdef0123456789', true],
+    ['ab', false],
+    ['busybox@sha256:feed', true],
+  ])('%s → %s', (reference, matches) => expect(matchImage(image, reference)).toBe(matches));
+
+  it('keeps a registry port in the repository', () => {
+    expect(parseRepositoryTag('127.0.0.1:5000/busybox')).toEqual({ repository: '127.0.0.1:5000/busybox', tag: '' });
+    expect(parseRepositoryTag('a/b:c')).toEqual({ repository: 'a/b', tag: 'c' });
+  });
+});
+
+describe('cluster options', () => {
+  const settings = (options: Record<string, string>, extra: Partial<ClusterSettings> = {}): ClusterSettings => ({
+    driver: 'swarm',
+    discovery: 'nodes://h:1',
+    options,
+    discoveryOptions: {},
+    heartbeat: 60,
+    engineRefreshMinInterval: 30,
+    engineRefreshMaxInterval: 60,
+    engineFailureRetry: 3,
+    ...extra,
+  });
+
+  it('defaults like Swarm classic', () => {
+    expect(readClusterOptions(settings({}))).toEqual({
+      overcommitPercent: 5,
+      createRetry: 0,
+      refreshMinMs: 30_000,
+      refreshMaxMs: 60_000,
+      failureRetry: 3,
+      requestTimeoutMs: 10_000,
+    });
+    expect(readClusterOptions(settings({ 'swarm.overcommit': '-0.5', 'swarm.createretry': '2' }))).toMatchObject({ overcommitPercent: -50, createRetry: 2 });
+  });
+
+  it.each([
+    [{ 'swarm.overcommit': '-1.5' }, {}, 'swarm.overcommit should be larger than -1, -1.500000 is invalid'],
+    [{ 'swarm.createretry': '-1' }, {}, 'swarm.createretry can not be negative, -1 is invalid'],
+    [{ 'swarm.createretry': '1.5' }, {}, 'swarm.createretry must be an integer, 1.5 is invalid'],
+    [{}, { engineRefreshMinInterval: 0 }, 'min refresh interval should be a positive number, 0 is invalid'],
+    [{}, { engineRefreshMaxInterval: 10 }, 'max refresh interval cannot be less than min refresh interval'],
+    [{}, { engineFailureRetry: 0 }, 'invalid failure retry count, 0 is invalid'],
+  ])('refuses %j %j', (options, extra, message) => {
+    expect(() => readClusterOptions(settings(options, extra))).toThrow(message);
+    try {
+      readClusterOptions(settings(options, extra));
+    } catch (error) {
+      expect((error as { code: string }).code).toBe(ErrorCodes.CONFIG_INVALID);
+    }
+  });
+});

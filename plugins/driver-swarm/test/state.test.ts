@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { SwarmLabels, type ContainerSummary, type Scheduler } from '@swarm/plugin-sdk';
+import {
+  ContainerIndex,
+  EngineContainer,
+  EngineNode,
+  cpusToShares,
+  infoRows,
+  pendingContainer,
+  sharesToCpus,
+  type NodeChangeListener,
+} from '@swarm/driver-swarm';
+
+const GiB = 1024 ** 3;
+
+/** A cluster-side index fed by the nodes, as SwarmCluster wires them. */
+function world() {
+  const index = new ContainerIndex();
+  const listener: NodeChangeListener = { containerChanged: (_node, before, after) => index.update(before, after), resourcesChanged: () => undefined };
+  const node = (name: string, addr: string, cpus = 4, memory = 2 * GiB) => {
+    const engine = new EngineNode(addr, addr.split(':')[0]!, { protocol: 'http', host: addr.split(':')[0]!, port: 2375 }, 5, 3, listener);
+    engine.applySpecs({ ID: `ID-${name}`, Name: name, NCPU: cpus, MemTotal: memory, Driver: 'vfs', OSType: 'linux', Labels: ['zone=a'] }, { Version: '20.10.24' });
+    return engine;
+  };
+  return { index, node };
+}
+
+function container(node: EngineNode, id: string, name: string, options: { cpus?: number; memory?: number; state?: string; swarmId?: string } = {}) {
+  const labels = options.swarmId ? { [SwarmLabels.id]: options.swarmId } : {};
+  const summary: ContainerSummary = { Id: id, Names: [`/${name}`], Image: 'busybox', Created: 0, State: options.state ?? 'running', Labels: labels };
+  return new EngineContainer(node, summary, { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: options.cpus ?? 0, Memory: options.memory ?? 0 } }, undefined);
+}
+
+const ID_A = 'a1b2c3d4e5f6' + '0'.repeat(52);
+const ID_B = 'a1b2ffffffff' + '1'.repeat(52);
+
+describe('EngineNode reservations', () => {
+  it('adds overcommit as Swarm classic does (integer percent)', () => {
+    const { node } = world();
+    const engine = node('n1', '10.0.0.1:2375', 4, 1000);
+    expect(engine.totalCpus()).toBe(4); // 4 + floor(4*5/100)
+    expect(engine.totalMemory()).toBe(1050);
+    expect(engine.labels()).toEqual({ storagedriver: 'vfs', kernelversion: '', operatingsystem: '', ostype: 'linux', zone: 'a' });
+    expect(engine.id).toBe('ID-n1|10.0.0.1:2375');
+  });
+
+  it('counts stopped and pending containers, and releases them', () => {
+    const { node } = world();
+    const engine = node('n1', '10.0.0.1:2375');
+    engine.upsertContainer(container(engine, ID_A, 'web', { cpus: 1, memory: 100 }));
+    engine.upsertContainer(container(engine, ID_B, 'db', { cpus: 2, memory: 200, state: 'exited' }));
+    engine.addPending('s1', pendingContainer(engine, 's1', 'next', { Image: 'busybox', HostConfig: { CpuShares: 1, Memory: 50 } }));
+    expect([engine.usedCpus(), engine.usedMemory()]).toEqual([4, 350]);
+    expect(engine.containers().map((item) => item.state)).toEqual(['running', 'exited', 'pending']);
+    expect(engine.counts()).toEqual({ total: 2, running: 1, paused: 0, stopped: 1 });
+    // a refresh replaces the record: no double counting
+    engine.upsertContainer(container(engine, ID_A, 'web', { cpus: 1, memory: 100, state: 'paused' }));
+    expect([engine.usedCpus(), engine.usedMemory()]).toEqual([4, 350]);
+    engine.removePending('s1');
+    engine.deleteContainer(ID_B);
+    expect([engine.usedCpus(), engine.usedMemory()]).toEqual([1, 100]);
+    expect(engine.counts()).toEqual({ total: 1, running: 0, paused: 1, stopped: 0 });
+  });
+
+  it('converts CPUs to shares and back like Swarm classic', () => {
+    expect(cpusToShares(1, 4)).toBe(256);
+    expect(cpusToShares(1, 3)).toBe(342);
+    expect(sharesToCpus(342, 3)).toBe(1);
+    expect(sharesToCpus(1024, 2)).toBe(2);
+    expect(sharesToCpus(0, 2)).toBe(0);
+  });
+});
+
+describe('container lookup rules', () => {
+  const { index, node } = world();
+  const n1 = node('n1', '10.0.0.1:2375');
+  const n2 = node('n2', '10.0.0.2:2375');
+  n1.upsertContainer(container(n1, ID_A, 'web', { swarmId: 'f'.repeat(64) }));
+  n2.upsertContainer(container(n2, ID_B, 'db', { swarmId: 'e'.repeat(64) }));
+  n2.upsertContainer(container(n2, 'c'.repeat(64), 'web'));
+
+  it.each([
+    [ID_A, ID_A],
+    [ID_A.slice(0, 12), ID_A],
+    ['f'.repeat(64), ID_A],
+    ['db', ID_B],
+    ['/db', ID_B],
+    ['n1/web', ID_A],
+    ['ID-n2/web', 'c'.repeat(64)],
+    ['a1b2f', ID_B],
+    ['ffff', ID_A],
+    ['ccc', 'c'.repeat(64)],
+  ])('%s finds %s', (reference, id) => {
+    expect(index.find(reference)?.id).toBe(id);
+  });
+
+  it.each([['web'], ['a1b2'], [''], ['n3/web'], ['nothing']])('%j is ambiguous or unknown: nothing', (reference) => {
+    expect(index.find(reference)).toBeUndefined();
+  });
+
+  it('tracks name use, pending names included, and forgets removed containers', () => {
+    expect(index.nameTaken('db')).toBe(true);
+    n1.addPending('s9', pendingContainer(n1, 's9', 'soon', { Image: 'busybox' }));
+    expect(index.nameTaken('/soon')).toBe(true);
+    n1.removePending('s9');
+    expect(index.nameTaken('soon')).toBe(false);
+    n2.deleteContainer(ID_B);
+    expect(index.find('db')).toBeUndefined();
+    expect(index.swarmIdTaken('e'.repeat(64))).toBe(false);
+  });
+});
+
+describe('info rows', () => {
+  it('prints Swarm classic rows per node, sorted by name', () => {
+    const { node } = world();
+    const b = node('b', '10.0.0.2:2375', 2, 2 * GiB);
+    const a = node('a', '10.0.0.1:2375', 1, 512 * 1024 * 1024);
+    a.setStatus('healthy');
+    a.upsertContainer(container(a, ID_A, 'web', { cpus: 1, memory: 256 * 1024 * 1024 }));
+    b.setError('connect ECONNREFUSED 10.0.0.2:2375');
+    a.updatedAt = new Date('2026-01-02T03:04:05.678Z');
+    const scheduler = { strategyName: 'spread', filterNames: ['health', 'port'] } as Pick<Scheduler, 'strategyName' | 'filterNames'>;
+    const rows = infoRows([b, a], scheduler as Scheduler);
+    expect(rows.slice(0, 15)).toEqual([
+      ['Role', 'primary'],
+      ['Strategy', 'spread'],
+      ['Filters', 'health, port'],
+      ['Nodes', '2'],
+      [' a', '10.0.0.1:2375'],
+      ['  └ ID', 'ID-a'],
+      ['  └ Status', 'Healthy'],
+      ['  └ Containers', '1 (1 Running, 0 Paused, 0 Stopped)'],
+      ['  └ Reserved CPUs', '1 / 1'],
+      ['  └ Reserved Memory', '256 MiB / 537.6 MiB'],
+      ['  └ Labels', 'kernelversion=, operatingsystem=, ostype=linux, storagedriver=vfs, zone=a'],
+      ['  └ Error', '(none)'],
+      ['  └ UpdatedAt', '2026-01-02T03:04:05Z'],
+      ['  └ ServerVersion', '20.10.24'],
+      [' b', '10.0.0.2:2375'],
+    ]);
+    expect(rows).toContainEqual(['  └ Status', 'Pending']);
+    expect(rows).toContainEqual(['  └ Error', 'connect ECONNREFUSED 10.0.0.2:2375']);
+  });
+});
