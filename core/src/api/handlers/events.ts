@@ -53,6 +53,20 @@ export function eventMatches(filters: DockerFilters, event: ClusterEvent): boole
   );
 }
 
+/** Swarm classic also shows the node in the actor's attributes, which `docker events` prints. */
+export function presentEvent(event: ClusterEvent): ClusterEvent {
+  if (!event.node) return event;
+  const actor = (event.Actor as { ID?: string; Attributes?: Record<string, string> } | undefined) ?? {};
+  const attributes = {
+    ...actor.Attributes,
+    'node.name': event.node.Name,
+    'node.id': event.node.Id,
+    'node.addr': event.node.Addr,
+    'node.ip': event.node.Ip,
+  };
+  return { ...event, Actor: { ...actor, Attributes: attributes } };
+}
+
 /** GET /events: history since `since`, then live events until `until` (when given). */
 export async function getEvents(ctx: RequestContext): Promise<void> {
   const since = parseEventTime(ctx.query.get('since'), 'since');
@@ -66,7 +80,7 @@ export async function getEvents(ctx: RequestContext): Promise<void> {
     return (since === undefined || time >= since) && (until === undefined || time <= until);
   };
   const write = (event: ClusterEvent) => {
-    if (inWindow(event) && eventMatches(filters, event)) res.write(`${JSON.stringify(event)}\n`);
+    if (inWindow(event) && eventMatches(filters, event)) res.write(`${JSON.stringify(presentEvent(event))}\n`);
   };
 
   res.writeHead(200, { 'Content-Type': 'application/json' });
