@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MEASURED_DELAYS } from './hollow/default-delays.js';
-import { startHollowProcess, startManager } from './scale/children.js';
+import { engineCallSnapshots, snapshotEngineCalls, startHollowProcess, startManager } from './scale/children.js';
 import { createThroughput, infoLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
 import { PeakRss, sampleProcess } from './scale/process-meter.js';
 import { hotSpots, hotSpotTable, readProfile } from './scale/profile-summary.js';
-import { machine, resultSection, type ScaleResult } from './scale/report.js';
+import { loadNow, machine, resultSection, type ScaleResult } from './scale/report.js';
 
 const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real client (dockerode) measuring.
 
@@ -64,7 +64,9 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
     if (healthyMs === undefined) console.error(`not all ${nodes} nodes became healthy; manager said:\n${manager.output()}`);
     const atHealthy = sampleProcess(manager.pid);
+    await snapshotEngineCalls(hollow.child);
     const peak = new PeakRss(manager.pid);
+    const loadAtStart = loadNow();
     console.error(`${nodes} nodes: healthy after ${Math.round(healthyMs ?? -1)} ms; measuring`);
     const info = await infoLatency(port, Number(values['info-runs']));
     const ps = await psLatency(port, Number(values['ps-runs']));
@@ -74,13 +76,15 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const after = sampleProcess(manager.pid);
     const hollowRssMb = sampleProcess(hollow.child.pid).rssMb;
     await manager.stop();
+    await snapshotEngineCalls(hollow.child);
+    const [callsAtHealthy = {}, callsAtEnd = {}] = engineCallSnapshots(hollow.child);
     const profile = profileDir === undefined ? undefined : readProfile(profileDir);
     return {
       nodes, containers, healthyMs, info, ps, run, runEngineDelayMs, runWorkers: Number(values['run-workers']),
       creates, createWorkers: Number(values['create-workers']),
       managerRssMb: { afterHealthy: atHealthy.rssMb, peak: peak.peakMb },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - atHealthy.cpuSeconds },
-      hollowRssMb,
+      hollowRssMb, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
       ...(profile === undefined ? {} : { hotSpots: hotSpotTable(hotSpots(profile)) }),
     };
   } finally {

@@ -12,7 +12,8 @@ const USAGE = `Start N hollow Docker engines in this process and print their dis
   --first-slot N    first address slot (slot 0 = 127.0.2.0:2375; default 0)
   --label k=v       engine label, repeatable
   --file PATH       also write the list one address per line (for file:// discovery)
-Prints "nodes://h:p,h:p,..." once all listen; stops on SIGINT/SIGTERM.`;
+Prints "nodes://h:p,h:p,..." once all listen; SIGUSR2 prints the requests answered
+per route so far; SIGINT/SIGTERM prints them and stops.`;
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +44,10 @@ if (values.file !== undefined) writeFileSync(values.file, `${cluster.engines.map
 console.error(`${cluster.engines.length} hollow engines listening after ${Math.round(performance.now() - started)} ms, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
 console.log(`nodes://${cluster.addrs}`);
 
+const printCalls = (): void => console.error(`engine calls: ${JSON.stringify(cluster.calls())}`);
+process.on('SIGUSR2', printCalls);
 const shutdown = (): void => {
+  printCalls();
   void cluster.stop().then(() => process.exit(0));
 };
 process.once('SIGINT', shutdown);

@@ -25,6 +25,8 @@ export interface HollowCluster {
   /** `host:port,host:port,...`, for `nodes://` discovery. */
   addrs: string;
   stop(): Promise<void>;
+  /** Requests answered by all engines together, by route. */
+  calls(): Record<string, number>;
 }
 
 /** Addresses 127.0.2.0 to 127.0.9.255 (port 2375), then the same addresses on ports 24000+. */
@@ -75,5 +77,10 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
     await stop();
     throw error;
   }
-  return { engines, addrs: engines.map((engine) => engine.addr).join(','), stop };
+  const calls = (): Record<string, number> => {
+    const total: Record<string, number> = {};
+    for (const engine of engines) for (const [route, count] of engine.calls) total[route] = (total[route] ?? 0) + count;
+    return total;
+  };
+  return { engines, addrs: engines.map((engine) => engine.addr).join(','), stop, calls };
 }

@@ -8,7 +8,7 @@ import { engineIdFor } from './ids.js';
 import type { EngineIdentity } from './identity.js';
 import type { JsonObject } from './model.js';
 import { API_HEADERS } from './render-engine.js';
-import { findRoute, type Reply } from './routes.js';
+import { findRoute, nameOf, type Reply } from './routes.js';
 import { EngineState } from './state.js';
 import { API_VERSION } from './templates.js';
 
@@ -67,6 +67,8 @@ function send(res: ServerResponse, reply: Reply): void {
 export class HollowEngine {
   readonly state: EngineState;
   readonly delays: CallDelays;
+  /** Requests answered, by route (`GET /containers/{id}/json` ...), to see what a client asks for. */
+  readonly calls = new Map<string, number>();
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
@@ -141,6 +143,8 @@ export class HollowEngine {
       }
       const found = findRoute(req.method ?? 'GET', path);
       if (found === undefined) return send(res, { status: 404, body: { message: 'page not found' } });
+      const routeName = nameOf(found.route);
+      this.calls.set(routeName, (this.calls.get(routeName) ?? 0) + 1);
       const body = req.method === 'POST' ? await readJson(req) : {};
       const delay = found.route.kind === undefined ? 0 : this.delays[found.route.kind];
       if (delay > 0) await sleep(delay);

@@ -147,3 +147,7 @@ export function findRoute(method: string, path: string): { route: Route; params:
   }
   return undefined;
 }
+
+/** `GET /containers/{id}/json`, for call counts. */
+export const nameOf = (route: Route): string =>
+  `${route.method} ${route.pattern.source.replaceAll('\\/', '/').replaceAll('([^/]+)', '{id}').replaceAll('(.+)', '{name}').replace(/^\^|\$$/g, '')}`;

@@ -54,3 +54,13 @@ export function startManager(port: number, discovery: string, profileDir: string
   const nodeFlags = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
 }
+
+/** The per-route call counts the hollow process printed (one snapshot per SIGUSR2, and at exit). */
+export function engineCallSnapshots(child: Child): Record<string, number>[] {
+  return [...child.output().matchAll(/^engine calls: (\{.*\})$/gm)].map((match) => JSON.parse(match[1] ?? '{}') as Record<string, number>);
+}
+
+export async function snapshotEngineCalls(child: Child): Promise<void> {
+  child.process.kill('SIGUSR2');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}

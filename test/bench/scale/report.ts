@@ -1,4 +1,4 @@
-import { cpus, totalmem, release } from 'node:os';
+import { cpus, loadavg, totalmem, release } from 'node:os';
 import { formatPercentiles, ms, type Percentiles } from './stats.js';
 import type { Throughput } from './phases.js';
 
@@ -17,8 +17,15 @@ export interface ScaleResult {
   managerRssMb: { afterHealthy: number; peak: number };
   managerCpuSeconds: { toHealthy: number; measuring: number };
   hollowRssMb: number;
+  /** Requests the engines answered by route, until all were healthy and until the end. */
+  callsAtHealthy: Record<string, number>;
+  callsAtEnd: Record<string, number>;
   hotSpots?: string;
+  /** 1-minute load average when the measurements started and ended (other jobs share the machine). */
+  load: { start: number; end: number };
 }
+
+export const loadNow = (): number => loadavg()[0] ?? 0;
 
 export function machine(): string {
   const cpu = cpus();
@@ -43,7 +50,14 @@ export function resultSection(result: ScaleResult): string {
     `| manager RSS after healthy / peak | ${Math.round(result.managerRssMb.afterHealthy)} MB / ${Math.round(result.managerRssMb.peak)} MB |`,
     `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
     `| hollow engines process RSS | ${Math.round(result.hollowRssMb)} MB |`,
+    `| machine load (1-min average) at start / end of measurements | ${result.load.start.toFixed(1)} / ${result.load.end.toFixed(1)} |`,
   ];
+  const routes = Object.keys(result.callsAtEnd).sort((a, b) => (result.callsAtEnd[b] ?? 0) - (result.callsAtEnd[a] ?? 0));
+  lines.push('', 'Requests the hollow engines answered (all engines together):', '', '| route | until healthy | measurements |', '|---|---|---|');
+  for (const route of routes) {
+    const early = result.callsAtHealthy[route] ?? 0;
+    lines.push(`| \`${route}\` | ${early} | ${(result.callsAtEnd[route] ?? 0) - early} |`);
+  }
   if (result.hotSpots !== undefined) lines.push('', 'Manager CPU profile (`node --cpu-prof`), top self time:', '', result.hotSpots);
   return lines.join('\n');
 }
