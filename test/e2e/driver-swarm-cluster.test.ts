@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
 import { SwarmLabels, type ClusterEvent, type Container } from '@swarm/plugin-sdk';
 import type { EngineNode, SwarmCluster } from '@swarm/driver-swarm';
 import { startTestbed, type Testbed } from '../harness/engines.js';
-import { collectEvents, docker, eventually, newCluster, nodeRows } from './driver-swarm-support.js';
+import type { Swarm } from '@swarm/core';
+import { buildSwarm, collectEvents, docker, eventually, nodeRows } from './driver-swarm-support.js';
 
 // engines 10-12
 const FIRST = 10;
@@ -11,24 +11,23 @@ const MiB = 1024 * 1024;
 
 describe('driver-swarm against three real engines', () => {
   let testbed: Testbed;
+  let swarm: Swarm;
   let cluster: SwarmCluster;
   let recorded: { events: ClusterEvent[]; stop: () => void };
   let startedMs = 0;
 
   beforeAll(async () => {
     testbed = await startTestbed({ first: FIRST, count: 3, labels: ['zone=a'] });
-    const uri = `127.0.0.[${FIRST + 1}:${FIRST + 3}]:2375`;
-    const discovery = new NodesDiscoveryBackend().open(uri, { heartbeat: 1, ttl: 20, options: {} });
-    cluster = newCluster(discovery, uri);
+    ({ swarm, cluster } = await buildSwarm(`nodes://127.0.0.[${FIRST + 1}:${FIRST + 3}]:2375`));
     recorded = collectEvents((listener) => cluster.subscribe(listener));
     const started = Date.now();
-    await cluster.start();
+    await swarm.start();
     startedMs = Date.now() - started;
   });
 
   afterAll(async () => {
     recorded?.stop();
-    await cluster?.stop();
+    await swarm?.stop();
     await testbed?.stop();
   });
 

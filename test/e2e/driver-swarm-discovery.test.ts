@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileDiscoveryBackend } from '@swarm/discovery-file';
 import { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
 import { startTestbed, type Testbed } from '../harness/engines.js';
-import { eventually, newCluster } from './driver-swarm-support.js';
+import { buildSwarm, eventually } from './driver-swarm-support.js';
 
 // engines 15-16
 const FIRST = 15;
@@ -29,10 +28,9 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
   it('follows edits of a discovery file: engines join and leave within a heartbeat or two', async () => {
     const file = join(dir, 'cluster');
     writeFileSync(file, `# the first engine only\n${testbed.engines[0]!.addr}\n\n`);
-    const uri = file;
-    const cluster = newCluster(new FileDiscoveryBackend().open(uri, options), `file://${uri}`);
+    const { swarm, cluster } = await buildSwarm(`file://${file}`);
     try {
-      await cluster.start();
+      await swarm.start();
       expect(cluster.nodes().map((node) => node.name)).toEqual([`node${FIRST}`]);
 
       writeFileSync(file, `127.0.0.[${FIRST + 1}:${FIRST + 2}]:2375  \n# a comment\n`);
@@ -49,15 +47,15 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(cluster.nodes().map((node) => node.name)).toEqual([`node${FIRST + 1}`]);
     } finally {
-      await cluster.stop();
+      await swarm.stop();
     }
   });
 
   it('refuses to start on a malformed discovery file, naming the line', async () => {
     const file = join(dir, 'broken');
     writeFileSync(file, `${testbed.engines[0]!.addr}\n127.0.0.5\n`);
-    const cluster = newCluster(new FileDiscoveryBackend().open(file, options), `file://${file}`);
-    const failure = await cluster.start().then(() => undefined, (error: unknown) => error);
+    const { swarm } = await buildSwarm(`file://${file}`);
+    const failure = await swarm.start().then(() => undefined, (error: unknown) => error);
     expect(isSwarmError(failure, ErrorCodes.DISCOVERY_INVALID)).toBe(true);
     expect((failure as Error).message).toBe(`${file} line 2: invalid discovery entry "127.0.0.5": expected host:port (for example 127.0.0.2:2375)`);
   });
@@ -68,5 +66,11 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
     expect(() => backend.open('127.0.0.[9:3]:2375', options)).toThrow('invalid discovery range "127.0.0.[9:3]:2375": 9 is greater than 3');
     expect(() => backend.open('', options)).toThrow('empty discovery list');
     expect(() => backend.open('127.0.0.1:99999', options)).toThrow(/expected host:port/);
+  });
+
+  it('refuses to start swarm on a malformed nodes:// list', async () => {
+    const failure = await buildSwarm('nodes://127.0.0.[9:3]:2375').then(({ swarm }) => swarm.start()).then(() => undefined, (error: unknown) => error);
+    expect(isSwarmError(failure, ErrorCodes.DISCOVERY_INVALID)).toBe(true);
+    expect((failure as Error).message).toContain('invalid discovery range "127.0.0.[9:3]:2375": 9 is greater than 3');
   });
 });

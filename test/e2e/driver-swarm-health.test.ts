@@ -1,30 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
 import type { ClusterEvent } from '@swarm/plugin-sdk';
 import type { SwarmCluster } from '@swarm/driver-swarm';
 import { startTestbed, type Testbed } from '../harness/engines.js';
-import { collectEvents, eventually, newCluster, nodeRows, watchAnswering } from './driver-swarm-support.js';
+import type { Swarm } from '@swarm/core';
+import { buildSwarm, collectEvents, eventually, nodeRows, watchAnswering } from './driver-swarm-support.js';
 
 // engines 13-14; refresh every 1-2 s, Unhealthy after 2 failures
 const FIRST = 13;
 
 describe('driver-swarm engine health transitions', () => {
   let testbed: Testbed;
+  let swarm: Swarm;
   let cluster: SwarmCluster;
   let recorded: { events: ClusterEvent[]; stop: () => void };
 
   beforeAll(async () => {
     testbed = await startTestbed({ first: FIRST, count: 2 });
     await testbed.stopEngine(FIRST + 1);
-    const uri = testbed.addrs;
-    cluster = newCluster(new NodesDiscoveryBackend().open(uri, { heartbeat: 1, ttl: 20, options: {} }), uri);
+    // a bare h:p,h:p list, as `swarm manage` takes it
+    ({ swarm, cluster } = await buildSwarm(testbed.addrs));
     recorded = collectEvents((listener) => cluster.subscribe(listener));
-    await cluster.start();
+    await swarm.start();
   });
 
   afterAll(async () => {
     recorded?.stop();
-    await cluster?.stop();
+    await swarm?.stop();
     await testbed?.stop();
   });
 

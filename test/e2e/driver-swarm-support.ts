@@ -1,24 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import {
-  ErrorCodes,
-  SwarmError,
-  moveEnvDirectivesToLabels,
-  requestedCpus,
-  requestedMemory,
-  swarmDirectives,
-  type ClusterEvent,
-  type ContainerConfig,
-  type DeploymentConfig,
-  type Discovery,
-  type Logger,
-  type Node,
-  type Placement,
-  type PlacementExplanation,
-  type PlacementRequest,
-  type Scheduler,
-  type TlsFiles,
-} from '@swarm/plugin-sdk';
+import { createSwarm, type Swarm, type TlsInput } from '@swarm/core';
+import type { ClusterEvent } from '@swarm/plugin-sdk';
 import { SwarmCluster } from '@swarm/driver-swarm';
 
 const run = promisify(execFile);
@@ -29,105 +12,33 @@ export async function docker(host: string, ...args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-export const silentLogger: Logger = {
-  level: 'silent',
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  child: () => silentLogger,
-};
-
-function fits(node: Node, request: PlacementRequest): boolean {
-  return node.usedCpus() + request.cpus <= node.totalCpus() && node.usedMemory() + request.memory <= node.totalMemory();
-}
-
-function wantsNode(node: Node, config: ContainerConfig): boolean {
-  return swarmDirectives(config, 'constraints').every((expression) => {
-    const match = /^node==(.+)$/.exec(expression);
-    return !match || match[1] === node.name;
-  });
-}
-
-function hasImage(node: Node, config: ContainerConfig): boolean {
-  return swarmDirectives(config, 'affinities').every((expression) => {
-    const match = /^image==(.+)$/.exec(expression);
-    return !match || node.image(match[1]!) !== undefined;
-  });
+export interface ClusterSetup {
+  options?: Record<string, string>;
+  tls?: TlsInput;
+  filters?: string[];
 }
 
 /**
- * A small real placement rule for driver tests, independent of the filter plugins: healthy nodes
- * that fit, honour `node==` constraints and `image==` affinities, fewest containers first.
+ * A deployment built by the embedding API with the real scheduler pipeline and plugins; short
+ * refresh intervals (1-2 s, unhealthy after 2 failures). Not started.
  */
-export class FewestContainersScheduler implements Scheduler {
-  readonly strategyName = 'spread';
-  readonly filterNames = ['health', 'constraint', 'affinity'];
-
-  request(config: ContainerConfig, name?: string): PlacementRequest {
-    const moved = moveEnvDirectivesToLabels(config);
-    return { config: moved, name, cpus: requestedCpus(moved), memory: requestedMemory(moved), soft: false };
-  }
-
-  select(request: PlacementRequest, nodes: readonly Node[]): Placement {
-    const explanation = this.explain(request, nodes);
-    if (explanation.error) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, explanation.error);
-    const ranked = this.feasible(request, nodes).map((node, rank) => ({ node, score: rank }));
-    return { ranked, explanation };
-  }
-
-  explain(request: PlacementRequest, nodes: readonly Node[]): PlacementExplanation {
-    const feasible = this.feasible(request, nodes);
-    return {
-      strategy: this.strategyName,
-      filters: this.filterNames,
-      softDropped: false,
-      nodes: [],
-      chosen: feasible[0]?.name,
-      summary: `${feasible.length}/${nodes.length} nodes are available`,
-      ...(feasible.length === 0 ? { error: 'No healthy node available in the cluster' } : {}),
-    };
-  }
-
-  private feasible(request: PlacementRequest, nodes: readonly Node[]): Node[] {
-    return nodes
-      .filter((node) => node.isHealthy() && fits(node, request) && wantsNode(node, request.config) && hasImage(node, request.config))
-      .sort((a, b) => a.containers().length - b.containers().length);
-  }
-}
-
-export interface ClusterSetup {
-  options?: Record<string, string>;
-  tls?: TlsFiles;
-  refreshMin?: number;
-  refreshMax?: number;
-  failureRetry?: number;
-}
-
-export function deploymentConfig(discovery: string, setup: ClusterSetup = {}): DeploymentConfig {
-  return {
-    plugins: [],
+export async function buildSwarm(discovery: string, setup: ClusterSetup = {}): Promise<{ swarm: Swarm; cluster: SwarmCluster }> {
+  const swarm = await createSwarm({
     cluster: {
       driver: 'swarm',
       discovery,
       options: setup.options ?? {},
-      discoveryOptions: {},
       heartbeat: 1,
-      engineRefreshMinInterval: setup.refreshMin ?? 1,
-      engineRefreshMaxInterval: setup.refreshMax ?? 2,
-      engineFailureRetry: setup.failureRetry ?? 2,
-      ...(setup.tls ? { tls: setup.tls } : {}),
+      engineRefreshMinInterval: 1,
+      engineRefreshMaxInterval: 2,
+      engineFailureRetry: 2,
     },
-    scheduler: { filters: [], strategy: 'spread', strategyOptions: {} },
-    api: { hosts: [], cors: false },
-    replication: { enabled: false, ttl: 20 },
-    logLevel: 'silent',
-  };
-}
-
-export function newCluster(discovery: Discovery, uri: string, setup: ClusterSetup = {}): SwarmCluster {
-  return new SwarmCluster(deploymentConfig(uri, setup), new FewestContainersScheduler(), discovery, silentLogger);
+    scheduler: { filters: setup.filters ?? ['health', 'constraint', 'affinity'], strategy: 'spread' },
+    ...(setup.tls ? { tls: setup.tls } : {}),
+  });
+  const cluster = swarm.cluster;
+  if (!(cluster instanceof SwarmCluster)) throw new Error(`expected the swarm driver, got ${cluster.driverName}`);
+  return { swarm, cluster };
 }
 
 /** Poll `check` every 100 ms until it returns a value, or fail naming `what`. */

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
 import { startTestbed, type Testbed } from '../harness/engines.js';
-import { docker, newCluster, nodeRows } from './driver-swarm-support.js';
+import { buildSwarm, docker, nodeRows } from './driver-swarm-support.js';
 
 // engine 18, listening with --tlsverify on 127.0.0.19:2376
 const FIRST = 18;
@@ -39,15 +38,13 @@ describe('driver-swarm dialling an engine over TLS', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (uri: string) => new NodesDiscoveryBackend().open(uri, { heartbeat: 1, ttl: 20, options: {} });
-
   it('connects with the client certificate and runs containers there', async () => {
     const addr = testbed.engines[0]!.addr;
     expect(addr).toBe(`127.0.0.${FIRST + 1}:2376`);
     const tls = { ca: join(dir, 'ca.pem'), cert: join(dir, 'client-cert.pem'), key: join(dir, 'client-key.pem'), verify: true };
-    const cluster = newCluster(open(addr), addr, { tls });
+    const { swarm, cluster } = await buildSwarm(addr, { tls });
     try {
-      await cluster.start();
+      await swarm.start();
       const node = cluster.nodes()[0]!;
       expect(node.status()).toBe('healthy');
       expect(node.endpoint()).toMatchObject({ protocol: 'https', host: `127.0.0.${FIRST + 1}`, port: 2376 });
@@ -58,20 +55,20 @@ describe('driver-swarm dialling an engine over TLS', () => {
       );
       expect(container.id.startsWith(seen)).toBe(true);
     } finally {
-      await cluster.stop();
+      await swarm.stop();
     }
   });
 
   it('reports a clear error when dialling the TLS engine without certificates', async () => {
     const addr = testbed.engines[0]!.addr;
-    const cluster = newCluster(open(addr), addr, { options: { 'swarm.requesttimeout': '2' } });
+    const { swarm, cluster } = await buildSwarm(addr, { options: { 'swarm.requesttimeout': '2' } });
     try {
-      await cluster.start();
+      await swarm.start();
       const rows = nodeRows(cluster.info().systemStatus, '(unknown)');
       expect(rows.get('Status')).toBe('Pending');
       expect(rows.get('Error')).toMatch(/not a Docker engine: GET \/info answered HTTP 400 \(Client sent an HTTP request to an HTTPS server/);
     } finally {
-      await cluster.stop();
+      await swarm.stop();
     }
   });
 });
