@@ -4,6 +4,7 @@ import { readJsonObject } from '../body.js';
 import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { tunnelToEngine } from '../engine/tunnel.js';
+import { placeWithNetwork } from '../network-placement.js';
 import { containerEndpoint, findContainer, nodeJson, registryAuth } from '../lookups.js';
 import { HttpError, sendJson, sendNoContent } from '../responses.js';
 import { splitOperation } from '../router.js';
@@ -18,7 +19,8 @@ export async function createContainer(ctx: RequestContext): Promise<void> {
   }
   let container: Container;
   try {
-    container = await ctx.api.cluster.createContainer(body as ContainerConfig, name || undefined, registryAuth(ctx.req.headers['x-registry-auth']));
+    const config = placeWithNetwork(ctx.api.cluster, body as ContainerConfig);
+    container = await ctx.api.cluster.createContainer(config, name || undefined, registryAuth(ctx.req.headers['x-registry-auth']));
     ctx.api.metrics.observeScheduling('container', true);
   } catch (error) {
     ctx.api.metrics.observeScheduling('container', false);
