@@ -54,6 +54,7 @@ export class MesosMasterDouble {
   private server: Server | undefined;
   private membership: ZkMembership | undefined;
   private leading = false;
+  private faults: Array<{ status: number; body: string }> = [];
   /** Streams that get nothing any more (a hung connection), by stream ID. */
   private readonly silencedStreams = new Set<string>();
   private frameworkCounter = 0;
@@ -115,6 +116,21 @@ export class MesosMasterDouble {
     for (const framework of this.frameworks.values()) if (framework.stream) this.silencedStreams.add(framework.stream.id);
   }
 
+  /** Fault injection: answer the next `count` scheduler requests with this status and text. */
+  failNext(count: number, status: number, body: string): void {
+    for (let i = 0; i < count; i++) this.faults.push({ status, body });
+  }
+
+  /** Send an ERROR event on every stream and close it, as the master does when it drops a framework. */
+  sendError(message: string): void {
+    for (const framework of this.frameworks.values()) framework.close(message);
+  }
+
+  /** Write raw bytes on every stream (to check how a scheduler copes with a corrupt stream). */
+  sendRaw(bytes: Buffer): void {
+    for (const framework of this.frameworks.values()) framework.stream?.response.write(bytes);
+  }
+
   private isSilenced(framework: Framework): boolean {
     return framework.stream !== undefined && this.silencedStreams.has(framework.stream.id);
   }
@@ -173,6 +189,11 @@ export class MesosMasterDouble {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     if (!SCHEDULER_PATHS.has(path)) return this.answer(res, { status: 404, body: '' });
+    const fault = this.faults.shift();
+    if (fault) {
+      req.resume();
+      return this.answer(res, fault);
+    }
     if (!this.leading) {
       const leader = this.membership?.leader();
       if (!leader) return this.answer(res, { status: 503, body: 'No leader elected' });

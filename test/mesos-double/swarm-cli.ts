@@ -48,7 +48,10 @@ export async function startMesosManager(port: number, discovery: string, cluster
   // Mesos has no `└ Status` rows: wait for offers instead of healthy nodes.
   const manager = await startManager({ discovery, port, expectNodes: 0, args });
   try {
-    await waitUntil(async () => Number(row(await systemStatus(port), 'Offers') ?? 0) >= minOffers, `swarm manage on ${port} with ${minOffers} offers`, 30_000);
+    await waitUntil(async () => {
+      const offers = row(await systemStatus(port), 'Offers');
+      return offers !== undefined && Number(offers) >= minOffers;
+    }, `swarm manage on ${port} with ${minOffers} offers`, 30_000);
   } catch (error) {
     await manager.stop();
     throw new Error(`${(error as Error).message}\n${manager.output()}`);

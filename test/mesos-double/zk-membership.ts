@@ -14,7 +14,7 @@ export class ZkMembership {
   constructor(private readonly servers: string, private readonly path: string, private readonly onChange: () => void) {}
 
   async join(masterInfo: object): Promise<void> {
-    const client = zookeeper.createClient(this.servers, { sessionTimeout: 4000 });
+    const client = zookeeper.createClient(this.servers, { sessionTimeout: 10_000 });
     this.client = client;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`ZooKeeper ${this.servers} unreachable`)), 15_000);

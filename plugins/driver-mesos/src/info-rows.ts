@@ -6,6 +6,7 @@ export interface InfoInputs {
   filters: readonly string[];
   offers: readonly Offer[];
   master: string;
+  discovery: string;
   frameworkId: string;
   status: string;
 }
@@ -22,6 +23,6 @@ export function infoRows(inputs: InfoInputs): Array<[string, string]> {
     rows.push(['  Offer', offer.id.value]);
     for (const resource of offer.resources) rows.push([`   └ ${resource.name}`, formatResource(resource)]);
   }
-  rows.push(['Mesos Master', inputs.master], ['Mesos Framework ID', inputs.frameworkId], ['Mesos Status', inputs.status]);
+  rows.push(['Mesos Discovery', inputs.discovery], ['Mesos Master', inputs.master], ['Mesos Framework ID', inputs.frameworkId], ['Mesos Status', inputs.status]);
   return rows;
 }

@@ -11,6 +11,8 @@ export interface MasterFinder {
   readonly store: FrameworkIdStore;
   start(onMaster: (master: MasterAddress | undefined, why?: string) => void): void;
   stop(): void;
+  /** Where the master is looked up and how that goes, for `info`. */
+  describe(): string;
 }
 
 function defaultStateFile(location: MasterLocation & { kind: 'direct' }, frameworkName: string): string {
@@ -25,6 +27,7 @@ export function createMasterFinder(location: MasterLocation, frameworkName: stri
       store,
       start: (onMaster) => onMaster({ host: location.host, port: location.port }),
       stop: () => undefined,
+      describe: () => `mesos://${location.host}:${location.port}`,
     };
   }
   let detector: ZkLeaderDetector | undefined;
@@ -35,7 +38,7 @@ export function createMasterFinder(location: MasterLocation, frameworkName: stri
       logger.info({ zk: location.servers }, 'mesos: connected to ZooKeeper');
       detector?.attach(client);
     },
-    (why) => logger.warn({ why }, 'mesos: ZooKeeper connection lost; keeping the current master until it comes back'),
+    (why) => logger.warn({ why }, `mesos: ${why}; keeping the current master until ZooKeeper is back`),
   );
   const store = stateFile ? new FileFrameworkIdStore(stateFile) : new ZkFrameworkIdStore(session, location.path, frameworkName);
   return {
@@ -54,5 +57,6 @@ export function createMasterFinder(location: MasterLocation, frameworkName: stri
       detector?.detach();
       session.close();
     },
+    describe: () => `zk://${location.servers}${location.path} (ZooKeeper ${session.stateName()})`,
   };
 }

@@ -236,6 +236,10 @@ export class MesosCluster implements Cluster {
     }).catch((error: Error) => {
       this.launching.delete(task.taskId);
       this.knownTasks.delete(task.taskId);
+      this.logger.error(`mesos: ACCEPT for task ${task.taskId} failed: ${error.message}`);
+      // The master did not take the offers: give them back, or they stay outstanding.
+      this.call({ type: 'DECLINE', decline: { offer_ids: offers.map((offer) => offer.id), filters: { refuse_seconds: 0 } } })
+        .catch((declineError: Error) => this.logger.warn({ err: declineError.message }, 'mesos: DECLINE after a failed ACCEPT failed'));
       task.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `cannot launch task ${task.taskId}: ${error.message}`, { cause: error }));
     });
   }
@@ -449,6 +453,7 @@ export class MesosCluster implements Cluster {
         filters: this.scheduler.filterNames,
         offers: this.offers.all(),
         master: master ? `${master.host}:${master.port}` : 'none',
+        discovery: this.finder.describe(),
         frameworkId: this.frameworkId ?? '',
         status: this.subscription.statusText(),
       }),

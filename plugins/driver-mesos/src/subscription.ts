@@ -37,7 +37,7 @@ export class Subscription {
   private lastActivity = 0;
   private heartbeatSeconds = DEFAULT_HEARTBEAT_S;
   private failedOver = false;
-  private status = 'not connected';
+  private status = 'waiting for the leading master';
 
   constructor(
     private readonly frameworkInfo: () => FrameworkInfo,
@@ -136,7 +136,7 @@ export class Subscription {
           try {
             records = decoder.push(chunk);
           } catch (error) {
-            this.logger.error({ err: (error as Error).message }, 'mesos: bad record on the event stream; re-subscribing');
+            this.logger.error(`mesos: bad record on the event stream (${(error as Error).message}); re-subscribing`);
             this.lostStream(handle, (error as Error).message);
             return;
           }
@@ -176,7 +176,7 @@ export class Subscription {
     }
     if (event.type === 'ERROR') {
       const message = event.error.message;
-      this.logger.error({ message }, 'mesos: the master sent an ERROR event');
+      this.logger.error(`mesos: the master sent an ERROR event: ${message}`);
       this.status = `master error: ${message}`;
       if (message === 'Framework failed over') this.failedOver = true;
     }
@@ -188,7 +188,7 @@ export class Subscription {
     handle.close();
     this.stream = undefined;
     if (!this.status.startsWith('master error')) this.status = `disconnected: ${why}`;
-    this.logger.warn({ why }, 'mesos: event stream lost');
+    this.logger.warn(`mesos: event stream lost: ${why}`);
     this.handlers.disconnected(why);
     this.scheduleRetry();
   }

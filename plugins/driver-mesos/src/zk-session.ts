@@ -1,5 +1,7 @@
 import zookeeper, { type Client, type ZkError } from 'node-zookeeper-client';
 
+const UNREACHABLE_AFTER_MS = 5000;
+
 /**
  * One ZooKeeper session for the driver: connects (retrying forever in the background), applies
  * digest auth, and re-creates the client when the session expires. `onConnected` runs after every
@@ -9,6 +11,7 @@ export class ZkSession {
   private client: Client | undefined;
   private closed = false;
   private connected = false;
+  private state = 'connecting';
 
   constructor(
     private readonly servers: string,
@@ -25,6 +28,7 @@ export class ZkSession {
     client.on('state', (state: { getName(): string }) => {
       if (this.client !== client) return;
       const name = state.getName();
+      this.state = name === 'SYNC_CONNECTED' ? 'connected' : name.toLowerCase();
       if (name === 'SYNC_CONNECTED') {
         this.connected = true;
         this.onConnected(client);
@@ -32,16 +36,31 @@ export class ZkSession {
         this.connected = false;
         this.onDisconnected(`ZooKeeper ${this.servers}: ${name.toLowerCase()}`);
         if (name === 'EXPIRED') {
-          client.close();
           this.open();
+          client.close();
         }
       }
     });
     client.connect();
+    // A client that never completes its first handshake (the server was starting) can hang for
+    // good, so an unanswered attempt is replaced by a fresh client.
+    const unreachable = setTimeout(() => {
+      if (this.client !== client || this.connected || this.closed) return;
+      if (this.state !== 'unreachable') this.onDisconnected(`ZooKeeper ${this.servers} unreachable; still trying`);
+      this.state = 'unreachable';
+      this.open();
+      client.close();
+    }, UNREACHABLE_AFTER_MS);
+    unreachable.unref();
   }
 
   isConnected(): boolean {
     return this.connected;
+  }
+
+  /** connecting, connected, disconnected, expired, ... for `info`. */
+  stateName(): string {
+    return this.state;
   }
 
   current(): Client | undefined {
