@@ -25,6 +25,29 @@ function checkClientVersion(versionPrefix: string): void {
   if (compareVersions(asked, MIN_API_VERSION) < 0) throw new HttpError(400, `client version ${asked} is too old. Minimum supported API version is ${MIN_API_VERSION}, please upgrade your client to a newer version`);
 }
 
+// A refused body is read and dropped before answering (closing while the client still writes
+// makes its kernel reset the connection and lose our answer), up to this much.
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+function discardBody(req: IncomingMessage, limit: number): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) {
+        req.off('data', onData);
+        req.socket.destroy();
+        resolve();
+      }
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve());
+    req.once('close', () => resolve());
+    req.resume();
+  });
+}
+
 export interface DispatcherOptions {
   cors: boolean;
 }
@@ -57,6 +80,12 @@ export class Dispatcher {
     try {
       const url = new URL(req.url ?? '/', 'http://swarm.invalid');
       const { versionPrefix, path } = splitVersion(url.pathname);
+      const forwarding = this.api.role?.forward({ req, res, path, upgrade });
+      if (forwarding) {
+        route = 'forwarded-to-primary';
+        await forwarding;
+        return;
+      }
       if (this.options.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
       if (method === 'OPTIONS' && this.options.cors) {
         route = 'cors-preflight';
@@ -70,8 +99,8 @@ export class Dispatcher {
       route = match.route;
       await match.handler({ req, res, params: match.params, query: url.searchParams, versionPrefix, upgrade, api: this.api });
     } catch (error) {
+      if (!upgrade) await discardBody(req, MAX_DISCARDED_BYTES);
       sendError(res, error);
-      req.resume();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = upgrade && !res.headersSent ? 101 : res.statusCode;
