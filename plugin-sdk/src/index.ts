@@ -23,3 +23,4 @@ export * from './placement-request.js';
 export * from './expression-filter.js';
 export * from './image-reference.js';
 export * from './strategy-options.js';
+export * from './list-memo.js';

@@ -21,13 +21,6 @@ export interface WeighingOptions {
   readonly weights?: ResourceWeights;
 }
 
-interface WeightedNode {
-  readonly node: Node;
-  readonly weight: number;
-  readonly containers: number;
-  readonly order: number;
-}
-
 /** Reservation share in percent after placing `requested`, truncated as Swarm's int64 maths does. */
 function score(used: number, requested: number, total: number): number {
   return requested > 0 ? Math.trunc(((used + requested) * 100) / total) : 100;
@@ -45,23 +38,62 @@ export function rankByWeight(
   options: WeighingOptions & { readonly lowestFirst: boolean },
 ): RankedNode[] {
   const weights = options.weights ?? EQUAL_WEIGHTS;
-  const weighted: WeightedNode[] = [];
-  nodes.forEach((node, order) => {
+  // Parallel typed arrays and an index sort: no per-node objects until the result.
+  const weight = new Float64Array(nodes.length);
+  const containers = new Uint32Array(nodes.length);
+  const kept = new Uint32Array(nodes.length);
+  let count = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     const totalMemory = node.totalMemory();
     const totalCpus = node.totalCpus();
-    if (totalMemory < request.memory || totalCpus < request.cpus) return;
+    if (totalMemory < request.memory || totalCpus < request.cpus) continue;
     const cpuScore = score(node.usedCpus(), request.cpus, totalCpus);
     const memoryScore = score(node.usedMemory(), request.memory, totalMemory);
-    if (cpuScore > 100 || memoryScore > 100) return;
-    const weight = weights.cpu * cpuScore + weights.memory * memoryScore + options.healthFactor * node.healthIndicator();
-    weighted.push({ node, weight, containers: node.containers().length, order });
-  });
-  if (weighted.length === 0) throw noResources();
-  const direction = options.lowestFirst ? 1 : -1;
-  weighted.sort(
-    (a, b) => direction * (a.weight - b.weight) || direction * (a.containers - b.containers) || a.order - b.order,
-  );
-  return weighted.map(({ node, weight }) => ({ node, score: weight }));
+    if (cpuScore > 100 || memoryScore > 100) continue;
+    weight[i] = weights.cpu * cpuScore + weights.memory * memoryScore + options.healthFactor * node.healthIndicator();
+    containers[i] = node.containers().length;
+    kept[count++] = i;
+  }
+  if (count === 0) throw noResources();
+  const order = sortByWeight(kept.subarray(0, count), weight, containers, options.lowestFirst);
+  const ranked: RankedNode[] = new Array(count);
+  for (let r = 0; r < count; r++) ranked[r] = { node: nodes[order[r]!]!, score: weight[order[r]!]! };
+  return ranked;
+}
+
+/**
+ * Order node indexes by weight, then container count (both ascending or both descending), then
+ * index. With integral weights (always, unless weight options are fractional) the three are
+ * packed into one exact number and sorted natively, several times faster than a comparator.
+ */
+function sortByWeight(indexes: Uint32Array, weight: Float64Array, containers: Uint32Array, lowestFirst: boolean): ArrayLike<number> {
+  const direction = lowestFirst ? 1 : -1;
+  let min = Infinity;
+  let max = -Infinity;
+  let maxContainers = 0;
+  let integral = true;
+  for (const i of indexes) {
+    const w = weight[i]!;
+    min = Math.min(min, w);
+    max = Math.max(max, w);
+    maxContainers = Math.max(maxContainers, containers[i]!);
+    integral &&= Number.isInteger(w);
+  }
+  const slots = weight.length;
+  const spanContainers = maxContainers + 1;
+  if (integral && (max - min + 1) * spanContainers * slots < Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(indexes.length);
+    for (let k = 0; k < indexes.length; k++) {
+      const i = indexes[k]!;
+      const primary = lowestFirst ? weight[i]! - min : max - weight[i]!;
+      const secondary = lowestFirst ? containers[i]! : maxContainers - containers[i]!;
+      keys[k] = (primary * spanContainers + secondary) * slots + i;
+    }
+    keys.sort();
+    return keys.map((key) => key % slots);
+  }
+  return Array.from(indexes).sort((a, b) => direction * (weight[a]! - weight[b]!) || direction * (containers[a]! - containers[b]!) || a - b);
 }
 
 /**

@@ -1,43 +1,16 @@
-import {
-  conditionWithSoftness,
-  createExpressionFilter,
-  repositoryOf,
-  type Expression,
-  type Filter,
- 
-  type Node,
- 
-} from '@swarm/plugin-sdk';
+import { conditionWithSoftness, createExpressionFilter, type Expression, type Filter, type Node } from '@swarm/plugin-sdk';
+import { containerIdentities, imageIdentities } from './node-identities.js';
 
-function* containerIdentities(node: Node): Iterable<string> {
-  for (const container of node.containers()) {
-    yield container.id;
-    yield container.name;
-  }
-}
-
-/** Image ID (with and without `sha256:`), every `repo:tag` and its repository. */
-function* imageIdentities(node: Node): Iterable<string> {
-  for (const image of node.images()) {
-    yield image.id;
-    if (image.id.startsWith('sha256:')) yield image.id.slice('sha256:'.length);
-    for (const tag of image.repoTags) {
-      yield tag;
-      yield repositoryOf(tag);
-    }
-  }
-}
-
-function* containerLabels(node: Node, key: string): Iterable<string> {
-  for (const container of node.containers()) yield container.labels[key] ?? '';
+function containerLabels(node: Node, key: string): string[] {
+  return node.containers().map((container) => container.labels[key] ?? '');
 }
 
 function nodeMatches(expression: Expression, node: Node): boolean {
   switch (expression.key) {
     case 'container':
-      return expression.matches(containerIdentities(node));
+      return expression.matches(containerIdentities(node.containers()));
     case 'image':
-      return expression.matches(imageIdentities(node));
+      return expression.matches(imageIdentities(node.images()));
     default:
       return expression.matches(containerLabels(node, expression.key));
   }

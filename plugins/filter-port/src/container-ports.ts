@@ -1,4 +1,4 @@
-import type { Container, JsonObject, PortBinding } from '@swarm/plugin-sdk';
+import { memoizeByList, type Container, type JsonObject, type PortBinding } from '@swarm/plugin-sdk';
 
 /** A host port a container holds (or asked for: a stopped container keeps its bindings). */
 export interface HeldPort {
@@ -6,28 +6,35 @@ export interface HeldPort {
   readonly hostPort: string;
 }
 
+interface ContainerPorts {
+  readonly held: readonly HeldPort[];
+  /** Container ports (`80/tcp`) it exposes. */
+  readonly exposed: readonly string[];
+  readonly hostNetwork: boolean;
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null;
 }
 
-function* fromBindingMap(map: unknown): Iterable<HeldPort> {
+function addBindingMap(held: HeldPort[], map: unknown): void {
   if (!isObject(map)) return;
   for (const bindings of Object.values(map)) {
     if (!Array.isArray(bindings)) continue;
     for (const binding of bindings as unknown[]) {
       if (!isObject(binding)) continue;
       const { HostIp, HostPort } = binding as PortBinding;
-      if (typeof HostPort === 'string' && HostPort !== '') yield { hostIp: HostIp ?? '', hostPort: HostPort };
+      if (typeof HostPort === 'string' && HostPort !== '') held.push({ hostIp: HostIp ?? '', hostPort: HostPort });
     }
   }
 }
 
-function* fromSummary(container: Container): Iterable<HeldPort> {
+function addSummaryPorts(held: HeldPort[], container: Container): void {
   const ports = container.summary['Ports'];
   if (!Array.isArray(ports)) return;
   for (const port of ports as unknown[]) {
     if (isObject(port) && typeof port['PublicPort'] === 'number') {
-      yield { hostIp: typeof port['IP'] === 'string' ? port['IP'] : '', hostPort: String(port['PublicPort']) };
+      held.push({ hostIp: typeof port['IP'] === 'string' ? port['IP'] : '', hostPort: String(port['PublicPort']) });
     }
   }
 }
@@ -37,23 +44,39 @@ function* fromSummary(container: Container): Iterable<HeldPort> {
  * engine's HostConfig, kept while stopped) and the actual ones (NetworkSettings, `ps` ports),
  * which also cover ports the engine picked itself (`-p 80`).
  */
-export function* heldPorts(container: Container): Iterable<HeldPort> {
-  yield* fromBindingMap(container.config.HostConfig?.PortBindings);
+function readPorts(container: Container): ContainerPorts {
+  const held: HeldPort[] = [];
+  addBindingMap(held, container.config.HostConfig?.PortBindings);
   const inspect = container.inspect;
   if (inspect) {
-    yield* fromBindingMap(inspect.HostConfig?.PortBindings);
+    addBindingMap(held, inspect.HostConfig?.PortBindings);
     const settings = inspect['NetworkSettings'];
-    if (isObject(settings)) yield* fromBindingMap(settings['Ports']);
+    if (isObject(settings)) addBindingMap(held, settings['Ports']);
   }
-  yield* fromSummary(container);
+  addSummaryPorts(held, container);
+  const exposed = [...Object.keys(container.config.ExposedPorts ?? {}), ...Object.keys(inspect?.Config?.ExposedPorts ?? {})];
+  const hostNetwork = (inspect?.HostConfig?.NetworkMode ?? container.config.HostConfig?.NetworkMode) === 'host';
+  return { held, exposed, hostNetwork };
 }
 
-/** Container ports (`80/tcp`) a container exposes, from its create config or the engine's. */
-export function exposedPorts(container: Container): string[] {
-  return [...Object.keys(container.config.ExposedPorts ?? {}), ...Object.keys(container.inspect?.Config?.ExposedPorts ?? {})];
+/** What a node's containers hold: host ports (by port, with their IPs) and host-mode exposed ports. */
+export interface NodePorts {
+  readonly held: ReadonlyMap<string, readonly string[]>;
+  readonly hostModeExposed: ReadonlySet<string>;
 }
 
-/** Whether a container runs in the host's network namespace. */
-export function usesHostNetwork(container: Container): boolean {
-  return (container.inspect?.HostConfig?.NetworkMode ?? container.config.HostConfig?.NetworkMode) === 'host';
-}
+// Read once per version of a node's container list, not once per decision.
+export const nodePorts = memoizeByList((containers: readonly Container[]): NodePorts => {
+  const held = new Map<string, string[]>();
+  const hostModeExposed = new Set<string>();
+  for (const container of containers) {
+    const ports = readPorts(container);
+    for (const { hostPort, hostIp } of ports.held) {
+      const ips = held.get(hostPort);
+      if (ips) ips.push(hostIp);
+      else held.set(hostPort, [hostIp]);
+    }
+    if (ports.hostNetwork) for (const port of ports.exposed) hostModeExposed.add(port);
+  }
+  return { held, hostModeExposed };
+});

@@ -1,11 +1,11 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type Node, type PlacementRequest } from '@swarm/plugin-sdk';
-import { exposedPorts, heldPorts, usesHostNetwork, type HeldPort } from './container-ports.js';
+import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type PlacementRequest } from '@swarm/plugin-sdk';
+import { nodePorts, type HeldPort } from './container-ports.js';
 
 const bindsAllInterfaces = (hostIp: string): boolean => hostIp === '' || hostIp === '0.0.0.0';
 
 /** Two bindings of the same host port clash when the IPs are equal or either binds every interface. */
-function clashes(wanted: HeldPort, held: HeldPort): boolean {
-  return wanted.hostPort === held.hostPort && (wanted.hostIp === held.hostIp || bindsAllInterfaces(wanted.hostIp) || bindsAllInterfaces(held.hostIp));
+function clashes(wanted: HeldPort, heldIps: readonly string[]): boolean {
+  return heldIps.some((hostIp) => wanted.hostIp === hostIp || bindsAllInterfaces(wanted.hostIp) || bindsAllInterfaces(hostIp));
 }
 
 function requestedBindings(request: PlacementRequest): HeldPort[] {
@@ -20,20 +20,15 @@ function requestedBindings(request: PlacementRequest): HeldPort[] {
 
 function bridgeRun(wanted: HeldPort[]): FilterRun {
   const failures = wanted.map((binding) => fail(`port ${binding.hostPort} (Bridge mode)`));
-  const firstClash = (node: Node): number => {
-    for (const container of node.containers()) {
-      for (const held of heldPorts(container)) {
-        const index = wanted.findIndex((binding) => clashes(binding, held));
-        if (index >= 0) return index;
-      }
-    }
-    return -1;
-  };
   return {
     conditions: wanted.map((binding) => `port ${binding.hostPort} (Bridge mode)`),
     check(node): FilterVerdict {
-      const index = firstClash(node);
-      return index < 0 ? PASS : failures[index]!;
+      const { held } = nodePorts(node.containers());
+      for (let i = 0; i < wanted.length; i++) {
+        const ips = held.get(wanted[i]!.hostPort);
+        if (ips && clashes(wanted[i]!, ips)) return failures[i]!;
+      }
+      return PASS;
     },
   };
 }
@@ -43,13 +38,9 @@ function hostRun(ports: string[]): FilterRun {
   return {
     conditions: ports.map((port) => `port ${port} (Host mode)`),
     check(node): FilterVerdict {
-      for (const container of node.containers()) {
-        if (!usesHostNetwork(container)) continue;
-        const taken = exposedPorts(container);
-        const index = ports.findIndex((port) => taken.includes(port));
-        if (index >= 0) return failures[index]!;
-      }
-      return PASS;
+      const { hostModeExposed } = nodePorts(node.containers());
+      const index = ports.findIndex((port) => hostModeExposed.has(port));
+      return index < 0 ? PASS : failures[index]!;
     },
   };
 }
