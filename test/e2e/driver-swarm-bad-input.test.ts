@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
 import type { SwarmCluster } from '@swarm/driver-swarm';
@@ -7,11 +7,13 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import type { Swarm } from '@swarm/core';
 import { buildSwarm, nodeRows } from './driver-swarm-support.js';
 
-// engine 17; fake servers on 127.0.0.1:23301-23303 (23303 is left closed)
+// engine 17; fake servers on 127.0.0.1:23301-23303 (23303 is left closed), a TCP proxy to the
+// engine on 23304 (the same engine ID under a second address)
 const FIRST = 17;
 const NOT_DOCKER = '127.0.0.1:23301';
 const HANGS = '127.0.0.1:23302';
 const NOBODY = '127.0.0.1:23303';
+const CLONE = '127.0.0.1:23304';
 
 function listen(server: HttpServer | TcpServer, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -31,12 +33,20 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     response.end('404 page not found\n');
   });
   const silent = createTcpServer((socket) => sockets.push(socket));
+  const proxy = createTcpServer((client) => {
+    const upstream = connect(2375, `127.0.0.${FIRST + 1}`);
+    sockets.push(client, upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
 
   beforeAll(async () => {
     testbed = await startTestbed({ first: FIRST, count: 1 });
     await listen(web, 23301);
     await listen(silent, 23302);
-    const uri = [testbed.engines[0]!.addr, NOT_DOCKER, HANGS, NOBODY].join(',');
+    await listen(proxy, 23304);
+    const uri = [testbed.engines[0]!.addr, NOT_DOCKER, HANGS, NOBODY, CLONE].join(',');
     ({ swarm, cluster } = await buildSwarm(`nodes://${uri}`, { options: { 'swarm.requesttimeout': '1' } }));
     const started = Date.now();
     await swarm.start();
@@ -48,6 +58,7 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => web.close(resolve));
     await new Promise((resolve) => silent.close(resolve));
+    await new Promise((resolve) => proxy.close(resolve));
     await testbed?.stop();
   });
 
@@ -68,11 +79,20 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     expect(rowsOf(HANGS).get('Error')).toBe(`Cannot connect to the Docker engine endpoint 127.0.0.1:23302: no answer within 1 s`);
     expect(rowsOf(NOBODY).get('Status')).toBe('Pending');
     expect(rowsOf(NOBODY).get('Error')).toMatch(/^Cannot connect to the Docker engine endpoint 127\.0\.0\.1:23303: connect ECONNREFUSED/);
-    expect(cluster.info().systemStatus.find(([key]) => key === 'Nodes')).toEqual(['Nodes', '4']);
+    expect(cluster.info().systemStatus.find(([key]) => key === 'Nodes')).toEqual(['Nodes', '5']);
+  });
+
+  it('reports one engine reached under two addresses as a duplicated ID instead of merging it', () => {
+    const addrs = [testbed.engines[0]!.addr, CLONE];
+    const healthy = addrs.filter((addr) => rowsOf(addr).get('Status') === 'Healthy');
+    expect(healthy).toHaveLength(1);
+    const other = addrs.find((addr) => addr !== healthy[0])!;
+    const engineId = rowsOf(healthy[0]!).get('ID')!;
+    expect(rowsOf(other).get('Status')).toBe('Pending');
+    expect(rowsOf(other).get('Error')).toBe(`ID duplicated. ${engineId} shared by this node ${other} and another node ${healthy[0]}`);
   });
 
   it('keeps serving the real engine', async () => {
-    expect(rowsOf(testbed.engines[0]!.addr).get('Status')).toBe('Healthy');
     const container = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, 'still-works');
     expect(container.node.name).toBe(`node${FIRST}`);
     await cluster.removeContainer(container, { force: true });

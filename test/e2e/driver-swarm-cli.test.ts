@@ -93,4 +93,15 @@ describe('swarm manage with the swarm driver, driven by the docker CLI', () => {
     }
     expect((await swarm('images', '--format', '{{.Repository}}:{{.Tag}}')).split('\n')).toContain(`${REGISTRY}/tools/busybox:1`);
   });
+
+  it('docker run of an image no engine has: the CLI pulls through swarm, then the create succeeds', async () => {
+    const source = `tcp://${testbed.engines[1]!.addr}`;
+    await docker(source, 'tag', 'busybox:local', `${REGISTRY}/tools/busybox:2`);
+    await docker(source, 'push', `${REGISTRY}/tools/busybox:2`);
+    await docker(source, 'rmi', `${REGISTRY}/tools/busybox:2`);
+    const id = await swarm('run', '-d', '--name', 'pulled-on-run', `${REGISTRY}/tools/busybox:2`, 'true');
+    expect(await swarm('inspect', '-f', '{{.Config.Image}}', 'pulled-on-run')).toBe(`${REGISTRY}/tools/busybox:2`);
+    expect(id).toMatch(/[0-9a-f]{64}$/);
+    await swarm('rm', '-f', 'pulled-on-run');
+  });
 });

@@ -129,6 +129,21 @@ describe('driver-swarm against three real engines', () => {
     expect(cluster.container('batch1')).toBeUndefined();
   });
 
+  it('retries a create whose image is missing on the chosen node with an image affinity', async () => {
+    await docker(`tcp://127.0.0.${FIRST + 3}:2375`, 'tag', 'busybox:local', 'only-on-node12:1');
+    await eventually('image known', () => cluster.image('only-on-node12:1'));
+    const created = [];
+    for (const n of [1, 2, 3]) {
+      created.push(await cluster.createContainer({ Image: 'only-on-node12:1', Cmd: ['true'], HostConfig: { Memory: 16 * MiB } }, `affine${n}`));
+    }
+    expect(created.map((container) => container.node.name)).toEqual(['node12', 'node12', 'node12']);
+    // the retry-only affinity is not stored on the container
+    expect(created[0]!.labels[SwarmLabels.affinities]).toBeUndefined();
+    for (const container of created) await cluster.removeContainer(container, { force: true });
+    // missing everywhere: the engine's 404 comes back, so the docker CLI can pull and retry
+    await expect(cluster.createContainer({ Image: 'missing-everywhere:1' }, undefined)).rejects.toMatchObject({ httpStatus: 404 });
+  });
+
   it('releases the reservation when a container is removed', async () => {
     const node = web.node;
     await cluster.removeContainer(cluster.container('web')!, { force: true });

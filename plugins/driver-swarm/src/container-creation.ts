@@ -16,7 +16,6 @@ import {
 import { cpusToShares, pendingContainer, type EngineContainer } from './engine-container.js';
 import type { EngineMonitor } from './engine-monitor.js';
 import type { ContainerIndex } from './container-index.js';
-import { followProgress } from './progress-stream.js';
 
 export interface CreationContext {
   scheduler: Scheduler;
@@ -59,7 +58,7 @@ function hasNodeConstraint(config: ContainerConfig): boolean {
 
 function isImageNotFound(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /no such image|image \S* not found|not found: manifest unknown|pull access denied|repository does not exist/i.test(message);
+  return isSwarmError(error, ErrorCodes.NOT_FOUND) && /no such image|image \S* not found/i.test(message);
 }
 
 /** The config the engine gets: CPUs read as a count become real shares for that engine. */
@@ -69,17 +68,12 @@ function engineConfig(config: ContainerConfig, engineCpus: number): ContainerCon
   return { ...config, HostConfig: { ...config.HostConfig, CpuShares: cpusToShares(cpus, engineCpus) } };
 }
 
+/**
+ * Create on the chosen engine. A missing image is not pulled here: as with Swarm classic the
+ * engine's 404 goes back (after the image-affinity retry), and the docker CLI pulls and retries.
+ */
 async function createOnEngine(monitor: EngineMonitor, config: ContainerConfig, name: string | undefined, auth: AuthConfig | undefined): Promise<EngineContainer> {
-  const body = engineConfig(config, monitor.node.cpus);
-  let created: { Id: string };
-  try {
-    created = await monitor.api.createContainer(body, name, auth);
-  } catch (error) {
-    if (!isSwarmError(error, ErrorCodes.NOT_FOUND) || !isImageNotFound(error)) throw error;
-    // the chosen engine lacks the image: pull it there, then create again (Swarm classic)
-    await followProgress(await monitor.api.createImage({ fromImage: config.Image }, auth), () => undefined);
-    created = await monitor.api.createContainer(body, name, auth);
-  }
+  const created = await monitor.api.createContainer(engineConfig(config, monitor.node.cpus), name, auth);
   const container = await monitor.refreshContainer(created.Id);
   if (!container) throw new SwarmError(ErrorCodes.ENGINE_ERROR, "Container created but refresh didn't report it back");
   return container;
@@ -122,7 +116,7 @@ export async function createContainer(context: CreationContext, config: Containe
     if (isSwarmError(first, ErrorCodes.CONFLICT) && /is already assigned/.test(first.message)) throw first;
     let error = first;
     let retries = 0;
-    if (isImageNotFound(first) && !hasNodeConstraint(config) && context.imageExists(config.Image)) {
+    if (isImageNotFound(first) && !hasNodeConstraint(moveEnvDirectivesToLabels(config)) && context.imageExists(config.Image)) {
       retries++;
       try {
         return await attempt(context, config, name, auth, true);

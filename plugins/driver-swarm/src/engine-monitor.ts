@@ -40,6 +40,8 @@ export class EngineMonitor {
   private events: IncomingMessage | undefined;
   private stopped = false;
   private connected = false;
+  /** Set the moment this engine ID is checked unique, so a parallel connect of a clone sees it. */
+  private ownsId = false;
   private pendingAttempts = 0;
   private lastEventTime = 0;
   private readonly refresher = new CoalescingRunner();
@@ -88,6 +90,7 @@ export class EngineMonitor {
       if (duplicate !== undefined) {
         throw new Error(`ID duplicated. ${info.ID} shared by this node ${this.node.addr} and another node ${duplicate}`);
       }
+      this.ownsId = true;
       await this.loadEverything();
       if (this.stopped) return;
       this.openEvents();
@@ -99,6 +102,7 @@ export class EngineMonitor {
       this.hooks.lifecycle(this.node, 'engine_connect');
       this.schedule(this.refreshDelay(), () => this.refresh());
     } catch (error) {
+      this.ownsId = false;
       if (this.stopped) return;
       this.node.setError(this.describeConnectError(error));
       this.node.touch();
@@ -289,5 +293,9 @@ export class EngineMonitor {
 
   isConnected(): boolean {
     return this.connected;
+  }
+
+  ownsEngineId(): boolean {
+    return this.ownsId && !this.stopped;
   }
 }

@@ -61,6 +61,7 @@ export class EngineNode implements Node {
   private containerList: EngineContainer[] | undefined;
   private reservedCpus = 0;
   private reservedMemory = 0;
+  private readonly stateCounts = { running: 0, paused: 0 };
   private imageList: Image[] = [];
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
@@ -170,26 +171,26 @@ export class EngineNode implements Node {
   }
 
   counts(): ContainerCounts {
-    let running = 0;
-    let paused = 0;
-    for (const container of this.byId.values()) {
-      if (container.state === 'paused') paused++;
-      else if (container.state === 'running' || container.state === 'restarting') running++;
-    }
+    const { running, paused } = this.stateCounts;
     return { total: this.byId.size, running, paused, stopped: this.byId.size - running - paused };
   }
 
-  private reserve(container: EngineContainer, sign: 1 | -1): void {
+  /** Reservations and state counts move with every change, so reads are O(1). */
+  private account(container: EngineContainer, sign: 1 | -1, started: boolean): void {
     this.reservedCpus += sign * (container.config.HostConfig?.CpuShares ?? 0);
     this.reservedMemory += sign * requestedMemory(container.config);
+    if (!started) return;
+    if (container.state === 'paused') this.stateCounts.paused += sign;
+    else if (container.state === 'running' || container.state === 'restarting') this.stateCounts.running += sign;
   }
 
   private replace(map: Map<string, EngineContainer>, key: string, next: EngineContainer | undefined): void {
+    const real = map === this.byId;
     const before = map.get(key);
-    if (before) this.reserve(before, -1);
+    if (before) this.account(before, -1, real);
     if (next) {
       map.set(key, next);
-      this.reserve(next, 1);
+      this.account(next, 1, real);
     } else {
       map.delete(key);
     }

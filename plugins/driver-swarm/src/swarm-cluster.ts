@@ -55,6 +55,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   private readonly tls;
   private watcher: DiscoveryWatcher | undefined;
   private containerCache: Container[] | undefined;
+  private nodeList: EngineNode[] | undefined;
   private resourcesVersion = 0;
   private imageCache: { version: number; list: Image[] } | undefined;
 
@@ -109,6 +110,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       monitor.stop();
       monitor.node.clear();
       this.monitors.delete(addr);
+      this.nodeList = undefined;
       this.resourcesChanged();
     }
     for (const entry of wanted.values()) {
@@ -121,6 +123,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
         event: (source: EngineNode, event: DockerEvent) => this.publish({ ...event, node: eventNode(source) }),
         duplicateOf: (candidate: EngineNode) => this.duplicateOf(candidate),
       };
+      this.nodeList = undefined;
       this.monitors.set(entry.addr, new EngineMonitor(node, api, this.options, hooks, this.log.child({ engine: entry.addr })));
     }
   }
@@ -128,7 +131,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   private duplicateOf(candidate: EngineNode): string | undefined {
     for (const monitor of this.monitors.values()) {
       const other = monitor.node;
-      if (other !== candidate && monitor.isConnected() && other.engineId === candidate.engineId) return other.addr;
+      if (other !== candidate && monitor.ownsEngineId() && other.engineId === candidate.engineId) return other.addr;
     }
     return undefined;
   }
@@ -178,7 +181,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   // --- nodes --------------------------------------------------------------------------------------------
 
   nodes(): readonly EngineNode[] {
-    return [...this.monitors.values()].map((monitor) => monitor.node);
+    this.nodeList ??= [...this.monitors.values()].map((monitor) => monitor.node);
+    return this.nodeList;
   }
 
   /** Nodes the scheduler sees: every validated engine (its health filter drops unhealthy ones). */
