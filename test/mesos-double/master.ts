@@ -26,6 +26,9 @@ interface TaskRecord {
   state: TaskState;
   containerId?: string;
   killRequested?: boolean;
+  /** When the ACCEPT arrived and when TASK_RUNNING was sent (ms since the epoch). */
+  acceptedAt?: number;
+  runningAt?: number;
 }
 
 const SCHEDULER_PATHS = new Set(['/api/v1/scheduler', '/master/api/v1/scheduler']);
@@ -143,10 +146,12 @@ export class MesosMasterDouble {
     return [...this.frameworks.values()].map((fw) => ({ id: fw.id, name: fw.info.name, connected: fw.connected(), suppressed: fw.suppressed }));
   }
 
-  taskList(): Array<{ taskId: string; frameworkId: string; agentId: string; hostname: string; state: TaskState; containerId?: string }> {
+  taskList(): Array<{ taskId: string; frameworkId: string; agentId: string; hostname: string; state: TaskState; containerId?: string; acceptedAt?: number; runningAt?: number }> {
     return [...this.tasks.values()].map((task) => ({
       taskId: task.meta.taskId, frameworkId: task.meta.frameworkId, agentId: task.agent.id, hostname: task.agent.hostname, state: task.state,
       ...(task.containerId ? { containerId: task.containerId } : {}),
+      ...(task.acceptedAt ? { acceptedAt: task.acceptedAt } : {}),
+      ...(task.runningAt ? { runningAt: task.runningAt } : {}),
     }));
   }
 
@@ -368,7 +373,7 @@ export class MesosMasterDouble {
 
   private launch(framework: Framework, agent: DoubleAgent, task: TaskInfoJson): void {
     const meta: TaskMeta = { taskId: task.task_id!.value, frameworkId: framework.id, agentId: agent.id, ...taskResources(task) };
-    const record: TaskRecord = { meta, agent, state: 'TASK_STAGING' };
+    const record: TaskRecord = { meta, agent, state: 'TASK_STAGING', acceptedAt: Date.now() };
     this.tasks.set(meta.taskId, record);
     this.update(framework, meta.taskId, agent.id, 'TASK_STARTING', { source: 'SOURCE_EXECUTOR' });
     runTask(agent.docker, task, meta).then(
@@ -378,6 +383,7 @@ export class MesosMasterDouble {
           void killTask(agent.docker, containerId).then(() => this.update(framework, meta.taskId, agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR' }));
           return;
         }
+        record.runningAt = Date.now();
         this.update(framework, meta.taskId, agent.id, 'TASK_RUNNING', {
           source: 'SOURCE_EXECUTOR',
           data: Buffer.from(JSON.stringify([inspect])).toString('base64'),
