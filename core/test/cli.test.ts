@@ -68,11 +68,11 @@ describe('swarm manage flag validation', () => {
     expect(result.stderr).toMatch(/^unknown strategy "nope"; available: binpack, .*first, random, spread\n$/);
   });
 
-  it('says clearly that replication is not available yet', async () => {
+  it('refuses --replication with a discovery that cannot elect a primary', async () => {
     const result = await runSwarm(['manage', '--replication', '--advertise', '127.0.0.1:23010', '127.0.0.1:1'], { cwd: `${project.dir}/clean` });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain('--replication is not available yet');
+    expect(result.stderr).toContain('--replication needs a key-value discovery store (zk://, etcd://)');
   });
 
   it('names the key path of a config file error', async () => {

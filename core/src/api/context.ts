@@ -4,6 +4,7 @@ import type { Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
 import type { EventHistory } from './event-history.js';
 import type { ExecRegistry } from './exec-registry.js';
 import type { ApiMetrics } from './metrics.js';
+import type { ManagerRole } from '../replication/manager-role.js';
 
 export interface ApiLimits {
   /** Largest JSON body accepted (create configs, network/volume requests). */
@@ -20,6 +21,8 @@ export interface ApiContext {
   readonly events: EventHistory;
   readonly execs: ExecRegistry;
   readonly limits: ApiLimits;
+  /** Set on a replicated manager (`--replication`): a replica forwards requests to the primary. */
+  readonly role?: ManagerRole;
 }
 
 /** One request as a handler sees it. */

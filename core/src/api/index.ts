@@ -6,6 +6,7 @@ import { ExecRegistry } from './exec-registry.js';
 import { listen, parseListenAddress, type Listener } from './listeners.js';
 import { ApiMetrics } from './metrics.js';
 import { buildRoutes } from './routes.js';
+import type { ManagerRole } from '../replication/manager-role.js';
 
 // CONTRACT (owned by the API front work): the CLI's `manage` and the embedding API start the
 // Docker API server through this function only.
@@ -22,6 +23,8 @@ export interface ApiServerOptions {
   headersTimeoutMs?: number;
   /** Events kept for `docker events --since` (default 10000). */
   eventHistorySize?: number;
+  /** A replicated manager's role (`--replication`). */
+  role?: ManagerRole;
 }
 
 export interface ApiServer {
@@ -44,6 +47,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     events,
     execs: new ExecRegistry(),
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
+    role: options.role,
   };
   const dispatcher = new Dispatcher(api, buildRoutes(), { cors: options.settings.cors });
   const limits = { headersTimeoutMs: options.headersTimeoutMs ?? 10_000, keepAliveTimeoutMs: 60_000 };

@@ -6,6 +6,7 @@ import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import { validateConfigShape } from '../config/schema.js';
 import { buildDeployment, requireDiscovery } from '../deployment/build-deployment.js';
 import { silentLogger } from '../logging/create-logger.js';
+import { prepareReplication } from '../replication/index.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
 import type { StartOptions, Swarm, SwarmEvents } from './swarm.js';
@@ -20,6 +21,7 @@ export interface CreateSwarmOptions {
 /** Build a Swarm from already resolved config (used by `createSwarm` and the CLI). */
 export async function createSwarmFromResolved(resolved: ResolvedConfig, options: { configDir: string; logger: Logger }): Promise<Swarm> {
   const deployment = await buildDeployment(resolved, options);
+  const replication = prepareReplication(deployment, resolved.config, options.logger);
   const events = new TypedEvents<SwarmEvents>();
   let api: ApiServer | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -32,8 +34,9 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
     unsubscribe = cluster.subscribe((event) => events.emit('event', event));
     running = true;
     try {
+      replication?.start();
       const apiStarting = startOptions.api
-        ? startApiServer({ cluster, scheduler: deployment.scheduler(), settings: resolved.config.api, logger: options.logger, version: SWARM_VERSION })
+        ? startApiServer({ cluster, scheduler: deployment.scheduler(), settings: resolved.config.api, logger: options.logger, version: SWARM_VERSION, role: replication })
         : undefined;
       const [server] = await Promise.all([apiStarting, cluster.start()]);
       api = server;
@@ -51,6 +54,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
     const server = api;
     api = undefined;
     await server?.close();
+    await replication?.stop();
     await deployment.cluster().stop();
     await deployment.openedDiscovery()?.close();
     events.emit('stopped');

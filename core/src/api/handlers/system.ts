@@ -62,7 +62,7 @@ export const info: RouteHandler = async (ctx) => {
     Images: cluster.images,
     Driver: '',
     DriverStatus: null,
-    SystemStatus: cluster.systemStatus,
+    SystemStatus: [...(ctx.api.role?.statusRows() ?? []), ...cluster.systemStatus],
     Plugins: { Volume: null, Network: null, Authorization: null, Log: null },
     MemoryLimit: true,
     SwapLimit: true,

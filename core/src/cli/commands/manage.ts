@@ -1,4 +1,4 @@
-import { ErrorCodes, SwarmError, type DeploymentConfig } from '@swarm/plugin-sdk';
+import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import type { SwarmConfigInput, TlsInput } from '../../config/input.js';
 import { Defaults } from '../../config/defaults.js';
@@ -84,18 +84,10 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
   };
 }
 
-/** Features whose flags parse but whose implementation lands in a later issue. */
-function refuseUnavailable(config: DeploymentConfig): void {
-  if (config.replication.enabled) {
-    throw new SwarmError(ErrorCodes.FEATURE_UNAVAILABLE, '--replication is not available yet in this swarm (manager replication is still being built)');
-  }
-}
-
 async function manage(positional: string | undefined, flags: ManageFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
   requireDiscovery(cli.resolved, 'manage');
-  refuseUnavailable(cli.resolved.config);
   const { logger } = cli;
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
   const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });

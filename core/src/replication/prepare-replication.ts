@@ -1,0 +1,29 @@
+import { ErrorCodes, LEADER_ELECTION_PATH, SwarmError, Tokens, type DeploymentConfig, type Discovery, type Logger } from '@swarm/plugin-sdk';
+import type { Deployment } from '../deployment/deployment.js';
+import { primaryEndpoint } from './primary-endpoint.js';
+import { ReplicationController } from './replication-controller.js';
+
+/**
+ * With `replication.enabled`, the controller that campaigns through the deployment's discovery
+ * store once started (and that the API front asks about its role); undefined otherwise. Throws
+ * at once when the discovery cannot elect a primary.
+ */
+export function prepareReplication(deployment: Deployment, config: DeploymentConfig, logger: Logger): ReplicationController | undefined {
+  const { enabled, advertise, ttl } = config.replication;
+  if (!enabled) return undefined;
+  if (!advertise) throw new SwarmError(ErrorCodes.CONFIG_INVALID, '--advertise address must be provided when using --leader-election');
+  const discovery = deployment.container.resolve<Discovery>(Tokens.Discovery);
+  if (!discovery.leadership) {
+    throw new SwarmError(
+      ErrorCodes.NOT_SUPPORTED,
+      `--replication needs a key-value discovery store (zk://, etcd://) to elect a primary; "${config.cluster.discovery}" cannot`,
+    );
+  }
+  const controller = new ReplicationController({
+    election: discovery.leadership(LEADER_ELECTION_PATH, ttl),
+    advertise,
+    logger,
+    endpointFor: (address) => primaryEndpoint(address, config.api.tls),
+  });
+  return controller;
+}

@@ -1,0 +1,95 @@
+import type { Campaign, EngineEndpoint, LeaderElection, LeaderFollower, Logger } from '@swarm/plugin-sdk';
+import { tunnelToEngine } from '../api/engine/tunnel.js';
+import { proxyToEngine } from '../api/engine/proxy.js';
+import { HttpError, sendError } from '../api/responses.js';
+import type { IncomingApiRequest, ManagerRole } from './manager-role.js';
+
+/** Paths a replica answers itself, as Swarm classic's replica handler. */
+const LOCAL_PATHS = new Set(['/_ping', '/info']);
+
+export const NO_PRIMARY_MESSAGE = 'No elected primary cluster manager';
+
+export interface ReplicationControllerOptions {
+  readonly election: LeaderElection;
+  /** This manager's advertise address (the lock's value while it leads). */
+  readonly advertise: string;
+  readonly logger: Logger;
+  /** How to reach a primary's API from its advertise address. */
+  readonly endpointFor: (advertise: string) => EngineEndpoint;
+}
+
+/**
+ * Campaigns for the replication lock and follows who holds it. While elected, this manager is
+ * the primary and its API serves every request; otherwise it is a replica that answers `/_ping`
+ * and `/info` and forwards the rest (streams and hijacked connections included) to the primary.
+ */
+export class ReplicationController implements ManagerRole {
+  private campaign: Campaign | undefined;
+  private follower: LeaderFollower | undefined;
+  private leader: string | undefined;
+  private endpoint: { advertise: string; endpoint: EngineEndpoint } | undefined;
+
+  constructor(private readonly options: ReplicationControllerOptions) {}
+
+  get isPrimary(): boolean {
+    return this.campaign?.isLeader() ?? false;
+  }
+
+  /** The primary's advertise address as last read from the store. */
+  get primary(): string | undefined {
+    return this.isPrimary ? this.options.advertise : this.leader;
+  }
+
+  start(): void {
+    const { election, advertise, logger } = this.options;
+    this.follower = election.follow(
+      (leader) => {
+        this.leader = leader;
+        if (leader !== undefined) logger.info({ leader }, `New leader elected: ${leader}`);
+      },
+      (error) => logger.warn({ err: error.message }, 'Leader Election: cannot follow the leader'),
+    );
+    this.campaign = election.campaign(advertise, {
+      onElected: () => logger.info({ advertise }, 'Leader Election: Cluster leadership acquired'),
+      onLost: (reason) => logger.warn({ reason: reason.message }, 'Leader Election: Cluster leadership lost'),
+      onError: (error) => logger.warn({ err: error.message }, 'Leader Election: store failure, retrying'),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.follower?.stop();
+    this.follower = undefined;
+    const campaign = this.campaign;
+    this.campaign = undefined;
+    await campaign?.resign();
+  }
+
+  statusRows(): Array<[string, string]> {
+    if (this.isPrimary) return [['Role', 'primary']];
+    return [
+      ['Role', 'replica'],
+      ['Primary', this.leader ?? ''],
+    ];
+  }
+
+  forward(request: IncomingApiRequest): Promise<void> | undefined {
+    if (this.isPrimary || LOCAL_PATHS.has(request.path)) return undefined;
+    const target = this.primaryTarget();
+    const url = request.req.url ?? '/';
+    if (!target) {
+      // Our own address while not elected means the store has not caught up: forwarding would loop.
+      sendError(request.res, new HttpError(500, NO_PRIMARY_MESSAGE));
+      request.req.resume();
+      return Promise.resolve();
+    }
+    if (request.upgrade) return tunnelToEngine(target, url, request.req, request.upgrade.socket, request.upgrade.head);
+    return proxyToEngine(target, url, request.req, request.res);
+  }
+
+  private primaryTarget(): EngineEndpoint | undefined {
+    const leader = this.leader;
+    if (leader === undefined || leader === this.options.advertise) return undefined;
+    if (this.endpoint?.advertise !== leader) this.endpoint = { advertise: leader, endpoint: this.options.endpointFor(leader) };
+    return this.endpoint.endpoint;
+  }
+}
