@@ -11,7 +11,7 @@ const schedulers: RawScheduler[] = [];
 
 const framework = (extra: Record<string, unknown> = {}) => ({ user: 'root', name: 'double-test', ...extra });
 type OfferJson = { id: { value: string }; agent_id: { value: string }; hostname: string; resources: Array<{ name: string; scalar?: { value: number }; ranges?: { range: Array<{ begin: number; end: number }> } }>; attributes: Array<{ name: string; text: { value: string } }> };
-const offersOf = (event: RawEvent) => ((event as { offers: { offers: OfferJson[] } }).offers.offers);
+const offersOf = (event: RawEvent) => ((event as unknown as { offers: { offers: OfferJson[] } }).offers.offers);
 
 async function subscribe(extra: Record<string, unknown> = {}): Promise<RawScheduler> {
   const scheduler = await RawScheduler.subscribe(master.address, framework(extra));
