@@ -88,6 +88,6 @@ export class EngineApi {
   createNetwork = (request: JsonObject) => this.json<{ Id: string }>('/networks/create', { method: 'POST', body: request });
   removeNetwork = (id: string) => this.json<void>(`/networks/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
-  /** The event stream from `since` (seconds) on; headers bounded by the timeout, the body not. */
-  events = (since?: number) => this.stream('/events', { query: { since } });
+  /** The live event stream; its headers are bounded by the timeout, its body not. */
+  events = () => this.stream('/events', {});
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isSwarmError, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { isSwarmError, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
 import { CoalescingRunner } from './coalescing-runner.js';
 import { EngineApi } from './engine-api.js';
 import { EngineContainer, configFromInspect } from './engine-container.js';
@@ -25,6 +25,11 @@ export interface MonitorHooks {
 /** Container actions that change nothing swarm keeps (Swarm classic's list). */
 const NO_REFRESH = new Set(['top', 'resize', 'export', 'exec_create', 'exec_start', 'exec_die', 'exec_detach', 'attach', 'detach', 'extract-to-dir', 'copy', 'archive-path']);
 
+/** Whether a `docker ps` row changed in what users see (unchanged rows are not re-indexed). */
+function sameRow(before: ContainerSummary, after: ContainerSummary): boolean {
+  return before.State === after.State && before.Status === after.Status && before.Names.join() === after.Names.join();
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -43,7 +48,6 @@ export class EngineMonitor {
   /** Set the moment this engine ID is checked unique, so a parallel connect of a clone sees it. */
   private ownsId = false;
   private pendingAttempts = 0;
-  private lastEventTime = 0;
   private readonly refresher = new CoalescingRunner();
   /** Resolves once the first connection attempt finished (either way). */
   readonly firstAttempt: Promise<void>;
@@ -180,7 +184,7 @@ export class EngineMonitor {
         seen.add(summary.Id);
         const known = this.node.knownContainer(summary.Id);
         if (known && !full) {
-          this.node.upsertContainer(new EngineContainer(this.node, summary, known.config, known.inspect));
+          if (!sameRow(known.summary, summary)) this.node.upsertContainer(new EngineContainer(this.node, summary, known.config, known.inspect));
           return;
         }
         const inspect = await this.api.inspectContainer(summary.Id).catch(() => undefined);
@@ -231,8 +235,8 @@ export class EngineMonitor {
 
   private openEvents(): void {
     if (this.stopped) return;
-    const since = this.lastEventTime > 0 ? this.lastEventTime : undefined;
-    this.api.events(since).then(
+    // no `since`: replayed events would reach clients twice; the full refresh below catches up
+    this.api.events().then(
       (response) => {
         if (this.stopped) {
           response.destroy();
@@ -262,7 +266,6 @@ export class EngineMonitor {
   }
 
   private onEvent(event: DockerEvent): void {
-    if (typeof event.time === 'number') this.lastEventTime = event.time;
     const actor = event['Actor'] as { ID?: string } | undefined;
     const subject = actor?.ID ?? event.id ?? '';
     const action = (event.Action ?? event.status ?? '').split(':')[0] ?? '';

@@ -6,6 +6,7 @@ export { EngineNode, type NodeChangeListener } from './engine-node.js';
 export { EngineContainer, pendingContainer, cpusToShares, sharesToCpus } from './engine-container.js';
 export { ContainerIndex } from './container-index.js';
 export { infoRows } from './info-rows.js';
+export { CoalescingRunner } from './coalescing-runner.js';
 export { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 export { bytesSize } from './bytes-size.js';
 export { matchImage, parseRepositoryTag } from './image-match.js';
