@@ -74,7 +74,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const creates = await createThroughput(port, Number(values.creates), Number(values['create-workers']));
     peak.stop();
     const after = sampleProcess(manager.pid);
-    const hollowRssMb = sampleProcess(hollow.child.pid).rssMb;
+    const { rssMb: hollowRssMb, cpuSeconds: hollowCpuSeconds } = sampleProcess(hollow.child.pid);
     await manager.stop();
     await snapshotEngineCalls(hollow.child);
     const [callsAtHealthy = {}, callsAtEnd = {}] = engineCallSnapshots(hollow.child);
@@ -84,7 +84,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
       creates, createWorkers: Number(values['create-workers']),
       managerRssMb: { afterHealthy: atHealthy.rssMb, peak: peak.peakMb },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - atHealthy.cpuSeconds },
-      hollowRssMb, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
+      hollowRssMb, hollowCpuSeconds, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
       ...(profile === undefined ? {} : { hotSpots: hotSpotTable(hotSpots(profile)) }),
     };
   } finally {

@@ -17,6 +17,7 @@ export interface ScaleResult {
   managerRssMb: { afterHealthy: number; peak: number };
   managerCpuSeconds: { toHealthy: number; measuring: number };
   hollowRssMb: number;
+  hollowCpuSeconds: number;
   /** Requests the engines answered by route, until all were healthy and until the end. */
   callsAtHealthy: Record<string, number>;
   callsAtEnd: Record<string, number>;
@@ -49,7 +50,7 @@ export function resultSection(result: ScaleResult): string {
     `| create latency p50 / p90 / p99 (ms) | ${formatPercentiles(result.creates.latency)} |`,
     `| manager RSS after healthy / peak | ${Math.round(result.managerRssMb.afterHealthy)} MB / ${Math.round(result.managerRssMb.peak)} MB |`,
     `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
-    `| hollow engines process RSS | ${Math.round(result.hollowRssMb)} MB |`,
+    `| hollow engines process RSS / CPU (whole run) | ${Math.round(result.hollowRssMb)} MB / ${result.hollowCpuSeconds.toFixed(1)} s |`,
     `| machine load (1-min average) at start / end of measurements | ${result.load.start.toFixed(1)} / ${result.load.end.toFixed(1)} |`,
   ];
   const routes = Object.keys(result.callsAtEnd).sort((a, b) => (result.callsAtEnd[b] ?? 0) - (result.callsAtEnd[a] ?? 0));
