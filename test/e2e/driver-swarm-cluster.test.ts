@@ -162,40 +162,4 @@ describe('driver-swarm against three real engines', () => {
     await eventually('container gone after destroy', () => cluster.container(id) === undefined);
     seen.stop();
   });
-
-  it('fans images out: tag on every engine, rmi from every engine', async () => {
-    await cluster.tagImage('busybox:local', 'fanout', 'v1', false);
-    const holders = cluster.images().filter((image) => image.repoTags.includes('fanout:v1'));
-    expect(holders.map((image) => image.node.name).sort()).toEqual(['node10', 'node11', 'node12']);
-    for (const engine of testbed.engines) {
-      expect(await docker(`tcp://${engine.addr}`, 'images', '-q', 'fanout:v1')).not.toBe('');
-    }
-    const removed = await cluster.removeImages('fanout:v1', false);
-    expect(removed.filter((entry) => entry.Untagged === 'fanout:v1')).toHaveLength(3);
-    expect(cluster.image('fanout:v1')).toBeUndefined();
-    for (const engine of testbed.engines) expect(await docker(`tcp://${engine.addr}`, 'images', '-q', 'fanout:v1')).toBe('');
-    await expect(cluster.removeImages('fanout:v1', false)).rejects.toThrow('No such image: fanout:v1');
-  });
-
-  it('creates volumes on every engine, or on one with node/name', async () => {
-    const everywhere = await cluster.createVolume({ Name: 'shared-data' });
-    expect(everywhere.name).toBe('shared-data');
-    expect(cluster.volumes().filter((volume) => volume.name === 'shared-data')).toHaveLength(3);
-    const single = await cluster.createVolume({ Name: 'node12/only-here' });
-    expect(single.node.name).toBe('node12');
-    expect(cluster.volume('node12/only-here')?.name).toBe('only-here');
-    expect(cluster.volume('only-here')?.node.name).toBe('node12');
-    await cluster.removeVolume('shared-data', false);
-    await cluster.removeVolume('node12/only-here', false);
-    expect(cluster.volumes().some((volume) => volume.name === 'shared-data' || volume.name === 'only-here')).toBe(false);
-  });
-
-  it('creates a network on one node and finds it by node/name', async () => {
-    const network = await cluster.createNetwork({ Name: 'node10/backend' });
-    expect(network.node.name).toBe('node10');
-    expect(cluster.network('node10/backend')?.id).toBe(network.id);
-    expect(cluster.network(network.id.slice(0, 12))?.id).toBe(network.id);
-    await cluster.removeNetwork(network);
-    expect(cluster.network('node10/backend')).toBeUndefined();
-  });
 });
