@@ -51,6 +51,19 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
     }
   });
 
+  it('starts without a discovery file that is not there yet and picks it up once written', async () => {
+    const file = join(dir, 'later');
+    const { swarm, cluster } = await buildSwarm(`file://${file}`);
+    try {
+      await swarm.start();
+      expect(cluster.nodes()).toHaveLength(0);
+      writeFileSync(file, `${testbed.engines[0]!.addr}\n`);
+      await eventually('engine from the new file', () => cluster.nodes()[0]?.isHealthy(), 10_000);
+    } finally {
+      await swarm.stop();
+    }
+  });
+
   it('refuses to start on a malformed discovery file, naming the line', async () => {
     const file = join(dir, 'broken');
     writeFileSync(file, `${testbed.engines[0]!.addr}\n127.0.0.5\n`);

@@ -153,13 +153,17 @@ export class EngineNode implements Node {
     return this.containerList;
   }
 
+  /** Exact ID, then name (`name` or `/name`), then a unique ID prefix. */
   container(idOrName: string): EngineContainer | undefined {
+    if (idOrName === '') return undefined;
     const direct = this.byId.get(idOrName);
     if (direct) return direct;
-    for (const container of this.byId.values()) {
-      if (container.id.startsWith(idOrName) || container.name === idOrName || container.names.includes(`/${idOrName}`)) return container;
-    }
-    return undefined;
+    const slashed = idOrName.startsWith('/') ? idOrName : `/${idOrName}`;
+    const all = [...this.byId.values()];
+    const named = all.find((container) => container.names.includes(slashed));
+    if (named) return named;
+    const prefixed = all.filter((container) => container.id.startsWith(idOrName));
+    return prefixed.length === 1 ? prefixed[0] : undefined;
   }
 
   knownContainer(id: string): EngineContainer | undefined {

@@ -78,11 +78,18 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       this.watcher = this.discovery.watch(
         (entries) => {
           this.reconcile(entries);
-          if (!settled) (settled = true), resolve();
+          if (!settled) {
+            settled = true;
+            resolve();
+          }
         },
         (error) => {
           this.log.error({ error: error.message }, 'discovery error');
-          if (!settled && isSwarmError(error, ErrorCodes.DISCOVERY_INVALID)) (settled = true), reject(error);
+          if (settled) return;
+          settled = true;
+          // malformed input stops start-up; a store or file that is not there yet is retried while serving
+          if (isSwarmError(error, ErrorCodes.DISCOVERY_INVALID)) reject(error);
+          else resolve();
         },
       );
     });

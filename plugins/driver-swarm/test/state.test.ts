@@ -98,6 +98,14 @@ describe('container lookup rules', () => {
     expect(index.find(reference)).toBeUndefined();
   });
 
+  it('finds containers on one node by id, name or unique prefix, names first', () => {
+    expect(n2.container('db')?.id).toBe(ID_B);
+    expect(n2.container('/web')?.id).toBe('c'.repeat(64));
+    expect(n2.container('a1b2')?.id).toBe(ID_B);
+    expect(n1.container('db')).toBeUndefined();
+    expect(n1.container('')).toBeUndefined();
+  });
+
   it('tracks name use, pending names included, and forgets removed containers', () => {
     expect(index.nameTaken('db')).toBe(true);
     n1.addPending('s9', pendingContainer(n1, 's9', 'soon', { Image: 'busybox' }));
