@@ -7,7 +7,7 @@ import { runConfig, type RunSpec } from './run-config.js';
 
 /**
  * Plain in-memory data implementing the SDK's Node, Container and Image: what a filter or a
- * strategy sees, with nothing behind it. Everything is frozen, so a plugin that mutates what it
+ * strategy sees, with nothing behind it. By default everything is frozen, so a plugin that mutates what it
  * is given fails loudly in tests.
  */
 export interface FakeContainerSpec extends RunSpec {
@@ -45,11 +45,18 @@ export interface FakeNodeSpec {
   readonly lastError?: string;
   readonly containers?: readonly FakeContainerSpec[];
   readonly images?: readonly FakeImageSpec[];
+  /**
+   * Freeze everything (default true) so a plugin that mutates what it is given fails. Benchmarks
+   * pass false: V8 reads frozen arrays and hashes them for WeakMaps several times slower, and
+   * real drivers hand out plain objects.
+   */
+  readonly frozen?: boolean;
 }
 
 const GiB = 1024 ** 3;
 
-function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T, frozen = true): T {
+  if (!frozen) return value;
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
@@ -57,7 +64,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function buildContainer(spec: FakeContainerSpec, node: Node): Container {
+function buildContainer(spec: FakeContainerSpec, node: Node, frozen: boolean): Container {
   const id = spec.id ?? fakeId(`container:${node.name}/${spec.name}`);
   const config = runConfig(spec);
   const state = spec.state ?? 'running';
@@ -92,10 +99,10 @@ function buildContainer(spec: FakeContainerSpec, node: Node): Container {
       NetworkSettings: { Ports: ports ?? null },
     },
     node,
-  });
+  }, frozen);
 }
 
-function buildImage(spec: FakeImageSpec, node: Node): Image {
+function buildImage(spec: FakeImageSpec, node: Node, frozen: boolean): Image {
   const repoTags = [...(spec.repoTags ?? [])];
   const id = spec.id ?? `sha256:${fakeId(`image:${repoTags[0] ?? 'none'}`)}`;
   const repoDigests = [...(spec.repoDigests ?? [])];
@@ -105,7 +112,7 @@ function buildImage(spec: FakeImageSpec, node: Node): Image {
     repoDigests,
     summary: { Id: id, RepoTags: repoTags, RepoDigests: repoDigests, Created: 0, Size: 0 },
     node,
-  });
+  }, frozen);
 }
 
 function findContainer(containers: readonly Container[], idOrName: string): Container | undefined {
@@ -138,7 +145,8 @@ export function fakeNode(spec: FakeNodeSpec): Node {
   const status: NodeStatus = spec.status ?? (healthy ? 'healthy' : 'unhealthy');
   const index = spec.name.replace(/\D/g, '') || '1';
   const ip = spec.ip ?? `127.0.0.${(Number(index) % 250) + 1}`;
-  const labels = Object.freeze({ ...(spec.labels ?? {}) });
+  const frozen = spec.frozen ?? true;
+  const labels = deepFreeze({ ...(spec.labels ?? {}) }, frozen);
   const node: Node = {
     id: spec.id ?? fakeId(`node:${spec.name}`).slice(0, 36).toUpperCase(),
     name: spec.name,
@@ -159,11 +167,11 @@ export function fakeNode(spec: FakeNodeSpec): Node {
     lastError: () => spec.lastError,
     endpoint: () => undefined,
   };
-  for (const containerSpec of spec.containers ?? []) containers.push(buildContainer(containerSpec, node));
-  for (const imageSpec of spec.images ?? []) images.push(buildImage(imageSpec, node));
-  Object.freeze(containers);
-  Object.freeze(images);
-  return Object.freeze(node);
+  for (const containerSpec of spec.containers ?? []) containers.push(buildContainer(containerSpec, node, frozen));
+  for (const imageSpec of spec.images ?? []) images.push(buildImage(imageSpec, node, frozen));
+  deepFreeze(containers, frozen);
+  deepFreeze(images, frozen);
+  return deepFreeze(node, frozen);
 }
 
 /** Several nodes at once: `fakeNodes(3)` gives node1..node3, or pass specs. */
