@@ -16,6 +16,7 @@ import { createScheduler } from '../scheduler/index.js';
 import { configError } from '../config/config-error.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { registerLazy } from '../di/containers.js';
+import { parseDiscoveryUri } from '../discovery/discovery-uri.js';
 import { checkDiscoveryScheme, openDiscovery } from '../discovery/open-discovery.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
@@ -50,11 +51,17 @@ function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) =
  */
 export async function buildDeployment(resolved: ResolvedConfig, options: BuildDeploymentOptions): Promise<Deployment> {
   const { config } = resolved;
-  const set = await loadPluginSet(config.plugins, options.configDir, options.logger);
+  const schemes = config.cluster.discovery === '' ? [] : [parseDiscoveryUri(config.cluster.discovery).scheme];
+  const set = await loadPluginSet(config.plugins, options.configDir, options.logger, {
+    drivers: [config.cluster.driver],
+    filters: config.scheduler.filters,
+    strategies: [config.scheduler.strategy],
+    discoverySchemes: schemes,
+  });
   checkNames(resolved, set.available);
 
   const container = set.createContainer();
-  let discovery: Discovery | undefined;
+  let opened: Discovery | undefined;
   container.register(Tokens.DeploymentConfig, { useValue: config });
   container.register(Tokens.ClusterOptions, { useValue: config.cluster.options });
   container.register(Tokens.StrategyOptions, { useValue: config.scheduler.strategyOptions });
@@ -72,12 +79,12 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     if (config.cluster.discovery === '') {
       throw configError(resolved.originOf('cluster.discovery'), 'cluster.discovery', 'discovery required to manage a cluster');
     }
-    discovery = openDiscovery(resolver, config.cluster.discovery, {
+    opened = openDiscovery(resolver, config.cluster.discovery, {
       heartbeat: config.cluster.heartbeat,
       ttl: 0,
       options: config.cluster.discoveryOptions,
     });
-    return discovery;
+    return opened;
   });
   registerLazy<Cluster>(container, Tokens.Cluster, (resolver) => resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)));
 
@@ -89,7 +96,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     available: set.available,
     cluster: () => container.resolve<Cluster>(Tokens.Cluster),
     scheduler: () => container.resolve<Scheduler>(Tokens.Scheduler),
-    openedDiscovery: () => discovery,
+    openedDiscovery: () => opened,
   };
 }
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadedPlugin } from './loaded-plugin.js';
 import { importPlugin } from './load.js';
-import { locatePackage } from './locate.js';
+import { PackageFinder } from './locate.js';
 
 const SCOPE = '@swarm';
 
@@ -24,14 +24,14 @@ function coreDir(): string {
 }
 
 /** The `@swarm/*` packages next to core that declare `"swarm": { "plugin": true }`. */
-export function builtinPackageNames(): string[] {
+export function builtinPackageNames(finder = new PackageFinder()): string[] {
   let dir = coreDir();
   for (;;) {
     const scopeDir = join(dir, 'node_modules', SCOPE);
     if (existsSync(scopeDir)) {
       return readdirSync(scopeDir)
         .map((name) => `${SCOPE}/${name}`)
-        .filter((name) => locatePackage(name, dir)?.packageJson?.swarm?.plugin === true)
+        .filter((name) => finder.locate(name, dir)?.packageJson?.swarm?.plugin === true)
         .sort();
     }
     const parent = dirname(dir);
@@ -40,29 +40,43 @@ export function builtinPackageNames(): string[] {
   }
 }
 
-let cached: Promise<Builtins> | undefined;
+type Outcome = { plugin: LoadedPlugin } | { failure: BuiltinFailure };
+
+const imported = new Map<string, Promise<Outcome>>();
+let names: string[] | undefined;
+
+function importOnce(packageName: string, finder: PackageFinder): Promise<Outcome> {
+  let outcome = imported.get(packageName);
+  if (!outcome) {
+    const located = finder.locate(packageName, coreDir())!;
+    outcome = importPlugin({ ...located, spec: packageName, packageName }, true).then(
+      (plugin) => ({ plugin }),
+      (error: unknown) => ({ failure: { packageName, dir: located.dir, error: error as Error } }),
+    );
+    imported.set(packageName, outcome);
+  }
+  return outcome;
+}
 
 /**
- * Import every built-in plugin once per process, in parallel. A built-in that fails (not built
- * yet, broken) is reported, not thrown: the others stay usable.
+ * Import built-in plugins once per process, in parallel: all of them, or only `only` (package
+ * names) when the caller knows what it needs, since some pull in heavy clients (gRPC, ZooKeeper).
+ * A built-in that fails (not built yet, broken) is reported, not thrown: the others stay usable.
  */
-export function loadBuiltins(): Promise<Builtins> {
-  cached ??= (async () => {
-    const from = coreDir();
-    const results = await Promise.all(
-      builtinPackageNames().map(async (packageName) => {
-        const located = locatePackage(packageName, from)!;
-        try {
-          return { plugin: await importPlugin({ ...located, spec: packageName, packageName }, true) };
-        } catch (error) {
-          return { failure: { packageName, dir: located.dir, error: error as Error } };
-        }
-      }),
-    );
-    return {
-      plugins: results.flatMap((result) => (result.plugin ? [result.plugin] : [])),
-      failures: results.flatMap((result) => (result.failure ? [result.failure] : [])),
-    };
-  })();
-  return cached;
+export async function loadBuiltins(only?: readonly string[]): Promise<Builtins> {
+  const finder = new PackageFinder();
+  names ??= builtinPackageNames(finder);
+  const wanted = only ? names.filter((name) => only.includes(name)) : names;
+  const results = await Promise.all(wanted.map((name) => importOnce(name, finder)));
+  return {
+    plugins: results.flatMap((result) => ('plugin' in result ? [result.plugin] : [])),
+    failures: results.flatMap((result) => ('failure' in result ? [result.failure] : [])),
+  };
+}
+
+/** The built-in package that provides `name` by the naming convention (`filter` + `port` → `@swarm/filter-port`), if installed. */
+export function conventionalBuiltin(kindPrefix: 'driver' | 'filter' | 'strategy' | 'discovery', name: string): string | undefined {
+  names ??= builtinPackageNames();
+  const packageName = `${SCOPE}/${kindPrefix}-${name}`;
+  return names.includes(packageName) ? packageName : undefined;
 }

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { ErrorCodes, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
 import { candidatePackages, isPathSpecifier } from './candidates.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
-import { locatePackage, locatePath, type LocatedPlugin } from './locate.js';
+import { locatePath, PackageFinder, type LocatedPlugin } from './locate.js';
 import { checkApiVersion, manifestOf } from './manifest.js';
 
 export interface PluginLocation extends LocatedPlugin {
@@ -11,7 +11,7 @@ export interface PluginLocation extends LocatedPlugin {
 }
 
 /** Where a plugin name leads, or PLUGIN_NOT_FOUND naming every package tried and how to install. */
-export function resolvePlugin(spec: string, fromDir: string): PluginLocation {
+export function resolvePlugin(spec: string, fromDir: string, finder = new PackageFinder()): PluginLocation {
   if (isPathSpecifier(spec)) {
     const located = locatePath(spec, fromDir);
     if (!located) throw new SwarmError(ErrorCodes.PLUGIN_NOT_FOUND, `plugin "${spec}" not found: no such file or folder relative to ${fromDir}`);
@@ -19,7 +19,7 @@ export function resolvePlugin(spec: string, fromDir: string): PluginLocation {
   }
   const tried = candidatePackages(spec);
   for (const name of tried) {
-    const located = locatePackage(name, fromDir);
+    const located = finder.locate(name, fromDir);
     if (located) return { ...located, spec, packageName: name };
   }
   const install = tried.find((name) => name.includes('swarm-plugin-')) ?? spec;
@@ -64,6 +64,7 @@ export async function importPlugin(location: PluginLocation, builtin = false): P
 
 /** Resolve and import plugins named in a config, in parallel, keeping their order. */
 export async function loadPlugins(specs: readonly string[], fromDir: string): Promise<LoadedPlugin[]> {
-  const locations = specs.map((spec) => resolvePlugin(spec, fromDir));
+  const finder = new PackageFinder();
+  const locations = specs.map((spec) => resolvePlugin(spec, fromDir, finder));
   return Promise.all(locations.map((location) => importPlugin(location)));
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export interface PackageJson {
@@ -46,24 +46,63 @@ function packageEntry(dir: string, packageJson: PackageJson | undefined): string
   return resolve(dir, relative);
 }
 
+function listing(dir: string): Set<string> | undefined {
+  try {
+    return new Set(readdirSync(dir));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Find an installed package by walking `node_modules` folders upwards from `fromDir` (Node's
- * lookup), without going through `exports`, so packages that do not export `./package.json`
- * are found too.
+ * Finds installed packages by walking `node_modules` folders upwards (Node's lookup) without
+ * going through `exports`, so packages that do not export `./package.json` are found too. One
+ * finder serves one batch of look-ups: it remembers folder listings, so trying several candidate
+ * names costs a few set look-ups instead of file system calls.
  */
-export function locatePackage(name: string, fromDir: string): LocatedPlugin | undefined {
-  let dir = resolve(fromDir);
-  for (;;) {
-    const candidate = join(dir, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json'))) {
+export class PackageFinder {
+  private readonly listings = new Map<string, Set<string> | undefined>();
+  private readonly chains = new Map<string, string[]>();
+
+  locate(name: string, fromDir: string): LocatedPlugin | undefined {
+    const slash = name.startsWith('@') ? name.indexOf('/') : -1;
+    for (const modules of this.chain(fromDir)) {
+      const folder = slash === -1 ? modules : join(modules, name.slice(0, slash));
+      const entry = slash === -1 ? name : name.slice(slash + 1);
+      if (!this.list(folder)?.has(entry)) continue;
+      const candidate = join(modules, name);
+      if (!existsSync(join(candidate, 'package.json'))) continue;
       const real = realpathSync(candidate);
       const packageJson = readPackageJson(real);
       return { dir: real, entry: packageEntry(real, packageJson), packageJson };
     }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
+    return undefined;
   }
+
+  private list(dir: string): Set<string> | undefined {
+    if (!this.listings.has(dir)) this.listings.set(dir, listing(dir));
+    return this.listings.get(dir);
+  }
+
+  /** The existing `node_modules` folders from `fromDir` up to the root. */
+  private chain(fromDir: string): string[] {
+    const start = resolve(fromDir);
+    let chain = this.chains.get(start);
+    if (chain) return chain;
+    chain = [];
+    for (let dir = start; ; dir = dirname(dir)) {
+      const modules = join(dir, 'node_modules');
+      if (this.list(modules)) chain.push(modules);
+      if (dirname(dir) === dir) break;
+    }
+    this.chains.set(start, chain);
+    return chain;
+  }
+}
+
+/** Find one installed package from `fromDir` (see PackageFinder). */
+export function locatePackage(name: string, fromDir: string, finder = new PackageFinder()): LocatedPlugin | undefined {
+  return finder.locate(name, fromDir);
 }
 
 /** A plugin given as a path: a package folder or a module file. */
