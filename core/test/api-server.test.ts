@@ -276,3 +276,49 @@ describe('swarm endpoints, events and logs', () => {
     expect(lines.some((line) => line.fields.route === '/containers/*' && line.fields.method === 'POST')).toBe(true);
   });
 });
+
+describe('classic hijack without an Upgrade header', () => {
+  /** One raw exchange: everything received until `until` matches. */
+  function exchange(request: string, until: (bytes: Buffer) => boolean): Promise<Buffer> {
+    return new Promise((resolve) => {
+      const socket = connect(base.port, base.host);
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(Buffer.concat(chunks));
+      }, 5000);
+      socket.on('data', (chunk) => {
+        chunks.push(chunk);
+        if (until(Buffer.concat(chunks))) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(Buffer.concat(chunks));
+        }
+      });
+      socket.write(request);
+    });
+  }
+
+  it('answers attach with the stream type and then unframed multiplexed bytes', async () => {
+    const bytes = await exchange('POST /v1.41/containers/api-chatty/attach?stream=1&stdout=1 HTTP/1.1\r\nHost: swarm\r\nContent-Length: 0\r\n\r\n', (all) => all.includes('tick'));
+    const split = bytes.indexOf('\r\n\r\n');
+    const head = bytes.subarray(0, split).toString();
+    expect(head).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+    expect(head).toMatch(/Content-Type: application\/vnd\.docker\.(raw|multiplexed)-stream/);
+    expect(head.toLowerCase()).not.toContain('transfer-encoding');
+    const body = bytes.subarray(split + 4);
+    expect([...body.subarray(0, 4)]).toEqual([1, 0, 0, 0]);
+    expect(body.subarray(8).toString()).toMatch(/^tick/);
+  });
+
+  it('streams exec output the same way', async () => {
+    const created = await http(base, 'POST', '/containers/api-exec/exec', JSON.stringify({ Cmd: ['echo', 'raw-exec'], AttachStdout: true }), { 'Content-Type': 'application/json' });
+    const { Id } = created.json<{ Id: string }>();
+    const body = JSON.stringify({ Detach: false, Tty: false });
+    const bytes = await exchange(`POST /exec/${Id}/start HTTP/1.1\r\nHost: swarm\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`, (all) => all.includes('raw-exec\n'));
+    const text = bytes.toString('latin1');
+    expect(text).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+    expect(text.toLowerCase()).not.toContain('transfer-encoding');
+    expect(text).toContain('raw-exec\n');
+  });
+});

@@ -3,6 +3,7 @@ import { queryFlag, queryString, type RequestContext, type RouteHandler } from '
 import { readJsonObject } from '../body.js';
 import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { proxyToEngine } from '../engine/proxy.js';
+import { rawStreamFromEngine } from '../engine/raw-stream.js';
 import { tunnelToEngine } from '../engine/tunnel.js';
 import { placeWithNetwork } from '../network-placement.js';
 import { containerEndpoint, findContainer, nodeJson, registryAuth } from '../lookups.js';
@@ -69,6 +70,7 @@ async function forward(ctx: RequestContext, container: Container, operation: str
   const endpoint = containerEndpoint(container);
   const path = `${ctx.versionPrefix}/containers/${container.id}/${operation}${queryString(ctx.query)}`;
   if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
+  else if (operation === 'attach') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
   else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
 }
 

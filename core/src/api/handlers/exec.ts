@@ -1,5 +1,6 @@
 import { queryString, type RouteHandler } from '../context.js';
 import { proxyToEngine } from '../engine/proxy.js';
+import { rawStreamFromEngine } from '../engine/raw-stream.js';
 import { tunnelToEngine } from '../engine/tunnel.js';
 import { nodeEndpoint } from '../lookups.js';
 import { HttpError } from '../responses.js';
@@ -13,6 +14,7 @@ export function execOperation(operation: 'start' | 'resize' | 'json'): RouteHand
     const endpoint = nodeEndpoint(node);
     const path = `${ctx.versionPrefix}/exec/${encodeURIComponent(id)}/${operation}${queryString(ctx.query)}`;
     if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
+    else if (operation === 'start') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
     else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
   };
 }

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EngineEndpoint } from '@swarm/plugin-sdk';
+import { sendError } from '../responses.js';
+import { endToEndHeaders, engineRequest } from './endpoint-request.js';
+
+const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
+
+/**
+ * Attach or exec start without an Upgrade header (the classic hijack): like the engine, answer
+ * the status line and the stream type, then the raw bytes until the stream ends: no chunked
+ * framing, which raw readers would take for output. The request body, if any, goes upstream.
+ */
+export function rawStreamFromEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const upstream = engineRequest(endpoint, { method: req.method ?? 'POST', path, headers: endToEndHeaders(req.headers) });
+    let takenOver = false;
+    const socket = res.socket;
+    const finish = () => resolve();
+    res.on('close', () => {
+      upstream.destroy();
+      finish();
+    });
+    socket?.once('close', () => {
+      upstream.destroy();
+      finish();
+    });
+    upstream.on('error', (error) => {
+      if (takenOver) socket?.destroy();
+      else sendError(res, error);
+      finish();
+    });
+    upstream.on('response', (answer) => {
+      const type = String(answer.headers['content-type'] ?? '');
+      if (answer.statusCode !== 200 || !HIJACKED_TYPES.test(type) || !socket) {
+        res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
+        answer.pipe(res);
+        return;
+      }
+      takenOver = true;
+      res.statusCode = 200;
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nConnection: close\r\n\r\n`);
+      answer.pipe(socket);
+      answer.on('end', finish);
+    });
+    req.pipe(upstream);
+  });
+}
