@@ -1,4 +1,7 @@
 import Docker from 'dockerode';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startZooKeeper, type Service } from '../harness/services.js';
@@ -9,6 +12,8 @@ import { docker, row, startMesosManager, systemStatus, waitUntil } from '../meso
 // `swarm manage -c mesos zk://...` with a Mesos master double in real ZooKeeper and engines 62-64 as agents.
 const ZK_PORT = 23500;
 const API_PORT = 23510;
+const stateDir = mkdtempSync(join(tmpdir(), 'swarm-mesos-'));
+const stateFile = join(stateDir, 'framework.json');
 let testbed: Testbed;
 let zk: Service;
 let master: MesosMasterDouble;
@@ -22,13 +27,14 @@ beforeAll(async () => {
     heartbeatIntervalSeconds: 2,
     statusRetryMs: 500,
   });
-  manager = await startMesosManager(API_PORT, `zk://${zk.addr}/mesos`, ['mesos.tasktimeout=3s', 'mesos.offerrefusetimeout=1s', 'mesos.statefile=/tmp/swarm-mesos-manage-test.json'], 3);
+  manager = await startMesosManager(API_PORT, `zk://${zk.addr}/mesos`, ['mesos.tasktimeout=3s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${stateFile}`], 3);
 });
 
 afterAll(async () => {
   await manager?.stop();
   await master?.stop();
   await Promise.all([testbed?.stop(), zk?.stop()]);
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
 const engineOf = (hostname: string) => testbed.engines.find((engine) => engine.name === hostname)!;
