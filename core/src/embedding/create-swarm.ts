@@ -1,5 +1,6 @@
 import type { Logger } from '@swarm/plugin-sdk';
-import { startApiServer, type ApiServer } from '../api/index.js';
+// The API server is imported when started: embedding hosts without it never load it.
+import type { ApiServer } from '../api/index.js';
 import type { SwarmConfigInput } from '../config/input.js';
 import type { ConfigLayer } from '../config/layers.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
@@ -35,11 +36,18 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
     running = true;
     try {
       replication?.start();
+      // The API listens while the cluster still connects to its engines, as Swarm classic.
       const apiStarting = startOptions.api
-        ? startApiServer({ cluster, scheduler: deployment.scheduler(), settings: resolved.config.api, logger: options.logger, version: SWARM_VERSION, role: replication })
+        ? import('../api/index.js')
+            .then(({ startApiServer }) =>
+              startApiServer({ cluster, scheduler: deployment.scheduler(), settings: resolved.config.api, logger: options.logger, version: SWARM_VERSION, role: replication }),
+            )
+            .then((server) => {
+              api = server;
+              events.emit('listening', { addresses: server.addresses });
+            })
         : undefined;
-      const [server] = await Promise.all([apiStarting, cluster.start()]);
-      api = server;
+      await Promise.all([apiStarting, cluster.start()]);
     } catch (error) {
       await stop();
       throw error;

@@ -4,6 +4,8 @@ import type { Deployment } from '../deployment/deployment.js';
 export interface SwarmEvents {
   /** A cluster event (container, image, engine_connect, ...). */
   event: (event: ClusterEvent) => void;
+  /** The API server accepts connections (the cluster may still be connecting to engines). */
+  listening: (info: { addresses: readonly string[] }) => void;
   /** The cluster runs; `addresses` are the API listeners (empty without the API). */
   started: (info: { addresses: readonly string[] }) => void;
   stopped: () => void;

@@ -85,6 +85,8 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
 }
 
 async function manage(positional: string | undefined, flags: ManageFlags, command: Command): Promise<void> {
+  // Start loading the API server now: it compiles while the config and plugins load.
+  void import('../../api/index.js');
   const globals = command.optsWithGlobals<GlobalOptions>();
   const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
   requireDiscovery(cli.resolved, 'manage');
@@ -94,11 +96,14 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
   swarm.on('event', (event) => logger.debug({ node: event.node?.Name, id: event.id, from: event.from, status: event.status ?? event.Action }, 'Event received'));
   onShutdown(logger, () => swarm.stop());
+  swarm.on('listening', ({ addresses }) => {
+    for (const address of addresses) {
+      const [proto, addr] = address.split('://');
+      logger.info({ addr, proto }, 'Listening for HTTP');
+    }
+  });
   await swarm.start({ api: true });
-  for (const address of swarm.addresses) {
-    const [proto, addr] = address.split('://');
-    logger.info({ addr, proto }, 'Listening for HTTP');
-  }
+  logger.info({ nodes: swarm.cluster.nodes().length }, 'Cluster started');
 }
 
 export function manageCommand(): Command {
