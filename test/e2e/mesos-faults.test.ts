@@ -14,12 +14,13 @@ let zk: Service | undefined;
 let master: MesosMasterDouble | undefined;
 let manager: Manager;
 
+const MANAGER_OPTIONS = ['mesos.tasktimeout=5s', 'mesos.offertimeout=3s', 'mesos.offerrefusetimeout=1s'];
 const status = async (key: string) => row(await systemStatus(API_PORT), key) ?? '';
 const offers = async () => Number(await status('Offers'));
 
 beforeAll(async () => {
   testbed = await startTestbed({ first: 67, count: 1 });
-  manager = await startMesosManager(API_PORT, `zk://127.0.0.1:${ZK_PORT}/mesos`, ['mesos.tasktimeout=5s'], 0);
+  manager = await startMesosManager(API_PORT, `zk://127.0.0.1:${ZK_PORT}/mesos`, MANAGER_OPTIONS, 0);
 });
 
 afterAll(async () => {
@@ -74,5 +75,24 @@ describe('driver-mesos under faults', () => {
     expect(await status('Mesos Status')).toBe('subscribed');
     await zk!.restart();
     await waitUntil(async () => (await status('Mesos Discovery')).includes('(ZooKeeper connected)'), 'ZooKeeper back in info', 20_000);
+  });
+
+  it('declines offers it did not use after mesos.offertimeout, with mesos.offerrefusetimeout', async () => {
+    const declinesBefore = master!.calls.filter((call) => call.type === 'DECLINE').length;
+    await waitUntil(() => master!.calls.filter((call) => call.type === 'DECLINE').length > declinesBefore, 'DECLINE after the offer timeout', 10_000);
+    const decline = master!.calls.filter((call) => call.type === 'DECLINE').at(-1)!;
+    expect(decline.decline).toMatchObject({ filters: { refuse_seconds: 1 } });
+  });
+
+  it('tears the framework down on shutdown only when mesos.teardown=true', async () => {
+    const frameworkId = master!.frameworkList()[0]!.id;
+    await manager.stop();
+    expect(master!.calls.some((call) => call.type === 'TEARDOWN')).toBe(false);
+    expect(master!.frameworkList()).toMatchObject([{ id: frameworkId, connected: false }]);
+    manager = await startMesosManager(API_PORT, `zk://${zk!.addr}/mesos`, [...MANAGER_OPTIONS, 'mesos.teardown=true'], 1);
+    expect(master!.frameworkList()).toMatchObject([{ id: frameworkId, connected: true }]);
+    await manager.stop();
+    await waitUntil(() => master!.calls.some((call) => call.type === 'TEARDOWN'), 'TEARDOWN');
+    expect(master!.frameworkList()).toEqual([]);
   });
 });
