@@ -122,3 +122,31 @@ describe('bad input against the manager', () => {
     expect((await dockerOk(cluster.host, ['ps', '--filter', 'name=noisy', '--format', '{{.Status}}'])).trim()).toMatch(/^Up/);
   });
 });
+
+describe('swarm endpoints on the manager', () => {
+  async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('explains placements with the real scheduler, placeable or not', async () => {
+    const placeable = await post('/_swarm/v1/explain', { Image: 'busybox:local', Env: ['constraint:node==node41'] });
+    expect(placeable.status).toBe(200);
+    expect(placeable.json.chosen).toBe('node41');
+    expect(placeable.json.nodes).toHaveLength(2);
+    const impossible = await post('/_swarm/v1/explain', { Image: 'busybox:local', Env: ['constraint:node==nowhere'] });
+    expect(impossible.status).toBe(200);
+    expect(impossible.json.chosen).toBeUndefined();
+    expect(String(impossible.json.summary)).toMatch(/^0\/2 nodes are available/);
+    const malformed = await post('/_swarm/v1/explain', { NoImage: true });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('exposes request, scheduling and node metrics', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/_swarm/metrics`)).text();
+    expect(text).toMatch(/swarm_api_requests_total\{method="POST",route="\/containers\/create",status="201"\} [1-9]/);
+    expect(text).toMatch(/swarm_scheduling_decisions_total\{kind="container",result="scheduled"\} [1-9]/);
+    expect(text).toContain('swarm_nodes{status="healthy"} 2');
+    expect(text).toContain('swarm_node_healthy{node="node40"} 1');
+  });
+});
