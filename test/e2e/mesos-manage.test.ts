@@ -93,6 +93,19 @@ describe('swarm manage -c mesos with the docker CLI', () => {
     expect((await docker(API_PORT, 'rm', '-f', 'timed0', 'timed1', 'timed2')).code).toBe(0);
   });
 
+  it('maps a published port to a host port taken from the offer', async () => {
+    const run = await docker(API_PORT, 'run', '-d', '-m', '16m', '-p', '80', '--name', 'www', 'busybox:local', 'httpd', '-f', '-p', '80', '-h', '/www');
+    expect(run.stderr).toBe('');
+    const task = master.taskList().find((candidate) => candidate.taskId.startsWith('www.'))!;
+    const engine = engineOf(task.hostname);
+    const ports = (await new Docker({ host: engine.host, port: engine.port }).getContainer(run.stdout).inspect()).NetworkSettings.Ports['80/tcp'];
+    const hostPort = Number(ports?.[0]?.HostPort);
+    expect(hostPort).toBeGreaterThanOrEqual(31000);
+    expect(hostPort).toBeLessThanOrEqual(31099);
+    await waitUntil(async () => (await fetch(`http://${engine.host}:${hostPort}/`).then((res) => res.text()).catch(() => '')).includes('hello from busybox:local'), 'httpd answers');
+    expect((await docker(API_PORT, 'rm', '-f', 'www')).code).toBe(0);
+  });
+
   it('refuses a run without -c or -m with Swarm classic\'s text', async () => {
     const run = await docker(API_PORT, 'run', '-d', 'busybox:local', 'sleep', '10');
     expect(run.code).not.toBe(0);
