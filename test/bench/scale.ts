@@ -7,7 +7,7 @@ import { MEASURED_DELAYS } from './hollow/default-delays.js';
 import { engineCallSnapshots, snapshotEngineCalls, startHollowProcess, startManager } from './scale/children.js';
 import { createThroughput, infoLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
 import { PeakRss, sampleProcess } from './scale/process-meter.js';
-import { hotSpots, hotSpotTable, readProfile } from './scale/profile-summary.js';
+import { hotSpots, hotSpotTable, readProfile, selfTimeByPackage } from './scale/profile-summary.js';
 import { loadNow, machine, resultSection, type ScaleResult } from './scale/report.js';
 
 const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real client (dockerode) measuring.
@@ -85,7 +85,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
       managerRssMb: { afterHealthy: atHealthy.rssMb, peak: peak.peakMb },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - atHealthy.cpuSeconds },
       hollowRssMb, hollowCpuSeconds, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
-      ...(profile === undefined ? {} : { hotSpots: hotSpotTable(hotSpots(profile)) }),
+      ...(profile === undefined ? {} : { hotSpots: `${selfTimeByPackage(profile)}\n\n${hotSpotTable(hotSpots(profile))}` }),
     };
   } finally {
     await manager.stop();

@@ -41,6 +41,29 @@ export function hotSpots(profile: CpuProfile, top = 15): HotSpot[] {
     .map(([where, hits]) => ({ where, selfMs: hits * sampleMs, share: hits / Math.max(1, total) }));
 }
 
+const packageOf = (node: ProfileNode): string => {
+  const url = node.callFrame.url;
+  if (url === '') return node.callFrame.functionName.startsWith('(') ? node.callFrame.functionName : '(native)';
+  if (url.startsWith('node:')) return 'node internals';
+  const inWorkspace = /\/(plugins\/[^/]+|core|plugin-sdk)\//.exec(url);
+  if (inWorkspace) return inWorkspace[1] ?? url;
+  return /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? url;
+};
+
+/** Self time per package (driver, core, node internals, GC, idle). */
+export function selfTimeByPackage(profile: CpuProfile): string {
+  const byPackage = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    byPackage.set(packageOf(node), (byPackage.get(packageOf(node)) ?? 0) + hits);
+    total += hits;
+  }
+  const rows = [...byPackage.entries()].filter(([, hits]) => hits > 0).sort((a, b) => b[1] - a[1]).slice(0, 10)
+    .map(([name, hits]) => `| ${(hits / Math.max(1, total) * 100).toFixed(1)}% | ${name} |`);
+  return ['| self % | where |', '|---|---|', ...rows].join('\n');
+}
+
 /** Reads the (single) profile a process wrote into `dir`. */
 export function readProfile(dir: string): CpuProfile | undefined {
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
