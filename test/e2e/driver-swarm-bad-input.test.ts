@@ -8,12 +8,13 @@ import type { Swarm } from '@swarm/core';
 import { buildSwarm, nodeRows } from './driver-swarm-support.js';
 
 // engine 17; fake servers on 127.0.0.1:23301-23303 (23303 is left closed), a TCP proxy to the
-// engine on 23304 (the same engine ID under a second address)
+// engine on 23304 (the same engine ID under a second address), a server stalling mid-answer on 23305
 const FIRST = 17;
 const NOT_DOCKER = '127.0.0.1:23301';
 const HANGS = '127.0.0.1:23302';
 const NOBODY = '127.0.0.1:23303';
 const CLONE = '127.0.0.1:23304';
+const STALLS = '127.0.0.1:23305';
 
 function listen(server: HttpServer | TcpServer, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -33,6 +34,12 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     response.end('404 page not found\n');
   });
   const silent = createTcpServer((socket) => sockets.push(socket));
+  // answers headers and half a body, then nothing
+  const stalling = createHttpServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.write('{"ID":');
+    sockets.push(response.socket!);
+  });
   const proxy = createTcpServer((client) => {
     const upstream = connect(2375, `127.0.0.${FIRST + 1}`);
     sockets.push(client, upstream);
@@ -46,7 +53,8 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     await listen(web, 23301);
     await listen(silent, 23302);
     await listen(proxy, 23304);
-    const uri = [testbed.engines[0]!.addr, NOT_DOCKER, HANGS, NOBODY, CLONE].join(',');
+    await listen(stalling, 23305);
+    const uri = [testbed.engines[0]!.addr, NOT_DOCKER, HANGS, NOBODY, CLONE, STALLS].join(',');
     ({ swarm, cluster } = await buildSwarm(`nodes://${uri}`, { options: { 'swarm.requesttimeout': '1' } }));
     const started = Date.now();
     await swarm.start();
@@ -59,6 +67,7 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     await new Promise((resolve) => web.close(resolve));
     await new Promise((resolve) => silent.close(resolve));
     await new Promise((resolve) => proxy.close(resolve));
+    await new Promise((resolve) => stalling.close(resolve));
     await testbed?.stop();
   });
 
@@ -79,7 +88,8 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
     expect(rowsOf(HANGS).get('Error')).toBe(`Cannot connect to the Docker engine endpoint 127.0.0.1:23302: no answer within 1 s`);
     expect(rowsOf(NOBODY).get('Status')).toBe('Pending');
     expect(rowsOf(NOBODY).get('Error')).toMatch(/^Cannot connect to the Docker engine endpoint 127\.0\.0\.1:23303: connect ECONNREFUSED/);
-    expect(cluster.info().systemStatus.find(([key]) => key === 'Nodes')).toEqual(['Nodes', '5']);
+    expect(rowsOf(STALLS).get('Error')).toBe(`Cannot connect to the Docker engine endpoint 127.0.0.1:23305: no answer within 1 s`);
+    expect(cluster.info().systemStatus.find(([key]) => key === 'Nodes')).toEqual(['Nodes', '6']);
   });
 
   it('reports one engine reached under two addresses as a duplicated ID instead of merging it', () => {

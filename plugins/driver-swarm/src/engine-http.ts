@@ -107,8 +107,17 @@ export function openEngineRequest(endpoint: EngineEndpoint, path: string, option
 
 /** A request answered with JSON (or nothing), the whole exchange bounded by `timeoutMs`. */
 export async function engineJson<T>(endpoint: EngineEndpoint, path: string, options: EngineRequest): Promise<T> {
+  const started = Date.now();
   const response = await openEngineRequest(endpoint, path, options);
-  const text = await readAll(response);
+  // what is left of the time budget bounds the body too: an engine may stall mid-answer
+  const left = Math.max(1, options.timeoutMs - (Date.now() - started));
+  const timer = options.timeoutMs > 0 ? setTimeout(() => response.destroy(connectionError(endpoint, `no answer within ${options.timeoutMs / 1000} s`)), left) : undefined;
+  let text: string;
+  try {
+    text = await readAll(response);
+  } finally {
+    clearTimeout(timer);
+  }
   if (text.trim() === '') return undefined as T;
   try {
     return JSON.parse(text) as T;
