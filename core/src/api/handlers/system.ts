@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { queryString, type RouteHandler } from '../context.js';
 import { callEveryEngine, mergeAnswers } from '../fan-out.js';
 import { sendJson } from '../responses.js';
+import { withRoleRows } from '../../replication/status-rows.js';
 
 /** The Engine API version we speak, and the oldest clients may ask for. */
 export const API_VERSION = '1.41';
@@ -62,7 +63,7 @@ export const info: RouteHandler = async (ctx) => {
     Images: cluster.images,
     Driver: '',
     DriverStatus: null,
-    SystemStatus: [...(ctx.api.role?.statusRows() ?? []), ...cluster.systemStatus],
+    SystemStatus: withRoleRows(ctx.api.role, cluster.systemStatus),
     Plugins: { Volume: null, Network: null, Authorization: null, Log: null },
     MemoryLimit: true,
     SwapLimit: true,

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startManager, type Manager } from '../harness/manager.js';
+import type { Service } from '../harness/services.js';
+import { eventually, startJoin, startStore, type JoinProcess, type StoreScheme } from './discovery-kv-support.js';
+import { docker, dockerWithInput, killManager, primariesAmong, PrimaryWatch, readRole } from './replication-support.js';
+
+export interface ReplicationSuiteSetup {
+  readonly scheme: StoreScheme;
+  /** First engine index (two engines). */
+  readonly firstEngine: number;
+  readonly storePort: number;
+  /** Three manager ports. */
+  readonly managerPorts: readonly [number, number, number];
+}
+
+const TTL_SECONDS = 5;
+
+/** `docker info` as a user reads it: the `Role: ...` and `Primary: ...` lines. */
+async function infoRoleLines(host: string): Promise<string[]> {
+  const text = await docker(host, 'info');
+  return text.split('\n').map((line) => line.trim()).filter((line) => /^(Role|Primary):/.test(line));
+}
+
+/**
+ * Three `swarm manage --replication` against one store and two engines that `swarm join`
+ * registered: one primary at a time, a client of a replica is served by the primary (run, logs
+ * -f, attach), kill -9 of the primary hands over within the TTL, a store outage makes every
+ * manager step down and ends with one primary.
+ */
+export function replicationSuite(setup: ReplicationSuiteSetup): void {
+  describe(`replicated managers on ${setup.scheme}://`, () => {
+    let testbed: Testbed;
+    let store: Service;
+    const joins: JoinProcess[] = [];
+    const managers: Manager[] = [];
+    let watch: PrimaryWatch | undefined;
+    const ports = [...setup.managerPorts];
+    const advertise = (port: number) => `127.0.0.1:${port}`;
+    const byPort = (port: number) => managers.find((manager) => manager.port === port)!;
+
+    beforeAll(async () => {
+      [testbed, store] = await Promise.all([startTestbed({ first: setup.firstEngine, count: 2 }), startStore(setup.scheme, setup.storePort)]);
+      const discovery = `${setup.scheme}://${store.addr}/replication`;
+      for (const engine of testbed.engines) joins.push(startJoin(discovery, engine.addr, '20s'));
+      const started = await Promise.all(
+        ports.map((port) =>
+          startManager({
+            discovery,
+            port,
+            expectNodes: 2,
+            // Three managers start at once on a shared, busy machine.
+            timeoutMs: 60_000,
+            args: ['--replication', '--advertise', advertise(port), '--replication-ttl', `${TTL_SECONDS}s`, '--heartbeat', '1s'],
+          }),
+        ),
+      );
+      managers.push(...started);
+      watch = new PrimaryWatch(ports);
+    });
+
+    afterAll(async () => {
+      await watch?.stop();
+      await Promise.all(managers.map((manager) => manager.stop()));
+      await Promise.all(joins.map((join) => join.kill()));
+      await store?.stop();
+      await testbed?.stop();
+    });
+
+    let primaryPort = 0;
+
+    it('elects one primary; docker info shows Role: primary there and Role: replica with the Primary elsewhere', async () => {
+      await eventually(async () => (await primariesAmong(ports)).length === 1, 'one primary among three managers', 15_000);
+      [primaryPort] = await primariesAmong(ports);
+      for (const port of ports) {
+        const expected = port === primaryPort ? ['Role: primary'] : ['Role: replica', `Primary: ${advertise(primaryPort)}`];
+        expect(await infoRoleLines(byPort(port).host)).toEqual(expected);
+      }
+    });
+
+    it('serves a client of a replica through the primary: run, ps, logs -f, attach, run --rm', async () => {
+      const replica = byPort(ports.find((port) => port !== primaryPort)!).host;
+      const printer = await docker(replica, 'run', '-d', 'busybox:local', 'sh', '-c', 'for i in 1 2 3; do echo line$i; sleep 1; done');
+      expect(await docker(replica, 'ps', '-a', '-q', '--no-trunc')).toContain(printer);
+      expect(await docker(byPort(primaryPort).host, 'inspect', '--format', '{{.Id}}', printer)).toBe(printer);
+      expect(await docker(replica, 'logs', '-f', printer)).toBe('line1\nline2\nline3');
+
+      const reader = await docker(replica, 'run', '-d', '-i', 'busybox:local', 'sh', '-c', 'read word; echo got:$word');
+      expect((await dockerWithInput(replica, 'hello\n', 'attach', reader)).trim()).toBe('got:hello');
+      expect(await docker(replica, 'run', '--rm', 'busybox:local', 'echo', 'through a replica')).toBe('through a replica');
+      await docker(replica, 'rm', '-f', printer, reader);
+    });
+
+    it(`kill -9 of the primary: a replica takes over within the TTL (${TTL_SECONDS}s)`, async () => {
+      const survivors = ports.filter((port) => port !== primaryPort);
+      await killManager(byPort(primaryPort));
+      const killedAt = Date.now();
+      await eventually(async () => (await primariesAmong(survivors)).length === 1, 'a new primary', 20_000);
+      const failoverMs = Date.now() - killedAt;
+      console.log(`${setup.scheme}: new primary ${failoverMs} ms after kill -9 of the primary (replication TTL ${TTL_SECONDS}s)`);
+      expect(failoverMs).toBeLessThanOrEqual(TTL_SECONDS * 1000 + 2000);
+
+      const [newPrimary] = await primariesAmong(survivors);
+      const replicaPort = survivors.find((port) => port !== newPrimary)!;
+      await eventually(async () => (await readRole(replicaPort)).primary === advertise(newPrimary!), 'the replica to follow the new primary', 10_000);
+      expect(await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after failover')).toBe('after failover');
+      ports.splice(ports.indexOf(primaryPort), 1);
+      primaryPort = newPrimary!;
+    });
+
+    it('store down: every manager steps down within the TTL; store back: exactly one primary', async () => {
+      await store.kill();
+      const downAt = Date.now();
+      await eventually(async () => (await primariesAmong(ports)).length === 0, 'every manager to step down', TTL_SECONDS * 1000 + 3000);
+      console.log(`${setup.scheme}: no primary ${Date.now() - downAt} ms after the store went down`);
+      await store.restart();
+      const backAt = Date.now();
+      await eventually(async () => (await primariesAmong(ports)).length === 1, 'one primary after the store restart', 30_000);
+      console.log(`${setup.scheme}: one primary again ${Date.now() - backAt} ms after the store came back`);
+      const [primary] = await primariesAmong(ports);
+      const replicaPort = ports.find((port) => port !== primary)!;
+      await eventually(async () => (await readRole(replicaPort)).primary === advertise(primary!), 'the replica to follow the primary', 10_000);
+      expect(await infoRoleLines(byPort(replicaPort).host)).toEqual(['Role: replica', `Primary: ${advertise(primary!)}`]);
+      expect(await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after store restart')).toBe('after store restart');
+    });
+
+    it('never showed two primaries at once while polling all managers', async () => {
+      await watch!.stop();
+      console.log(`${setup.scheme}: ${watch!.rounds} polling rounds of /info, at most ${watch!.mostPrimaries} primary at once`);
+      expect(watch!.rounds).toBeGreaterThan(50);
+      expect(watch!.overlaps).toEqual([]);
+      expect(watch!.mostPrimaries).toBe(1);
+    });
+  });
+}
