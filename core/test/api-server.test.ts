@@ -90,6 +90,12 @@ describe('negotiation and system routes', () => {
     expect(answer.json()).toEqual({ message: 'page not found' });
   });
 
+  it('answers swarm-mode commands as an engine outside swarm mode', async () => {
+    const result = await docker(host, ['service', 'ls']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('This node is not a swarm manager');
+  });
+
   it('serves on the unix socket too', async () => {
     const result = await docker(`unix://${socketDir}/swarm.sock`, ['version', '--format', '{{.Server.Version}}']);
     expect(result.stdout.trim()).toBe('swarm/0.1.0-test');

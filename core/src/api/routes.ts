@@ -9,12 +9,14 @@ import { imageOperation, listImages, removeImage, saveImages, searchImages } fro
 import { auth, commit } from './handlers/misc.js';
 import { createNetwork, listNetworks, networkOperation } from './handlers/networks.js';
 import { explain, metrics } from './handlers/swarm.js';
-import { diskUsage, info, ping, prune, version } from './handlers/system.js';
+import { diskUsage, info, notSwarmMode, ping, prune, version } from './handlers/system.js';
 import { createVolume, listVolumes, volumeOperation } from './handlers/volumes.js';
+
+const SWARM_MODE_RESOURCES = ['swarm', 'nodes', 'services', 'tasks', 'secrets', 'configs'];
 
 /** Every route of the Docker API front, bare (a `/v1.NN` prefix is stripped before matching). */
 export function buildRoutes(): ApiRouter {
-  return new ApiRouter()
+  const router = new ApiRouter()
     .add(['GET', 'HEAD'], '/_ping', ping)
     .add('GET', '/version', version)
     .add('GET', '/info', info)
@@ -55,4 +57,8 @@ export function buildRoutes(): ApiRouter {
 
     .add('POST', '/_swarm/v1/explain', explain)
     .add('GET', '/_swarm/metrics', metrics);
+  for (const resource of SWARM_MODE_RESOURCES) {
+    router.add(['GET', 'POST', 'DELETE'], `/${resource}`, notSwarmMode).add(['GET', 'POST', 'DELETE'], `/${resource}/*`, notSwarmMode);
+  }
+  return router;
 }

@@ -2,7 +2,7 @@ import { hostname, release } from 'node:os';
 import type { ServerResponse } from 'node:http';
 import { queryString, type RouteHandler } from '../context.js';
 import { callEveryEngine, mergeAnswers } from '../fan-out.js';
-import { sendJson } from '../responses.js';
+import { HttpError, sendJson } from '../responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 
 /** The Engine API version we speak, and the oldest clients may ask for. */
@@ -64,7 +64,7 @@ export const info: RouteHandler = async (ctx) => {
     Driver: '',
     DriverStatus: null,
     SystemStatus: withRoleRows(ctx.api.role, cluster.systemStatus),
-    Plugins: { Volume: null, Network: null, Authorization: null, Log: null },
+    Plugins: { Volume: ['local'], Network: ['bridge', 'host', 'null'], Authorization: null, Log: ['json-file'] },
     MemoryLimit: true,
     SwapLimit: true,
     KernelMemory: false,
@@ -109,6 +109,11 @@ export const info: RouteHandler = async (ctx) => {
     SecurityOptions: [],
     Warnings: null,
   });
+};
+
+/** Swarm-mode routes: this is Swarm classic, so they answer as an engine outside swarm mode does. */
+export const notSwarmMode: RouteHandler = async () => {
+  throw new HttpError(503, 'This node is not a swarm manager. Swarm classic (swarm manage) does not run swarm-mode services, nodes, tasks, secrets or configs.');
 };
 
 /** GET /system/df: every engine's usage, combined. */
