@@ -62,7 +62,7 @@ export async function tagImage(monitors: readonly EngineMonitor[], idOrName: str
   await fanOut(withImage(monitors, idOrName), async (monitor) => {
     await monitor.api.tagImage(idOrName, repository, tag, force);
     await monitor.refreshImages();
-  });
+  }, true);
 }
 
 /** Remove from every engine that has the image; the engines' answers are concatenated. */
@@ -71,6 +71,6 @@ export async function removeImages(monitors: readonly EngineMonitor[], idOrName:
     const removed = await monitor.api.removeImage(idOrName, force);
     await monitor.refreshImages();
     return removed ?? [];
-  });
+  }, true);
   return answers.flat();
 }

@@ -44,5 +44,5 @@ export async function removeVolume(monitors: readonly EngineMonitor[], reference
   await fanOut(holders, async (monitor) => {
     await monitor.api.removeVolume(name, force);
     monitor.node.upsertVolume(undefined, name);
-  });
+  }, true);
 }
