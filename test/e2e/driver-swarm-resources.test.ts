@@ -87,12 +87,16 @@ describe('driver-swarm images, volumes, networks and renames across three real e
     expect(cluster.volumes().some((volume) => volume.name === 'shared-data' || volume.name === 'only-here')).toBe(false);
   });
 
-  it('creates a network on one node and finds it by node/name', async () => {
+  it('creates a network on the named node or where the scheduler places it', async () => {
     const network = await cluster.createNetwork({ Name: `${nodeA}/backend` });
     expect(network.node.name).toBe(nodeA);
     expect(cluster.network(`${nodeA}/backend`)?.id).toBe(network.id);
     expect(cluster.network(network.id.slice(0, 12))?.id).toBe(network.id);
     await cluster.removeNetwork(network);
     expect(cluster.network(`${nodeA}/backend`)).toBeUndefined();
+    const placed = await cluster.createNetwork({ Name: 'anywhere-net' });
+    expect([nodeA, nodeB, nodeC]).toContain(placed.node.name);
+    expect(cluster.network('anywhere-net')?.id).toBe(placed.id);
+    await cluster.removeNetwork(placed);
   });
 });
