@@ -171,6 +171,26 @@ describe('containers through the real docker CLI', () => {
     expect(stats.stdout.trim()).toBe('api-exec');
   });
 
+  it('filters the list by volume, network, health, before and limit, and reports sizes', async () => {
+    await docker(host, ['volume', 'create', 'api-data']);
+    await docker(host, ['run', '-d', '--name', 'api-vol', '-v', 'api-data:/data', 'busybox:local', 'sleep', '300']);
+    const byVolume = await docker(host, ['ps', '--filter', 'volume=api-data', '--format', '{{.Names}}']);
+    expect(byVolume.stdout.trim()).toBe('node30/api-vol');
+    const byNetwork = await docker(host, ['ps', '--filter', 'network=bridge', '--format', '{{.Names}}']);
+    expect(byNetwork.stdout).toContain('node30/api-vol');
+    expect((await docker(host, ['ps', '--filter', 'health=healthy', '-q'])).stdout.trim()).toBe('');
+    const latest = await docker(host, ['ps', '-a', '--last', '1', '--format', '{{.Names}}']);
+    expect(latest.stdout.trim()).toBe('node30/api-vol');
+    const before = await docker(host, ['ps', '-a', '--filter', 'before=api-vol', '--format', '{{.Names}}']);
+    expect(before.stdout).not.toContain('api-vol');
+    expect(before.stdout).toContain('api-exec');
+    const sized = await docker(host, ['ps', '-s', '--filter', 'name=api-vol', '--format', '{{.Size}}']);
+    expect(sized.stdout.trim()).toMatch(/B \(virtual /);
+    const bad = await docker(host, ['ps', '--filter', 'status=sleeping']);
+    expect(bad.stderr).toContain('Unrecognised filter value for status: sleeping');
+    await docker(host, ['rm', '-f', '-v', 'api-vol']);
+  });
+
   it('answers unknown containers and exec ids with Docker 404s', async () => {
     const stop = await docker(host, ['stop', 'no-such-thing']);
     expect(stop.stderr).toContain('No such container: no-such-thing');
