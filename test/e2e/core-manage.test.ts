@@ -56,6 +56,11 @@ describe('swarm manage with the built-in plugins on real engines', () => {
     expect(explained.stdout).toMatch(/^node4\s+yes\s+[12]\s/m);
     expect(explained.stdout).toMatch(/^Chosen: node[34]$/m);
 
+    const constrained = await swarmCli('schedule', '--explain', '-H', manager.host, '-e', 'constraint:node==node3', '-c', '1', '-l', 'tier=web', 'busybox:local');
+    expect(constrained.stdout).toMatch(/^node3\s+yes\s+1\s/m);
+    expect(constrained.stdout).toMatch(/^node4\s+no\s+-\s+-\s+constraint: /m);
+    expect(constrained.stdout).toMatch(/^Chosen: node3$/m);
+
     await docker(manager.host, 'run', '-d', '--name', 'web1', '-p', '8080:80', 'busybox:local', 'httpd', '-f', '-p', '80');
     await docker(manager.host, 'run', '-d', '--name', 'web2', '-p', '8080:80', 'busybox:local', 'httpd', '-f', '-p', '80');
     const full = await swarmCli('schedule', '--explain', '-H', manager.host, '-p', '8080:80', 'busybox:local');

@@ -89,6 +89,22 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
 /**
  * Embed swarm: build a deployment from a config object in the config file's shape. Plugins load
  * and register here; the cluster starts with `start()`.
+ *
+ * @example
+ * ```js
+ * import { createSwarm } from '@swarm/core';
+ *
+ * const swarm = await createSwarm({
+ *   cluster: { discovery: 'nodes://127.0.0.2:2375,127.0.0.3:2375' },
+ *   scheduler: { strategy: 'binpack' },
+ *   api: { hosts: ['tcp://127.0.0.1:4000'] },
+ * });
+ * swarm.on('event', (event) => console.log(event.node?.Name, event.Action, event.id));
+ * await swarm.start({ api: true }); // `docker -H tcp://127.0.0.1:4000 run ...` now works
+ * console.log(swarm.cluster.nodes().map((node) => node.name));
+ * console.log(swarm.scheduler.explain(swarm.scheduler.request({ Image: 'busybox' }), swarm.cluster.nodes()).summary);
+ * await swarm.stop();
+ * ```
  */
 export async function createSwarm(config: SwarmConfigInput, options: CreateSwarmOptions = {}): Promise<Swarm> {
   const input = validateConfigShape(config, 'createSwarm() config');
