@@ -157,6 +157,7 @@ describe('driver-swarm against three real engines', () => {
     const id = await docker(`tcp://127.0.0.${FIRST + 3}:2375`, 'create', '--name', 'outside', 'busybox:local', 'true');
     const event = await eventually('create event', () => seen.events.find((candidate) => candidate.Action === 'create' && candidate.id === id));
     expect(event.node).toEqual({ Name: 'node12', Id: cluster.container(id)!.node.id, Addr: `127.0.0.${FIRST + 3}:2375`, Ip: `127.0.0.${FIRST + 3}` });
+    expect(event['Actor']).toMatchObject({ ID: id, Attributes: { name: 'outside', 'node.name': 'node12', 'node.addr': `127.0.0.${FIRST + 3}:2375` } });
     expect(cluster.container('node12/outside')?.id).toBe(id);
     await docker(`tcp://127.0.0.${FIRST + 3}:2375`, 'rm', id);
     await eventually('container gone after destroy', () => cluster.container(id) === undefined);

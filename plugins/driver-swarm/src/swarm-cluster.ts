@@ -45,6 +45,16 @@ function eventNode(node: EngineNode): NonNullable<ClusterEvent['node']> {
   return { Name: node.name, Id: node.id, Addr: node.addr, Ip: node.ip };
 }
 
+function nodeAttributes(node: EngineNode): Record<string, string> {
+  return { 'node.name': node.name, 'node.id': node.id, 'node.addr': node.addr, 'node.ip': node.ip };
+}
+
+/** Classic adds the node to the event and to its actor's attributes (so `docker events` shows it). */
+function withNode(event: DockerEvent, node: EngineNode): ClusterEvent {
+  const actor = (event['Actor'] ?? {}) as { ID?: string; Attributes?: Record<string, string> };
+  return { ...event, Actor: { ...actor, Attributes: { ...(actor.Attributes ?? {}), ...nodeAttributes(node) } }, node: eventNode(node) };
+}
+
 /** The cluster driver "swarm": a pool of Docker engines found by discovery, scheduled by swarm. */
 export class SwarmCluster implements Cluster, NodeChangeListener {
   readonly driverName = 'swarm';
@@ -127,7 +137,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
       const hooks = {
         lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
-        event: (source: EngineNode, event: DockerEvent) => this.publish({ ...event, node: eventNode(source) }),
+        event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
         duplicateOf: (candidate: EngineNode) => this.duplicateOf(candidate),
       };
       this.nodeList = undefined;
@@ -178,7 +188,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       from: 'swarm',
       Type: 'swarm',
       Action: action,
-      Actor: { ID: node.id, Attributes: { 'node.name': node.name, 'node.id': node.id, 'node.addr': node.addr, 'node.ip': node.ip } },
+      Actor: { ID: node.id, Attributes: nodeAttributes(node) },
       time: Math.floor(now / 1000),
       timeNano: now * 1_000_000,
       node: eventNode(node),
