@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonError, dockerFails, runOn, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
+import { createOn, daemonError, dockerFails, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
 
 // engines 50-52, manager on 23200
 const PORT = 23200;
@@ -25,17 +25,17 @@ describe('scheduling: constraints through the docker CLI over three real engines
   });
 
   it('node, label, glob, regex and negated constraints', async () => {
-    expect(await runOn(host, '-e', 'constraint:node==node51')).toBe('node51');
-    expect(await runOn(host, '-e', 'constraint:storage==ssd')).toBe('node50');
-    expect(await runOn(host, '-e', 'constraint:zone==us-*')).toBe('node52');
-    expect(await runOn(host, '-e', 'constraint:node==/(?i)NODE5[02]/', '-e', 'constraint:zone==/^us/')).toBe('node52');
-    expect(await runOn(host, '-e', 'constraint:storage!=disk')).toBe('node50');
-    expect(await runOn(host, '--label', 'com.docker.swarm.constraints=["zone==eu-2"]')).toBe('node51');
+    expect(await createOn(host, '-e', 'constraint:node==node51')).toBe('node51');
+    expect(await createOn(host, '-e', 'constraint:storage==ssd')).toBe('node50');
+    expect(await createOn(host, '-e', 'constraint:zone==us-*')).toBe('node52');
+    expect(await createOn(host, '-e', 'constraint:node==/(?i)NODE5[02]/', '-e', 'constraint:zone==/^us/')).toBe('node52');
+    expect(await createOn(host, '-e', 'constraint:storage!=disk')).toBe('node50');
+    expect(await createOn(host, '--label', 'com.docker.swarm.constraints=["zone==eu-2"]')).toBe('node51');
   });
 
   it('soft constraints are preferred, then dropped', async () => {
-    expect(await runOn(host, '-e', 'constraint:storage==~ssd')).toBe('node50');
-    expect(['node50', 'node51', 'node52']).toContain(await runOn(host, '-e', 'constraint:storage==~nvme'));
+    expect(await createOn(host, '-e', 'constraint:storage==~ssd')).toBe('node50');
+    expect(['node50', 'node51', 'node52']).toContain(await createOn(host, '-e', 'constraint:storage==~nvme'));
   });
 
   it("refuses what no node satisfies with Swarm classic's text and the per-node breakdown", async () => {

@@ -35,6 +35,12 @@ export async function runOn(host: string, ...flags: string[]): Promise<string> {
   return nodeOf(host, id);
 }
 
+/** `docker create [flags] busybox:local sleep 300` (scheduled, not started); resolves with its node. */
+export async function createOn(host: string, ...flags: string[]): Promise<string> {
+  const id = await docker(host, 'create', ...flags, 'busybox:local', 'sleep', '300');
+  return nodeOf(host, id);
+}
+
 /** The node a container runs on, from Swarm's `node/name` in `docker ps`. */
 export async function nodeOf(host: string, id: string): Promise<string> {
   const names = await docker(host, 'ps', '-a', '--no-trunc', '--filter', `id=${id}`, '--format', '{{.Names}}');
