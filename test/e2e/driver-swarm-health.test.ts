@@ -55,8 +55,9 @@ describe('driver-swarm engine health transitions', () => {
     const answering = await eventually('first answer seen', () => ping.up);
     const elapsed = healthy - answering;
     console.log(`[driver-swarm] dockerd launch -> Healthy: ${healthy - launched} ms; first /_ping answer -> Healthy: ${elapsed} ms`);
-    // pending engines are retried with backoff capped at the max refresh interval (2 s)
-    expect(elapsed).toBeLessThan(3_000);
+    // pending engines are retried with backoff capped at the max refresh interval (2 s), plus a
+    // full load on a machine shared with other test runs
+    expect(elapsed).toBeLessThan(5_000);
     expect(node.name).toBe(`node${FIRST + 1}`);
     expect(recorded.events.some((event) => event.Action === 'engine_connect' && event.node?.Name === `node${FIRST + 1}`)).toBe(true);
   });
@@ -88,7 +89,7 @@ describe('driver-swarm engine health transitions', () => {
     ping.stop();
     const back = await eventually('engine seen answering again', () => ping.up);
     console.log(`[driver-swarm] restarted engine answers -> Healthy: ${healthy - back} ms`);
-    expect(healthy - back).toBeLessThan(4_000);
+    expect(healthy - back).toBeLessThan(6_000);
     expect(recorded.events.find((event) => event.Action === 'engine_reconnect')?.node?.Name).toBe(`node${FIRST}`);
     expect(nodeRows(cluster.info().systemStatus, `node${FIRST}`).get('Error')).toBe('(none)');
     expect(cluster.container('survivor')?.id).toBe(kept.id);
