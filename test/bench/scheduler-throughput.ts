@@ -146,6 +146,7 @@ function main(): void {
   const growth: string[] = [];
   const pipelines = { default: defaultPipeline(), baseline: baselinePipeline() };
   const p50s: Record<string, number[]> = {};
+  const bestBatchCosts: Record<string, number[]> = {};
   for (const count of NODE_COUNTS) {
     const nodes = Array.from({ length: count }, (_, i) => syntheticNode(i + 1));
     const baseline = measure(pipelines.baseline, WORKLOADS['plain (-m 256m)']!, nodes);
@@ -153,13 +154,16 @@ function main(): void {
     for (const [workload, config] of Object.entries(WORKLOADS)) {
       const result = measure(pipelines.default, config, nodes);
       (p50s[workload] ??= []).push(result.p50);
+      (bestBatchCosts[workload] ??= []).push(1 / result.bestBatchPerSecond);
       rows.push(row(count, `default filters + spread, ${workload}`, result, baseline));
       console.log(`${count} nodes, ${workload}: ${rate(result.perSecond)} decisions/s (${rate(result.perCpuSecond)} per CPU-s, best batch ${rate(result.bestBatchPerSecond)}/s), p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms`);
     }
   }
-  for (const [workload, values] of Object.entries(p50s)) {
-    const steps = values.slice(1).map((value, i) => `×${fmt(value / values[i]!, 1)}`).join(', then ');
-    growth.push(`- ${workload}: p50 grows ${steps} for each ×10 nodes (linear would be ×10).`);
+  const steps = (values: number[]): string => values.slice(1).map((value, i) => `×${fmt(value / values[i]!, 1)}`).join(', then ');
+  for (const workload of Object.keys(p50s)) {
+    growth.push(
+      `- ${workload}: p50 grows ${steps(p50s[workload]!)}, best-batch time per decision ${steps(bestBatchCosts[workload]!)}, for each ×10 nodes (linear would be ×10).`,
+    );
   }
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const report = [

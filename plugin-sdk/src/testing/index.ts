@@ -1,3 +1,20 @@
+/**
+ * `@swarm/plugin-sdk/testing`: a test kit for filter and strategy authors. Nodes, containers and
+ * images are plain data (`fakeNode`), configs are written as `docker run` flags (`runConfig`),
+ * and cases are tables, in the style of ESLint's RuleTester:
+ *
+ * ```ts
+ * import { it } from 'vitest';
+ * import { fakeNode, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
+ * import plugin from 'swarm-plugin-gpu';
+ *
+ * const gpu = pluginProviders(plugin).filter('gpu');
+ * filterConformance(gpu, { it });
+ * runFilterCases(gpu, [
+ *   { config: { labels: { gpu: '1' } }, nodes: [fakeNode({ name: 'n1', labels: { gpus: '2' } }), fakeNode({ name: 'n2' })], pass: ['n1'], reasons: { n2: 'no gpu' } },
+ * ], { it });
+ * ```
+ */
 import 'reflect-metadata';
 
 export * from './run-config.js';
