@@ -40,9 +40,16 @@ export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: Inco
     };
     upstream.once('close', closedOne);
     client.once('close', closedOne);
-    upstream.on('error', () => client.destroy());
+    let connected = false;
+    upstream.on('error', (error) => {
+      if (connected || !client.writable) return client.destroy();
+      // Nothing was relayed yet: the client still gets a Docker-style answer.
+      const body = JSON.stringify({ message: `cannot reach the engine: ${error.message}` });
+      client.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    });
     client.on('error', () => upstream.destroy());
     upstream.once(endpoint.protocol === 'https' && !endpoint.socketPath ? 'secureConnect' : 'connect', () => {
+      connected = true;
       upstream.setNoDelay(true);
       upstream.write(rawRequestHead(req, path, hostHeader));
       if (head.length > 0) upstream.write(head);
