@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { named, PLUGIN_API_VERSION, Tokens, type Provider, type Resolver } from '@swarm/plugin-sdk';
+import { named, noopLogger, PLUGIN_API_VERSION, Tokens, type Provider, type Resolver } from '@swarm/plugin-sdk';
 import { container as globalContainer, instanceCachingFactory, Lifecycle, type DependencyContainer } from 'tsyringe';
 import type { StagedProvider } from '../plugins/stage.js';
+import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
 
 let root: DependencyContainer | undefined;
@@ -14,6 +15,10 @@ export function rootContainer(): DependencyContainer {
   if (!root) {
     root = globalContainer.createChildContainer();
     root.register(Tokens.HostConfig, { useValue: { version: SWARM_VERSION, pluginApiVersion: PLUGIN_API_VERSION } });
+    // Host-wide defaults; every deployment registers its own logger, clock and event bus over them.
+    root.register(Tokens.Logger, { useValue: noopLogger });
+    root.register(Tokens.Clock, { useValue: { now: () => Date.now() } });
+    root.register(Tokens.EventBus, { useValue: new TypedEvents<Record<string, (payload: unknown) => void>>() });
   }
   return root;
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '@swarm/plugin-sdk';
+import { noopLogger, type Logger } from '@swarm/plugin-sdk';
 // The API server is imported when started: embedding hosts without it never load it.
 import type { ApiServer } from '../api/index.js';
 import type { SwarmConfigInput } from '../config/input.js';
@@ -6,7 +6,6 @@ import type { ConfigLayer } from '../config/layers.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import { validateConfigShape } from '../config/schema.js';
 import { buildDeployment, requireDiscovery } from '../deployment/build-deployment.js';
-import { silentLogger } from '../logging/create-logger.js';
 import { prepareReplication } from '../replication/index.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
@@ -111,6 +110,6 @@ export async function createSwarm(config: SwarmConfigInput, options: CreateSwarm
   const layers: ConfigLayer[] = [{ origin: 'object', input }];
   return createSwarmFromResolved(resolveConfig(layers), {
     configDir: options.configDir ?? process.cwd(),
-    logger: options.logger ?? silentLogger(),
+    logger: options.logger ?? noopLogger,
   });
 }

@@ -21,8 +21,3 @@ export async function createLogger(options: LoggerOptions): Promise<Logger> {
   }
   return pino(base, pino.destination({ fd, sync: true })) as unknown as Logger;
 }
-
-/** A logger that drops everything, for embedding hosts that pass none. */
-export function silentLogger(): Logger {
-  return pino({ level: 'silent' }) as unknown as Logger;
-}
