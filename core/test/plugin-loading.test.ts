@@ -114,6 +114,33 @@ describe('plugin errors', () => {
   });
 });
 
+describe('built-ins', () => {
+  it('imports only the built-ins a deployment needs', async () => {
+    const swarm = await createSwarm({ cluster: { discovery: 'nodes://127.0.0.1:23090' } });
+    const names = swarm.deployment.plugins.map((plugin) => plugin.packageName).sort();
+    expect(names).toEqual([
+      '@swarm/discovery-nodes',
+      '@swarm/driver-swarm',
+      '@swarm/filter-affinity',
+      '@swarm/filter-constraint',
+      '@swarm/filter-containerslots',
+      '@swarm/filter-dependency',
+      '@swarm/filter-health',
+      '@swarm/filter-port',
+      '@swarm/filter-whitelist',
+      '@swarm/strategy-spread',
+    ]);
+  });
+
+  it('loads every built-in when a name is not one by convention (an alias), so it still resolves', async () => {
+    const swarm = await createSwarm({ cluster: { discovery: '127.0.0.1:23091' }, scheduler: { strategy: 'binpacking' } });
+    const names = swarm.deployment.plugins.map((plugin) => plugin.packageName);
+    expect(names).toContain('@swarm/strategy-binpack');
+    expect(names).toContain('@swarm/driver-mesos');
+    expect(swarm.scheduler.strategyName).toMatch(/^binpack/);
+  });
+});
+
 describe('configured names', () => {
   it('lists the available filters with the key path for an unknown one', async () => {
     const error = await failure(
