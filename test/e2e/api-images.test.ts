@@ -58,6 +58,10 @@ describe('images with the docker CLI', () => {
     const pulled = await dockerOk(host, ['pull', ref]);
     for (const node of ['node35', 'node36', 'node37']) expect(pulled).toContain(`${node}: `);
     for (const node of ['node35', 'node36', 'node37']) expect(await tagsOn(node)).toContain(ref);
+    await dockerOk(host, ['rmi', ref]);
+    const pulledByRun = await docker(host, ['run', '--rm', ref, 'echo', 'ran after pull']);
+    expect(pulledByRun.stderr).toContain(`Unable to find image '${ref}' locally`);
+    expect(pulledByRun.stdout).toContain('ran after pull');
     const failed = await docker(host, ['pull', `${registry.addr}/absent:1`]);
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toMatch(/not found|manifest unknown/);
