@@ -87,14 +87,15 @@ export async function primariesAmong(ports: readonly number[]): Promise<number[]
   return ports.filter((_, index) => roles[index]!.role === 'primary');
 }
 
-/** kill -9 the `swarm manage` listening on `manager.port` (found by its listening socket). */
-export async function killManager(manager: Manager): Promise<void> {
+/** kill -9 the `swarm manage` listening on `manager.port` (found by its listening socket); resolves with the time of the kill. */
+export async function killManager(manager: Manager): Promise<number> {
   const { stdout } = await run('ss', ['-ltnpH', `sport = :${manager.port}`]);
   const pid = /pid=(\d+)/.exec(stdout)?.[1];
   if (!pid) throw new Error(`no process listens on port ${manager.port}:\n${stdout}`);
   process.kill(Number(pid), 'SIGKILL');
+  const killedAt = Date.now();
   for (let i = 0; i < 50; i++) {
-    if ((await readRole(manager.port)).role === 'unknown') return;
+    if ((await readRole(manager.port)).role === 'unknown') return killedAt;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`swarm manage on port ${manager.port} still answers after kill -9`);
