@@ -19,6 +19,9 @@ export interface ClusterEvent extends DockerEvent {
   node?: EventNode;
 }
 
+/** Which part a manager plays in a replicated deployment (a manager without replication is primary). */
+export type ClusterRole = 'primary' | 'replica';
+
 export type ProgressListener = (node: Node, message: ProgressMessage) => void;
 
 export interface RemoveContainerOptions {
@@ -107,4 +110,10 @@ export interface Cluster {
 
   /** Merged events of all nodes plus the cluster's own (engine_connect, ...). Returns an unsubscribe. */
   subscribe(listener: (event: ClusterEvent) => void): () => void;
+
+  /**
+   * Told by the replication controller when this manager becomes primary or replica (a replica
+   * must not act on engines by itself, e.g. reschedule containers). Never called without replication.
+   */
+  setRole?(role: ClusterRole): void;
 }

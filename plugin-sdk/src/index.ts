@@ -24,3 +24,4 @@ export * from './expression-filter.js';
 export * from './image-reference.js';
 export * from './strategy-options.js';
 export * from './list-memo.js';
+export * from './reschedule-policies.js';

@@ -24,6 +24,7 @@ export function prepareReplication(deployment: Deployment, config: DeploymentCon
     advertise,
     logger,
     endpointFor: (address) => primaryEndpoint(address, config.api.tls),
+    onRoleChange: (role) => deployment.cluster().setRole?.(role),
   });
   return controller;
 }

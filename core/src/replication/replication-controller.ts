@@ -1,4 +1,4 @@
-import type { Campaign, EngineEndpoint, LeaderElection, LeaderFollower, Logger } from '@swarm/plugin-sdk';
+import type { Campaign, ClusterRole, EngineEndpoint, LeaderElection, LeaderFollower, Logger } from '@swarm/plugin-sdk';
 import { tunnelToEngine } from '../api/engine/tunnel.js';
 import { proxyToEngine } from '../api/engine/proxy.js';
 import { HttpError, sendError } from '../api/responses.js';
@@ -16,6 +16,8 @@ export interface ReplicationControllerOptions {
   readonly logger: Logger;
   /** How to reach a primary's API from its advertise address. */
   readonly endpointFor: (advertise: string) => EngineEndpoint;
+  /** Told when this manager becomes primary or replica (the cluster acts on engines only as primary). */
+  readonly onRoleChange?: (role: ClusterRole) => void;
 }
 
 /**
@@ -41,7 +43,8 @@ export class ReplicationController implements ManagerRole {
   }
 
   start(): void {
-    const { election, advertise, logger } = this.options;
+    const { election, advertise, logger, onRoleChange } = this.options;
+    onRoleChange?.('replica');
     this.follower = election.follow(
       (leader) => {
         this.leader = leader;
@@ -50,8 +53,14 @@ export class ReplicationController implements ManagerRole {
       (error) => logger.warn({ err: error.message }, 'Leader Election: cannot follow the leader'),
     );
     this.campaign = election.campaign(advertise, {
-      onElected: () => logger.info({ advertise }, 'Leader Election: Cluster leadership acquired'),
-      onLost: (reason) => logger.warn({ reason: reason.message }, 'Leader Election: Cluster leadership lost'),
+      onElected: () => {
+        logger.info({ advertise }, 'Leader Election: Cluster leadership acquired');
+        onRoleChange?.('primary');
+      },
+      onLost: (reason) => {
+        logger.warn({ reason: reason.message }, 'Leader Election: Cluster leadership lost');
+        onRoleChange?.('replica');
+      },
       onError: (error) => logger.warn({ err: error.message }, 'Leader Election: store failure, retrying'),
     });
   }

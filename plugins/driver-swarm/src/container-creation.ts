@@ -6,6 +6,7 @@ import {
   conflict,
   isSwarmError,
   moveEnvDirectivesToLabels,
+  reschedulePolicy,
   swarmDirectives,
   type AuthConfig,
   type ContainerConfig,
@@ -110,6 +111,7 @@ async function attempt(
 
 /** Swarm classic's CreateContainer: schedule, reserve, create; image-affinity retry, then `swarm.createretry`. */
 export async function createContainer(context: CreationContext, config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<EngineContainer> {
+  reschedulePolicy(moveEnvDirectivesToLabels(config));
   try {
     return await attempt(context, config, name, auth, false);
   } catch (first) {

@@ -59,6 +59,11 @@ export class ContainerIndex {
     return this.bySwarmId.has(swarmId);
   }
 
+  /** Every container (pending ones included) carrying this `com.docker.swarm.id`. */
+  withSwarmId(swarmId: string): EngineContainer[] {
+    return [...(this.bySwarmId.get(swarmId) ?? [])];
+  }
+
   /**
    * Full or short ID, swarm ID, `name`, `/name`, `node/name` (node name or engine ID), then a
    * unique ID or swarm ID prefix. Several matches at a step find nothing.

@@ -150,6 +150,7 @@ export class EngineMonitor {
   private succeeded(): void {
     this.node.setError(undefined);
     this.node.failureCount = 0;
+    this.node.failingSince = undefined;
     this.node.touch();
     if (this.node.status() === 'unhealthy') {
       this.log.info({ addr: this.node.addr, name: this.node.name }, 'engine came back to life');
@@ -164,6 +165,7 @@ export class EngineMonitor {
       this.log.warn({ addr: this.node.addr, error: errorText(error) }, 'engine refresh failed');
       return;
     }
+    if (this.node.failureCount === 0) this.node.failingSince = Date.now();
     this.node.failureCount++;
     this.node.setError(errorText(error));
     if (this.node.isHealthy() && this.node.failureCount >= this.timings.failureRetry) {

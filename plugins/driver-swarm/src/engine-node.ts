@@ -41,6 +41,10 @@ function standardLabels(info: EngineInfo): Record<string, string> {
   return labels;
 }
 
+function isRunning(container: EngineContainer): boolean {
+  return container.state === 'running' || container.state === 'restarting';
+}
+
 /**
  * One Docker engine as swarm knows it, all in memory: what `GET /info` said, its containers
  * (pending ones included), images, volumes, networks and health. Only the engine monitor writes it.
@@ -53,11 +57,15 @@ export class EngineNode implements Node {
   memory = 0;
   updatedAt = new Date();
   failureCount = 0;
+  /** When the current run of failed refreshes began (undefined while the engine answers). */
+  failingSince: number | undefined;
   private currentStatus: NodeStatus = 'pending';
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};
   private readonly byId = new Map<string, EngineContainer>();
   private readonly pending = new Map<string, EngineContainer>();
+  /** When a container that stopped was last known running. */
+  private readonly lastRunning = new Map<string, number>();
   private containerList: EngineContainer[] | undefined;
   private reservedCpus = 0;
   private reservedMemory = 0;
@@ -166,6 +174,11 @@ export class EngineNode implements Node {
     return prefixed.length === 1 ? prefixed[0] : undefined;
   }
 
+  /** Whether the container runs, or was still running at `time` (an engine going down stops its containers first). */
+  ranSince(container: EngineContainer, time: number): boolean {
+    return isRunning(container) || (this.lastRunning.get(container.id) ?? 0) >= time;
+  }
+
   knownContainer(id: string): EngineContainer | undefined {
     return this.byId.get(id);
   }
@@ -191,6 +204,8 @@ export class EngineNode implements Node {
   private replace(map: Map<string, EngineContainer>, key: string, next: EngineContainer | undefined): void {
     const real = map === this.byId;
     const before = map.get(key);
+    if (real && before && isRunning(before)) this.lastRunning.set(key, Date.now());
+    if (real && !next) this.lastRunning.delete(key);
     if (before) this.account(before, -1, real);
     if (next) {
       map.set(key, next);

@@ -6,6 +6,7 @@ import {
   notFound,
   type AuthConfig,
   type Cluster,
+  type ClusterRole,
   type ClusterEvent,
   type ClusterInfo,
   type Container,
@@ -39,6 +40,7 @@ import { EngineNode, type NodeChangeListener } from './engine-node.js';
 import * as images from './image-operations.js';
 import { infoRows } from './info-rows.js';
 import { findNetwork } from './network-lookup.js';
+import { RescheduleWatchdog } from './reschedule-watchdog.js';
 import * as volumes from './volume-operations.js';
 
 function eventNode(node: EngineNode): NonNullable<ClusterEvent['node']> {
@@ -68,6 +70,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   private nodeList: EngineNode[] | undefined;
   private resourcesVersion = 0;
   private imageCache: { version: number; list: Image[] } | undefined;
+  private readonly watchdog: RescheduleWatchdog;
 
   constructor(
     private readonly config: DeploymentConfig,
@@ -77,6 +80,25 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   ) {
     this.options = readClusterOptions(config.cluster);
     this.tls = loadTlsMaterial(config.cluster.tls);
+    this.watchdog = new RescheduleWatchdog({
+      index: this.index,
+      log: this.log.child({ component: 'watchdog' }),
+      recreate: (containerConfig, name, failed) => this.createOn(() => this.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
+      start: (container) => this.startContainer(container),
+      remove: (container) => this.removeContainer(container, { force: true, volumes: true }),
+      failureWindowMs: this.options.refreshMaxMs,
+      unhealthyNodes: () => this.nodes().filter((node) => node.status() === 'unhealthy'),
+    });
+  }
+
+  /** Only the primary of a replicated deployment reschedules containers. */
+  setRole(role: ClusterRole): void {
+    this.watchdog.setRole(role);
+  }
+
+  /** Settles once the rescheduling work queued so far is done. */
+  watchdogIdle(): Promise<void> {
+    return this.watchdog.idle();
   }
 
   // --- lifecycle ----------------------------------------------------------------------------------
@@ -182,6 +204,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   private lifecycle(node: EngineNode, action: EngineLifecycleAction): void {
+    if (action === 'engine_disconnect') this.watchdog.nodeFailed(node);
+    if (action === 'engine_reconnect') this.watchdog.nodeReturned(node);
     const now = Date.now();
     this.publish({
       status: action,
@@ -220,13 +244,17 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   // --- containers -------------------------------------------------------------------------------------
 
   createContainer(config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<Container> {
+    return this.createOn(() => this.schedulable(), config, name, auth);
+  }
+
+  private createOn(candidates: () => readonly Node[], config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<EngineContainer> {
     return createContainer(
       {
         scheduler: this.scheduler,
         index: this.index,
         log: this.log,
         createRetry: this.options.createRetry,
-        candidates: () => this.schedulable(),
+        candidates,
         monitorOf: (node) => this.monitors.get(node.addr),
         imageExists: (image) => this.image(image) !== undefined,
       },

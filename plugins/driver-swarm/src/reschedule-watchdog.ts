@@ -1,0 +1,126 @@
+import { reschedulePolicy, type ClusterRole, type ContainerConfig, type Logger } from '@swarm/plugin-sdk';
+import type { ContainerIndex } from './container-index.js';
+import type { EngineContainer } from './engine-container.js';
+import type { EngineNode } from './engine-node.js';
+
+export interface WatchdogActions {
+  index: ContainerIndex;
+  log: Logger;
+  /** Create through the scheduler on healthy nodes other than `failed`. */
+  recreate(config: ContainerConfig, name: string, failed: EngineNode): Promise<EngineContainer>;
+  start(container: EngineContainer): Promise<void>;
+  /** Force-remove a container (and its anonymous volumes) on its engine. */
+  remove(container: EngineContainer): Promise<void>;
+  /** How long before its first failed refresh an engine may already have been going down. */
+  failureWindowMs: number;
+  /** Nodes currently Unhealthy, for a manager that just became primary. */
+  unhealthyNodes(): readonly EngineNode[];
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function wantsReschedule(container: EngineContainer): boolean {
+  try {
+    return reschedulePolicy(container.config) === 'on-node-failure';
+  } catch {
+    return false; // a label set on the engine directly, not validated by swarm
+  }
+}
+
+/** The create config of a moved container: the engine-assigned hostname (its old short ID) goes. */
+function configToRecreate(container: EngineContainer): ContainerConfig {
+  const { Hostname, ...rest } = container.config;
+  return Hostname === undefined || container.id.startsWith(Hostname) ? rest : { ...rest, Hostname };
+}
+
+/**
+ * Swarm classic's watchdog: when an engine turns Unhealthy, containers with the `on-node-failure`
+ * policy are re-created elsewhere (same name, swarm id, config; started if they were running);
+ * when it comes back, its containers whose swarm id now lives on another node are removed.
+ * Acts only while this manager is primary. One task at a time, as classic's mutex.
+ */
+export class RescheduleWatchdog {
+  private role: ClusterRole = 'primary';
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly actions: WatchdogActions) {}
+
+  setRole(role: ClusterRole): void {
+    const promoted = role === 'primary' && this.role !== 'primary';
+    this.role = role;
+    // nodes that failed while another manager was primary still hold their containers
+    if (promoted) for (const node of this.actions.unhealthyNodes()) this.nodeFailed(node);
+  }
+
+  nodeFailed(node: EngineNode): void {
+    this.enqueue(() => this.rescheduleFrom(node));
+  }
+
+  nodeReturned(node: EngineNode): void {
+    this.enqueue(() => this.removeDuplicatesOn(node));
+  }
+
+  /** Settles when every queued task has run (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    if (this.role !== 'primary') return;
+    this.queue = this.queue.then(task).catch((error: unknown) => this.actions.log.error({ error: errorText(error) }, 'watchdog task failed'));
+  }
+
+  private async rescheduleFrom(node: EngineNode): Promise<void> {
+    if (this.role !== 'primary' || node.isHealthy()) return;
+    const { log } = this.actions;
+    log.debug({ node: node.name }, `Node ${node.name} failed - rescheduling containers`);
+    // a stopping engine stops its containers before it stops answering: those count as running
+    const goingDown = (node.failingSince ?? Date.now()) - this.actions.failureWindowMs;
+    for (const container of [...node.containers()]) {
+      if (container.state === 'pending' || !wantsReschedule(container)) continue;
+      await this.reschedule(node, container, node.ranSince(container, goingDown));
+    }
+  }
+
+  private async reschedule(node: EngineNode, container: EngineContainer, wasRunning: boolean): Promise<void> {
+    const { log } = this.actions;
+    // Out of the dead node first, or the name check refuses the new container.
+    node.deleteContainer(container.id);
+    let moved: EngineContainer;
+    try {
+      moved = await this.actions.recreate(configToRecreate(container), container.name, node);
+    } catch (error) {
+      log.error({ container: container.id, node: node.name, error: errorText(error) }, `Failed to reschedule container ${container.id}: ${errorText(error)}`);
+      // kept where it was, so the next failure of this node tries again
+      if (!node.knownContainer(container.id)) node.upsertContainer(container);
+      return;
+    }
+    const target = moved.node.name;
+    log.info({ container: container.id, from: node.name, to: target, id: moved.id }, `Rescheduled container ${container.id} from ${node.name} to ${target} as ${moved.id}`);
+    if (!wasRunning) return;
+    log.info({ container: container.id, id: moved.id }, `Container ${container.id} was running, starting container ${moved.id}`);
+    try {
+      await this.actions.start(moved);
+    } catch (error) {
+      log.error({ id: moved.id, error: errorText(error) }, `Failed to start rescheduled container ${moved.id}: ${errorText(error)}`);
+    }
+  }
+
+  private async removeDuplicatesOn(node: EngineNode): Promise<void> {
+    const { index, log } = this.actions;
+    for (const container of [...node.containers()]) {
+      const swarmId = container.swarmId;
+      if (!swarmId || container.state === 'pending') continue;
+      const elsewhere = index.withSwarmId(swarmId).find((other) => other.node !== node);
+      if (!elsewhere) continue;
+      log.info({ container: container.id, node: node.name, movedTo: elsewhere.node.name }, `Container ${container.id} was rescheduled on node ${elsewhere.node.name}, removing it`);
+      try {
+        await this.actions.remove(container);
+      } catch (error) {
+        log.error({ container: container.id, error: errorText(error) }, `Failed to remove duplicate container ${container.id} on node ${node.name}: ${errorText(error)}`);
+      }
+    }
+  }
+}
