@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import type { Manager } from '../harness/manager.js';
 import { startZooKeeper, type Service } from '../harness/services.js';
 import { startMesosMaster, type MesosMasterDouble } from '../mesos-double/index.js';
-import { docker, row, startMesosManager, systemStatus, waitUntil } from '../mesos-double/swarm-cli.js';
+import { docker, row, startMesosManager, systemStatus, waitUntil as waitUntilQuiet } from '../mesos-double/swarm-cli.js';
 
 // Bad input and outages: ZooKeeper missing at start and lost later, master errors, a corrupt stream.
 // Engine 67 is the only agent.
@@ -15,6 +18,11 @@ let master: MesosMasterDouble | undefined;
 let manager: Manager;
 
 const MANAGER_OPTIONS = ['mesos.tasktimeout=5s', 'mesos.offertimeout=3s', 'mesos.offerrefusetimeout=1s'];
+/** Like waitUntil, with the manager's log in the failure message. */
+const waitUntil = (check: () => Promise<boolean> | boolean, what: string, timeoutMs?: number) =>
+  waitUntilQuiet(check, what, timeoutMs).catch((error: Error) => {
+    throw new Error(`${error.message}\n${manager.output()}`);
+  });
 const status = async (key: string) => row(await systemStatus(API_PORT), key) ?? '';
 const offers = async () => Number(await status('Offers'));
 
@@ -68,6 +76,13 @@ describe('driver-mesos under faults', () => {
     await waitUntil(async () => (await offers()) >= 1, 'offers after re-subscribe');
   });
 
+  it('declines offers it did not use after mesos.offertimeout, with mesos.offerrefusetimeout', async () => {
+    const declinesBefore = master!.calls.filter((call) => call.type === 'DECLINE').length;
+    await waitUntil(() => master!.calls.filter((call) => call.type === 'DECLINE').length > declinesBefore, 'DECLINE after the offer timeout', 10_000);
+    const decline = master!.calls.filter((call) => call.type === 'DECLINE').at(-1)!;
+    expect(decline.decline).toMatchObject({ filters: { refuse_seconds: 1 } });
+  });
+
   it('keeps the current master when ZooKeeper is lost later, and reconnects when it is back', async () => {
     await zk!.kill();
     await waitUntil(async () => (await status('Mesos Discovery')).includes('disconnected'), 'lost ZooKeeper in info', 15_000);
@@ -77,22 +92,21 @@ describe('driver-mesos under faults', () => {
     await waitUntil(async () => (await status('Mesos Discovery')).includes('(ZooKeeper connected)'), 'ZooKeeper back in info', 20_000);
   });
 
-  it('declines offers it did not use after mesos.offertimeout, with mesos.offerrefusetimeout', async () => {
-    const declinesBefore = master!.calls.filter((call) => call.type === 'DECLINE').length;
-    await waitUntil(() => master!.calls.filter((call) => call.type === 'DECLINE').length > declinesBefore, 'DECLINE after the offer timeout', 10_000);
-    const decline = master!.calls.filter((call) => call.type === 'DECLINE').at(-1)!;
-    expect(decline.decline).toMatchObject({ filters: { refuse_seconds: 1 } });
-  });
-
   it('tears the framework down on shutdown only when mesos.teardown=true', async () => {
     const frameworkId = master!.frameworkList()[0]!.id;
     await manager.stop();
     expect(master!.calls.some((call) => call.type === 'TEARDOWN')).toBe(false);
-    expect(master!.frameworkList()).toMatchObject([{ id: frameworkId, connected: false }]);
-    manager = await startMesosManager(API_PORT, `zk://${zk!.addr}/mesos`, [...MANAGER_OPTIONS, 'mesos.teardown=true'], 1);
-    expect(master!.frameworkList()).toMatchObject([{ id: frameworkId, connected: true }]);
-    await manager.stop();
-    await waitUntil(() => master!.calls.some((call) => call.type === 'TEARDOWN'), 'TEARDOWN');
-    expect(master!.frameworkList()).toEqual([]);
+    expect(master!.frameworkList()).toEqual([expect.objectContaining({ id: frameworkId, connected: false })]);
+    // Straight to the master (host:port) with a fresh state file: a second framework, torn down on stop.
+    const stateDir = mkdtempSync(join(tmpdir(), 'swarm-mesos-'));
+    try {
+      manager = await startMesosManager(API_PORT, master!.address, [...MANAGER_OPTIONS, 'mesos.teardown=true', `mesos.statefile=${join(stateDir, 'framework.json')}`], 0);
+      await waitUntil(() => master!.frameworkList().some((framework) => framework.id !== frameworkId && framework.connected), 'second framework subscribed');
+      await manager.stop();
+      await waitUntil(() => master!.calls.some((call) => call.type === 'TEARDOWN'), 'TEARDOWN');
+      expect(master!.frameworkList()).toEqual([expect.objectContaining({ id: frameworkId, connected: false })]);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

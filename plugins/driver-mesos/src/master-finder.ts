@@ -38,7 +38,10 @@ export function createMasterFinder(location: MasterLocation, frameworkName: stri
       logger.info({ zk: location.servers }, 'mesos: connected to ZooKeeper');
       detector?.attach(client);
     },
-    (why) => logger.warn({ why }, `mesos: ${why}; keeping the current master until ZooKeeper is back`),
+    (why) => {
+      detector?.detach();
+      logger.warn({ why }, `mesos: ${why}; keeping the current master until ZooKeeper is back`);
+    },
   );
   const store = stateFile ? new FileFrameworkIdStore(stateFile) : new ZkFrameworkIdStore(session, location.path, frameworkName);
   return {

@@ -6,7 +6,8 @@ import {
   type Cluster, type ClusterEvent, type ClusterInfo, type Container, type ContainerConfig, type DeploymentConfig, type Image, type ImageRemoval,
   type Logger, type Network, type NetworkCreateRequest, type Node, type PlacementExplanation, type RemoveContainerOptions, type Scheduler, type Volume,
 } from '@swarm/plugin-sdk';
-import { MesosAgent } from './agent.js';
+import type { MesosAgent } from './agent.js';
+import { AgentDirectory } from './agent-directory.js';
 import { formatDuration } from './duration.js';
 import { findByIdOrName } from './engine-objects.js';
 import { infoRows } from './info-rows.js';
@@ -15,10 +16,11 @@ import { parseMasterLocation } from './master-url.js';
 import { OfferBook } from './offer-book.js';
 import { parseMesosOptions, type MesosOptions } from './options.js';
 import { TERMINAL_STATES, type Event, type FrameworkInfo, type Offer, type TaskStatus } from './protocol.js';
+import { TaskTracker } from './task-tracker.js';
 import { Subscription, type FrameworkCall } from './subscription.js';
 import { buildTaskInfo } from './task-builder.js';
 import { TaskQueue, type PendingTask } from './task-queue.js';
-import { containerIdFromStatus, describeFailure } from './task-status.js';
+import { containerIdFromStatus } from './task-status.js';
 import { MesosLabels } from './labels.js';
 
 const RESOURCES_NEEDED = 'resources constraints (-c and/or -m) are required by mesos';
@@ -48,14 +50,9 @@ export class MesosCluster implements Cluster {
   private readonly subscription: Subscription;
   private readonly offers: OfferBook;
   private readonly queue: TaskQueue;
-  private readonly agents = new Map<string, MesosAgent>();
-  /** Launched tasks waiting for TASK_RUNNING. */
-  private readonly launching = new Map<string, PendingTask>();
-  /** Every task this framework knows, with its agent, for KILL and explicit reconciliation. */
-  private readonly knownTasks = new Map<string, string>();
-  private readonly killWaiters = new Map<string, (status: TaskStatus) => void>();
+  private readonly agents: AgentDirectory;
+  private readonly tasks = new TaskTracker();
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
-  private readonly tls: boolean;
   private frameworkId: string | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
@@ -63,7 +60,7 @@ export class MesosCluster implements Cluster {
     this.logger = deps.logger.child({ driver: 'mesos' });
     this.scheduler = deps.scheduler;
     this.options = parseMesosOptions(deps.config.cluster.options, deps.env ?? process.env);
-    this.tls = deps.config.cluster.tls !== undefined;
+    this.agents = new AgentDirectory(deps.config.cluster.tls !== undefined);
     this.finder = createMasterFinder(parseMasterLocation(deps.config.cluster.discovery), this.options.frameworkName, this.options.stateFile, this.logger);
     this.offers = new OfferBook(this.options.offerTimeoutMs, (offer) => this.declineExpired(offer));
     this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
@@ -86,7 +83,7 @@ export class MesosCluster implements Cluster {
     });
     if (this.frameworkId) this.logger.info({ frameworkId: this.frameworkId }, 'mesos: re-subscribing as the stored framework');
     this.subscription.start();
-    this.refreshTimer = setInterval(() => void this.refreshAgents(), REFRESH_INTERVAL_MS);
+    this.refreshTimer = setInterval(() => void this.agents.refreshAll(), REFRESH_INTERVAL_MS);
     this.refreshTimer.unref();
   }
 
@@ -136,7 +133,7 @@ export class MesosCluster implements Cluster {
       this.finder.store.save(frameworkId).catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: cannot store the framework ID'));
     }
     // Implicit reconciliation (every task the master knows), then explicit for the ones we know.
-    const explicit = [...this.knownTasks].map(([taskId, agentId]) => ({ task_id: { value: taskId }, agent_id: { value: agentId } }));
+    const explicit = this.tasks.live();
     this.call({ type: 'RECONCILE', reconcile: { tasks: [] } })
       .then(() => (explicit.length > 0 ? this.call({ type: 'RECONCILE', reconcile: { tasks: explicit } }) : undefined))
       .catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: RECONCILE failed'));
@@ -176,16 +173,12 @@ export class MesosCluster implements Cluster {
   }
 
   private addOffer(offer: Offer): void {
-    if (!this.agents.has(offer.agent_id.value)) {
-      const agent = new MesosAgent(offer, this.tls);
-      this.agents.set(agent.id, agent);
-      void agent.refresh();
-    }
+    this.agents.fromOffer(offer);
     this.offers.add(offer);
   }
 
   private syncAgentOffers(): void {
-    for (const agent of this.agents.values()) agent.setOffers(this.offers.forAgent(agent.id));
+    for (const agent of this.agents.all()) agent.setOffers(this.offers.forAgent(agent.id));
   }
 
   private declineExpired(offer: Offer): void {
@@ -195,7 +188,7 @@ export class MesosCluster implements Cluster {
   }
 
   private offeredNodes(): MesosAgent[] {
-    return [...this.agents.values()].filter((agent) => agent.currentOffers().length > 0);
+    return this.agents.all().filter((agent) => agent.currentOffers().length > 0);
   }
 
   /** Place waiting tasks, oldest first, on the current offers. */
@@ -227,15 +220,13 @@ export class MesosCluster implements Cluster {
       return;
     }
     task.agentId = agent.id;
-    this.launching.set(task.taskId, task);
-    this.knownTasks.set(task.taskId, agent.id);
+    this.tasks.launched(task, agent.id);
     this.logger.info({ task: task.taskId, agent: agent.name }, 'mesos: launching task');
     this.call({
       type: 'ACCEPT',
       accept: { offer_ids: offers.map((offer) => offer.id), operations: [{ type: 'LAUNCH', launch: { task_infos: [taskInfo] } }], filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 } },
     }).catch((error: Error) => {
-      this.launching.delete(task.taskId);
-      this.knownTasks.delete(task.taskId);
+      this.tasks.forget(task.taskId);
       this.logger.error(`mesos: ACCEPT for task ${task.taskId} failed: ${error.message}`);
       // The master did not take the offers: give them back, or they stay outstanding.
       this.call({ type: 'DECLINE', decline: { offer_ids: offers.map((offer) => offer.id), filters: { refuse_seconds: 0 } } })
@@ -252,26 +243,14 @@ export class MesosCluster implements Cluster {
         .catch((error: Error) => this.logger.warn({ task: taskId, err: error.message }, 'mesos: ACKNOWLEDGE failed'));
     }
     this.logger.debug({ task: taskId, state: status.state, message: status.message }, 'mesos: task status');
+    this.tasks.apply(status);
+    if (status.state !== 'TASK_RUNNING' && !TERMINAL_STATES.has(status.state)) return;
     const agent = agentId ? this.agents.get(agentId) : undefined;
-    const terminal = TERMINAL_STATES.has(status.state);
-    if (terminal) this.knownTasks.delete(taskId);
-    else if (agentId) this.knownTasks.set(taskId, agentId);
-    const pending = this.launching.get(taskId);
-    if (status.state === 'TASK_RUNNING' && pending) {
-      this.launching.delete(taskId);
-      const containerId = containerIdFromStatus(status);
-      if (containerId && agentId) pending.resolve(containerId, agentId);
-      else pending.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but its status carries no container`));
-    } else if (terminal && pending) {
-      this.launching.delete(taskId);
-      pending.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, describeFailure(status)));
-    }
-    if (terminal) this.killWaiters.get(taskId)?.(status);
-    if (status.state === 'TASK_RUNNING' || terminal) {
-      const containerId = containerIdFromStatus(status);
+    if (agent) void agent.refresh();
+    const containerId = containerIdFromStatus(status);
+    if (containerId && status.reason !== 'REASON_RECONCILIATION') {
       const action = status.state === 'TASK_RUNNING' ? 'start' : 'die';
-      if (agent) void agent.refresh();
-      if (containerId && !status.reason?.includes('RECONCILIATION')) this.emit({ Type: 'container', Action: action, status: action, id: containerId, time: Math.floor(Date.now() / 1000) }, agent);
+      this.emit({ Type: 'container', Action: action, status: action, id: containerId, time: Math.floor(Date.now() / 1000) }, agent);
     }
   }
 
@@ -280,12 +259,8 @@ export class MesosCluster implements Cluster {
     for (const listener of this.listeners) listener(withNode);
   }
 
-  private async refreshAgents(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((agent) => agent.refresh()));
-  }
-
   nodes(): readonly Node[] {
-    return [...this.agents.values()];
+    return this.agents.all();
   }
 
   async createContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
@@ -333,19 +308,9 @@ export class MesosCluster implements Cluster {
 
   /** KILL a task and wait for its terminal update. */
   private async killTask(taskId: string, agentId: string): Promise<void> {
-    const terminal = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.killWaiters.delete(taskId);
-        resolve();
-      }, KILL_TIMEOUT_MS);
-      this.killWaiters.set(taskId, () => {
-        clearTimeout(timer);
-        this.killWaiters.delete(taskId);
-        resolve();
-      });
-    });
+    const ended = this.tasks.waitForEnd(taskId, KILL_TIMEOUT_MS);
     await this.call({ type: 'KILL', kill: { task_id: { value: taskId }, agent_id: { value: agentId } } });
-    await terminal;
+    await ended;
   }
 
   private agentOf(container: Container): MesosAgent {
@@ -359,28 +324,19 @@ export class MesosCluster implements Cluster {
   }
 
   containers(): readonly Container[] {
-    return [...this.agents.values()].flatMap((agent) => agent.containers());
+    return this.agents.containers();
   }
 
   container(idOrName: string): Container | undefined {
-    const slash = idOrName.indexOf('/', 1);
-    if (slash > 0) {
-      const agent = [...this.agents.values()].find((candidate) => candidate.name === idOrName.slice(0, slash));
-      return agent?.container(idOrName.slice(slash + 1));
-    }
-    return findByIdOrName(this.containers(), idOrName);
+    return this.agents.container(idOrName);
   }
 
   images(): readonly Image[] {
-    return [...this.agents.values()].flatMap((agent) => agent.images());
+    return this.agents.images();
   }
 
   image(idOrName: string): Image | undefined {
-    for (const agent of this.agents.values()) {
-      const image = agent.image(idOrName);
-      if (image) return image;
-    }
-    return undefined;
+    return this.agents.image(idOrName);
   }
 
   async pullImage(): Promise<void> {
@@ -404,7 +360,7 @@ export class MesosCluster implements Cluster {
   }
 
   volumes(): readonly Volume[] {
-    return [...this.agents.values()].flatMap((agent) => agent.volumes());
+    return this.agents.volumes();
   }
 
   volume(name: string): Volume | undefined {
@@ -420,7 +376,7 @@ export class MesosCluster implements Cluster {
   }
 
   networks(): readonly Network[] {
-    return [...this.agents.values()].flatMap((agent) => agent.networks());
+    return this.agents.networks();
   }
 
   network(idOrName: string): Network | undefined {

@@ -1,10 +1,25 @@
 import zookeeper, { type Client, type ZkError } from 'node-zookeeper-client';
+import { anyReachable } from './tcp-probe.js';
 
+const PROBE_INTERVAL_MS = 500;
 const UNREACHABLE_AFTER_MS = 5000;
+/** A server that accepts TCP but finishes no handshake in this time gets a fresh client. */
+const HANDSHAKE_TIMEOUT_MS = 4000;
 
 /**
- * One ZooKeeper session for the driver: connects (retrying forever in the background), applies
- * digest auth, and re-creates the client when the session expires. `onConnected` runs after every
+ * node-zookeeper-client misbehaves while no server answers (its reconnect loop can double up and
+ * never finish a handshake, and closing a client mid-connect throws from a socket callback). So
+ * a client is created only once a server accepts TCP, and dropped as soon as it disconnects; the
+ * session starts over with a fresh client when a server is back.
+ */
+function forceClose(client: Client): void {
+  const internals = client as unknown as { connectionManager?: { socket?: { destroy(): void } } };
+  internals.connectionManager?.socket?.destroy();
+  client.close();
+}
+
+/**
+ * One ZooKeeper session for the driver, kept alive across outages. `onConnected` runs after every
  * (re)connection so watchers can be set again.
  */
 export class ZkSession {
@@ -12,6 +27,8 @@ export class ZkSession {
   private closed = false;
   private connected = false;
   private state = 'connecting';
+  private probeTimer: NodeJS.Timeout | undefined;
+  private unreachableSince: number | undefined;
 
   constructor(
     private readonly servers: string,
@@ -21,44 +38,58 @@ export class ZkSession {
   ) {}
 
   open(): void {
+    if (this.closed || this.probeTimer) return;
+    this.probeTimer = setTimeout(() => void this.probe(), 0);
+  }
+
+  private async probe(): Promise<void> {
+    this.probeTimer = undefined;
     if (this.closed) return;
-    const client = zookeeper.createClient(this.servers, { sessionTimeout: 10_000, spinDelay: 500, retries: 1_000_000 });
+    if (await anyReachable(this.servers)) {
+      this.unreachableSince = undefined;
+      this.createClient();
+      return;
+    }
+    this.unreachableSince ??= Date.now();
+    if (this.state !== 'unreachable' && Date.now() - this.unreachableSince >= UNREACHABLE_AFTER_MS) {
+      this.state = 'unreachable';
+      this.onDisconnected(`ZooKeeper ${this.servers} unreachable; still trying`);
+    }
+    this.probeTimer = setTimeout(() => void this.probe(), PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
+  }
+
+  private createClient(): void {
+    const client = zookeeper.createClient(this.servers, { sessionTimeout: 10_000, spinDelay: 500, retries: 3 });
     this.client = client;
     if (this.auth) client.addAuthInfo('digest', Buffer.from(this.auth));
     client.on('state', (state: { getName(): string }) => {
       if (this.client !== client) return;
       const name = state.getName();
-      this.state = name === 'SYNC_CONNECTED' ? 'connected' : name.toLowerCase();
       if (name === 'SYNC_CONNECTED') {
+        this.state = 'connected';
         this.connected = true;
         this.onConnected(client);
       } else if (name === 'DISCONNECTED' || name === 'EXPIRED') {
+        this.state = name.toLowerCase();
         this.connected = false;
+        this.client = undefined;
+        forceClose(client);
         this.onDisconnected(`ZooKeeper ${this.servers}: ${name.toLowerCase()}`);
-        if (name === 'EXPIRED') {
-          this.open();
-          client.close();
-        }
+        this.open();
       }
     });
     client.connect();
-    // A client that never completes its first handshake (the server was starting) can hang for
-    // good, so an unanswered attempt is replaced by a fresh client.
-    const unreachable = setTimeout(() => {
+    const handshake = setTimeout(() => {
       if (this.client !== client || this.connected || this.closed) return;
-      if (this.state !== 'unreachable') this.onDisconnected(`ZooKeeper ${this.servers} unreachable; still trying`);
-      this.state = 'unreachable';
+      this.client = undefined;
+      forceClose(client);
       this.open();
-      client.close();
-    }, UNREACHABLE_AFTER_MS);
-    unreachable.unref();
+    }, HANDSHAKE_TIMEOUT_MS);
+    handshake.unref();
   }
 
-  isConnected(): boolean {
-    return this.connected;
-  }
-
-  /** connecting, connected, disconnected, expired, ... for `info`. */
+  /** connecting, connected, disconnected, expired, unreachable: for `info`. */
   stateName(): string {
     return this.state;
   }
@@ -69,7 +100,8 @@ export class ZkSession {
 
   close(): void {
     this.closed = true;
-    this.client?.close();
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    if (this.client) forceClose(this.client);
     this.client = undefined;
   }
 }

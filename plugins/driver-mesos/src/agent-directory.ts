@@ -1,0 +1,67 @@
+import type { Container, Image, Network, Volume } from '@swarm/plugin-sdk';
+import { MesosAgent } from './agent.js';
+import { findByIdOrName } from './engine-objects.js';
+import type { Offer } from './protocol.js';
+
+/** Every agent seen in an offer, and the cluster-wide lookups over their engines. */
+export class AgentDirectory {
+  private readonly agents = new Map<string, MesosAgent>();
+
+  constructor(private readonly tls: boolean) {}
+
+  /** The agent behind an offer; a new one starts reading its engine at once. */
+  fromOffer(offer: Offer): MesosAgent {
+    const known = this.agents.get(offer.agent_id.value);
+    if (known) return known;
+    const agent = new MesosAgent(offer, this.tls);
+    this.agents.set(agent.id, agent);
+    void agent.refresh();
+    return agent;
+  }
+
+  get(id: string): MesosAgent | undefined {
+    return this.agents.get(id);
+  }
+
+  all(): MesosAgent[] {
+    return [...this.agents.values()];
+  }
+
+  async refreshAll(): Promise<void> {
+    await Promise.all(this.all().map((agent) => agent.refresh()));
+  }
+
+  containers(): Container[] {
+    return this.all().flatMap((agent) => agent.containers());
+  }
+
+  /** ID, name, or `node/name`. */
+  container(idOrName: string): Container | undefined {
+    const slash = idOrName.indexOf('/', 1);
+    if (slash > 0) {
+      const agent = this.all().find((candidate) => candidate.name === idOrName.slice(0, slash));
+      return agent?.container(idOrName.slice(slash + 1));
+    }
+    return findByIdOrName(this.containers(), idOrName);
+  }
+
+  images(): Image[] {
+    return this.all().flatMap((agent) => agent.images());
+  }
+
+  image(idOrName: string): Image | undefined {
+    for (const agent of this.agents.values()) {
+      const image = agent.image(idOrName);
+      if (image) return image;
+    }
+    return undefined;
+  }
+
+  volumes(): Volume[] {
+    return this.all().flatMap((agent) => agent.volumes());
+  }
+
+  networks(): Network[] {
+    return this.all().flatMap((agent) => agent.networks());
+  }
+}
