@@ -107,7 +107,9 @@ describe('a third-party filter installed from its npm tarball', () => {
     });
     for (const name of ['tp1', 'tp2', 'tp3']) await docker('run', '-d', '--name', name, 'busybox:local', 'sleep', '300');
     const names = (await docker('ps', '--format', '{{.Names}}')).split('\n').sort();
-    expect(names).toEqual(['node2/tp1', 'node2/tp2', 'node2/tp3']);
+    const explained = await swarmCli(['schedule', '--explain', '-H', `tcp://127.0.0.1:${PORT}`, 'busybox:local'], work);
+    expect(names, `${explained.stdout}\n${manager.output()}`).toEqual(['node2/tp1', 'node2/tp2', 'node2/tp3']);
+    expect(explained.stdout).toMatch(/^node1\s+no\s+-\s+-\s+maintenance: node in maintenance$/m);
     const refused = await docker('run', '-d', '-e', 'constraint:node==node1', 'busybox:local', 'sleep', '300').catch((error: { stderr: string }) => error.stderr);
     expect(refused).toContain('node not in maintenance');
     await docker('rm', '-f', 'tp1', 'tp2', 'tp3');
