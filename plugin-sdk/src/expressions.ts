@@ -64,6 +64,12 @@ function createExpression(source: string, key: string, operator: ExpressionOpera
   const test = (candidate: string): boolean => pattern !== undefined && pattern.test(candidate);
   const matchesOne = (candidate: string): boolean => test(candidate) === (operator === '==');
   const matches = (candidates: Iterable<string>): boolean => {
+    // Indexed loop for arrays: this runs per node per decision, and array iterators allocate.
+    if (Array.isArray(candidates)) {
+      const list: readonly string[] = candidates;
+      for (let i = 0; i < list.length; i++) if (test(list[i]!)) return operator === '==';
+      return operator === '!=';
+    }
     for (const candidate of candidates) {
       if (test(candidate)) return operator === '==';
     }
