@@ -2,46 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type Manager } from '../harness/manager.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { docker, eventually, watchAnswering } from './driver-swarm-support.js';
+import { SWARM_ID, pollAsync, rows, rowsNamed } from './reschedule-support.js';
 
 // engines 26-28, swarm manage on 127.0.0.1:23810; Unhealthy after 2 failed refreshes 1-2 s apart
 const FIRST = 26;
 const PORT = 23810;
-const SWARM_ID = 'com.docker.swarm.id';
-
-/** `docker ps -a` through swarm as `node/name` → status and ports. */
-async function rows(host: string): Promise<Map<string, { status: string; ports: string }>> {
-  const out = await docker(host, 'ps', '-a', '--format', '{{.Names}}\t{{.Status}}\t{{.Ports}}');
-  const map = new Map<string, { status: string; ports: string }>();
-  for (const line of out.split('\n').filter(Boolean)) {
-    const [name = '', status = '', ports = ''] = line.split('\t');
-    map.set(name, { status, ports });
-  }
-  return map;
-}
-
-function rowsNamed(all: Map<string, { status: string; ports: string }>, name: string): Array<[string, { status: string; ports: string }]> {
-  return [...all].filter(([key]) => key.endsWith(`/${name}`));
-}
-
-async function pollAsync<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  let found: T | undefined;
-  let busy = false;
-  return eventually(what, () => {
-    if (!busy) {
-      busy = true;
-      void check().then(
-        (value) => {
-          found = value;
-          busy = false;
-        },
-        () => {
-          busy = false;
-        },
-      );
-    }
-    return found;
-  }, timeoutMs);
-}
 
 describe('rescheduling containers off a failed node (docker CLI through swarm manage)', () => {
   let testbed: Testbed;

@@ -138,6 +138,7 @@ export class EngineMonitor {
         this.node.applySpecs(info, { Version: this.node.version });
       }
       const reconnecting = !this.node.isHealthy();
+      if (reconnecting) this.node.acceptMovedAway();
       await this.refreshContainers(reconnecting);
       await Promise.all([this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
       this.succeeded();

@@ -64,6 +64,8 @@ export class EngineNode implements Node {
   private engineLabels: Record<string, string> = {};
   private readonly byId = new Map<string, EngineContainer>();
   private readonly pending = new Map<string, EngineContainer>();
+  /** Containers re-created elsewhere while this engine is down: late answers must not bring them back. */
+  private readonly movedAway = new Set<string>();
   /** When a container that stopped was last known running. */
   private readonly lastRunning = new Map<string, number>();
   private containerList: EngineContainer[] | undefined;
@@ -218,7 +220,25 @@ export class EngineNode implements Node {
   }
 
   upsertContainer(container: EngineContainer): void {
+    if (this.movedAway.has(container.id)) return;
     this.replace(this.byId, container.id, container);
+  }
+
+  /** Forget a container being re-created elsewhere, until the engine answers again. */
+  moveAway(id: string): void {
+    this.movedAway.add(id);
+    this.deleteContainer(id);
+  }
+
+  /** Put back a container whose move failed. */
+  restore(container: EngineContainer): void {
+    this.movedAway.delete(container.id);
+    if (!this.byId.has(container.id)) this.upsertContainer(container);
+  }
+
+  /** The engine answers again: what it lists is real (duplicates are the watchdog's to remove). */
+  acceptMovedAway(): void {
+    this.movedAway.clear();
   }
 
   deleteContainer(id: string): void {

@@ -87,14 +87,14 @@ export class RescheduleWatchdog {
   private async reschedule(node: EngineNode, container: EngineContainer, wasRunning: boolean): Promise<void> {
     const { log } = this.actions;
     // Out of the dead node first, or the name check refuses the new container.
-    node.deleteContainer(container.id);
+    node.moveAway(container.id);
     let moved: EngineContainer;
     try {
       moved = await this.actions.recreate(configToRecreate(container), container.name, node);
     } catch (error) {
       log.error({ container: container.id, node: node.name, error: errorText(error) }, `Failed to reschedule container ${container.id}: ${errorText(error)}`);
       // kept where it was, so the next failure of this node tries again
-      if (!node.knownContainer(container.id)) node.upsertContainer(container);
+      node.restore(container);
       return;
     }
     const target = moved.node.name;
