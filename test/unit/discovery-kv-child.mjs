@@ -2,9 +2,10 @@
 // Usage: node discovery-kv-child.mjs <zk|etcd> <uri-after-scheme> <ttl> <join|campaign> <value>
 const [scheme, uri, ttlText, mode, value] = process.argv.slice(2);
 const ttl = Number(ttlText);
-const { ZkDiscoveryBackend } = await import('@swarm/discovery-zk');
-const { EtcdDiscoveryBackend } = await import('@swarm/discovery-etcd');
-const backend = scheme === 'zk' ? new ZkDiscoveryBackend() : new EtcdDiscoveryBackend();
+// Import only the backend in use: loading etcd3 (gRPC) is slow on a busy machine.
+const backend = scheme === 'zk'
+  ? new (await import('@swarm/discovery-zk')).ZkDiscoveryBackend()
+  : new (await import('@swarm/discovery-etcd')).EtcdDiscoveryBackend();
 const discovery = backend.open(uri, { heartbeat: 1, ttl, options: {} });
 
 if (mode === 'join') {
@@ -15,5 +16,6 @@ if (mode === 'join') {
   discovery.leadership('docker/swarm/leader', ttl).campaign(value, {
     onElected: () => console.log('elected'),
     onLost: () => console.log('lost'),
+    onError: (error) => console.log(`error ${error.message}`),
   });
 }

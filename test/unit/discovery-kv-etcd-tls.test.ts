@@ -52,21 +52,21 @@ describe('etcd:// with kv.cacertfile, kv.certfile and kv.keyfile (TLS with clien
       '--cert-file', join(dir, 'server-cert.pem'), '--key-file', join(dir, 'server-key.pem'),
       '--trusted-ca-file', join(dir, 'ca.pem'), '--client-cert-auth',
     ], { stdio: 'ignore' });
-    await eventually(() => portOpen(PORT), 'etcd to listen');
-  });
+    await eventually(() => portOpen(PORT), 'etcd to listen', 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await Promise.all(opened.map((discovery) => discovery.close()));
     if (etcd.exitCode === null) await new Promise((resolve) => { etcd.once('exit', resolve); etcd.kill('SIGKILL'); });
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   it('registers and watches over TLS', async () => {
-    await eventually(() => open(tlsOptions()).register('127.0.0.71:2375').then(() => true, () => false), 'a registration over TLS');
+    await eventually(() => open(tlsOptions()).register('127.0.0.71:2375').then(() => true, () => false), 'a registration over TLS', 30_000);
     const log = new WatchLog();
     open(tlsOptions()).watch(log.onEntries, log.onError);
     await eventually(() => log.sees(['127.0.0.71:2375']), 'the entry over TLS');
-  });
+  }, 60_000);
 
   it('reports an error (never entries, never a throw) when the client speaks plain HTTP to the TLS store', async () => {
     const log = new WatchLog();

@@ -72,13 +72,13 @@ async function withEtcd<T>(service: Service, use: (client: Etcd3) => Promise<T>)
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns true; fails with `what` after `timeoutMs`. */
-export async function eventually(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+export async function eventually(probe: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
     await sleep(50);
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
 }
 
 /** Collects what a watch reports. */
@@ -101,19 +101,27 @@ const CHILD = fileURLToPath(new URL('./discovery-kv-child.mjs', import.meta.url)
 export interface StoreChild {
   readonly output: string[];
   kill(): Promise<void>;
+  /** SIGSTOP: the process stays connected but silent, so the store expires its session or lease. */
+  pause(): void;
+  resume(): void;
 }
 
 /** `join <addr>` registers every second; `campaign <value>` runs for leader and prints elected/lost. */
 export function startChild(store: KvStore, uri: string, ttl: number, mode: 'join' | 'campaign', value: string): StoreChild {
-  const child: ChildProcess = spawn(process.execPath, [CHILD, store.scheme, uri, String(ttl), mode, value], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [CHILD, store.scheme, uri, String(ttl), mode, value], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter((line) => line !== '')));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(`stderr: ${chunk.toString().trim()}`));
+  child.on('exit', (code, signal) => output.push(`exited ${code ?? signal}`));
   return {
     output,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
     kill: () => new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
+      child.kill('SIGCONT');
     }),
   };
 }

@@ -5,13 +5,19 @@ import { ZkCreateMode, type ZkSession } from './zk-session.js';
 
 /**
  * ZooKeeper's leader election recipe: every candidate owns an ephemeral sequential node under the
- * lock key; the lowest one leads, the others watch their predecessor. A disconnected candidate
- * steps down at once, because its session may expire (and another candidate lead) before it
- * hears from the store again.
+ * lock key; the lowest one leads, the others watch their predecessor.
+ *
+ * The leader must stop leading before the server can expire its session. It re-confirms its
+ * node every third of the session timeout; the server cannot expire the session earlier than one
+ * timeout after it received that request, so the leader steps down when a timeout (less a
+ * margin) has passed since the last confirmed request was sent, and at once on a disconnect,
+ * without waiting for the client library to notice anything else.
  */
 export class ZkCampaign implements Campaign {
   private node: string | undefined;
   private leader = false;
+  private deadline: NodeJS.Timeout | undefined;
+  private reconfirm: NodeJS.Timeout | undefined;
   private readonly evaluator: SerialRetryTask;
 
   constructor(
@@ -26,7 +32,7 @@ export class ZkCampaign implements Campaign {
         if (fresh) this.node = undefined;
         this.evaluator.trigger();
       },
-      disconnected: () => this.stepDown('lost the ZooKeeper session, stepping down'),
+      disconnected: () => this.stepDown('lost the ZooKeeper connection, stepping down'),
     });
     this.evaluator.trigger();
   }
@@ -38,6 +44,7 @@ export class ZkCampaign implements Campaign {
   async resign(): Promise<void> {
     this.evaluator.stop();
     this.leader = false;
+    this.clearTimers();
     const node = this.node;
     this.node = undefined;
     if (node !== undefined && this.session.connected) await removeIfPresent(this.session, node, CALL_TIMEOUT_MS).catch(() => undefined);
@@ -46,6 +53,7 @@ export class ZkCampaign implements Campaign {
   }
 
   private async evaluate(): Promise<void> {
+    const sentAt = Date.now();
     if (this.node === undefined || !(await exists(this.session, this.node))) {
       await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(this.key, done));
       this.node = await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) =>
@@ -58,10 +66,7 @@ export class ZkCampaign implements Campaign {
       throw new Error(`zk: candidate node vanished from ${this.key}`);
     }
     if (index === 0) {
-      if (!this.leader && this.session.connected) {
-        this.leader = true;
-        this.handlers.onElected();
-      }
+      if (this.session.connected) this.confirmLeadership(sentAt);
       return;
     }
     this.stepDown(`another candidate holds ${this.key}`);
@@ -69,9 +74,27 @@ export class ZkCampaign implements Campaign {
     if (!(await exists(this.session, predecessor, () => this.evaluator.trigger()))) this.evaluator.trigger();
   }
 
+  private confirmLeadership(sentAt: number): void {
+    const timeout = this.session.timeoutMs();
+    const margin = Math.min(1000, timeout / 5);
+    clearTimeout(this.deadline);
+    this.deadline = setTimeout(() => this.stepDown('could not confirm the ZooKeeper session in time, stepping down'), Math.max(0, sentAt + timeout - margin - Date.now()));
+    clearTimeout(this.reconfirm);
+    this.reconfirm = setTimeout(() => this.evaluator.trigger(), timeout / 3);
+    if (this.leader) return;
+    this.leader = true;
+    this.handlers.onElected();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.deadline);
+    clearTimeout(this.reconfirm);
+  }
+
   private stepDown(reason: string): void {
     if (!this.leader) return;
     this.leader = false;
+    this.clearTimers();
     this.handlers.onLost(new SwarmError(ErrorCodes.DISCOVERY_FAILED, `zk: ${reason}`));
   }
 }

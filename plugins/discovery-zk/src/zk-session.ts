@@ -31,6 +31,7 @@ export class ZkSession {
   private readonly listeners = new Set<SessionListener>();
   private readonly waiters = new Set<{ resolve: (client: Client) => void; reject: (error: Error) => void }>();
   private unreachableTimer: NodeJS.Timeout | undefined;
+  private disconnectedSince = Date.now();
 
   constructor(
     private readonly hosts: readonly string[],
@@ -42,6 +43,11 @@ export class ZkSession {
 
   get connected(): boolean {
     return this.isConnected;
+  }
+
+  /** The session timeout the server granted (the requested one until connected). */
+  timeoutMs(): number {
+    return this.isConnected ? this.client.getSessionTimeout() : this.sessionTimeoutMs;
   }
 
   /** The id of the current session (8 bytes), once connected. */
@@ -115,6 +121,7 @@ export class ZkSession {
   private onDisconnected(message: string): void {
     if (!this.isConnected || this.closed) return;
     this.isConnected = false;
+    this.disconnectedSince = Date.now();
     this.onError(this.failure(message));
     for (const listener of [...this.listeners]) listener.disconnected?.();
     this.armUnreachableReports();
@@ -122,6 +129,10 @@ export class ZkSession {
 
   private onExpired(client: Client): void {
     this.onDisconnected('the ZooKeeper session expired, opening a new one');
+    this.reopen(client);
+  }
+
+  private reopen(client: Client): void {
     client.close();
     if (!this.closed) this.client = this.open();
   }
@@ -129,7 +140,14 @@ export class ZkSession {
   private armUnreachableReports(): void {
     if (this.unreachableTimer !== undefined) return;
     this.unreachableTimer = setInterval(() => {
-      if (!this.isConnected && !this.closed) this.onError(this.unreachable());
+      if (this.isConnected || this.closed) return;
+      this.onError(this.unreachable());
+      // A client can hang in its connect handshake against a server that is still starting;
+      // past the session timeout the session is lost anyway, so start over with a new client.
+      if (Date.now() - this.disconnectedSince > this.sessionTimeoutMs + UNREACHABLE_REPORT_MS) {
+        this.disconnectedSince = Date.now();
+        this.reopen(this.client);
+      }
     }, UNREACHABLE_REPORT_MS);
     this.unreachableTimer.unref();
   }
