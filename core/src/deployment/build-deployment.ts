@@ -41,7 +41,6 @@ function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) =
   known(Tokens.ClusterDriver, config.cluster.driver, 'cluster.driver');
   config.scheduler.filters.forEach((name, index) => known(Tokens.Filter, name, `scheduler.filters[${index}]`, originOf('scheduler.filters')));
   known(Tokens.Strategy, config.scheduler.strategy, 'scheduler.strategy');
-  if (config.cluster.discovery !== '') checkDiscoveryScheme(config.cluster.discovery, available(Tokens.DiscoveryBackend));
 }
 
 /**
@@ -79,6 +78,8 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     if (config.cluster.discovery === '') {
       throw configError(resolved.originOf('cluster.discovery'), 'cluster.discovery', 'discovery required to manage a cluster');
     }
+    // Checked here, not up front: a driver may read the URI itself (mesos:// names a master).
+    checkDiscoveryScheme(config.cluster.discovery, set.available(Tokens.DiscoveryBackend));
     opened = openDiscovery(resolver, config.cluster.discovery, {
       heartbeat: config.cluster.heartbeat,
       ttl: 0,
