@@ -59,7 +59,8 @@ function deepFreeze<T>(value: T, frozen = true): T {
   if (!frozen) return value;
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    // `node` is the owner, frozen by fakeNode once it is complete.
+    for (const key of Object.keys(value)) if (key !== 'node') deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }
@@ -137,41 +138,96 @@ function sum(containers: readonly Container[], read: (container: Container) => n
   return containers.reduce((total, container) => total + read(container), 0);
 }
 
+/** Plain fields and prototype methods, like a driver's node: cheap to read thousands of times. */
+class FakeNode implements Node {
+  readonly id: string;
+  readonly name: string;
+  readonly ip: string;
+  readonly addr: string;
+  private readonly containerList: Container[] = [];
+  private readonly imageList: Image[] = [];
+  private readonly labelMap: Readonly<Record<string, string>>;
+  private readonly cpus: number;
+  private readonly memory: number;
+  private reservedCpus = 0;
+  private reservedMemory = 0;
+  private readonly nodeStatus: NodeStatus;
+  private readonly health: number;
+  private readonly error: string | undefined;
+
+  constructor(spec: FakeNodeSpec) {
+    const index = spec.name.replace(/\D/g, '') || '1';
+    this.id = spec.id ?? fakeId(`node:${spec.name}`).slice(0, 36).toUpperCase();
+    this.name = spec.name;
+    this.ip = spec.ip ?? `127.0.0.${(Number(index) % 250) + 1}`;
+    this.addr = spec.addr ?? `${this.ip}:2375`;
+    this.labelMap = deepFreeze({ ...(spec.labels ?? {}) }, spec.frozen ?? true);
+    this.cpus = spec.cpus ?? 4;
+    this.memory = spec.memory ?? 4 * GiB;
+    this.nodeStatus = spec.status ?? ((spec.healthy ?? true) ? 'healthy' : 'unhealthy');
+    this.health = spec.healthIndicator ?? 100;
+    this.error = spec.lastError;
+  }
+
+  /** Fill in containers and images (they point back at this node), then the reservations. */
+  populate(spec: FakeNodeSpec): this {
+    const frozen = spec.frozen ?? true;
+    for (const containerSpec of spec.containers ?? []) this.containerList.push(buildContainer(containerSpec, this, frozen));
+    for (const imageSpec of spec.images ?? []) this.imageList.push(buildImage(imageSpec, this, frozen));
+    this.reservedCpus = spec.usedCpus ?? sum(this.containerList, (container) => requestedCpus(container.config));
+    this.reservedMemory = spec.usedMemory ?? sum(this.containerList, (container) => requestedMemory(container.config));
+    deepFreeze(this.containerList, frozen);
+    deepFreeze(this.imageList, frozen);
+    return deepFreeze(this, frozen);
+  }
+
+  images(): readonly Image[] {
+    return this.imageList;
+  }
+  image(idOrName: string): Image | undefined {
+    return findImage(this.imageList, idOrName);
+  }
+  containers(): readonly Container[] {
+    return this.containerList;
+  }
+  container(idOrName: string): Container | undefined {
+    return findContainer(this.containerList, idOrName);
+  }
+  totalCpus(): number {
+    return this.cpus;
+  }
+  usedCpus(): number {
+    return this.reservedCpus;
+  }
+  totalMemory(): number {
+    return this.memory;
+  }
+  usedMemory(): number {
+    return this.reservedMemory;
+  }
+  labels(): Readonly<Record<string, string>> {
+    return this.labelMap;
+  }
+  status(): NodeStatus {
+    return this.nodeStatus;
+  }
+  isHealthy(): boolean {
+    return this.nodeStatus === 'healthy';
+  }
+  healthIndicator(): number {
+    return this.health;
+  }
+  lastError(): string | undefined {
+    return this.error;
+  }
+  endpoint(): undefined {
+    return undefined;
+  }
+}
+
 /** A Node made of plain data. */
 export function fakeNode(spec: FakeNodeSpec): Node {
-  const containers: Container[] = [];
-  const images: Image[] = [];
-  const healthy = spec.healthy ?? true;
-  const status: NodeStatus = spec.status ?? (healthy ? 'healthy' : 'unhealthy');
-  const index = spec.name.replace(/\D/g, '') || '1';
-  const ip = spec.ip ?? `127.0.0.${(Number(index) % 250) + 1}`;
-  const frozen = spec.frozen ?? true;
-  const labels = deepFreeze({ ...(spec.labels ?? {}) }, frozen);
-  const node: Node = {
-    id: spec.id ?? fakeId(`node:${spec.name}`).slice(0, 36).toUpperCase(),
-    name: spec.name,
-    ip,
-    addr: spec.addr ?? `${ip}:2375`,
-    images: () => images,
-    image: (idOrName) => findImage(images, idOrName),
-    containers: () => containers,
-    container: (idOrName) => findContainer(containers, idOrName),
-    totalCpus: () => spec.cpus ?? 4,
-    usedCpus: () => spec.usedCpus ?? sum(containers, (container) => requestedCpus(container.config)),
-    totalMemory: () => spec.memory ?? 4 * GiB,
-    usedMemory: () => spec.usedMemory ?? sum(containers, (container) => requestedMemory(container.config)),
-    labels: () => labels,
-    status: () => status,
-    isHealthy: () => status === 'healthy',
-    healthIndicator: () => spec.healthIndicator ?? 100,
-    lastError: () => spec.lastError,
-    endpoint: () => undefined,
-  };
-  for (const containerSpec of spec.containers ?? []) containers.push(buildContainer(containerSpec, node, frozen));
-  for (const imageSpec of spec.images ?? []) images.push(buildImage(imageSpec, node, frozen));
-  deepFreeze(containers, frozen);
-  deepFreeze(images, frozen);
-  return deepFreeze(node, frozen);
+  return new FakeNode(spec).populate(spec);
 }
 
 /** Several nodes at once: `fakeNodes(3)` gives node1..node3, or pass specs. */
