@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isSwarmError, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
 import { CoalescingRunner } from './coalescing-runner.js';
 import { EngineApi } from './engine-api.js';
 import { EngineContainer, configFromInspect } from './engine-container.js';
@@ -28,6 +28,11 @@ const NO_REFRESH = new Set(['top', 'resize', 'export', 'exec_create', 'exec_star
 /** Whether a `docker ps` row changed in what users see (unchanged rows are not re-indexed). */
 function sameRow(before: ContainerSummary, after: ContainerSummary): boolean {
   return before.State === after.State && before.Status === after.Status && before.Names.join() === after.Names.join();
+}
+
+function onlyNotFound(error: unknown): undefined {
+  if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return undefined;
+  throw error;
 }
 
 function errorText(error: unknown): string {
@@ -151,7 +156,6 @@ export class EngineMonitor {
   private succeeded(): void {
     this.node.setError(undefined);
     this.node.failureCount = 0;
-    this.node.failingSince = undefined;
     this.node.touch();
     if (this.node.status() === 'unhealthy') {
       this.log.info({ addr: this.node.addr, name: this.node.name }, 'engine came back to life');
@@ -166,7 +170,6 @@ export class EngineMonitor {
       this.log.warn({ addr: this.node.addr, error: errorText(error) }, 'engine refresh failed');
       return;
     }
-    if (this.node.failureCount === 0) this.node.failingSince = Date.now();
     this.node.failureCount++;
     this.node.setError(errorText(error));
     if (this.node.isHealthy() && this.node.failureCount >= this.timings.failureRetry) {
@@ -201,7 +204,8 @@ export class EngineMonitor {
   refreshContainer(id: string): Promise<EngineContainer | undefined> {
     return this.refresher.run(`container:${id}`, async () => {
       const [summary] = await this.api.listContainers(id);
-      const inspect = summary ? await this.api.inspectContainer(summary.Id).catch(() => undefined) : undefined;
+      // only the engine saying so makes a container gone: an engine going down fails calls too
+      const inspect = summary ? await this.api.inspectContainer(summary.Id).catch(onlyNotFound) : undefined;
       if (!summary || !inspect) {
         this.node.deleteContainer(id);
         return;

@@ -57,8 +57,6 @@ export class EngineNode implements Node {
   memory = 0;
   updatedAt = new Date();
   failureCount = 0;
-  /** When the current run of failed refreshes began (undefined while the engine answers). */
-  failingSince: number | undefined;
   private currentStatus: NodeStatus = 'pending';
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};

@@ -11,7 +11,7 @@ export interface WatchdogActions {
   start(container: EngineContainer): Promise<void>;
   /** Force-remove a container (and its anonymous volumes) on its engine. */
   remove(container: EngineContainer): Promise<void>;
-  /** How long before its first failed refresh an engine may already have been going down. */
+  /** The longest an engine can be going down before it is marked Unhealthy. */
   failureWindowMs: number;
   /** Nodes currently Unhealthy, for a manager that just became primary. */
   unhealthyNodes(): readonly EngineNode[];
@@ -76,8 +76,9 @@ export class RescheduleWatchdog {
     if (this.role !== 'primary' || node.isHealthy()) return;
     const { log } = this.actions;
     log.debug({ node: node.name }, `Node ${node.name} failed - rescheduling containers`);
-    // a stopping engine stops its containers before it stops answering: those count as running
-    const goingDown = (node.failingSince ?? Date.now()) - this.actions.failureWindowMs;
+    // A stopping engine stops its containers and may still answer for a while (kept-alive
+    // connections): containers that stopped within the detection window count as running.
+    const goingDown = Date.now() - this.actions.failureWindowMs;
     for (const container of [...node.containers()]) {
       if (container.state === 'pending' || !wantsReschedule(container)) continue;
       await this.reschedule(node, container, node.ranSince(container, goingDown));

@@ -86,7 +86,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       recreate: (containerConfig, name, failed) => this.createOn(() => this.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
       start: (container) => this.startContainer(container),
       remove: (container) => this.removeContainer(container, { force: true, volumes: true }),
-      failureWindowMs: this.options.refreshMaxMs,
+      failureWindowMs: this.options.refreshMaxMs * this.options.failureRetry + this.options.requestTimeoutMs,
       unhealthyNodes: () => this.nodes().filter((node) => node.status() === 'unhealthy'),
     });
   }
