@@ -72,6 +72,15 @@ describe('scheduler pipeline: placing', () => {
     expect(placement.explanation.nodes[0]!.verdicts.at(-1)).toEqual({ filter: 'spread', pass: false, reason: 'insufficient resources', resolvable: true });
   });
 
+  it('returns a bounded list of candidates; the explanation still ranks every node', () => {
+    const pipeline = createScheduler(defaultFilters(), strategy('spread'), { candidates: 2 });
+    const nodes = fakeNodes(5);
+    const placement = pipeline.select(pipeline.request(runConfig()), nodes);
+    expect(placement.ranked.map((entry) => entry.node.name)).toEqual(['node1', 'node2']);
+    expect(placement.explanation.nodes.map((node) => node.rank)).toEqual([1, 2, 3, 4, 5]);
+    expect(placement.explanation.summary).toBe('5/5 nodes are available.');
+  });
+
   it('binpack and spread choose differently on the same cluster', () => {
     const nodes = [fakeNode({ name: 'node1', containers: [{ name: 'a', memory: GiB }] }), fakeNode({ name: 'node2' })];
     const request = scheduler.request(runConfig({ memory: GiB }));

@@ -36,6 +36,7 @@ export function rankByWeight(
   request: PlacementRequest,
   nodes: readonly Node[],
   options: WeighingOptions & { readonly lowestFirst: boolean },
+  limit = Number.POSITIVE_INFINITY,
 ): RankedNode[] {
   const weights = options.weights ?? EQUAL_WEIGHTS;
   // Parallel typed arrays and an index sort: no per-node objects until the result.
@@ -57,8 +58,9 @@ export function rankByWeight(
   }
   if (count === 0) throw noResources();
   const order = sortByWeight(kept.subarray(0, count), weight, containers, options.lowestFirst);
-  const ranked: RankedNode[] = new Array(count);
-  for (let r = 0; r < count; r++) ranked[r] = { node: nodes[order[r]!]!, score: weight[order[r]!]! };
+  const length = Math.min(count, Math.max(1, limit));
+  const ranked: RankedNode[] = new Array(length);
+  for (let r = 0; r < length; r++) ranked[r] = { node: nodes[order[r]!]!, score: weight[order[r]!]! };
   return ranked;
 }
 
@@ -91,7 +93,8 @@ function sortByWeight(indexes: Uint32Array, weight: Float64Array, containers: Ui
       keys[k] = (primary * spanContainers + secondary) * slots + i;
     }
     keys.sort();
-    return keys.map((key) => key % slots);
+    for (let k = 0; k < keys.length; k++) keys[k] = keys[k]! % slots;
+    return keys;
   }
   return Array.from(indexes).sort((a, b) => direction * (weight[a]! - weight[b]!) || direction * (containers[a]! - containers[b]!) || a - b);
 }

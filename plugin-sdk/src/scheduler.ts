@@ -70,8 +70,10 @@ export interface Strategy {
   /**
    * Order the feasible nodes, best first. Nodes that cannot hold the request may be left out.
    * Throw a SwarmError (`no resources available to schedule container`) when none can.
+   * `limit`, when given, is how many of the best nodes the caller needs: a strategy may stop
+   * ranking there (the host passes it for real placements; explanations rank every node).
    */
-  rank(request: PlacementRequest, nodes: readonly Node[]): RankedNode[];
+  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[];
 }
 
 /** Options given to a strategy (from `--strategy-opt` or the config file). */

@@ -19,7 +19,7 @@ describe('memoizeByList', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('derives again when the same array is changed in place', () => {
+  it('derives again when the same array grows, shrinks or changes at its ends in place', () => {
     const { calls, sum } = counted();
     const list = [{ n: 1 }, { n: 2 }];
     sum(list);

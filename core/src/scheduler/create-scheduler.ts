@@ -22,7 +22,14 @@ import { availabilitySummary, exhaustingFilter, filtersRefusal, NO_NODES_MESSAGE
 export interface SchedulerOptions {
   /** Every real placement's explanation is logged here at debug level. */
   readonly logger?: Logger;
+  /**
+   * How many ranked candidates a real placement returns (drivers take the first and fall back
+   * on the next ones). Default 8; explanations always rank every node.
+   */
+  readonly candidates?: number;
 }
+
+const DEFAULT_CANDIDATES = 8;
 
 interface Attempt extends Outcome {
   readonly code?: ErrorCode;
@@ -30,9 +37,9 @@ interface Attempt extends Outcome {
 
 const DEBUG_LEVELS = new Set(['debug', 'trace']);
 
-function rankFeasible(strategy: Strategy, request: PlacementRequest, feasible: readonly Node[]): RankedNode[] | SwarmError {
+function rankFeasible(strategy: Strategy, request: PlacementRequest, feasible: readonly Node[], limit: number | undefined): RankedNode[] | SwarmError {
   try {
-    const ranked = strategy.rank(request, feasible);
+    const ranked = limit === undefined ? strategy.rank(request, feasible) : strategy.rank(request, feasible, limit).slice(0, limit);
     return ranked.length > 0 ? ranked : new SwarmError(ErrorCodes.NO_RESOURCES, 'no resources available to schedule container');
   } catch (error) {
     if (isSwarmError(error)) return error;
@@ -40,7 +47,7 @@ function rankFeasible(strategy: Strategy, request: PlacementRequest, feasible: r
   }
 }
 
-function attempt(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[], softDropped: boolean): Attempt {
+function attempt(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[], softDropped: boolean, limit?: number): Attempt {
   const pass = runFilters(filters, request, nodes);
   const base = { pass, strategy: strategy.name, softDropped };
   if (pass.feasible.length === 0) {
@@ -48,19 +55,21 @@ function attempt(filters: readonly Filter[], strategy: Strategy, request: Placem
     const code = pass.filters[exhaustingFilter(pass)]?.run?.refusalMessage ? ErrorCodes.NO_NODE_AVAILABLE : ErrorCodes.FILTER_UNSATISFIED;
     return { ...base, ranked: [], summary, error: `${filtersRefusal(pass)}\n${summary}`, code };
   }
-  const ranked = rankFeasible(strategy, request, pass.feasible);
+  const ranked = rankFeasible(strategy, request, pass.feasible, limit);
   if (ranked instanceof SwarmError) {
     const summary = availabilitySummary(pass, 0, pass.feasible.length);
     return { ...base, ranked: [], summary, error: `${ranked.message}\n${summary}`, code: ranked.code };
   }
-  return { ...base, ranked, summary: availabilitySummary(pass, ranked.length, pass.feasible.length - ranked.length) };
+  // With a limit the ranking is cut short, so the summary is left to the full explanation.
+  const summary = limit === undefined ? availabilitySummary(pass, ranked.length, pass.feasible.length - ranked.length) : '';
+  return { ...base, ranked, summary };
 }
 
 /** Soft expressions first; when that finds no node, once more without them (Swarm classic). */
-function place(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[]): Attempt {
-  const first = attempt(filters, strategy, request, nodes, false);
+function place(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt {
+  const first = attempt(filters, strategy, request, nodes, false, limit);
   if (first.error === undefined || !request.soft || !first.pass.usesSoft) return first;
-  return attempt(filters, strategy, { ...request, soft: false }, nodes, true);
+  return attempt(filters, strategy, { ...request, soft: false }, nodes, true, limit);
 }
 
 function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy): PlacementExplanation {
@@ -85,13 +94,16 @@ function invalidRequestExplanation(filters: readonly Filter[], strategy: Strateg
   };
 }
 
-/** A lazily built explanation, so placements that nobody inspects cost no per-node objects. */
-function lazyPlacement(outcome: Attempt): Placement {
+/**
+ * A lazily built explanation (a full, unlimited ranking), so placements that nobody inspects
+ * cost no per-node objects.
+ */
+function lazyPlacement(ranked: readonly RankedNode[], explain: () => PlacementExplanation): Placement {
   let explanation: PlacementExplanation | undefined;
   return {
-    ranked: outcome.ranked,
+    ranked,
     get explanation() {
-      explanation ??= buildExplanation(outcome);
+      explanation ??= explain();
       return explanation;
     },
   };
@@ -104,6 +116,7 @@ function lazyPlacement(outcome: Attempt): Placement {
 export function createScheduler(filters: readonly Filter[], strategy: Strategy, options: SchedulerOptions = {}): Scheduler {
   const filterNames = Object.freeze(filters.map((filter) => filter.name));
   const logger = options.logger;
+  const candidates = options.candidates ?? DEFAULT_CANDIDATES;
   return {
     strategyName: strategy.name,
     filterNames,
@@ -112,13 +125,13 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
     },
     select(request, nodes) {
       if (nodes.length === 0) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, NO_NODES_MESSAGE);
-      const outcome = place(filters, strategy, request, nodes);
+      const outcome = place(filters, strategy, request, nodes, candidates);
       if (outcome.error !== undefined) {
         throw new SwarmError(outcome.code ?? ErrorCodes.FILTER_UNSATISFIED, outcome.error, {
           details: { explanation: buildExplanation(outcome) },
         });
       }
-      const placement = lazyPlacement(outcome);
+      const placement = lazyPlacement(outcome.ranked, () => buildExplanation(place(filters, strategy, request, nodes)));
       if (logger && DEBUG_LEVELS.has(logger.level)) {
         logger.debug({ explanation: placement.explanation, container: request.name }, `placed on ${outcome.ranked[0]!.node.name}`);
       }

@@ -12,7 +12,7 @@ export class BinpackStrategy implements Strategy {
     this.weights = readResourceWeights(name, options);
   }
 
-  rank(request: PlacementRequest, nodes: readonly Node[]): RankedNode[] {
-    return rankByWeight(request, nodes, { healthFactor: 10, weights: this.weights, lowestFirst: false });
+  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[] {
+    return rankByWeight(request, nodes, { healthFactor: 10, weights: this.weights, lowestFirst: false }, limit);
   }
 }

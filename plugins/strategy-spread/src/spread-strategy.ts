@@ -10,7 +10,7 @@ export class SpreadStrategy implements Strategy {
     this.weights = readResourceWeights(this.name, options);
   }
 
-  rank(request: PlacementRequest, nodes: readonly Node[]): RankedNode[] {
-    return rankByWeight(request, nodes, { healthFactor: -10, weights: this.weights, lowestFirst: true });
+  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[] {
+    return rankByWeight(request, nodes, { healthFactor: -10, weights: this.weights, lowestFirst: true }, limit);
   }
 }
