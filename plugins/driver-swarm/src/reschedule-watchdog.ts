@@ -62,11 +62,6 @@ export class RescheduleWatchdog {
     this.enqueue(() => this.removeDuplicatesOn(node));
   }
 
-  /** Settles when every queued task has run (tests, shutdown). */
-  idle(): Promise<void> {
-    return this.queue;
-  }
-
   private enqueue(task: () => Promise<void>): void {
     if (this.role !== 'primary') return;
     this.queue = this.queue.then(task).catch((error: unknown) => this.actions.log.error({ error: errorText(error) }, 'watchdog task failed'));

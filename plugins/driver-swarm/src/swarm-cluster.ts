@@ -96,11 +96,6 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     this.watchdog.setRole(role);
   }
 
-  /** Settles once the rescheduling work queued so far is done. */
-  watchdogIdle(): Promise<void> {
-    return this.watchdog.idle();
-  }
-
   // --- lifecycle ----------------------------------------------------------------------------------
 
   /** Resolves once discovery answered and every engine had its first connection attempt. */
