@@ -8,7 +8,7 @@ export interface PortBinding {
 }
 
 /** The subset of a create request the hollow engine interprets; everything else is echoed back. */
-export interface CreateBody extends JsonObject {}
+export type CreateBody = JsonObject;
 
 export type ContainerState = 'created' | 'running' | 'exited';
 
