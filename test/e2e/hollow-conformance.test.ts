@@ -61,9 +61,14 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     expect(fake.body).toBe(real.body);
     expect(fake.headers['api-version']).toBe(real.headers['api-version']);
     expect(fake.headers['ostype']).toBe(real.headers['ostype']);
-    for (const path of ['/v1.41/version', '/v1.41/info', '/v1.41/images/json', '/v1.41/networks', '/v1.41/volumes', '/v1.41/images/busybox:local/json']) {
+    for (const path of ['/v1.41/version', '/v1.41/info', '/v1.41/images/json', '/v1.41/volumes', '/v1.41/images/busybox:local/json']) {
       await sameShape('GET', path);
     }
+    // dockerd lists networks in map order, so compare them by name
+    const byName = (list: { Name: string }[]) => Object.fromEntries(list.map((network) => [network.Name, network]));
+    const [realNetworks, fakeNetworks] = await both(async (side) => byName(await side.client.json<{ Name: string }[]>('GET', '/v1.41/networks')));
+    expect(Object.keys(fakeNetworks).sort()).toEqual(Object.keys(realNetworks).sort());
+    for (const name of Object.keys(realNetworks)) expect(shapeDifferences(realNetworks[name], fakeNetworks[name]), `network ${name}`).toEqual([]);
     const [realInfo, fakeInfo] = await both((side) => side.client.json<{ Labels: string[]; NCPU: number }>('GET', '/v1.41/info'));
     expect(fakeInfo.Labels).toEqual(realInfo.Labels);
     expect(fakeInfo.NCPU).toBeGreaterThan(0);
