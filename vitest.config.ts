@@ -1,25 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests import the packages by name, so they run against the built `dist/` that a user gets
-// (`npm test` builds first). Unit tests run in parallel; end-to-end tests start real engines,
-// ZooKeeper and etcd, so they run one file at a time.
+// (`npm test` builds first). Up to three files run at once: every file that starts real engines,
+// ZooKeeper, etcd or a manager owns its engine indexes and ports, so files never share them.
 export default defineConfig({
   test: {
     // `.vitest-results.json` feeds the `N passed, M failed` line of .ci/run.
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+    maxWorkers: 3,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['plugin-sdk/test/**/*.test.ts', 'core/test/**/*.test.ts', 'plugins/*/test/**/*.test.ts', 'test/unit/**/*.test.ts'],
-          testTimeout: 20_000,
+          // some unit files start one real engine or store: slow on a loaded 2-core machine
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -32,7 +32,9 @@ rootfs_tar() {
     echo 'hello from busybox:local' > "$tmp/www/index.html"
     echo 'root:x:0:0:root:/:/bin/sh' > "$tmp/etc/passwd"
     echo 'root:x:0:' > "$tmp/etc/group"
-    tar -C "$tmp" -cf "$tar.part" . && mv "$tar.part" "$tar"
+    # a private temp name: test files start engines concurrently and may all build it at once
+    local part; part=$(mktemp "$ROOT/busybox-rootfs.XXXXXX")
+    tar -C "$tmp" -cf "$part" . && mv "$part" "$tar"
     rm -rf "$tmp"
   fi
   echo "$tar"
