@@ -6,7 +6,7 @@
  *     over engines 43-45 (100 containers each) vs engine 42's 300.
  * Writes test/bench/results/api-overhead.md.
  *
- *   npx tsc -b core && npx tsc -p test/bench/api-tsconfig.json && node test/bench/dist/api-overhead.js
+ *   npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js
  */
 import { execFile, spawn } from 'node:child_process';
 import { request } from 'node:http';
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineDescription()}`,
       '',
-      'Command: `npx tsc -b core && npx tsc -p test/bench/api-tsconfig.json && node test/bench/dist/api-overhead.js`',
+      'Command: `npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js`',
       '',
       `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly. Engines 42-45 of the testbed; the 2-core machine is shared with other work, so single numbers are noisy.`,
       '',

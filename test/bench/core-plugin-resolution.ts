@@ -3,7 +3,7 @@
  * node_modules: cold (a fresh process: resolve, import, check) and warm (resolve + check again in
  * the same process). Median of 10 cold processes. Writes test/bench/results/core-plugin-resolution.md.
  *
- *   npx tsc -b plugin-sdk core && npx tsc -p test/bench/core-tsconfig.json && node test/bench/dist/core-plugin-resolution.js
+ *   npx tsc -b plugin-sdk core && npx tsc -p test/bench && node test/bench/dist/core-plugin-resolution.js
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ if (process.argv[2] === '--child') {
   const warm = results.map((result) => result.warm);
   const report = `# Plugin resolution + semver checks, ${COUNT} plugins (core)
 
-Command: \`npx tsc -b plugin-sdk core && npx tsc -p test/bench/core-tsconfig.json && node test/bench/dist/core-plugin-resolution.js\`
+Command: \`npx tsc -b plugin-sdk core && npx tsc -p test/bench && node test/bench/dist/core-plugin-resolution.js\`
 
 Machine: ${machineDescription()}
 

@@ -3,7 +3,7 @@
  * and Swarm classic's seven filters configured: median of 10 runs. Writes
  * test/bench/results/core-startup.md.
  *
- *   npx tsc -b plugin-sdk core && npx tsc -p test/bench/core-tsconfig.json && node test/bench/dist/core-startup.js
+ *   npx tsc -b plugin-sdk core && npx tsc -p test/bench && node test/bench/dist/core-startup.js
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,7 +85,7 @@ rmSync(WORK, { recursive: true, force: true });
 
 const report = `# swarm manage cold start (core)
 
-Command: \`npx tsc -b plugin-sdk core && npx tsc -p test/bench/core-tsconfig.json && node test/bench/dist/core-startup.js\`
+Command: \`npx tsc -b plugin-sdk core && npx tsc -p test/bench && node test/bench/dist/core-startup.js\`
 
 Machine: ${machineDescription()}
 

@@ -3,7 +3,7 @@
  * (100 / 1,000 / 10,000 nodes × 30 containers), against a pass-all baseline pipeline measured in
  * the same run. Writes test/bench/results/scheduler-throughput.md.
  *
- *   npx tsc -b plugin-sdk core plugins/filter-* plugins/strategy-* && npx tsc -p test/bench/scheduler-tsconfig.json && node --expose-gc --max-semi-space-size=64 test/bench/dist/scheduler-throughput.js
+ *   npx tsc -b plugin-sdk core plugins/filter-* plugins/strategy-* && npx tsc -p test/bench && node --expose-gc --max-semi-space-size=64 test/bench/dist/scheduler-throughput.js
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -176,7 +176,7 @@ function main(): void {
     'Command (from the repository root):',
     '',
     '```',
-    'npx tsc -b plugin-sdk core plugins/filter-* plugins/strategy-* && npx tsc -p test/bench/scheduler-tsconfig.json && node --expose-gc --max-semi-space-size=64 test/bench/dist/scheduler-throughput.js',
+    'npx tsc -b plugin-sdk core plugins/filter-* plugins/strategy-* && npx tsc -p test/bench && node --expose-gc --max-semi-space-size=64 test/bench/dist/scheduler-throughput.js',
     '```',
     '',
     `Each decision is \`scheduler.request(config)\` + \`scheduler.select(request, nodes)\` over synthetic nodes with ${CONTAINERS_PER_NODE} containers each (every 10th publishing a host port, every 7th stopped), ${SECONDS_PER_CASE} s per row after 50 warm-up decisions. The baseline is the same pipeline with one pass-all filter and a keep-order strategy, measured in the same run; the last column is p50 / baseline p50.`,
