@@ -52,6 +52,8 @@ export class EngineApi {
   }
 
   info = () => this.json<EngineInfo>('/info');
+  /** `/info` on a new connection: proves the engine accepts connections again. */
+  probe = () => this.json<EngineInfo>('/info', { freshConnection: true });
   version = () => this.json<EngineVersion>('/version');
 
   listContainers = (id?: string) =>

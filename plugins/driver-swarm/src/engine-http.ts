@@ -12,6 +12,8 @@ export interface EngineRequest {
   headers?: Record<string, string>;
   /** Milliseconds until the engine must have answered (headers); 0 = no limit (streams). */
   timeoutMs: number;
+  /** Dial anew instead of reusing a kept-alive connection (a stopping engine still answers on those). */
+  freshConnection?: boolean;
 }
 
 /** True when the engine was not reached at all (refused, reset, timed out), as opposed to an API error. */
@@ -76,6 +78,7 @@ export function openEngineRequest(endpoint: EngineEndpoint, path: string, option
     headers,
     ...(endpoint.socketPath ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port }),
     ...(endpoint.tls ?? {}),
+    ...(options.freshConnection ? { agent: false } : {}),
   };
   return new Promise((resolve, reject) => {
     const send = endpoint.protocol === 'https' ? httpsRequest : httpRequest;

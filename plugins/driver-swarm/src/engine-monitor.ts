@@ -139,7 +139,7 @@ export class EngineMonitor {
   private async refresh(): Promise<void> {
     try {
       if (!this.node.isHealthy()) {
-        const info = await this.api.info();
+        const info = await this.api.probe();
         this.node.applySpecs(info, { Version: this.node.version });
       }
       const reconnecting = !this.node.isHealthy();
