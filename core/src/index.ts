@@ -20,4 +20,6 @@ export type { Deployment } from './deployment/deployment.js';
 export { rootContainer } from './di/containers.js';
 export { createLogger } from './logging/create-logger.js';
 export { SWARM_VERSION } from './version.js';
+export { createScheduler, type SchedulerOptions } from './scheduler/index.js';
+export { startApiServer, API_VERSION, MIN_API_VERSION, type ApiServer, type ApiServerOptions } from './api/index.js';
 export { SwarmError, ErrorCodes, isSwarmError, type ErrorCode } from '@swarm/plugin-sdk';

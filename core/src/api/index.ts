@@ -8,8 +8,7 @@ import { ApiMetrics } from './metrics.js';
 import { buildRoutes } from './routes.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 
-// CONTRACT (owned by the API front work): the CLI's `manage` and the embedding API start the
-// Docker API server through this function only.
+// The CLI's `manage` and the embedding API start the Docker API server through this function.
 export interface ApiServerOptions {
   cluster: Cluster;
   scheduler: Scheduler;

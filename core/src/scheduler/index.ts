@@ -1,4 +1,3 @@
-// CONTRACT (owned by the scheduler work): the deployment builds its Scheduler (registered under
-// Tokens.Scheduler) through this function only.
+// The deployment builds its Scheduler (registered under Tokens.Scheduler) through createScheduler.
 export { createScheduler, type SchedulerOptions } from './create-scheduler.js';
 export { NO_NODES_MESSAGE } from './refusal-text.js';
