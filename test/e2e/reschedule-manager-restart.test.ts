@@ -5,7 +5,7 @@ import { docker } from './driver-swarm-support.js';
 import { SWARM_ID, pollAsync, rowsNamed, rows } from './reschedule-support.js';
 
 // engines 40-41, swarm manage on 127.0.0.1:23820 (stopped and started again on the same port)
-const FIRST = 40;
+const FIRST = 44; // engines 44-45 (api-clients owns 40-41)
 const PORT = 23820;
 const MANAGE_ARGS = ['--engine-refresh-min-interval', '1s', '--engine-refresh-max-interval', '2s', '--engine-failure-retry', '2'];
 
