@@ -25,3 +25,4 @@ export * from './image-reference.js';
 export * from './strategy-options.js';
 export * from './list-memo.js';
 export * from './reschedule-policies.js';
+export * from './units.js';

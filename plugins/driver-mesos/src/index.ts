@@ -1,6 +1,5 @@
-import { Tokens, definePlugin, type DeploymentConfig, type Logger, type Scheduler } from '@swarm/plugin-sdk';
+import { Tokens, definePlugin, noopLogger, type DeploymentConfig, type Logger, type Scheduler } from '@swarm/plugin-sdk';
 import { MesosCluster } from './mesos-cluster.js';
-import { quietLogger } from './quiet-logger.js';
 
 export { MesosCluster, type MesosClusterDeps } from './mesos-cluster.js';
 export { RecordIoDecoder, RecordIoError, encodeRecord } from './recordio.js';
@@ -20,7 +19,7 @@ export const plugin = definePlugin({
         new MesosCluster({
           config: r.resolve<DeploymentConfig>(Tokens.DeploymentConfig),
           scheduler: r.resolve<Scheduler>(Tokens.Scheduler),
-          logger: r.isRegistered(Tokens.Logger, true) ? r.resolve<Logger>(Tokens.Logger) : quietLogger,
+          logger: r.isRegistered(Tokens.Logger, true) ? r.resolve<Logger>(Tokens.Logger) : noopLogger,
         }),
     });
   },

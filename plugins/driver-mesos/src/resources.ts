@@ -1,3 +1,4 @@
+import { bytesSize } from '@swarm/plugin-sdk';
 import type { Offer, Range, Resource } from './protocol.js';
 
 export function scalarSum(offers: readonly Offer[], name: string): number {
@@ -24,19 +25,6 @@ export function portsResource(ports: readonly number[], role?: string): Resource
   const resource: Resource = { name: 'ports', type: 'RANGES', ranges: { range: ports.map((port) => ({ begin: port, end: port })) } };
   if (role && role !== '*') resource.role = role;
   return resource;
-}
-
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
-/** Docker's units.BytesSize: `3.75 GiB`. */
-function bytesSize(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number(value.toPrecision(4))} ${UNITS[unit]}`;
 }
 
 /** A resource as Swarm classic prints it under an offer in `docker info`. */

@@ -8,7 +8,6 @@ export { ContainerIndex } from './container-index.js';
 export { infoRows } from './info-rows.js';
 export { CoalescingRunner } from './coalescing-runner.js';
 export { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
-export { bytesSize } from './bytes-size.js';
 export { matchImage, parseRepositoryTag } from './image-match.js';
 
 export const plugin = definePlugin({

@@ -1,5 +1,4 @@
-import type { Scheduler } from '@swarm/plugin-sdk';
-import { bytesSize } from './bytes-size.js';
+import { bytesSize, type Scheduler } from '@swarm/plugin-sdk';
 import type { EngineNode } from './engine-node.js';
 
 const STATUS_TEXT = { pending: 'Pending', healthy: 'Healthy', unhealthy: 'Unhealthy', disconnected: 'Disconnected' } as const;

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, type ClusterSettings } from '@swarm/plugin-sdk';
-import { bytesSize, matchImage, parseRepositoryTag, readClusterOptions } from '@swarm/driver-swarm';
-
-describe('bytesSize (go-units BytesSize)', () => {
-  it.each([
-    [0, '0 B'],
-    [1023, '1023 B'],
-    [1024, '1 KiB'],
-    [64 * 1024 * 1024, '64 MiB'],
-    [1_096_290_304, '1.021 GiB'],
-    [2 * 1024 ** 4, '2 TiB'],
-  ])('%d → %s', (bytes, text) => expect(bytesSize(bytes)).toBe(text));
-});
+import { matchImage, parseRepositoryTag, readClusterOptions } from '@swarm/driver-swarm';
 
 describe('image matching', () => {
   const image = { Id: 'sha256:abcdef0123456789', RepoTags: ['busybox:local', '127.0.0.1:5000/tools/busybox:1'], RepoDigests: ['busybox@sha256:feed'], Created: 0, Size: 0 };

@@ -1,6 +1,6 @@
 const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB', 'ZiB', 'YiB'];
 
-/** go-units' BytesSize (`%.4g` with binary units): 0 B, 1.953 GiB, 512 MiB. */
+/** Docker's units.BytesSize (`%.4g` with binary units), as Swarm classic prints memory: 0 B, 1.953 GiB, 512 MiB. */
 export function bytesSize(bytes: number): string {
   let size = bytes;
   let unit = 0;
