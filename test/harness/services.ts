@@ -37,12 +37,24 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
 }
 
-function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
+}
+
+/** Run a launched server as a Service whose data in `dir` survives kill/restart and goes with stop. */
+async function manage(port: number, dir: string, launch: () => Promise<ChildProcess>): Promise<Service> {
+  let child = await launch();
+  return {
+    addr: `127.0.0.1:${port}`,
+    port,
+    kill: () => stopProcess(child),
+    restart: async () => { await stopProcess(child); child = await launch(); },
+    stop: async () => { await stopProcess(child); rmSync(dir, { recursive: true, force: true }); },
+  };
 }
 
 /** Start a ZooKeeper 3.8 server (Debian package `zookeeper`) on 127.0.0.1:`port`. */
@@ -53,31 +65,23 @@ export async function startZooKeeper(port: number): Promise<Service> {
     'tickTime=2000', `dataDir=${dir}/data`, `clientPort=${port}`, 'clientPortAddress=127.0.0.1',
     'admin.enableServer=false', '4lw.commands.whitelist=ruok,stat', 'maxSessionTimeout=60000', 'minSessionTimeout=2000',
   ].join('\n'));
-  let child: ChildProcess | undefined;
-  const launch = async () => {
-    child = spawn('java', ['-Xmx256m', '-cp', '/usr/share/java/*:/etc/zookeeper/conf', 'org.apache.zookeeper.server.quorum.QuorumPeerMain', cfg], {
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn('java', ['-Xmx256m', '-cp', '/usr/share/java/*:/etc/zookeeper/conf', 'org.apache.zookeeper.server.quorum.QuorumPeerMain', cfg], {
       stdio: 'ignore',
       env: { ...process.env, ZOO_LOG_DIR: dir, ZOO_LOG4J_PROP: 'WARN,CONSOLE' },
     });
     await waitFor(async () => (await fourLetterWord(port, 'ruok')) === 'imok', `ZooKeeper on port ${port}`);
+    return child;
   };
-  await launch();
-  return {
-    addr: `127.0.0.1:${port}`,
-    port,
-    kill: () => stopProcess(child),
-    restart: async () => { await stopProcess(child); await launch(); },
-    stop: async () => { await stopProcess(child); rmSync(dir, { recursive: true, force: true }); },
-  };
+  return manage(port, dir, launch);
 }
 
 /** Start an etcd 3.4 server (Debian package `etcd-server`) on 127.0.0.1:`port` (peer port `port`+1). */
 export async function startEtcd(port: number): Promise<Service> {
   const dir = mkdtempSync(join(tmpdir(), 'swarm-etcd-'));
   const client = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  const launch = async () => {
-    child = spawn('etcd', [
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn('etcd', [
       '--data-dir', `${dir}/data`, '--name', `test${port}`,
       '--listen-client-urls', client, '--advertise-client-urls', client,
       '--listen-peer-urls', `http://127.0.0.1:${port + 1}`,
@@ -92,13 +96,7 @@ export async function startEtcd(port: number): Promise<Service> {
         return false;
       }
     }, `etcd on port ${port}`);
+    return child;
   };
-  await launch();
-  return {
-    addr: `127.0.0.1:${port}`,
-    port,
-    kill: () => stopProcess(child),
-    restart: async () => { await stopProcess(child); await launch(); },
-    stop: async () => { await stopProcess(child); rmSync(dir, { recursive: true, force: true }); },
-  };
+  return manage(port, dir, launch);
 }
