@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { ErrorCodes, isSwarmError, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type ContainerInspect, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
 import { CoalescingRunner } from './coalescing-runner.js';
 import { EngineApi } from './engine-api.js';
+import { rowFromInspect } from './container-row.js';
 import { EngineContainer, configFromInspect } from './engine-container.js';
 import { isConnectionError } from './engine-http.js';
 import type { EngineNode } from './engine-node.js';
@@ -33,6 +34,10 @@ function sameRow(before: ContainerSummary, after: ContainerSummary): boolean {
 function onlyNotFound(error: unknown): undefined {
   if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return undefined;
   throw error;
+}
+
+function hasLinks(inspect: ContainerInspect): boolean {
+  return (inspect.HostConfig?.Links?.length ?? 0) > 0;
 }
 
 function errorText(error: unknown): string {
@@ -200,18 +205,25 @@ export class EngineMonitor {
     for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
   }
 
-  /** Re-read one container (list row + inspect); gone from the engine means gone from swarm. */
+  /** Re-read one container with a single inspect; gone from the engine means gone from swarm. */
   refreshContainer(id: string): Promise<EngineContainer | undefined> {
     return this.refresher.run(`container:${id}`, async () => {
-      const [summary] = await this.api.listContainers(id);
       // only the engine saying so makes a container gone: an engine going down fails calls too
-      const inspect = summary ? await this.api.inspectContainer(summary.Id).catch(onlyNotFound) : undefined;
-      if (!summary || !inspect) {
+      const inspect = await this.api.inspectContainer(id).catch(onlyNotFound);
+      if (!inspect) {
         this.node.deleteContainer(id);
         return;
       }
-      this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
+      const known = this.node.knownContainer(inspect.Id);
+      const row = rowFromInspect(inspect, known?.summary);
+      this.node.upsertContainer(new EngineContainer(this.node, row, configFromInspect(inspect, this.node.cpus), inspect));
+      if (!known && hasLinks(inspect)) this.refreshLinkNames();
     }).then(() => this.node.knownContainer(id));
+  }
+
+  /** Links add names (`/web/db`) to their targets' rows; only the engine's list tells them. */
+  private refreshLinkNames(): void {
+    void this.refresher.run('containers', () => this.refreshContainers(false)).catch(() => undefined);
   }
 
   refreshImages(): Promise<void> {
@@ -285,7 +297,9 @@ export class EngineMonitor {
     switch (type) {
       case 'container':
         if (action === 'destroy') {
+          const gone = this.node.knownContainer(subject);
           this.node.deleteContainer(subject);
+          if (gone?.inspect && hasLinks(gone.inspect)) this.refreshLinkNames();
           return Promise.resolve();
         }
         if (action === 'commit') return this.refreshImages();

@@ -6,6 +6,7 @@ export { EngineNode, type NodeChangeListener } from './engine-node.js';
 export { EngineContainer, pendingContainer, cpusToShares, sharesToCpus } from './engine-container.js';
 export { ContainerIndex } from './container-index.js';
 export { infoRows } from './info-rows.js';
+export { rowFromInspect, statusText, humanDuration } from './container-row.js';
 export { CoalescingRunner } from './coalescing-runner.js';
 export { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 export { matchImage, parseRepositoryTag } from './image-match.js';
