@@ -6,6 +6,8 @@ export interface AgentSpec {
   host: string;
   port: number;
   attributes?: Record<string, string>;
+  /** PEM material when the engine listens with --tlsverify (the agent then reaches it over TLS). */
+  tls?: { ca: Buffer; cert: Buffer; key: Buffer };
 }
 
 const AGENT_PORT = 5051;
@@ -21,7 +23,7 @@ export class DoubleAgent {
   readonly disk = DISK_MB;
 
   constructor(readonly spec: AgentSpec, readonly ports: Range) {
-    this.docker = new Docker({ host: spec.host, port: spec.port });
+    this.docker = spec.tls ? new Docker({ host: spec.host, port: spec.port, protocol: 'https', ...spec.tls }) : new Docker({ host: spec.host, port: spec.port });
   }
 
   async load(): Promise<void> {

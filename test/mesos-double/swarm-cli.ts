@@ -21,9 +21,9 @@ export async function docker(port: number, ...args: string[]): Promise<CliResult
   }
 }
 
-/** Swarm classic's `docker info` rows, as the docker CLI reads them. */
-export async function systemStatus(port: number): Promise<Array<[string, string]>> {
-  const info = await docker(port, 'info', '--format', '{{json .SystemStatus}}');
+/** Swarm classic's `docker info` rows, as the docker CLI reads them (`cliFlags`: e.g. --tlsverify and its files). */
+export async function systemStatus(port: number, cliFlags: readonly string[] = []): Promise<Array<[string, string]>> {
+  const info = await docker(port, ...cliFlags, 'info', '--format', '{{json .SystemStatus}}');
   try {
     return (JSON.parse(info.stdout) as Array<[string, string]> | null) ?? [];
   } catch {
@@ -42,14 +42,21 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, what: s
   throw new Error(`${what}: not within ${timeoutMs} ms`);
 }
 
+export interface MesosManagerExtras {
+  /** More `swarm manage` flags (`--tlsverify`, ...). */
+  args?: string[];
+  /** docker CLI flags needed to talk to that manager (its TLS files). */
+  cliFlags?: string[];
+}
+
 /** `swarm manage -c mesos <discovery>` (the built CLI), waiting until `docker info` shows `minOffers` offers. */
-export async function startMesosManager(port: number, discovery: string, clusterOpts: string[], minOffers: number): Promise<Manager> {
-  const args = ['-c', 'mesos', ...clusterOpts.flatMap((opt) => ['--cluster-opt', opt])];
+export async function startMesosManager(port: number, discovery: string, clusterOpts: string[], minOffers: number, extras: MesosManagerExtras = {}): Promise<Manager> {
+  const args = ['-c', 'mesos', ...clusterOpts.flatMap((opt) => ['--cluster-opt', opt]), ...(extras.args ?? [])];
   // Mesos has no `└ Status` rows: wait for offers instead of healthy nodes.
   const manager = await startManager({ discovery, port, expectNodes: 0, args });
   try {
     await waitUntil(async () => {
-      const offers = row(await systemStatus(port), 'Offers');
+      const offers = row(await systemStatus(port, extras.cliFlags), 'Offers');
       return offers !== undefined && Number(offers) >= minOffers;
     }, `swarm manage on ${port} with ${minOffers} offers`, 30_000);
   } catch (error) {

@@ -1,5 +1,6 @@
-import type { Container, Image, Network, Volume } from '@swarm/plugin-sdk';
+import type { Container, DockerEvent, Image, Logger, Network, Volume } from '@swarm/plugin-sdk';
 import { MesosAgent } from './agent.js';
+import type { AgentTls } from './agent-tls.js';
 import { findByIdOrName } from './engine-objects.js';
 import type { Offer } from './protocol.js';
 
@@ -7,16 +8,26 @@ import type { Offer } from './protocol.js';
 export class AgentDirectory {
   private readonly agents = new Map<string, MesosAgent>();
 
-  constructor(private readonly tls: boolean) {}
+  constructor(
+    private readonly tls: AgentTls | undefined,
+    private readonly onEvent: (agent: MesosAgent, event: DockerEvent) => void,
+    private readonly logger: Logger,
+  ) {}
 
-  /** The agent behind an offer; a new one starts reading its engine at once. */
+  /** The agent behind an offer; a new one starts reading its engine and its event stream at once. */
   fromOffer(offer: Offer): MesosAgent {
     const known = this.agents.get(offer.agent_id.value);
     if (known) return known;
-    const agent = new MesosAgent(offer, this.tls);
+    const agent = new MesosAgent(offer, this.tls, this.onEvent, this.logger);
     this.agents.set(agent.id, agent);
     void agent.refresh();
+    agent.events.start();
     return agent;
+  }
+
+  /** Close every agent's event stream (the manager is stopping). */
+  stopEvents(): void {
+    for (const agent of this.agents.values()) agent.events.stop();
   }
 
   get(id: string): MesosAgent | undefined {

@@ -1,5 +1,7 @@
-import type { Container, ContainerSummary, EngineEndpoint, Image, ImageSummary, Network, NetworkSummary, Node, NodeStatus, Volume, VolumeSummary } from '@swarm/plugin-sdk';
+import type { Container, ContainerSummary, DockerEvent, EngineEndpoint, Image, ImageSummary, Logger, Network, NetworkSummary, Node, NodeStatus, Volume, VolumeSummary } from '@swarm/plugin-sdk';
+import type { AgentTls } from './agent-tls.js';
 import { EngineClient } from './engine-client.js';
+import { EngineEventFeed } from './engine-event-feed.js';
 import { engineImage, engineNetwork, engineVolume, findByIdOrName, taskContainer } from './engine-objects.js';
 import { MesosLabels } from './labels.js';
 import type { Attribute, Offer } from './protocol.js';
@@ -26,6 +28,7 @@ export class MesosAgent implements Node {
   readonly ip: string;
   readonly addr: string;
   readonly engine: EngineClient;
+  readonly events: EngineEventFeed;
   private offers: readonly Offer[] = [];
   private attributeLabels: Record<string, string> = {};
   private engineLabels: Record<string, string> = {};
@@ -36,14 +39,15 @@ export class MesosAgent implements Node {
   private error: string | undefined;
   private refreshed = false;
 
-  constructor(offer: Offer, tls: boolean) {
+  constructor(offer: Offer, tls: AgentTls | undefined, onEvent: (agent: MesosAgent, event: DockerEvent) => void, logger: Logger) {
     this.id = offer.agent_id.value;
     this.name = offer.hostname;
     this.ip = offer.url?.address.ip ?? offer.hostname;
     const portAttribute = offer.attributes?.find((attribute) => attribute.name === DOCKER_PORT_ATTRIBUTE);
     const port = portAttribute ? Number(attributeText(portAttribute)) : tls ? 2376 : 2375;
     this.addr = `${this.ip}:${port}`;
-    this.engine = new EngineClient({ protocol: tls ? 'https' : 'http', host: this.ip, port });
+    this.engine = new EngineClient(tls ? { protocol: 'https', host: this.ip, port, tls } : { protocol: 'http', host: this.ip, port });
+    this.events = new EngineEventFeed(this.engine, (event) => onEvent(this, event), logger);
     this.setAttributes(offer.attributes ?? []);
   }
 

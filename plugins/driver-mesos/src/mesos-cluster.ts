@@ -3,11 +3,13 @@ import { hostname, userInfo } from 'node:os';
 import type { Readable } from 'node:stream';
 import {
   ErrorCodes, SwarmError, conflict, isSwarmError, notSupported,
-  type Cluster, type ClusterEvent, type ClusterInfo, type Container, type ContainerConfig, type DeploymentConfig, type Image, type ImageRemoval,
+  type Cluster, type ClusterEvent, type ClusterInfo, type Container, type ContainerConfig, type DeploymentConfig, type DockerEvent, type Image, type ImageRemoval,
   type Logger, type Network, type NetworkCreateRequest, type Node, type PlacementExplanation, type RemoveContainerOptions, type Scheduler, type Volume,
 } from '@swarm/plugin-sdk';
 import type { MesosAgent } from './agent.js';
 import { AgentDirectory } from './agent-directory.js';
+import { fromAgent, taskEvent } from './agent-events.js';
+import { agentTlsFrom } from './agent-tls.js';
 import { formatDuration } from './duration.js';
 import { findByIdOrName } from './engine-objects.js';
 import { infoRows } from './info-rows.js';
@@ -20,7 +22,8 @@ import { TaskTracker } from './task-tracker.js';
 import { Subscription, type FrameworkCall } from './subscription.js';
 import { buildTaskInfo } from './task-builder.js';
 import { TaskQueue, type PendingTask } from './task-queue.js';
-import { containerIdFromStatus } from './task-status.js';
+import { containerDetailsFromStatus, containerIdFromStatus } from './task-status.js';
+import { EventDedup } from './event-dedup.js';
 import { MesosLabels } from './labels.js';
 
 const RESOURCES_NEEDED = 'resources constraints (-c and/or -m) are required by mesos';
@@ -53,6 +56,7 @@ export class MesosCluster implements Cluster {
   private readonly agents: AgentDirectory;
   private readonly tasks = new TaskTracker();
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
+  private readonly dedup = new EventDedup();
   private frameworkId: string | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
@@ -60,7 +64,7 @@ export class MesosCluster implements Cluster {
     this.logger = deps.logger.child({ driver: 'mesos' });
     this.scheduler = deps.scheduler;
     this.options = parseMesosOptions(deps.config.cluster.options, deps.env ?? process.env);
-    this.agents = new AgentDirectory(deps.config.cluster.tls !== undefined);
+    this.agents = new AgentDirectory(agentTlsFrom(deps.config.cluster.tls), (agent, event) => this.onEngineEvent(agent, event), this.logger);
     this.finder = createMasterFinder(parseMasterLocation(deps.config.cluster.discovery), this.options.frameworkName, this.options.stateFile, this.logger);
     this.offers = new OfferBook(this.options.offerTimeoutMs, (offer) => this.declineExpired(offer));
     this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
@@ -89,6 +93,7 @@ export class MesosCluster implements Cluster {
 
   async stop(): Promise<void> {
     if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.agents.stopEvents();
     if (this.options.teardownOnStop && this.frameworkId && this.subscription.isSubscribed()) {
       await this.call({ type: 'TEARDOWN' }).catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: TEARDOWN failed'));
       await this.finder.store.clear().catch(() => undefined);
@@ -246,17 +251,36 @@ export class MesosCluster implements Cluster {
     this.tasks.apply(status);
     if (status.state !== 'TASK_RUNNING' && !TERMINAL_STATES.has(status.state)) return;
     const agent = agentId ? this.agents.get(agentId) : undefined;
-    if (agent) void agent.refresh();
-    const containerId = containerIdFromStatus(status);
-    if (containerId && status.reason !== 'REASON_RECONCILIATION') {
-      const action = status.state === 'TASK_RUNNING' ? 'start' : 'die';
-      this.emit({ Type: 'container', Action: action, status: action, id: containerId, time: Math.floor(Date.now() / 1000) }, agent);
-    }
+    if (!agent) return;
+    void agent.refresh();
+    if (status.reason !== 'REASON_RECONCILIATION') this.publishTaskEvent(status, agent);
   }
 
-  private emit(event: ClusterEvent, agent: MesosAgent | undefined): void {
-    const withNode: ClusterEvent = agent ? { ...event, node: { Name: agent.name, Id: agent.id, Addr: agent.addr, Ip: agent.ip } } : event;
-    for (const listener of this.listeners) listener(withNode);
+  /** The start or death a task update implies, unless the agent's engine tells it (see EventDedup). */
+  private publishTaskEvent(status: TaskStatus, agent: MesosAgent): void {
+    const action = status.state === 'TASK_RUNNING' ? 'start' : 'die';
+    const known = agent.containers().find((container) => container.labels[MesosLabels.task] === status.task_id.value);
+    const containerId = containerIdFromStatus(status) ?? known?.id;
+    if (!containerId || !this.dedup.taskEvent(containerId, action, agent.events.isLive())) return;
+    const details = known ? { image: known.image, name: known.name } : containerDetailsFromStatus(status);
+    this.publish(fromAgent(taskEvent(action, { id: containerId, ...details }), agent));
+  }
+
+  private onEngineEvent(agent: MesosAgent, event: DockerEvent): void {
+    const actorId = (event['Actor'] as { ID?: string } | undefined)?.ID;
+    const containerId = (event.Type ?? 'container') === 'container' ? (event.id ?? actorId) : undefined;
+    if (containerId && !this.dedup.engineEvent(containerId, event.Action ?? event.status ?? '')) return;
+    this.publish(fromAgent(event, agent));
+  }
+
+  private publish(event: ClusterEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.warn({ err: (error as Error).message }, 'mesos: event listener failed');
+      }
+    }
   }
 
   nodes(): readonly Node[] {
