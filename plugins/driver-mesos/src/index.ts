@@ -7,6 +7,9 @@ export { parseMasterInfo, masterAddressFromInfo, ipFromUint32, leaderEntry, type
 export { parseMasterLocation, type MasterLocation } from './master-url.js';
 export { parseMesosOptions, type MesosOptions } from './options.js';
 export { parseDuration, formatDuration } from './duration.js';
+export { EventDedup } from './event-dedup.js';
+export { fromAgent, taskEvent, type EventSource } from './agent-events.js';
+export { agentTlsFrom, type AgentTls } from './agent-tls.js';
 
 export const plugin = definePlugin({
   name: '@swarm/driver-mesos',
