@@ -6,12 +6,12 @@ import { isRefusal, parseCall, validateCall, type Refusal } from './call-validat
 import { Framework, newStreamId, newUpdateUuid } from './framework.js';
 import { containerState, killTask, recoverTasks, runTask, taskResources, type TaskMeta } from './task-runner.js';
 import { TERMINAL, type CallJson, type Range, type Resource, type TaskInfoJson, type TaskState, type TaskStatusJson } from './types.js';
-import { ZkMembership } from './zk-membership.js';
+import { ZkMembership, type GroupDigest } from './zk-membership.js';
 
 export interface MesosMasterDoubleOptions {
   agents: AgentSpec[];
   /** Register in this ZooKeeper group (`json.info_<seq>`); without it the double always leads. */
-  zk?: { servers: string; path: string };
+  zk?: { servers: string; path: string; digest?: GroupDigest };
   port?: number;
   heartbeatIntervalSeconds?: number;
   allocationIntervalMs?: number;
@@ -98,7 +98,7 @@ export class MesosMasterDouble {
       void this.pollContainers();
     });
     if (this.options.zk) {
-      this.membership = new ZkMembership(this.options.zk.servers, this.options.zk.path, () => void this.leadershipChanged());
+      this.membership = new ZkMembership(this.options.zk.servers, this.options.zk.path, () => void this.leadershipChanged(), this.options.zk.digest);
       await this.membership.join(this.masterInfo());
     } else {
       await this.becomeLeader();

@@ -1,6 +1,28 @@
+import { createHash } from 'node:crypto';
 import zookeeper from 'node-zookeeper-client';
 
 type Client = ReturnType<typeof zookeeper.createClient>;
+
+/**
+ * A digest-protected group: the master authenticates as `owner` (all rights); `reader` may only
+ * read; the world gets nothing. Both are `user:password`.
+ */
+export interface GroupDigest {
+  owner: string;
+  reader: string;
+}
+
+/** ZooKeeper's digest id: `user:base64(sha1(user:password))`. */
+export function digestId(credentials: string): string {
+  const user = credentials.slice(0, credentials.indexOf(':'));
+  return `${user}:${createHash('sha1').update(credentials).digest('base64')}`;
+}
+
+function groupAcls(digest: GroupDigest | undefined): unknown[] {
+  if (!digest) return zookeeper.ACL.OPEN_ACL_UNSAFE;
+  const acl = (permission: number, credentials: string) => new zookeeper.ACL(permission, new zookeeper.Id('digest', digestId(credentials)));
+  return [acl(zookeeper.Permission.ALL, digest.owner), acl(zookeeper.Permission.READ, digest.reader)];
+}
 
 /**
  * The master's place in the ZooKeeper group, as Mesos' contender/detector do it: an ephemeral
@@ -11,11 +33,18 @@ export class ZkMembership {
   private ownName = '';
   private leaderInfo: { name: string; info: { address?: { ip?: string; port?: number } } } | undefined;
 
-  constructor(private readonly servers: string, private readonly path: string, private readonly onChange: () => void) {}
+  constructor(
+    private readonly servers: string,
+    private readonly path: string,
+    private readonly onChange: () => void,
+    private readonly digest?: GroupDigest,
+  ) {}
 
   async join(masterInfo: object): Promise<void> {
     const client = zookeeper.createClient(this.servers, { sessionTimeout: 10_000 });
     this.client = client;
+    if (this.digest) client.addAuthInfo('digest', Buffer.from(this.digest.owner));
+    const acls = groupAcls(this.digest);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`ZooKeeper ${this.servers} unreachable`)), 15_000);
       client.once('connected', () => {
@@ -24,9 +53,9 @@ export class ZkMembership {
       });
       client.connect();
     });
-    await new Promise<void>((resolve, reject) => client.mkdirp(this.path, (error: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => client.mkdirp(this.path, acls, (error: Error | null) => (error ? reject(error) : resolve())));
     const created = await new Promise<string>((resolve, reject) =>
-      client.create(`${this.path}/json.info_`, Buffer.from(JSON.stringify(masterInfo)), zookeeper.ACL.OPEN_ACL_UNSAFE, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
+      client.create(`${this.path}/json.info_`, Buffer.from(JSON.stringify(masterInfo)), acls, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
         (error: Error | null, path: string) => (error ? reject(error) : resolve(path))),
     );
     this.ownName = created.slice(created.lastIndexOf('/') + 1);

@@ -19,6 +19,12 @@ function defaultStateFile(location: MasterLocation & { kind: 'direct' }, framewo
   return join(homedir(), '.swarm', `mesos-${frameworkName}-${location.host}_${location.port}.json`);
 }
 
+/** What to check when ZooKeeper refuses to show the Mesos group (a digest ACL). */
+function credentialsHint(auth: string | undefined): string {
+  if (auth === undefined) return 'the group is protected by an ACL and the zk:// URL has no user:password@';
+  return `the credentials of user ${auth.slice(0, Math.max(0, auth.indexOf(':')))} in the zk:// URL are wrong or not allowed to read it`;
+}
+
 /** Finds the leading master (ZooKeeper group or fixed address) and where the framework ID lives. */
 export function createMasterFinder(location: MasterLocation, frameworkName: string, stateFile: string | undefined, logger: Logger): MasterFinder {
   if (location.kind === 'direct') {
@@ -44,13 +50,20 @@ export function createMasterFinder(location: MasterLocation, frameworkName: stri
     },
   );
   const store = stateFile ? new FileFrameworkIdStore(stateFile) : new ZkFrameworkIdStore(session, location.path, frameworkName);
+  let lastWhy: string | undefined;
   return {
     store,
     start: (onMaster) => {
       detector = new ZkLeaderDetector(location.path, {
-        leader: (address) => onMaster(address),
-        noLeader: (why) => {
-          logger.warn({ why }, 'mesos: no leading master');
+        leader: (address) => {
+          lastWhy = undefined;
+          onMaster(address);
+        },
+        noLeader: (reason, kind) => {
+          const why = kind === 'denied' ? `${reason}: ${credentialsHint(location.auth)}` : reason;
+          // The detector retries every second while the group is missing or denied: say it once.
+          if (why !== lastWhy) logger.warn({ why }, 'mesos: no leading master');
+          lastWhy = why;
           onMaster(undefined, why);
         },
       });

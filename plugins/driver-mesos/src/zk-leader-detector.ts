@@ -1,11 +1,14 @@
-import type { Client } from 'node-zookeeper-client';
+import type { Client, ZkError } from 'node-zookeeper-client';
 import { leaderEntry, parseMasterInfo, type MasterAddress } from './master-info.js';
-import { isNoNode } from './zk-session.js';
+import { isNoAuth, isNoNode } from './zk-session.js';
+
+/** While the group is missing or unreadable there is no watch to wake us: look again this often. */
+const RETRY_MS = 1000;
 
 export interface LeaderListener {
   leader(address: MasterAddress): void;
-  /** No leader right now (empty group, unreadable entry): the reason, for logs and `info`. */
-  noLeader(why: string): void;
+  /** No leader right now (empty group, unreadable entry): the reason, for logs and `info`; `denied` when an ACL refused the read. */
+  noLeader(why: string, kind?: 'denied'): void;
 }
 
 /**
@@ -29,14 +32,26 @@ export class ZkLeaderDetector {
     this.client = undefined;
   }
 
+  private retryLater(client: Client): void {
+    setTimeout(() => {
+      if (this.client === client) this.refresh();
+    }, RETRY_MS).unref();
+  }
+
+  private failed(client: Client, error: ZkError, node: string): void {
+    if (isNoNode(error)) this.listener.noLeader(`no Mesos master registered under ${this.path}`);
+    else if (isNoAuth(error)) this.listener.noLeader(`ZooKeeper denied reading ${node} (NO_AUTH)`, 'denied');
+    else this.listener.noLeader(`ZooKeeper: ${error.message}`);
+    if (isNoNode(error) || isNoAuth(error)) this.retryLater(client);
+  }
+
   private refresh(): void {
     const client = this.client;
     if (!client) return;
     client.getChildren(this.path, () => this.refresh(), (error, children) => {
       if (this.client !== client) return;
       if (error) {
-        this.listener.noLeader(isNoNode(error) ? `no Mesos master registered under ${this.path}` : `ZooKeeper: ${error.message}`);
-        if (isNoNode(error)) setTimeout(() => this.refresh(), 1000).unref();
+        this.failed(client, error, this.path);
         return;
       }
       const entry = leaderEntry(children);
@@ -48,8 +63,12 @@ export class ZkLeaderDetector {
       if (entry === this.current) return;
       client.getData(`${this.path}/${entry}`, undefined, (readError, data) => {
         if (this.client !== client) return;
-        if (readError || !data) {
-          this.listener.noLeader(`cannot read ${this.path}/${entry}: ${readError?.message ?? 'empty'}`);
+        if (readError) {
+          this.failed(client, readError, `${this.path}/${entry}`);
+          return;
+        }
+        if (!data) {
+          this.listener.noLeader(`cannot read ${this.path}/${entry}: empty`);
           return;
         }
         try {

@@ -110,6 +110,10 @@ export function isNoNode(error: ZkError | null): boolean {
   return error !== null && error.getCode() === zookeeper.Exception.NO_NODE;
 }
 
+export function isNoAuth(error: ZkError | null): boolean {
+  return error !== null && error.getCode() === zookeeper.Exception.NO_AUTH;
+}
+
 export function zkCall<T>(invoke: (callback: (error: ZkError | null, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     invoke((error, value) => (error ? reject(error) : resolve(value)));

@@ -42,7 +42,7 @@ declare module 'node-zookeeper-client' {
 
   export const CreateMode: { PERSISTENT: number; EPHEMERAL: number; PERSISTENT_SEQUENTIAL: number; EPHEMERAL_SEQUENTIAL: number };
   export const ACL: { OPEN_ACL_UNSAFE: unknown[] };
-  export const Exception: { NO_NODE: number; NODE_EXISTS: number };
+  export const Exception: { NO_NODE: number; NO_AUTH: number; NODE_EXISTS: number };
   export const State: { SYNC_CONNECTED: ZkState; DISCONNECTED: ZkState; EXPIRED: ZkState };
 
   const zookeeper: {
