@@ -24,6 +24,12 @@ export type ClusterRole = 'primary' | 'replica';
 
 export type ProgressListener = (node: Node, message: ProgressMessage) => void;
 
+/** Options of an image transfer (pull, import, load). */
+export interface TransferOptions {
+  /** Aborting stops the transfer on every engine (the API client went away). */
+  signal?: AbortSignal;
+}
+
 export interface RemoveContainerOptions {
   force?: boolean;
   volumes?: boolean;
@@ -85,9 +91,16 @@ export interface Cluster {
 
   images(): readonly Image[];
   image(idOrName: string): Image | undefined;
-  pullImage(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener): Promise<void>;
-  importImage(source: string, repository: string, tag: string, body: Readable | undefined, onProgress: ProgressListener): Promise<void>;
-  loadImage(body: Readable, onProgress: ProgressListener): Promise<void>;
+  pullImage(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
+  importImage(
+    source: string,
+    repository: string,
+    tag: string,
+    body: Readable | undefined,
+    onProgress: ProgressListener,
+    options?: TransferOptions,
+  ): Promise<void>;
+  loadImage(body: Readable, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
   tagImage(idOrName: string, repository: string, tag: string, force: boolean): Promise<void>;
   removeImages(idOrName: string, force: boolean): Promise<ImageRemoval[]>;
 

@@ -12,7 +12,7 @@ import type {
   NetworkSummary,
   VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { engineJson, openEngineRequest, type EngineRequest } from './engine-http.js';
+import { EngineConnection, type EngineCall } from './engine-connection.js';
 
 /** The part of `GET /info` swarm reads. */
 export interface EngineInfo extends JsonObject {
@@ -32,28 +32,33 @@ export interface EngineVersion extends JsonObject {
   ApiVersion?: string;
 }
 
-function encodeAuth(auth: AuthConfig | undefined): Record<string, string> {
-  return auth ? { 'X-Registry-Auth': Buffer.from(JSON.stringify(auth)).toString('base64url') } : {};
-}
+type Call = Omit<EngineCall, 'path'>;
 
-/** Typed calls to one Docker engine; every call except streams is bounded by `timeoutMs`. */
+/** Typed calls to one Docker engine (dockerode); every call except streams is bounded by `timeoutMs`. */
 export class EngineApi {
+  private readonly connection: EngineConnection;
+
   constructor(
     readonly endpoint: EngineEndpoint,
-    private readonly timeoutMs: number,
-  ) {}
-
-  private json<T>(path: string, options: Omit<EngineRequest, 'timeoutMs'> = {}): Promise<T> {
-    return engineJson<T>(this.endpoint, path, { ...options, timeoutMs: this.timeoutMs });
+    timeoutMs: number,
+  ) {
+    this.connection = new EngineConnection(endpoint, timeoutMs);
   }
 
-  private stream(path: string, options: Omit<EngineRequest, 'timeoutMs'>): Promise<IncomingMessage> {
-    return openEngineRequest(this.endpoint, path, { ...options, timeoutMs: this.timeoutMs });
+  private json<T>(path: string, call: Call = {}): Promise<T> {
+    return this.connection.json<T>({ ...call, path });
   }
+
+  private stream(path: string, call: Call): Promise<IncomingMessage> {
+    return this.connection.stream({ ...call, path });
+  }
+
+  /** Close the engine's kept-alive connections (it left the cluster). */
+  close = () => this.connection.close();
 
   info = () => this.json<EngineInfo>('/info');
   /** `/info` on a new connection: proves the engine accepts connections again. */
-  probe = () => this.json<EngineInfo>('/info', { freshConnection: true });
+  probe = () => this.json<EngineInfo>('/info', { separate: true });
   version = () => this.json<EngineVersion>('/version');
 
   listContainers = (id?: string) =>
@@ -62,7 +67,7 @@ export class EngineApi {
     });
   inspectContainer = (id: string) => this.json<ContainerInspect>(`/containers/${encodeURIComponent(id)}/json`);
   createContainer = (config: ContainerConfig, name: string | undefined, auth?: AuthConfig) =>
-    this.json<{ Id: string }>('/containers/create', { method: 'POST', query: { name }, body: config, headers: encodeAuth(auth) });
+    this.json<{ Id: string }>('/containers/create', { method: 'POST', query: { name }, body: config, auth });
   startContainer = (id: string) => this.json<void>(`/containers/${encodeURIComponent(id)}/start`, { method: 'POST' });
   removeContainer = (id: string, force: boolean, volumes: boolean) =>
     this.json<void>(`/containers/${encodeURIComponent(id)}`, { method: 'DELETE', query: { force, v: volumes } });
@@ -75,9 +80,9 @@ export class EngineApi {
   removeImage = (name: string, force: boolean) =>
     this.json<ImageRemoval[]>(`/images/${encodeURIComponent(name)}`, { method: 'DELETE', query: { force } });
   /** `POST /images/create`: pull (`fromImage`) or import (`fromSrc`); answers a progress stream. */
-  createImage = (query: EngineRequest['query'], auth: AuthConfig | undefined, upload?: Readable | Buffer) =>
-    this.stream('/images/create', { method: 'POST', query, headers: encodeAuth(auth), ...(upload ? { upload } : {}) });
-  loadImage = (archive: Buffer) => this.stream('/images/load', { method: 'POST', upload: archive });
+  createImage = (query: EngineCall['query'], auth: AuthConfig | undefined, upload?: Readable | Buffer, signal?: AbortSignal) =>
+    this.stream('/images/create', { method: 'POST', query, auth, upload, signal });
+  loadImage = (archive: Buffer, signal?: AbortSignal) => this.stream('/images/load', { method: 'POST', upload: archive, signal });
 
   listVolumes = () => this.json<{ Volumes: VolumeSummary[] | null }>('/volumes');
   inspectVolume = (name: string) => this.json<VolumeSummary>(`/volumes/${encodeURIComponent(name)}`);

@@ -20,11 +20,17 @@ function withImage(monitors: readonly EngineMonitor[], idOrName: string): Engine
   return holders;
 }
 
-/** Pull on every engine in parallel, each engine's progress tagged with its node. */
-export async function pullImage(monitors: readonly EngineMonitor[], reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener): Promise<void> {
+/** Pull on every engine in parallel, each engine's progress tagged with its node; `signal` stops every engine's pull. */
+export async function pullImage(
+  monitors: readonly EngineMonitor[],
+  reference: string,
+  auth: AuthConfig | undefined,
+  onProgress: ProgressListener,
+  signal?: AbortSignal,
+): Promise<void> {
   const { repository, tag } = parseRepositoryTag(reference);
   await fanOut(monitors, async (monitor) => {
-    const response = await monitor.api.createImage({ fromImage: repository, tag: tag || 'latest' }, auth);
+    const response = await monitor.api.createImage({ fromImage: repository, tag: tag || 'latest' }, auth, undefined, signal);
     await followProgress(response, (message) => onProgress(monitor.node, message));
     await monitor.refreshImages();
   });
@@ -38,21 +44,22 @@ export async function importImage(
   tag: string,
   body: Readable | undefined,
   onProgress: ProgressListener,
+  signal?: AbortSignal,
 ): Promise<void> {
   const archive = source === '-' && body ? await readBody(body) : undefined;
   await fanOut(monitors, async (monitor) => {
     const query = { fromSrc: source, repo: repository || undefined, tag: tag || undefined };
-    const response = await monitor.api.createImage(query, undefined, archive);
+    const response = await monitor.api.createImage(query, undefined, archive, signal);
     await followProgress(response, (message) => onProgress(monitor.node, message));
     await monitor.refreshImages();
   });
 }
 
 /** `docker load`: the archive is read once and sent to every engine. */
-export async function loadImage(monitors: readonly EngineMonitor[], body: Readable, onProgress: ProgressListener): Promise<void> {
+export async function loadImage(monitors: readonly EngineMonitor[], body: Readable, onProgress: ProgressListener, signal?: AbortSignal): Promise<void> {
   const archive = await readBody(body);
   await fanOut(monitors, async (monitor) => {
-    await followProgress(await monitor.api.loadImage(archive), (message) => onProgress(monitor.node, message));
+    await followProgress(await monitor.api.loadImage(archive, signal), (message) => onProgress(monitor.node, message));
     await monitor.refreshImages();
   });
 }

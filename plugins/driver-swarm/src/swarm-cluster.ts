@@ -26,6 +26,7 @@ import {
   type ProgressListener,
   type RemoveContainerOptions,
   type Scheduler,
+  type TransferOptions,
   type Volume,
   type VolumeCreateRequest,
 } from '@swarm/plugin-sdk';
@@ -304,16 +305,16 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     return undefined;
   }
 
-  pullImage(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener): Promise<void> {
-    return images.pullImage(this.healthyMonitors(), reference, auth, onProgress);
+  pullImage(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void> {
+    return images.pullImage(this.healthyMonitors(), reference, auth, onProgress, options?.signal);
   }
 
-  importImage(source: string, repository: string, tag: string, body: Readable | undefined, onProgress: ProgressListener): Promise<void> {
-    return images.importImage(this.healthyMonitors(), source, repository, tag, body, onProgress);
+  importImage(source: string, repository: string, tag: string, body: Readable | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void> {
+    return images.importImage(this.healthyMonitors(), source, repository, tag, body, onProgress, options?.signal);
   }
 
-  loadImage(body: Readable, onProgress: ProgressListener): Promise<void> {
-    return images.loadImage(this.healthyMonitors(), body, onProgress);
+  loadImage(body: Readable, onProgress: ProgressListener, options?: TransferOptions): Promise<void> {
+    return images.loadImage(this.healthyMonitors(), body, onProgress, options?.signal);
   }
 
   tagImage(idOrName: string, repository: string, tag: string, force: boolean): Promise<void> {

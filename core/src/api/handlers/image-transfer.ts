@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { TransferOptions } from '@swarm/plugin-sdk';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
@@ -9,6 +11,15 @@ function withTag(image: string, tag: string | null): string {
   return tag.startsWith('sha256:') ? `${image}@${tag}` : `${image}:${tag}`;
 }
 
+/** Aborts when the client goes away before the answer is complete, so the engines' transfers stop too. */
+function untilClientLeaves(res: ServerResponse): TransferOptions {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return { signal: controller.signal };
+}
+
 /** POST /images/create: a pull fanned out to every node, or an import (`fromSrc`). */
 export const createImage: RouteHandler = async (ctx) => {
   const fromImage = ctx.query.get('fromImage');
@@ -16,12 +27,13 @@ export const createImage: RouteHandler = async (ctx) => {
   if (!fromImage && !fromSrc) throw new HttpError(400, 'fromImage or fromSrc is required');
   const progress = new ProgressStream(ctx.res);
   const onProgress = progress.writeFromNode.bind(progress);
+  const transfer = untilClientLeaves(ctx.res);
   try {
     if (fromImage) {
-      await ctx.api.cluster.pullImage(withTag(fromImage, ctx.query.get('tag')), registryAuth(ctx.req.headers['x-registry-auth']), onProgress);
+      await ctx.api.cluster.pullImage(withTag(fromImage, ctx.query.get('tag')), registryAuth(ctx.req.headers['x-registry-auth']), onProgress, transfer);
     } else {
       const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
-      await ctx.api.cluster.importImage(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress);
+      await ctx.api.cluster.importImage(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, transfer);
     }
     progress.end();
   } catch (error) {
@@ -33,7 +45,7 @@ export const createImage: RouteHandler = async (ctx) => {
 export const loadImage: RouteHandler = async (ctx) => {
   const progress = new ProgressStream(ctx.res);
   try {
-    await ctx.api.cluster.loadImage(ctx.req, progress.writeFromNode.bind(progress));
+    await ctx.api.cluster.loadImage(ctx.req, progress.writeFromNode.bind(progress), untilClientLeaves(ctx.res));
     progress.end();
   } catch (error) {
     progress.fail(error);
