@@ -43,6 +43,11 @@ export interface Container {
   readonly labels: Readonly<Record<string, string>>;
   readonly config: ContainerConfig;
   readonly summary: ContainerSummary;
+  /**
+   * What the driver keeps of the engine's inspect (drivers may trim it to save memory at scale:
+   * driver-swarm keeps Id, Name, Image, Created, Path, Args, State, Config, HostConfig,
+   * NetworkSettings.Ports and Mounts). Ask the engine for the full answer.
+   */
   readonly inspect?: ContainerInspect;
   readonly node: Node;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ErrorCodes, isSwarmError, type ContainerInspect, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type ContainerConfig, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
 import { CoalescingRunner } from './coalescing-runner.js';
 import { EngineApi } from './engine-api.js';
 import { rowFromInspect } from './container-row.js';
@@ -36,8 +36,8 @@ function onlyNotFound(error: unknown): undefined {
   throw error;
 }
 
-function hasLinks(inspect: ContainerInspect): boolean {
-  return (inspect.HostConfig?.Links?.length ?? 0) > 0;
+function hasLinks(config: ContainerConfig): boolean {
+  return (config.HostConfig?.Links?.length ?? 0) > 0;
 }
 
 function errorText(error: unknown): string {
@@ -195,7 +195,7 @@ export class EngineMonitor {
         seen.add(summary.Id);
         const known = this.node.knownContainer(summary.Id);
         if (known && !full) {
-          if (!sameRow(known.summary, summary)) this.node.upsertContainer(new EngineContainer(this.node, summary, known.config, known.inspect));
+          if (!sameRow(known.summary, summary)) this.node.upsertContainer(known.withRow(summary));
           return;
         }
         const inspect = await this.api.inspectContainer(summary.Id).catch(() => undefined);
@@ -215,9 +215,9 @@ export class EngineMonitor {
         return;
       }
       const known = this.node.knownContainer(inspect.Id);
-      const row = rowFromInspect(inspect, known?.summary);
-      this.node.upsertContainer(new EngineContainer(this.node, row, configFromInspect(inspect, this.node.cpus), inspect));
-      if (!known && hasLinks(inspect)) this.refreshLinkNames();
+      const container = new EngineContainer(this.node, rowFromInspect(inspect, known?.summary), configFromInspect(inspect, this.node.cpus), inspect);
+      this.node.upsertContainer(container);
+      if (!known && hasLinks(container.config)) this.refreshLinkNames();
     }).then(() => this.node.knownContainer(id));
   }
 
@@ -299,7 +299,7 @@ export class EngineMonitor {
         if (action === 'destroy') {
           const gone = this.node.knownContainer(subject);
           this.node.deleteContainer(subject);
-          if (gone?.inspect && hasLinks(gone.inspect)) this.refreshLinkNames();
+          if (gone && hasLinks(gone.config)) this.refreshLinkNames();
           return Promise.resolve();
         }
         if (action === 'commit') return this.refreshImages();
