@@ -18,6 +18,11 @@ export interface CampaignHandlers {
   onLost(reason: Error): void;
   /** Store failures the campaign keeps retrying through. */
   onError?(error: Error): void;
+  /**
+   * The store cannot honour the election TTL (for example ZooKeeper granted a longer session
+   * than asked for): leadership still works, but a failover may take longer than the TTL.
+   */
+  onWarning?(message: string): void;
 }
 
 export interface Campaign {

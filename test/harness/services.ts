@@ -9,6 +9,8 @@ export interface Service {
   /** host:port clients connect to. */
   addr: string;
   port: number;
+  /** host:port of ZooKeeper's TLS port, when started with `tls`. */
+  secureAddr?: string;
   stop(): Promise<void>;
   /** Stop the process but keep its data, so `restart` brings the same state back. */
   kill(): Promise<void>;
@@ -57,13 +59,32 @@ async function manage(port: number, dir: string, launch: () => Promise<ChildProc
   };
 }
 
-/** Start a ZooKeeper 3.8 server (Debian package `zookeeper`) on 127.0.0.1:`port`. */
-export async function startZooKeeper(port: number): Promise<Service> {
+/** PEM files for ZooKeeper's TLS port; clients must present a certificate signed by `caFile`. */
+export interface ZooKeeperTls {
+  securePort: number;
+  /** The server's private key followed by its certificate, in one PEM file. */
+  keyAndCertFile: string;
+  caFile: string;
+}
+
+/** ZooKeeper 3.8's TLS port (Netty connection factory, PEM key and trust stores, client certificates required). */
+function secureClientConfig(tls: ZooKeeperTls): string[] {
+  return [
+    `secureClientPort=${tls.securePort}`, 'secureClientPortAddress=127.0.0.1',
+    'serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory',
+    `ssl.keyStore.location=${tls.keyAndCertFile}`, 'ssl.keyStore.type=PEM',
+    `ssl.trustStore.location=${tls.caFile}`, 'ssl.trustStore.type=PEM', 'ssl.clientAuth=need',
+  ];
+}
+
+/** Start a ZooKeeper 3.8 server (Debian package `zookeeper`) on 127.0.0.1:`port`, with `tls` also on a TLS port. */
+export async function startZooKeeper(port: number, tls?: ZooKeeperTls): Promise<Service> {
   const dir = mkdtempSync(join(tmpdir(), 'swarm-zk-'));
   const cfg = join(dir, 'zoo.cfg');
   writeFileSync(cfg, [
     'tickTime=2000', `dataDir=${dir}/data`, `clientPort=${port}`, 'clientPortAddress=127.0.0.1',
     'admin.enableServer=false', '4lw.commands.whitelist=ruok,stat', 'maxSessionTimeout=60000', 'minSessionTimeout=2000',
+    ...(tls === undefined ? [] : secureClientConfig(tls)),
   ].join('\n'));
   const launch = async (): Promise<ChildProcess> => {
     const child = spawn('java', ['-Xmx256m', '-cp', '/usr/share/java/*:/etc/zookeeper/conf', 'org.apache.zookeeper.server.quorum.QuorumPeerMain', cfg], {
@@ -71,9 +92,18 @@ export async function startZooKeeper(port: number): Promise<Service> {
       env: { ...process.env, ZOO_LOG_DIR: dir, ZOO_LOG4J_PROP: 'WARN,CONSOLE' },
     });
     await waitFor(async () => (await fourLetterWord(port, 'ruok')) === 'imok', `ZooKeeper on port ${port}`);
+    if (tls !== undefined) await waitFor(() => portOpen(tls.securePort), `ZooKeeper's TLS port ${tls.securePort}`);
     return child;
   };
-  return manage(port, dir, launch);
+  const service = await manage(port, dir, launch);
+  return tls === undefined ? service : { ...service, secureAddr: `127.0.0.1:${tls.securePort}` };
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(true); });
+    socket.on('error', () => resolve(false));
+  });
 }
 
 /** Start an etcd 3.4 server (Debian package `etcd-server`) on 127.0.0.1:`port` (peer port `port`+1). */

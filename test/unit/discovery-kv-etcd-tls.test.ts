@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSwarmError, type Discovery } from '@swarm/plugin-sdk';
 import { EtcdDiscoveryBackend } from '@swarm/discovery-etcd';
-import { ZkDiscoveryBackend } from '@swarm/discovery-zk';
 import { eventually, WatchLog } from './discovery-kv-fixtures.js';
 
 const PORT = 23620;
@@ -81,9 +80,5 @@ describe('etcd:// with kv.cacertfile, kv.certfile and kv.keyfile (TLS with clien
     expect((partial as Error).message).toContain('kv.cacertfile, kv.certfile and kv.keyfile');
     const missing = (() => { try { open({ ...tlsOptions(), 'kv.keyfile': join(dir, 'nope.pem') }); } catch (error) { return error; } })();
     expect((missing as Error).message).toMatch(/cannot read kv\.keyfile .*nope\.pem/);
-  });
-
-  it('says zk:// cannot do TLS instead of silently connecting in clear', () => {
-    expect(() => new ZkDiscoveryBackend().open('127.0.0.1:2181', { heartbeat: 1, ttl: 10, options: tlsOptions() })).toThrow(/TLS to ZooKeeper .* is not supported/);
   });
 });

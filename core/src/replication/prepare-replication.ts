@@ -22,6 +22,7 @@ export function prepareReplication(deployment: Deployment, config: DeploymentCon
   const controller = new ReplicationController({
     election: discovery.leadership(LEADER_ELECTION_PATH, ttl),
     advertise,
+    ttlSeconds: ttl,
     logger,
     endpointFor: (address) => primaryEndpoint(address, config.api.tls),
     onRoleChange: (role) => deployment.cluster().setRole?.(role),

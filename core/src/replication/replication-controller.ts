@@ -16,6 +16,8 @@ export interface ReplicationControllerOptions {
   readonly logger: Logger;
   /** How to reach a primary's API from its advertise address. */
   readonly endpointFor: (advertise: string) => EngineEndpoint;
+  /** `--replication-ttl`, for messages. */
+  readonly ttlSeconds?: number;
   /** Told when this manager becomes primary or replica (the cluster acts on engines only as primary). */
   readonly onRoleChange?: (role: ClusterRole) => void;
 }
@@ -62,6 +64,7 @@ export class ReplicationController implements ManagerRole {
         onRoleChange?.('replica');
       },
       onError: (error) => logger.warn({ err: error.message }, 'Leader Election: store failure, retrying'),
+      onWarning: (message) => logger.warn({ ttl: this.options.ttlSeconds }, `Leader Election: ${message}`),
     });
   }
 

@@ -1,18 +1,24 @@
 import type { Etcd3 } from 'etcd3';
 import { ErrorCodes, storeRetryDelayMs, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
-import { RenewableLease } from './renewable-lease.js';
+import { electionLeaseSeconds, ttlWarning } from './etcd-timing.js';
+import { RenewableLease, type LeaseRenewal } from './renewable-lease.js';
 
 const lost = (message: string): SwarmError => new SwarmError(ErrorCodes.DISCOVERY_FAILED, `etcd: ${message}`);
 
 /**
  * A candidate for the lock key: the key is created in a transaction only if absent, attached to
- * this candidate's lease. The leader renews the lease every third of the TTL and steps down the
- * moment a renewal fails or its last successful one is about to run out, so it never leads on a
- * lease the store may already have expired.
+ * this candidate's lease (shorter than the replication TTL, see etcd-timing). The others watch
+ * the key and try again the moment it is deleted. The leader renews the lease every third of its
+ * TTL and steps down the moment a renewal fails or its last successful one is about to run out,
+ * so it never leads on a lease the store may already have expired; `isLeader` checks that
+ * deadline itself, so a process frozen past it never answers as the leader.
  */
 export class EtcdCampaign implements Campaign {
   private readonly lease: RenewableLease;
   private leader = false;
+  private validUntil = 0;
+  private warnedSeconds = 0;
+  private readonly leaseSeconds: number;
   private stopped = false;
   private wake: (() => void) | undefined;
   private deadline: NodeJS.Timeout | undefined;
@@ -25,12 +31,14 @@ export class EtcdCampaign implements Campaign {
     private readonly ttlSeconds: number,
     private readonly handlers: CampaignHandlers,
   ) {
-    this.lease = new RenewableLease(client, ttlSeconds);
+    this.leaseSeconds = electionLeaseSeconds(ttlSeconds);
+    this.lease = new RenewableLease(client, this.leaseSeconds);
+    this.checkTtl(this.leaseSeconds);
     this.running = this.run();
   }
 
   isLeader(): boolean {
-    return this.leader;
+    return this.leader && Date.now() < this.validUntil;
   }
 
   async resign(): Promise<void> {
@@ -81,9 +89,10 @@ export class EtcdCampaign implements Campaign {
 
   private async hold(): Promise<void> {
     while (!this.stopped && this.leader) {
-      await this.sleep((this.ttlSeconds * 1000) / 3);
+      await this.sleep((this.leaseSeconds * 1000) / 3);
       if (this.stopped || !this.leader) return;
       const renewal = await this.lease.renew();
+      this.checkGranted(renewal);
       if (renewal.fresh) throw lost(`the lease on ${this.key} expired, stepping down`);
       const holder = (await this.client.get(this.key).exec()).kvs[0];
       if (holder === undefined || holder.lease !== renewal.id) throw lost(`${this.key} was removed or taken over, stepping down`);
@@ -95,7 +104,7 @@ export class EtcdCampaign implements Campaign {
     const watcher = this.client.watch().key(this.key).startRevision(String(Number(revision) + 1)).watcher();
     try {
       // Without an event (missed while reconnecting), try again once a lease could have expired.
-      await this.sleep(this.ttlSeconds * 1000, (done) => {
+      await this.sleep(this.leaseSeconds * 1000, (done) => {
         watcher.on('put', done);
         watcher.on('delete', done);
         watcher.on('error', done);
@@ -116,11 +125,25 @@ export class EtcdCampaign implements Campaign {
 
   private armDeadline(validUntil: number): void {
     clearTimeout(this.deadline);
-    const margin = Math.min(1000, (this.ttlSeconds * 1000) / 5);
+    const margin = Math.min(1000, (this.leaseSeconds * 1000) / 5);
+    this.validUntil = validUntil - margin;
     this.deadline = setTimeout(() => {
       this.stepDown(lost(`could not renew the lease on ${this.key} in time, stepping down`));
       this.wake?.();
-    }, Math.max(0, validUntil - margin - Date.now()));
+    }, Math.max(0, this.validUntil - Date.now()));
+  }
+
+  private checkGranted(renewal: LeaseRenewal): void {
+    if (renewal.grantedSeconds !== undefined && renewal.grantedSeconds > this.leaseSeconds) this.checkTtl(renewal.grantedSeconds);
+  }
+
+  /** Warns once per lease length that cannot honour the replication TTL. */
+  private checkTtl(leaseSeconds: number): void {
+    if (leaseSeconds <= this.warnedSeconds) return;
+    const warning = ttlWarning(leaseSeconds, this.ttlSeconds);
+    if (warning === undefined) return;
+    this.warnedSeconds = leaseSeconds;
+    this.handlers.onWarning?.(warning);
   }
 
   private stepDown(reason: Error): void {

@@ -7,6 +7,8 @@ export interface LeaseRenewal {
   readonly fresh: boolean;
   /** Until when (local clock) the lease is certainly alive: the time the request was sent + TTL. */
   readonly validUntil: number;
+  /** The TTL etcd reports for the lease on a keepalive (it may raise a TTL below its minimum). */
+  readonly grantedSeconds?: number;
 }
 
 /** An etcd lease renewed on demand (once per heartbeat), re-granted when it has expired. */
@@ -28,8 +30,8 @@ export class RenewableLease {
     const validUntil = sentAt + this.ttlSeconds * 1000;
     if (this.lease !== undefined && this.leaseId !== undefined) {
       try {
-        await withTimeout(this.lease.keepaliveOnce(), 'lease keepalive');
-        return { id: this.leaseId, fresh: false, validUntil };
+        const answer = await withTimeout(this.lease.keepaliveOnce(), 'lease keepalive');
+        return { id: this.leaseId, fresh: false, validUntil, grantedSeconds: Number(answer.TTL) };
       } catch (error) {
         if (!(error instanceof EtcdLeaseInvalidError)) throw error;
         this.drop();

@@ -2,6 +2,7 @@ import { ErrorCodes, SerialRetryTask, SwarmError, type Campaign, type CampaignHa
 import { CANDIDATE_PREFIX, listCandidates } from './zk-candidates.js';
 import { CALL_TIMEOUT_MS, exists, removeIfPresent } from './zk-node-ops.js';
 import { ZkCreateMode, type ZkSession } from './zk-session.js';
+import { ttlWarning } from './zk-timing.js';
 
 /**
  * ZooKeeper's leader election recipe: every candidate owns an ephemeral sequential node under the
@@ -11,11 +12,14 @@ import { ZkCreateMode, type ZkSession } from './zk-session.js';
  * node every third of the session timeout; the server cannot expire the session earlier than one
  * timeout after it received that request, so the leader steps down when a timeout (less a
  * margin) has passed since the last confirmed request was sent, and at once on a disconnect,
- * without waiting for the client library to notice anything else.
+ * without waiting for the client library to notice anything else. `isLeader` checks that
+ * deadline itself, so a process that was frozen past it never answers as the leader.
  */
 export class ZkCampaign implements Campaign {
   private node: string | undefined;
   private leader = false;
+  private validUntil = 0;
+  private warned = false;
   private deadline: NodeJS.Timeout | undefined;
   private reconfirm: NodeJS.Timeout | undefined;
   private readonly evaluator: SerialRetryTask;
@@ -24,12 +28,14 @@ export class ZkCampaign implements Campaign {
     private readonly session: ZkSession,
     private readonly key: string,
     private readonly value: string,
+    private readonly ttlSeconds: number,
     private readonly handlers: CampaignHandlers,
   ) {
     this.evaluator = new SerialRetryTask(() => this.evaluate(), (error) => handlers.onError?.(error));
     session.listen({
       connected: (fresh) => {
         if (fresh) this.node = undefined;
+        this.checkGrantedTimeout();
         this.evaluator.trigger();
       },
       disconnected: () => this.stepDown('lost the ZooKeeper connection, stepping down'),
@@ -38,7 +44,7 @@ export class ZkCampaign implements Campaign {
   }
 
   isLeader(): boolean {
-    return this.leader;
+    return this.leader && Date.now() < this.validUntil;
   }
 
   async resign(): Promise<void> {
@@ -77,13 +83,22 @@ export class ZkCampaign implements Campaign {
   private confirmLeadership(sentAt: number): void {
     const timeout = this.session.timeoutMs();
     const margin = Math.min(1000, timeout / 5);
+    this.validUntil = sentAt + timeout - margin;
     clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.stepDown('could not confirm the ZooKeeper session in time, stepping down'), Math.max(0, sentAt + timeout - margin - Date.now()));
+    this.deadline = setTimeout(() => this.stepDown('could not confirm the ZooKeeper session in time, stepping down'), Math.max(0, this.validUntil - Date.now()));
     clearTimeout(this.reconfirm);
     this.reconfirm = setTimeout(() => this.evaluator.trigger(), timeout / 3);
     if (this.leader) return;
     this.leader = true;
     this.handlers.onElected();
+  }
+
+  private checkGrantedTimeout(): void {
+    if (this.warned) return;
+    const warning = ttlWarning(this.session.requestedTimeoutMs, this.session.timeoutMs(), this.ttlSeconds);
+    if (warning === undefined) return;
+    this.warned = true;
+    this.handlers.onWarning?.(warning);
   }
 
   private clearTimers(): void {

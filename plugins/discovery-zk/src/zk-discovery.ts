@@ -9,17 +9,20 @@ import {
   type LeaderElection,
 } from '@swarm/plugin-sdk';
 import { ZkLeaderElection, sessionTimeoutMs } from './zk-leader-election.js';
+import { plainEndpoint, type ZkEndpoint } from './zk-endpoint.js';
 import { CALL_TIMEOUT_MS, ensureEphemeral } from './zk-node-ops.js';
 import { ZkNodesWatch } from './zk-nodes-watch.js';
 import { ZkSession } from './zk-session.js';
+import { ZkTlsBridge } from './zk-tls-bridge.js';
 
 /**
  * `zk://h1:p,h2:p/prefix`: engines are ephemeral nodes `<prefix>/docker/swarm/nodes/<ip:port>`
  * holding `ip:port`, so an engine whose `swarm join` dies disappears when its session (timeout =
- * the join TTL) expires.
+ * the join TTL) expires. With kv.cacertfile/certfile/keyfile, every session goes through TLS.
  */
 export class ZkDiscovery implements Discovery {
   private session: ZkSession | undefined;
+  private endpoint: ZkEndpoint | undefined;
   private readonly watchers = new Set<DiscoveryWatcher>();
   private readonly errorSinks = new Set<(error: Error) => void>();
   private readonly electionSessions = new Set<ZkSession>();
@@ -49,7 +52,7 @@ export class ZkDiscovery implements Discovery {
   }
 
   leadership(key: string, ttlSeconds: number): LeaderElection {
-    return new ZkLeaderElection(this.target.hosts, `/${joinKeyPath(this.target.prefix, key)}`, ttlSeconds, (session) => this.electionSessions.add(session));
+    return new ZkLeaderElection(this.transport(), `/${joinKeyPath(this.target.prefix, key)}`, ttlSeconds, (session) => this.electionSessions.add(session));
   }
 
   async close(): Promise<void> {
@@ -58,10 +61,18 @@ export class ZkDiscovery implements Discovery {
     this.electionSessions.clear();
     this.session?.close();
     this.session = undefined;
+    this.endpoint?.close();
+    this.endpoint = undefined;
+  }
+
+  private transport(): ZkEndpoint {
+    const { hosts, tls } = this.target;
+    this.endpoint ??= tls === undefined ? plainEndpoint(hosts) : new ZkTlsBridge(hosts, tls);
+    return this.endpoint;
   }
 
   private sharedSession(): ZkSession {
-    this.session ??= new ZkSession(this.target.hosts, sessionTimeoutMs(this.options.ttl), (error) => {
+    this.session ??= new ZkSession(this.transport(), sessionTimeoutMs(this.options.ttl), (error) => {
       for (const sink of this.errorSinks) sink(error);
     });
     return this.session;

@@ -1,22 +1,24 @@
 import type { Campaign, CampaignHandlers, LeaderElection, LeaderFollower } from '@swarm/plugin-sdk';
 import { ZkCampaign } from './zk-campaign.js';
+import type { ZkEndpoint } from './zk-endpoint.js';
 import { ZkLeaderFollower } from './zk-leader-follower.js';
 import { ZkSession } from './zk-session.js';
+import { electionSessionTimeoutMs } from './zk-timing.js';
 
 /**
- * Leader election under one ZooKeeper key. Each campaign and each follower has its own session
- * whose timeout is the election TTL: a dead leader's candidate node goes away with its session.
+ * Leader election under one ZooKeeper key. Each campaign and each follower has its own session,
+ * short enough that a dead leader's candidate node is gone within the election TTL.
  */
 export class ZkLeaderElection implements LeaderElection {
   constructor(
-    private readonly hosts: readonly string[],
+    private readonly endpoint: ZkEndpoint,
     readonly key: string,
     private readonly ttlSeconds: number,
     private readonly track: (session: ZkSession) => void,
   ) {}
 
   campaign(value: string, handlers: CampaignHandlers): Campaign {
-    return new ZkCampaign(this.openSession(handlers.onError), this.key, value, handlers);
+    return new ZkCampaign(this.openSession(handlers.onError), this.key, value, this.ttlSeconds, handlers);
   }
 
   follow(onLeader: (leader: string | undefined) => void, onError: (error: Error) => void): LeaderFollower {
@@ -24,13 +26,13 @@ export class ZkLeaderElection implements LeaderElection {
   }
 
   private openSession(onError: ((error: Error) => void) | undefined): ZkSession {
-    const session = new ZkSession(this.hosts, sessionTimeoutMs(this.ttlSeconds), onError ?? (() => undefined));
+    const session = new ZkSession(this.endpoint, electionSessionTimeoutMs(this.ttlSeconds), onError ?? (() => undefined));
     this.track(session);
     return session;
   }
 }
 
-/** A TTL in seconds as a ZooKeeper session timeout (the server clamps it to its own bounds). */
+/** A join TTL in seconds as a ZooKeeper session timeout (the server clamps it to its own bounds). */
 export function sessionTimeoutMs(ttlSeconds: number): number {
   return Math.max(2000, Math.round(ttlSeconds * 1000));
 }

@@ -1,5 +1,6 @@
 import zookeeper, { type Client, type ZkException } from 'node-zookeeper-client';
 import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import type { ZkEndpoint } from './zk-endpoint.js';
 
 export interface SessionListener {
   /** Connected; `fresh` when this is a new session (the ephemeral nodes of the previous one are gone). */
@@ -24,7 +25,10 @@ export function zkCode(error: unknown): number | undefined {
  * nodes and watches.
  */
 export class ZkSession {
-  private client: Client;
+  private client: Client | undefined;
+  private readonly connection: Promise<string>;
+  private readonly unsubscribe: () => void;
+  private lastTransportReport = '';
   private sessionId: Buffer | undefined;
   private isConnected = false;
   private closed = false;
@@ -34,11 +38,18 @@ export class ZkSession {
   private disconnectedSince = Date.now();
 
   constructor(
-    private readonly hosts: readonly string[],
+    private readonly endpoint: ZkEndpoint,
     private readonly sessionTimeoutMs: number,
     private readonly onError: (error: Error) => void,
   ) {
-    this.client = this.open();
+    this.unsubscribe = endpoint.onFailure((error) => this.onTransportFailure(error));
+    this.connection = endpoint.connectionString();
+    this.start();
+  }
+
+  /** The session timeout this session asks the server for. */
+  get requestedTimeoutMs(): number {
+    return this.sessionTimeoutMs;
   }
 
   get connected(): boolean {
@@ -47,7 +58,7 @@ export class ZkSession {
 
   /** The session timeout the server granted (the requested one until connected). */
   timeoutMs(): number {
-    return this.isConnected ? this.client.getSessionTimeout() : this.sessionTimeoutMs;
+    return this.isConnected && this.client !== undefined ? this.client.getSessionTimeout() : this.sessionTimeoutMs;
   }
 
   /** The id of the current session (8 bytes), once connected. */
@@ -63,7 +74,7 @@ export class ZkSession {
   /** The connected client, or DISCOVERY_FAILED when the store stays unreachable for `timeoutMs`. */
   ready(timeoutMs: number): Promise<Client> {
     if (this.closed) return Promise.reject(this.failure('the ZooKeeper session is closed'));
-    if (this.isConnected) return Promise.resolve(this.client);
+    if (this.isConnected && this.client !== undefined) return Promise.resolve(this.client);
     return new Promise<Client>((resolve, reject) => {
       const waiter = {
         resolve: (client: Client) => { clearTimeout(timer); resolve(client); },
@@ -93,16 +104,24 @@ export class ZkSession {
     for (const waiter of this.waiters) waiter.reject(this.failure('the ZooKeeper session is closed'));
     this.waiters.clear();
     this.listeners.clear();
-    this.client.close();
+    this.unsubscribe();
+    this.client?.close();
   }
 
-  private open(): Client {
-    const client = zookeeper.createClient(this.hosts.join(','), { sessionTimeout: this.sessionTimeoutMs, spinDelay: 500, retries: 0 });
+  private start(): void {
+    this.armUnreachableReports();
+    this.connection.then(
+      (connection) => { if (!this.closed) this.client = this.open(connection); },
+      (error: unknown) => this.onError(this.failure(`cannot set up the connection to ${this.endpoint.description}: ${(error as Error).message}`)),
+    );
+  }
+
+  private open(connection: string): Client {
+    const client = zookeeper.createClient(connection, { sessionTimeout: this.sessionTimeoutMs, spinDelay: 500, retries: 0 });
     client.on('connected', () => { if (client === this.client) this.onConnected(client); });
     client.on('disconnected', () => { if (client === this.client) this.onDisconnected('lost the connection to ZooKeeper, reconnecting'); });
     client.on('expired', () => { if (client === this.client) this.onExpired(client); });
     client.connect();
-    this.armUnreachableReports();
     return client;
   }
 
@@ -134,7 +153,19 @@ export class ZkSession {
 
   private reopen(client: Client): void {
     client.close();
-    if (!this.closed) this.client = this.open();
+    if (this.closed) return;
+    this.client = undefined;
+    this.start();
+  }
+
+  /** A failed connection attempt the transport could explain, reported once per distinct cause and period. */
+  private onTransportFailure(error: Error): void {
+    if (this.isConnected || this.closed) return;
+    const now = Date.now();
+    const key = `${Math.floor(now / UNREACHABLE_REPORT_MS)}:${error.message}`;
+    if (key === this.lastTransportReport) return;
+    this.lastTransportReport = key;
+    this.onError(error);
   }
 
   private armUnreachableReports(): void {
@@ -144,7 +175,7 @@ export class ZkSession {
       this.onError(this.unreachable());
       // A client can hang in its connect handshake against a server that is still starting;
       // past the session timeout the session is lost anyway, so start over with a new client.
-      if (Date.now() - this.disconnectedSince > this.sessionTimeoutMs + UNREACHABLE_REPORT_MS) {
+      if (this.client !== undefined && Date.now() - this.disconnectedSince > this.sessionTimeoutMs + UNREACHABLE_REPORT_MS) {
         this.disconnectedSince = Date.now();
         this.reopen(this.client);
       }
@@ -153,7 +184,7 @@ export class ZkSession {
   }
 
   private unreachable(): SwarmError {
-    return this.failure(`cannot reach ZooKeeper at ${this.hosts.join(',')}, retrying`);
+    return this.failure(`cannot reach ZooKeeper at ${this.endpoint.description}, retrying`);
   }
 
   private failure(message: string): SwarmError {
