@@ -26,6 +26,8 @@ export interface MonitorHooks {
 /** Container actions that change nothing swarm keeps (Swarm classic's list). */
 const NO_REFRESH = new Set(['top', 'resize', 'export', 'exec_create', 'exec_start', 'exec_die', 'exec_detach', 'attach', 'detach', 'extract-to-dir', 'copy', 'archive-path']);
 
+const EXPECTATION_MS = 5000;
+
 /** Whether a `docker ps` row changed in what users see (unchanged rows are not re-indexed). */
 function sameRow(before: ContainerSummary, after: ContainerSummary): boolean {
   return before.State === after.State && before.Status === after.Status && before.Names.join() === after.Names.join();
@@ -59,6 +61,8 @@ export class EngineMonitor {
   private ownsId = false;
   private pendingAttempts = 0;
   private readonly refresher = new CoalescingRunner();
+  /** Container events swarm caused itself and already refreshes for (see startContainer). */
+  private readonly expected = new Map<string, { action: string; done: Promise<unknown> }>();
   /** Resolves once the first connection attempt finished (either way). */
   readonly firstAttempt: Promise<void>;
 
@@ -273,6 +277,7 @@ export class EngineMonitor {
 
   private eventsEnded(): void {
     this.events = undefined;
+    this.expected.clear();
     if (this.stopped) return;
     // reopen soon; while the engine is down the refresh loop marks it unhealthy and reopens on return
     clearTimeout(this.eventTimer);
@@ -293,9 +298,46 @@ export class EngineMonitor {
     refreshed.catch(() => undefined).finally(() => this.hooks.event(this.node, event));
   }
 
+  /**
+   * Start a container and re-read it once. The engine's `start` event for it would re-read it
+   * again: it waits for this refresh instead (clients still see the event after the new state).
+   */
+  async startContainer(id: string): Promise<void> {
+    const done = (async () => {
+      await this.api.startContainer(id);
+      await this.refreshContainer(id);
+    })();
+    const expectation = { action: 'start', done: done.catch(() => undefined) };
+    this.expected.set(id, expectation);
+    const forget = () => {
+      if (this.expected.get(id) === expectation) this.expected.delete(id);
+    };
+    try {
+      await done;
+    } catch (error) {
+      forget(); // no start, no event
+      throw error;
+    }
+    // our own event arrives within milliseconds; a later one is somebody else's
+    setTimeout(forget, EXPECTATION_MS).unref();
+  }
+
+  /** The refresh an event of ours already has, if this event is the one expected. */
+  private expectedRefresh(action: string, subject: string): Promise<unknown> | undefined {
+    const expectation = this.expected.get(subject);
+    if (!expectation) return undefined;
+    // any event of that container ends the expectation: a later `start` needs a stop first
+    this.expected.delete(subject);
+    return expectation.action === action ? expectation.done : undefined;
+  }
+
   private applyEvent(type: string, action: string, subject: string): Promise<unknown> {
     switch (type) {
-      case 'container':
+      case 'container': {
+        const pending = this.expectedRefresh(action, subject);
+        if (pending) return pending;
+        // a create swarm itself made was inspected already; later changes bring their own events
+        if (action === 'create' && this.node.knownContainer(subject)) return Promise.resolve();
         if (action === 'destroy') {
           const gone = this.node.knownContainer(subject);
           this.node.deleteContainer(subject);
@@ -304,12 +346,14 @@ export class EngineMonitor {
         }
         if (action === 'commit') return this.refreshImages();
         return NO_REFRESH.has(action) ? Promise.resolve() : this.refreshContainer(subject);
+      }
       case 'image':
         return this.refreshImages();
       case 'volume':
         return this.refreshVolume(subject);
       case 'network':
-        return this.refreshNetwork(subject);
+        // (dis)connecting a container changes the network's members, not what `network ls` shows
+        return action === 'connect' || action === 'disconnect' ? Promise.resolve() : this.refreshNetwork(subject);
       default:
         return Promise.resolve();
     }

@@ -261,9 +261,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   async startContainer(container: Container): Promise<void> {
-    const monitor = this.monitorOf(container.node);
-    await monitor.api.startContainer(container.id);
-    await monitor.refreshContainer(container.id);
+    await this.monitorOf(container.node).startContainer(container.id);
   }
 
   async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
