@@ -10,10 +10,13 @@ import { docker as plainDocker, row, startMesosManager, systemStatus, waitUntil 
 
 // Agents whose engines listen with --tlsverify (engines 105-106 on 127.0.0.106-107:2376), the master
 // double at a fixed address, `swarm manage --tlsverify` on port 25050: the manager's TLS files are
-// also what it presents to the agents' engines, as in Swarm classic.
+// also what it presents to the agents' engines, as in Swarm classic. A second double (25053) and a
+// manager without TLS files (25052) show what happens without them.
 const FIRST = 105;
 const API_PORT = 25050;
 const MASTER_PORT = 25051;
+const PLAIN_API_PORT = 25052;
+const PLAIN_MASTER_PORT = 25053;
 const dir = mkdtempSync(join(tmpdir(), 'swarm-mesos-tls-'));
 let certs: TestCertificates;
 let testbed: Testbed;
@@ -81,10 +84,30 @@ describe('driver-mesos with agents whose engines listen with --tlsverify', () =>
     expect(master.taskList().find((candidate) => candidate.taskId === task.taskId)?.state).toBe('TASK_KILLED');
   });
 
-  it('keeps the agents healthy in docker info over the TLS listener', async () => {
-    const rows = await systemStatus(API_PORT, cliFlags);
-    expect(row(rows, 'Offers')).toBe('2');
-    expect(row(rows, 'Mesos Status')).toBe('subscribed');
+  it('serves docker info over the TLS listener, with both agents offered and their event streams open', async () => {
+    // the agent that ran the task is offered again once the refusal (1s) is over
+    await waitUntil(async () => row(await systemStatus(API_PORT, cliFlags), 'Offers') === '2', 'both agents offered again');
+    expect(row(await systemStatus(API_PORT, cliFlags), 'Mesos Status')).toBe('subscribed');
     expect(manager.output()).not.toMatch(/event stream unavailable/);
+  });
+
+  it('without the TLS files, a run fails saying why the agent engines cannot be read', async () => {
+    const engineTls = { ca: readFileSync(certs.ca), cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey) };
+    const plainMaster = await startMesosMaster({
+      agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port, tls: engineTls, attributes: { docker_port: '2376' } })),
+      port: PLAIN_MASTER_PORT,
+      heartbeatIntervalSeconds: 2,
+    });
+    const plain = await startMesosManager(PLAIN_API_PORT, `mesos://127.0.0.1:${PLAIN_MASTER_PORT}`, ['mesos.tasktimeout=4s', `mesos.statefile=${join(dir, 'plain.json')}`], 1);
+    try {
+      const run = await plainDocker(PLAIN_API_PORT, 'run', '-d', '-m', '16m', 'busybox:local', 'sleep', '100');
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain('container failed to start after 4s');
+      expect(run.stderr).toMatch(/node10[56]: engine 127\.0\.0\.10[67]:2376: Client sent an HTTP request to an HTTPS server/);
+      expect(plain.output()).toMatch(/agent engine event stream unavailable; retrying/);
+    } finally {
+      await plain.stop();
+      await plainMaster.stop();
+    }
   });
 });

@@ -68,7 +68,7 @@ export class MesosCluster implements Cluster {
     this.finder = createMasterFinder(parseMasterLocation(deps.config.cluster.discovery), this.options.frameworkName, this.options.stateFile, this.logger);
     this.offers = new OfferBook(this.options.offerTimeoutMs, (offer) => this.declineExpired(offer));
     this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
-      task.reject(new SwarmError(ErrorCodes.TIMEOUT, `container failed to start after ${formatDuration(this.options.taskTimeoutMs)}`)),
+      task.reject(new SwarmError(ErrorCodes.TIMEOUT, `container failed to start after ${formatDuration(this.options.taskTimeoutMs)}${this.whyNotPlaced(task)}`)),
     );
     this.subscription = new Subscription(() => this.frameworkInfo(), {
       subscribed: (id) => this.onSubscribed(id),
@@ -204,13 +204,21 @@ export class MesosCluster implements Cluster {
       let chosen: Node | undefined;
       try {
         chosen = this.scheduler.select(task.request, nodes).ranked[0]?.node;
-      } catch {
+      } catch (error) {
+        task.lastRefusal = (error as Error).message;
         continue; // no offer fits yet: wait for the next batch
       }
       const agent = chosen ? this.agents.get(chosen.id) : undefined;
       if (!agent) continue;
       this.launch(task, agent);
     }
+  }
+
+  /** The timeout's explanation: the scheduler's last refusal and the agents whose engines cannot be read. */
+  private whyNotPlaced(task: PendingTask): string {
+    const unreadable = this.agents.all().filter((agent) => agent.lastError() !== undefined).map((agent) => `${agent.name}: ${agent.lastError()}`);
+    const reasons = [task.lastRefusal, ...unreadable].filter((reason): reason is string => reason !== undefined);
+    return reasons.length > 0 ? ` (${reasons.join('; ')})` : '';
   }
 
   private launch(task: PendingTask, agent: MesosAgent): void {
@@ -308,7 +316,10 @@ export class MesosCluster implements Cluster {
     if (!agent) throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} runs on unknown agent ${agentId}`);
     await agent.refresh();
     const container = agent.container(containerId);
-    if (!container) throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but container ${containerId} was not found on ${agent.name}`);
+    if (!container) {
+      const why = agent.lastError();
+      throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but container ${containerId} was not found on ${agent.name}${why ? ` (${why})` : ''}`);
+    }
     return container;
   }
 

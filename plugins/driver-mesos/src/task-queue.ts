@@ -7,6 +7,8 @@ export interface PendingTask {
   readonly config: ContainerConfig;
   readonly request: PlacementRequest;
   agentId?: string;
+  /** Why the scheduler placed it on none of the last offers, for the timeout error. */
+  lastRefusal?: string;
   /** Resolves with the container ID from TASK_RUNNING. */
   resolve(containerId: string, agentId: string): void;
   reject(error: Error): void;
