@@ -1,5 +1,6 @@
 import { ErrorCodes, SwarmError } from './errors.js';
 import type { Node } from './node.js';
+import { offerBest, sortByWeight, type BestList } from './resource-weighing-order.js';
 import type { PlacementRequest, RankedNode, StrategyOptions } from './scheduler.js';
 
 /** Swarm classic's text when no node can hold the requested CPUs and memory. */
@@ -26,11 +27,26 @@ function score(used: number, requested: number, total: number): number {
   return requested > 0 ? Math.trunc(((used + requested) * 100) / total) : 100;
 }
 
+/** The node's weight for the request, or NaN when it cannot hold it (too small, or over 100). */
+function weigh(node: Node, request: PlacementRequest, weights: ResourceWeights, healthFactor: number): number {
+  const totalMemory = node.totalMemory();
+  const totalCpus = node.totalCpus();
+  if (totalMemory < request.memory || totalCpus < request.cpus) return Number.NaN;
+  const cpuScore = score(node.usedCpus(), request.cpus, totalCpus);
+  const memoryScore = score(node.usedMemory(), request.memory, totalMemory);
+  if (cpuScore > 100 || memoryScore > 100) return Number.NaN;
+  return weights.cpu * cpuScore + weights.memory * memoryScore + healthFactor * node.healthIndicator();
+}
+
+/** Up to this many best nodes are picked in one pass; longer rankings sort every node. */
+const MAX_SELECTED = 64;
+
 /**
  * Swarm classic's weighted_node.go: skip nodes smaller than the request, score CPU and memory
  * as `(used + requested) * 100 / total` (100 when nothing is asked), drop nodes over 100, and
  * add the health term. Returns the nodes ranked by weight ascending (`lowestFirst`) or
- * descending, ties broken by container count in the same direction.
+ * descending, ties broken by container count in the same direction, then by position in
+ * `nodes`. With a small `limit`, only that many best nodes are returned (in the same order).
  */
 export function rankByWeight(
   request: PlacementRequest,
@@ -38,6 +54,23 @@ export function rankByWeight(
   options: WeighingOptions & { readonly lowestFirst: boolean },
   limit = Number.POSITIVE_INFINITY,
 ): RankedNode[] {
+  const size = Math.max(1, Math.floor(limit));
+  return size <= MAX_SELECTED && size < nodes.length ? selectBest(request, nodes, options, size) : rankAll(request, nodes, options, size);
+}
+
+function selectBest(request: PlacementRequest, nodes: readonly Node[], options: WeighingOptions & { readonly lowestFirst: boolean }, size: number): RankedNode[] {
+  const weights = options.weights ?? EQUAL_WEIGHTS;
+  const best: BestList = { index: [], weight: [], containers: [] };
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const weight = weigh(node, request, weights, options.healthFactor);
+    if (!Number.isNaN(weight)) offerBest(best, size, options.lowestFirst, i, weight, node);
+  }
+  if (best.index.length === 0) throw noResources();
+  return best.index.map((index, rank) => ({ node: nodes[index]!, score: best.weight[rank]! }));
+}
+
+function rankAll(request: PlacementRequest, nodes: readonly Node[], options: WeighingOptions & { readonly lowestFirst: boolean }, size: number): RankedNode[] {
   const weights = options.weights ?? EQUAL_WEIGHTS;
   // Parallel typed arrays and an index sort: no per-node objects until the result.
   const weight = new Float64Array(nodes.length);
@@ -46,57 +79,18 @@ export function rankByWeight(
   let count = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
-    const totalMemory = node.totalMemory();
-    const totalCpus = node.totalCpus();
-    if (totalMemory < request.memory || totalCpus < request.cpus) continue;
-    const cpuScore = score(node.usedCpus(), request.cpus, totalCpus);
-    const memoryScore = score(node.usedMemory(), request.memory, totalMemory);
-    if (cpuScore > 100 || memoryScore > 100) continue;
-    weight[i] = weights.cpu * cpuScore + weights.memory * memoryScore + options.healthFactor * node.healthIndicator();
+    const w = weigh(node, request, weights, options.healthFactor);
+    if (Number.isNaN(w)) continue;
+    weight[i] = w;
     containers[i] = node.containers().length;
     kept[count++] = i;
   }
   if (count === 0) throw noResources();
   const order = sortByWeight(kept.subarray(0, count), weight, containers, options.lowestFirst);
-  const length = Math.min(count, Math.max(1, limit));
+  const length = Math.min(count, size);
   const ranked: RankedNode[] = new Array(length);
   for (let r = 0; r < length; r++) ranked[r] = { node: nodes[order[r]!]!, score: weight[order[r]!]! };
   return ranked;
-}
-
-/**
- * Order node indexes by weight, then container count (both ascending or both descending), then
- * index. With integral weights (always, unless weight options are fractional) the three are
- * packed into one exact number and sorted natively, several times faster than a comparator.
- */
-function sortByWeight(indexes: Uint32Array, weight: Float64Array, containers: Uint32Array, lowestFirst: boolean): ArrayLike<number> {
-  const direction = lowestFirst ? 1 : -1;
-  let min = Infinity;
-  let max = -Infinity;
-  let maxContainers = 0;
-  let integral = true;
-  for (const i of indexes) {
-    const w = weight[i]!;
-    min = Math.min(min, w);
-    max = Math.max(max, w);
-    maxContainers = Math.max(maxContainers, containers[i]!);
-    integral &&= Number.isInteger(w);
-  }
-  const slots = weight.length;
-  const spanContainers = maxContainers + 1;
-  if (integral && (max - min + 1) * spanContainers * slots < Number.MAX_SAFE_INTEGER) {
-    const keys = new Float64Array(indexes.length);
-    for (let k = 0; k < indexes.length; k++) {
-      const i = indexes[k]!;
-      const primary = lowestFirst ? weight[i]! - min : max - weight[i]!;
-      const secondary = lowestFirst ? containers[i]! : maxContainers - containers[i]!;
-      keys[k] = (primary * spanContainers + secondary) * slots + i;
-    }
-    keys.sort();
-    for (let k = 0; k < keys.length; k++) keys[k] = keys[k]! % slots;
-    return keys;
-  }
-  return Array.from(indexes).sort((a, b) => direction * (weight[a]! - weight[b]!) || direction * (containers[a]! - containers[b]!) || a - b);
 }
 
 /**

@@ -34,12 +34,18 @@ export class RandomStrategy implements Strategy {
     this.random = seed === undefined ? Math.random : seededRandom(seed);
   }
 
-  rank(_request: PlacementRequest, nodes: readonly Node[]): RankedNode[] {
+  rank(_request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[] {
     const shuffled = [...nodes];
     for (let i = shuffled.length - 1; i > 0; i--) {
       const j = Math.floor(this.random() * (i + 1));
-      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+      const swapped = shuffled[i]!;
+      shuffled[i] = shuffled[j]!;
+      shuffled[j] = swapped;
     }
-    return shuffled.map((node, index) => ({ node, score: index }));
+    // The whole shuffle still runs, so a seeded sequence is the same with or without a limit.
+    const length = limit === undefined ? shuffled.length : Math.min(shuffled.length, Math.max(1, Math.floor(limit)));
+    const ranked: RankedNode[] = new Array(length);
+    for (let index = 0; index < length; index++) ranked[index] = { node: shuffled[index]!, score: index };
+    return ranked;
   }
 }
