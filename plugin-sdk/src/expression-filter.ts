@@ -33,13 +33,14 @@ export function prepareExpressionRun(spec: ExpressionFilterSpec, request: Placem
   const all = parseExpressions(swarmDirectives(request.config, spec.directive));
   if (all.length === 0) return undefined;
   const active = request.soft ? all : all.filter((expression) => !expression.soft);
-  const reasons = active.map((expression) => `${spec.filter} ${describeExpression(expression)}`);
+  // Built once per request: refused nodes share their expression's verdict.
+  const failures = active.map((expression) => fail(`${spec.filter} ${describeExpression(expression)}`, !expression.soft));
   return {
     conditions: all.map(spec.condition),
     usesSoft: active.some((expression) => expression.soft),
     check(node) {
       for (let i = 0; i < active.length; i++) {
-        if (!spec.matches(active[i]!, node)) return fail(reasons[i]!, !active[i]!.soft);
+        if (!spec.matches(active[i]!, node)) return failures[i]!;
       }
       return PASS;
     },

@@ -31,6 +31,8 @@ const VALID_KEY = /^[a-z_][a-z0-9\-_.]+$/i;
 const VALID_VALUE = /^[=!/]?(~)?[a-z0-9:\-_\s.*/()?+[\]\\^$|]+$/i;
 // Go's leading flag group, e.g. `(?i)` or `(?is)`; JavaScript wants them as RegExp flags.
 const GO_FLAG_GROUP = /^\(\?([imsU]+)\)/;
+// A glob without these is a plain string: `^value$` matches exactly the value itself.
+const REGEX_SYNTAX = /[\\^$.|?*+()[\]{}]/;
 
 export const invalidExpression = (message: string): SwarmError =>
   new SwarmError(ErrorCodes.INVALID_EXPRESSION, message);
@@ -60,10 +62,12 @@ export function formatExpression(expression: Expression): string {
 }
 
 function createExpression(source: string, key: string, operator: ExpressionOperator, value: string, soft: boolean): Expression {
-  const pattern = compileValue(value);
-  const test = (candidate: string): boolean => pattern !== undefined && pattern.test(candidate);
+  const plain = isPlainValue(value);
+  const test = plain ? (candidate: string): boolean => candidate === value : regexTest(value);
   const matchesOne = (candidate: string): boolean => test(candidate) === (operator === '==');
   const matches = (candidates: Iterable<string>): boolean => {
+    // A set of candidates answers a plain value with one lookup.
+    if (plain && candidates instanceof Set) return candidates.has(value) === (operator === '==');
     // Indexed loop for arrays: this runs per node per decision, and array iterators allocate.
     if (Array.isArray(candidates)) {
       const list: readonly string[] = candidates;
@@ -78,14 +82,23 @@ function createExpression(source: string, key: string, operator: ExpressionOpera
   return Object.freeze({ source, key, operator, value, soft, matches, matchesOne });
 }
 
+const isRegexValue = (value: string): boolean => value.length >= 2 && value.startsWith('/') && value.endsWith('/');
+
+/** A glob with no regex syntax: `^value$` matches the value itself only, so strings are compared instead (far cheaper per node). */
+const isPlainValue = (value: string): boolean => !isRegexValue(value) && !REGEX_SYNTAX.test(value);
+
+function regexTest(value: string): (candidate: string) => boolean {
+  const pattern = compileValue(value);
+  return pattern === undefined ? () => false : (candidate) => pattern.test(candidate);
+}
+
 /**
  * The value as a RegExp: `/.../` is used as is (unanchored), anything else is Swarm's glob,
  * `^` + value with `*` → `.*` + `$` (other regex characters keep their meaning, as in Swarm).
  * An invalid pattern matches nothing (Swarm logs it and finds no match).
  */
 export function compileValue(value: string): RegExp | undefined {
-  const isRegex = value.length >= 2 && value.startsWith('/') && value.endsWith('/');
-  const source = isRegex ? value.slice(1, -1) : `^${value.replaceAll('*', '.*')}$`;
+  const source = isRegexValue(value) ? value.slice(1, -1) : `^${value.replaceAll('*', '.*')}$`;
   return compileGoRegex(source);
 }
 

@@ -1,5 +1,5 @@
 import type { FilterVerdictRecord, NodeExplanation, PlacementExplanation, RankedNode } from '@swarm/plugin-sdk';
-import type { FilterPass } from './filter-pass.js';
+import { failuresByNode, type FilterPass, type NodeFailures } from './filter-pass.js';
 import { INSUFFICIENT_RESOURCES } from './refusal-text.js';
 
 export interface Outcome {
@@ -12,15 +12,15 @@ export interface Outcome {
   readonly error?: string;
 }
 
-function verdictsOf(outcome: Outcome, index: number, ranked: boolean): FilterVerdictRecord[] {
+function verdictsOf(outcome: Outcome, failures: NodeFailures, index: number, ranked: boolean): FilterVerdictRecord[] {
   const { pass } = outcome;
-  const failedAt = pass.failedAt[index]!;
+  const failedAt = failures.failedAt[index]!;
   const records: FilterVerdictRecord[] = [];
   const last = failedAt < 0 ? pass.filters.length - 1 : failedAt;
   for (let f = 0; f <= last; f++) {
     const filter = pass.filters[f]!;
     if (!filter.run) continue;
-    const verdict = f === failedAt ? pass.failures[index] : undefined;
+    const verdict = f === failedAt ? failures.verdicts[index] : undefined;
     records.push(
       verdict && !verdict.pass
         ? { filter: filter.name, pass: false, reason: verdict.reason, resolvable: verdict.resolvable ?? true }
@@ -36,13 +36,14 @@ function verdictsOf(outcome: Outcome, index: number, ranked: boolean): FilterVer
 /** The full per-node explanation, built only when asked for (it is the one per-node allocation). */
 export function buildExplanation(outcome: Outcome): PlacementExplanation {
   const ranks = new Map(outcome.ranked.map((entry, index) => [entry.node, { rank: index + 1, score: entry.score }]));
+  const failures = failuresByNode(outcome.pass);
   const nodes: NodeExplanation[] = outcome.pass.nodes.map((node, index) => {
     const ranking = ranks.get(node);
     return {
       id: node.id,
       name: node.name,
-      verdicts: verdictsOf(outcome, index, ranking !== undefined),
-      feasible: outcome.pass.failedAt[index] === -1,
+      verdicts: verdictsOf(outcome, failures, index, ranking !== undefined),
+      feasible: failures.failedAt[index] === -1,
       ...(ranking ?? {}),
     };
   });

@@ -6,15 +6,20 @@ export interface PreparedFilter {
   readonly run: FilterRun | undefined;
 }
 
-/** One run of the filters over the nodes, kept compact: no per-node objects for nodes that pass. */
+/**
+ * One run of the filters over the nodes, kept compact: nothing per node for nodes that pass,
+ * and three parallel lists (in node order) for the nodes that a filter refused.
+ */
 export interface FilterPass {
   readonly request: PlacementRequest;
   readonly filters: readonly PreparedFilter[];
   readonly nodes: readonly Node[];
-  /** Per node: the index (in `filters`) of the filter that failed it, or -1. */
-  readonly failedAt: Int32Array;
-  /** Per node: the failing verdict, or undefined. */
-  readonly failures: ReadonlyArray<FilterVerdict | undefined>;
+  /** Index (in `nodes`) of each refused node. */
+  readonly refusedNodes: readonly number[];
+  /** For each refused node, the index (in `filters`) of the filter that failed it. */
+  readonly refusedBy: readonly number[];
+  /** For each refused node, the failing verdict. */
+  readonly refusals: readonly FilterVerdict[];
   readonly feasible: readonly Node[];
   /** Whether a soft expression took part (a failed pass is then retried without them). */
   readonly usesSoft: boolean;
@@ -31,8 +36,9 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
       activeRuns.push(filter.run);
     }
   });
-  const failedAt = new Int32Array(nodes.length).fill(-1);
-  const failures: Array<FilterVerdict | undefined> = new Array(nodes.length);
+  const refusedNodes: number[] = [];
+  const refusedBy: number[] = [];
+  const refusals: FilterVerdict[] = [];
   const feasible: Node[] = [];
   for (let n = 0; n < nodes.length; n++) {
     const node = nodes[n]!;
@@ -40,13 +46,33 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
     for (let f = 0; f < activeRuns.length; f++) {
       const verdict = activeRuns[f]!.check(node);
       if (!verdict.pass) {
-        failedAt[n] = activeIndexes[f]!;
-        failures[n] = verdict;
+        refusedNodes.push(n);
+        refusedBy.push(activeIndexes[f]!);
+        refusals.push(verdict);
         passed = false;
         break;
       }
     }
     if (passed) feasible.push(node);
   }
-  return { request, filters: prepared, nodes, failedAt, failures, feasible, usesSoft: activeRuns.some((run) => run.usesSoft === true) };
+  const usesSoft = activeRuns.some((run) => run.usesSoft === true);
+  return { request, filters: prepared, nodes, refusedNodes, refusedBy, refusals, feasible, usesSoft };
+}
+
+/** Per node (by index in `nodes`): what explanations need to list each node's verdicts. */
+export interface NodeFailures {
+  /** The index of the filter that failed the node, or -1. */
+  readonly failedAt: Int32Array;
+  /** The failing verdict, or undefined. */
+  readonly verdicts: ReadonlyArray<FilterVerdict | undefined>;
+}
+
+export function failuresByNode(pass: FilterPass): NodeFailures {
+  const failedAt = new Int32Array(pass.nodes.length).fill(-1);
+  const verdicts: Array<FilterVerdict | undefined> = new Array(pass.nodes.length);
+  pass.refusedNodes.forEach((node, k) => {
+    failedAt[node] = pass.refusedBy[k]!;
+    verdicts[node] = pass.refusals[k];
+  });
+  return { failedAt, verdicts };
 }

@@ -8,7 +8,7 @@ export const INSUFFICIENT_RESOURCES = 'insufficient resources';
 /** Index of the filter at which Swarm classic's sequential filtering ran out of nodes. */
 export function exhaustingFilter(pass: FilterPass): number {
   let last = -1;
-  for (const index of pass.failedAt) last = Math.max(last, index);
+  for (const index of pass.refusedBy) last = Math.max(last, index);
   return last;
 }
 
@@ -34,9 +34,9 @@ export function filtersRefusal(pass: FilterPass): string {
  */
 export function availabilitySummary(pass: FilterPass, available: number, unranked: number): string {
   const groups = new Map<string, { filter: number; count: number }>();
-  pass.failures.forEach((verdict, node) => {
-    if (verdict === undefined || verdict.pass) return;
-    const group = groups.get(verdict.reason) ?? { filter: pass.failedAt[node]!, count: 0 };
+  pass.refusals.forEach((verdict, k) => {
+    if (verdict.pass) return;
+    const group = groups.get(verdict.reason) ?? { filter: pass.refusedBy[k]!, count: 0 };
     group.count++;
     groups.set(verdict.reason, group);
   });

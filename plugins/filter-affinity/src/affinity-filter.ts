@@ -1,9 +1,5 @@
 import { conditionWithSoftness, createExpressionFilter, type Expression, type Filter, type Node } from '@swarm/plugin-sdk';
-import { containerIdentities, imageIdentities } from './node-identities.js';
-
-function containerLabels(node: Node, key: string): string[] {
-  return node.containers().map((container) => container.labels[key] ?? '');
-}
+import { containerIdentities, containerLabels, imageIdentities } from './node-identities.js';
 
 function nodeMatches(expression: Expression, node: Node): boolean {
   switch (expression.key) {
@@ -12,7 +8,7 @@ function nodeMatches(expression: Expression, node: Node): boolean {
     case 'image':
       return expression.matches(imageIdentities(node.images()));
     default:
-      return expression.matches(containerLabels(node, expression.key));
+      return expression.matches(containerLabels(node.containers(), expression.key));
   }
 }
 

@@ -2,7 +2,11 @@ import { formatExpression, createExpressionFilter, type Expression, type Filter,
 
 /** `node` matches the node's ID or name; any other key matches that engine label ("" when absent). */
 function nodeMatches(expression: Expression, node: Node): boolean {
-  if (expression.key === 'node') return expression.matches([node.id, node.name]);
+  if (expression.key === 'node') {
+    // `matches([node.id, node.name])` without an array per node: == wants either, != neither.
+    const id = expression.matchesOne(node.id);
+    return expression.operator === '==' ? id || expression.matchesOne(node.name) : id && expression.matchesOne(node.name);
+  }
   return expression.matchesOne(node.labels()[expression.key] ?? '');
 }
 

@@ -5,8 +5,20 @@ import { conditionWithSoftness, createExpressionFilter, type Expression, type Fi
  * Swarm classic ignored the operator; here `!=` excludes the listed nodes.
  */
 function nodeMatches(expression: Expression, node: Node): boolean {
-  const listed = expression.value.split('|').includes(node.name);
+  const listed = namesOf(expression).has(node.name);
   return expression.operator === '==' ? listed : !listed;
+}
+
+// Expressions are parsed per request; split each one's names once, not once per node.
+const names = new WeakMap<Expression, ReadonlySet<string>>();
+
+function namesOf(expression: Expression): ReadonlySet<string> {
+  let set = names.get(expression);
+  if (set === undefined) {
+    set = new Set(expression.value.split('|'));
+    names.set(expression, set);
+  }
+  return set;
 }
 
 /** Swarm classic's whitelist filter: `-e whitelist:node==node1|node2`. */
