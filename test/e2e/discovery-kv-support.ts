@@ -11,9 +11,9 @@ export type StoreScheme = 'zk' | 'etcd';
 export const startStore = (scheme: StoreScheme, port: number): Promise<Service> =>
   scheme === 'zk' ? startZooKeeper(port) : startEtcd(port);
 
-/** `swarm list --timeout 5s <discovery>`: the printed engines, sorted. */
-export async function swarmList(discovery: string): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [SWARM_BIN, 'list', '--timeout', '5s', discovery], { timeout: 20_000 });
+/** `swarm list --timeout 5s [args...] <discovery>`: the printed engines, sorted. */
+export async function swarmList(discovery: string, args: readonly string[] = []): Promise<string[]> {
+  const { stdout } = await run(process.execPath, [SWARM_BIN, 'list', '--timeout', '5s', ...args, discovery], { timeout: 20_000 });
   return stdout.split('\n').filter((line) => line !== '').sort();
 }
 
@@ -23,9 +23,9 @@ export interface JoinProcess {
   kill(): Promise<void>;
 }
 
-/** `swarm join --advertise <addr> --heartbeat 1s --ttl <ttl> <discovery>` in the background. */
-export function startJoin(discovery: string, advertise: string, ttl = '3s'): JoinProcess {
-  const child = spawn(process.execPath, [SWARM_BIN, 'join', '--advertise', advertise, '--heartbeat', '1s', '--ttl', ttl, discovery], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `swarm join --advertise <addr> --heartbeat 1s --ttl <ttl> [args...] <discovery>` in the background. */
+export function startJoin(discovery: string, advertise: string, ttl = '3s', args: readonly string[] = []): JoinProcess {
+  const child = spawn(process.execPath, [SWARM_BIN, 'join', '--advertise', advertise, '--heartbeat', '1s', '--ttl', ttl, ...args, discovery], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

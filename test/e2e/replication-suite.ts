@@ -3,7 +3,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 import type { Service } from '../harness/services.js';
 import { eventually, startJoin, startStore, type JoinProcess, type StoreScheme } from './discovery-kv-support.js';
-import { docker, dockerWithInput, killManager, primariesAmong, PrimaryWatch, readRole } from './replication-support.js';
+import { docker, dockerWithInput, killManager, primariesAmong, PrimaryWatch, readRole, type NoPrimaryGap } from './replication-support.js';
 
 export interface ReplicationSuiteSetup {
   readonly scheme: StoreScheme;
@@ -15,6 +15,23 @@ export interface ReplicationSuiteSetup {
 }
 
 const TTL_SECONDS = 5;
+/**
+ * What a client's view may add to the TTL: this file polls /info every 50 ms, and one /info
+ * round trip on a loaded 2-core machine takes up to a few hundred ms.
+ */
+const POLLING_MARGIN_MS = 750;
+/** One PrimaryWatch round may end up to its /info timeout after the moment it describes. */
+const WATCH_ROUND_MS = 2100;
+
+/** Polls fast, so the time a client first sees something is close to when it happened. */
+async function seenWithin(probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
 
 /** When the manager last logged `Leader Election: Cluster leadership acquired` (epoch ms). */
 function lastLeadershipAt(output: string): number {
@@ -45,6 +62,8 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
     const joins: JoinProcess[] = [];
     const managers: Manager[] = [];
     let watch: PrimaryWatch | undefined;
+    /** When the managers may rightly have no primary: start-up, failover, store outage. */
+    const expectedGaps: NoPrimaryGap[] = [];
     const ports = [...setup.managerPorts];
     const advertise = (port: number) => `127.0.0.1:${port}`;
     const byPort = (port: number) => managers.find((manager) => manager.port === port)!;
@@ -66,6 +85,7 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
         ),
       );
       managers.push(...started);
+      expectedGaps.push({ from: Date.now(), to: Number.POSITIVE_INFINITY });
       watch = new PrimaryWatch(ports);
     });
 
@@ -80,7 +100,7 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
     let primaryPort = 0;
 
     it('elects one primary; docker info shows Role: primary there and Role: replica with the Primary elsewhere', async () => {
-      await eventually(async () => (await primariesAmong(ports)).length === 1, 'one primary among three managers', 15_000);
+      expectedGaps[0]!.to = await seenWithin(async () => (await primariesAmong(ports)).length === 1, 'one primary among three managers', 15_000);
       [primaryPort] = await primariesAmong(ports);
       for (const port of ports) {
         const expected = port === primaryPort ? ['Role: primary'] : ['Role: replica', `Primary: ${advertise(primaryPort)}`];
@@ -104,14 +124,16 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
     it(`kill -9 of the primary: a replica takes over within the TTL (${TTL_SECONDS}s)`, async () => {
       const survivors = ports.filter((port) => port !== primaryPort);
       const killedAt = await killManager(byPort(primaryPort));
-      await eventually(async () => (await primariesAmong(survivors)).length === 1, 'a new primary', 20_000);
-      const seenMs = Date.now() - killedAt;
+      const gap = { from: killedAt, to: Number.POSITIVE_INFINITY };
+      expectedGaps.push(gap);
+      gap.to = await seenWithin(async () => (await primariesAmong(survivors)).length === 1, 'a new primary', 20_000);
+      const seenMs = gap.to - killedAt;
       const [newPrimary] = await primariesAmong(survivors);
       // The elected manager's own log says when it took over, free of this test's polling delays.
       const failoverMs = lastLeadershipAt(byPort(newPrimary!).output()) - killedAt;
       console.log(`${setup.scheme}: new primary ${failoverMs} ms after kill -9 of the primary (seen by clients after ${seenMs} ms; replication TTL ${TTL_SECONDS}s)`);
-      // ZooKeeper expires sessions on its 2 s tick, so a session may outlive the TTL by up to one tick.
-      expect(failoverMs).toBeLessThanOrEqual(TTL_SECONDS * 1000 + 2000);
+      expect(failoverMs).toBeLessThanOrEqual(TTL_SECONDS * 1000);
+      expect(seenMs).toBeLessThanOrEqual(TTL_SECONDS * 1000 + POLLING_MARGIN_MS);
 
       const replicaPort = survivors.find((port) => port !== newPrimary)!;
       await eventually(async () => (await readRole(replicaPort)).primary === advertise(newPrimary!), 'the replica to follow the new primary', 10_000);
@@ -123,12 +145,16 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
     it('store down: every manager steps down within the TTL; store back: exactly one primary', async () => {
       await store.kill();
       const downAt = Date.now();
-      await eventually(async () => (await primariesAmong(ports)).length === 0, 'every manager to step down', TTL_SECONDS * 1000 + 3000);
-      console.log(`${setup.scheme}: no primary ${Date.now() - downAt} ms after the store went down`);
+      const outage = { from: downAt, to: Number.POSITIVE_INFINITY };
+      expectedGaps.push(outage);
+      const steppedDownMs = (await seenWithin(async () => (await primariesAmong(ports)).length === 0, 'every manager to step down', TTL_SECONDS * 1000 + 3000)) - downAt;
+      console.log(`${setup.scheme}: no primary ${steppedDownMs} ms after the store went down`);
+      // The primary may lead only while its session or lease is certainly alive, which is less than the TTL.
+      expect(steppedDownMs).toBeLessThanOrEqual(TTL_SECONDS * 1000 + POLLING_MARGIN_MS);
       await store.restart();
       const backAt = Date.now();
-      await eventually(async () => (await primariesAmong(ports)).length === 1, 'one primary after the store restart', 30_000);
-      console.log(`${setup.scheme}: one primary again ${Date.now() - backAt} ms after the store came back`);
+      outage.to = await seenWithin(async () => (await primariesAmong(ports)).length === 1, 'one primary after the store restart', 30_000);
+      console.log(`${setup.scheme}: one primary again ${outage.to - backAt} ms after the store came back`);
       const [primary] = await primariesAmong(ports);
       const replicaPort = ports.find((port) => port !== primary)!;
       await eventually(async () => (await readRole(replicaPort)).primary === advertise(primary!), 'the replica to follow the primary', 10_000);
@@ -136,12 +162,14 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
       expect(await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after store restart')).toBe('after store restart');
     });
 
-    it('never showed two primaries at once while polling all managers', async () => {
+    it('showed exactly one primary at all times while polling all managers (none only during start-up, failover and the store outage)', async () => {
       await watch!.stop();
-      console.log(`${setup.scheme}: ${watch!.rounds} polling rounds of /info, at most ${watch!.mostPrimaries} primary at once`);
+      console.log(`${setup.scheme}: ${watch!.rounds} polling rounds of /info, at most ${watch!.mostPrimaries} primary at once, ${watch!.gaps.length} stretches without one`);
       expect(watch!.rounds).toBeGreaterThan(50);
       expect(watch!.overlaps).toEqual([]);
       expect(watch!.mostPrimaries).toBe(1);
+      const unexpected = watch!.gaps.filter((gap) => !expectedGaps.some((allowed) => gap.from >= allowed.from - WATCH_ROUND_MS && gap.to <= allowed.to + WATCH_ROUND_MS));
+      expect(unexpected.map((gap) => `${new Date(gap.from).toISOString()} for ${gap.to - gap.from} ms`)).toEqual([]);
     });
   });
 }

@@ -49,14 +49,22 @@ export async function readRole(port: number): Promise<{ role: Role; primary?: st
   }
 }
 
+/** A stretch of polling rounds (epoch ms) in which no manager said it was the primary. */
+export interface NoPrimaryGap {
+  from: number;
+  to: number;
+}
+
 /**
  * Asks every manager's /info at once, over and over, and remembers the largest number of
- * managers that called themselves primary in the same round.
+ * managers that called themselves primary in the same round, and when there was none.
  */
 export class PrimaryWatch {
   rounds = 0;
   mostPrimaries = 0;
   readonly overlaps: string[] = [];
+  readonly gaps: NoPrimaryGap[] = [];
+  private gap: NoPrimaryGap | undefined;
   private running = true;
   private readonly loop: Promise<void>;
 
@@ -71,9 +79,14 @@ export class PrimaryWatch {
 
   private async poll(): Promise<void> {
     while (this.running) {
+      const startedAt = Date.now();
       const roles = await Promise.all(this.ports.map((port) => readRole(port)));
       const primaries = this.ports.filter((_, index) => roles[index]!.role === 'primary');
       this.rounds += 1;
+      if (primaries.length === 0) {
+        if (this.gap === undefined) this.gaps.push((this.gap = { from: startedAt, to: Date.now() }));
+        else this.gap.to = Date.now();
+      } else this.gap = undefined;
       this.mostPrimaries = Math.max(this.mostPrimaries, primaries.length);
       if (primaries.length > 1) this.overlaps.push(`${new Date().toISOString()}: ${primaries.join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTestCertificates, type TestCertificates } from '../mesos-double/certificates.js';
 
 /** A real coordination service started for a test (ZooKeeper or etcd), on loopback. */
 export interface Service {
@@ -65,6 +66,24 @@ export interface ZooKeeperTls {
   /** The server's private key followed by its certificate, in one PEM file. */
   keyAndCertFile: string;
   caFile: string;
+}
+
+export interface ZooKeeperTlsFiles {
+  /** CA, server (127.0.0.1) and client certificates. */
+  certs: TestCertificates;
+  /** The server's key store for `startZooKeeper(..., { keyAndCertFile })`. */
+  keyAndCertFile: string;
+  /** Another CA, which signed nothing ZooKeeper presents (for wrong-CA cases). */
+  strangerCa: string;
+}
+
+/** Throw-away certificates for a TLS ZooKeeper, written under `dir`. */
+export async function makeZooKeeperTlsFiles(dir: string): Promise<ZooKeeperTlsFiles> {
+  const stranger = mkdtempSync(join(dir, 'stranger-'));
+  const [certs] = await Promise.all([makeTestCertificates(dir, ['127.0.0.1']), makeTestCertificates(stranger, ['127.0.0.1'])]);
+  const keyAndCertFile = join(dir, 'server-keystore.pem');
+  writeFileSync(keyAndCertFile, Buffer.concat([readFileSync(certs.serverKey), readFileSync(certs.serverCert)]));
+  return { certs, keyAndCertFile, strangerCa: join(stranger, 'ca.pem') };
 }
 
 /** ZooKeeper 3.8's TLS port (Netty connection factory, PEM key and trust stores, client certificates required). */

@@ -185,6 +185,29 @@ export function leadershipSuite(store: KvStore, port: number): void {
       await other.campaign.resign();
     }, SLOW_TEST_MS);
 
+    it('warns when the store cannot honour the election TTL, and not when it can', async () => {
+      // ZooKeeper expires sessions up to one 2 s tick late and grants at least 2 s (this harness's
+      // minSessionTimeout); etcd leases last at least 2 s and are revoked up to 0.5 s late.
+      const tooShort = store.scheme === 'zk' ? 4 : 3;
+      const warnings = async (ttl: number, prefix: string) => {
+        const discovery = store.backend.open(`${service.addr}/${prefix}`, { heartbeat: 1, ttl, options: {} });
+        opened.push(discovery);
+        const said: string[] = [];
+        const campaign = discovery.leadership!(LEADER_ELECTION_PATH, ttl).campaign('127.0.0.1:23689', {
+          onElected: () => said.push('elected'),
+          onLost: () => undefined,
+          onWarning: (message) => said.push(message),
+        });
+        await eventually(() => said.includes('elected'), 'the candidate to lead');
+        await campaign.resign();
+        return said.filter((line) => line !== 'elected');
+      };
+      const short = await warnings(tooShort, 'warn-short');
+      expect(short).toHaveLength(1);
+      expect(short[0]).toMatch(new RegExp(`^${store.scheme}: .*replication TTL of ${tooShort}s.*a failover can take up to \\d+ ms`));
+      expect(await warnings(5, 'warn-fine')).toEqual([]);
+    }, SLOW_TEST_MS);
+
     it('replaces a leader whose process dies within the TTL', async () => {
       const dying = startChild(store, `${service.addr}/death`, TTL, 'campaign', '127.0.0.1:23683');
       await eventually(() => dying.output.includes('elected'), () => `the child to lead (it said: ${dying.output.join(' | ')})`, 60_000);

@@ -1,13 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEADER_ELECTION_PATH, type Discovery } from '@swarm/plugin-sdk';
 import { ZkDiscoveryBackend } from '@swarm/discovery-zk';
-import { makeTestCertificates, type TestCertificates } from '../mesos-double/certificates.js';
-import { startZooKeeper, type Service } from '../harness/services.js';
+import type { TestCertificates } from '../mesos-double/certificates.js';
+import { makeZooKeeperTlsFiles, startZooKeeper, type Service } from '../harness/services.js';
 import { eventually, WatchLog, zkStore } from './discovery-kv-fixtures.js';
 
 // ZooKeeper on 23630 (plain) and 23631 (TLS): ports no other file uses.
@@ -31,11 +31,8 @@ describe('zk:// with kv.cacertfile, kv.certfile and kv.keyfile (ZooKeeper secure
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-zk-tls-'));
-    const stranger = mkdtempSync(join(dir, 'stranger-'));
-    [certs] = await Promise.all([makeTestCertificates(dir, ['127.0.0.1']), makeTestCertificates(stranger, ['127.0.0.1'])]);
-    strangerCa = join(stranger, 'ca.pem');
-    const keyAndCert = join(dir, 'server-keystore.pem');
-    writeFileSync(keyAndCert, Buffer.concat([readFileSync(certs.serverKey), readFileSync(certs.serverCert)]));
+    let keyAndCert: string;
+    ({ certs, keyAndCertFile: keyAndCert, strangerCa } = await makeZooKeeperTlsFiles(dir));
     zk = await startZooKeeper(PORT, { securePort: SECURE_PORT, keyAndCertFile: keyAndCert, caFile: certs.ca });
   }, 120_000);
 
