@@ -90,6 +90,24 @@ describe('Expression.matches', () => {
     expect(matches('zone==a.b', 'axb')).toBe(true);
   });
 
+  it('a plain value matches itself only, whatever holds the candidates', () => {
+    const expression = parseExpression('image==127.0.0.1:5000/busybox');
+    expect(expression.matches(['127.0.0.1:5000/busybox'])).toBe(true);
+    expect(expression.matches(['127.0.0.1:5000/busybox:1', ' 127.0.0.1:5000/busybox', '127.0.0.1:5000/busybox\n'])).toBe(false);
+    expect(expression.matches(new Set(['redis', '127.0.0.1:5000/busybox']))).toBe(true);
+    expect(expression.matches(new Set(['redis']))).toBe(false);
+    expect(parseExpression('image!=busybox').matches(new Set(['busybox']))).toBe(false);
+    expect(parseExpression('image!=busybox').matches(new Set<string>())).toBe(true);
+    expect(parseExpression('image==busybox').matches(new Set<string>())).toBe(false);
+  });
+
+  it('a set of candidates still runs globs and regexes on each', () => {
+    expect(matches('zone==a.b')).toBe(false);
+    expect(parseExpression('zone==a.b').matches(new Set(['x', 'axb']))).toBe(true);
+    expect(parseExpression('node==node*').matches(new Set(['db', 'node7']))).toBe(true);
+    expect(parseExpression('node!=/^db$/').matches(new Set(['web', 'db']))).toBe(false);
+  });
+
   it('matchesOne applies the operator to one candidate', () => {
     expect(parseExpression('storage!=ssd').matchesOne('')).toBe(true);
     expect(parseExpression('storage==*').matchesOne('')).toBe(true);

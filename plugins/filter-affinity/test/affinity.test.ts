@@ -1,5 +1,6 @@
-import { describe, it } from 'vitest';
-import { fakeNode, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import type { Container, Node } from '@swarm/plugin-sdk';
+import { fakeNode, placementRequest, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-affinity';
 
 const affinity = pluginProviders(plugin).filter('affinity');
@@ -55,4 +56,15 @@ describe('affinity filter', () => {
     ],
     { it },
   );
+
+  it("follows a node's containers as they change (a driver hands out a new list)", () => {
+    const base = fakeNode({ name: 'node4' });
+    const later = fakeNode({ name: 'node4', containers: [{ name: 'cache', labels: { 'com.example.tier': 'front' } }] });
+    let current: readonly Container[] = base.containers();
+    const node = Object.create(base, { containers: { value: () => current } }) as Node;
+    const passes = (expression: string) => affinity.prepare(placementRequest({ affinities: [expression] }))!.check(node).pass;
+    expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([false, false, true]);
+    current = later.containers();
+    expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([true, true, false]);
+  });
 });

@@ -27,6 +27,15 @@ describe('random strategy', () => {
     expect(firstNames(42, 20)).not.toEqual(firstNames(7, 20));
   });
 
+  it('with a limit, returns the first nodes of the same shuffle', () => {
+    const many = fakeNodes(40);
+    for (const limit of [1, 3, 8]) {
+      const full = providers.strategy('random', { seed: 5 }).rank(placementRequest({}), many);
+      const limited = providers.strategy('random', { seed: 5 }).rank(placementRequest({}), many, limit);
+      expect(limited).toEqual(full.slice(0, limit));
+    }
+  });
+
   it('refuses bad options', () => {
     expect(() => providers.strategy('random', { seed: 'abc' })).toThrow('strategy "random": option seed must be an integer, got "abc"');
     expect(() => providers.strategy('random', { speed: 1 })).toThrow('strategy "random": unknown option "speed"; known options: seed');
