@@ -1,16 +1,20 @@
 /**
  * Overhead of the Docker API front: the real docker CLI against `swarm manage` versus against
  * the same real engine directly, measured in the same run (alternating, medians):
- *   - `docker run -d` round trip, `docker logs` of 50 MB: manager over engine 42 vs engine 42;
- *   - `docker ps -a` with 300 containers: manager over engine 42 vs engine 42, and a manager
- *     over engines 43-45 (100 containers each) vs engine 42's 300.
- * Writes test/bench/results/api-overhead.md.
+ *   - `docker run -d` round trip, `docker logs` of 50 MB: manager over engine 112 vs engine 112;
+ *   - `docker ps -a` with 300 containers: manager over engine 112 vs engine 112, and a manager
+ *     over engines 113-115 (100 containers each) vs engine 112's 300.
+ * Also the manager's own CPU time (user + system, from /proc) per 50 MB of logs, which the
+ * machine's load disturbs far less than wall times.
+ * Engines 112-115 and ports 25120-25121 (engine 112 is shared with test/e2e/api-endpoints.test.ts:
+ * do not run both at once). Adds a section to test/bench/results/api-overhead.md, newest first.
  *
  *   npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js
  */
 import { execFile, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { machineDescription, median } from './core-machine.js';
@@ -22,6 +26,10 @@ const SWARM = here('../../../core/dist/cli/bin.js');
 const RESULTS = here('../results/api-overhead.md');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const LOG_BYTES = 50 * 1024 * 1024;
+const ONE = 112;
+const THREE = [113, 114, 115];
+const KEPT_RUNS = 6;
+const RUN_HEADING = '## Run ';
 
 const engineHost = (index: number) => `tcp://127.0.0.${index + 1}:2375`;
 
@@ -72,7 +80,20 @@ async function fillEngine(index: number, count: number): Promise<void> {
   await Promise.all(Array.from({ length: 6 }, worker));
 }
 
-async function startManager(port: number, engines: number[]): Promise<{ host: string; stop(): void }> {
+interface BenchManager {
+  host: string;
+  /** User + system CPU time the manager process used so far. */
+  cpuMs(): number;
+  stop(): void;
+}
+
+function processCpuMs(pid: number): number {
+  // /proc/<pid>/stat: fields 14 and 15 (utime, stime) in clock ticks, after the `(comm)` field.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function startManager(port: number, engines: number[]): Promise<BenchManager> {
   const discovery = engines.map((index) => `127.0.0.${index + 1}:2375`).join(',');
   const child = spawn(process.execPath, [SWARM, 'manage', '-H', `tcp://127.0.0.1:${port}`, discovery], { stdio: 'ignore' });
   const host = `tcp://127.0.0.1:${port}`;
@@ -80,7 +101,7 @@ async function startManager(port: number, engines: number[]): Promise<{ host: st
     try {
       const { stdout } = await run('docker', ['-H', host, 'info', '--format', '{{json .SystemStatus}}'], { env: cliEnv() });
       const healthy = (JSON.parse(stdout) as Array<[string, string]>).filter(([key, value]) => key.trim() === '└ Status' && value === 'Healthy');
-      if (healthy.length === engines.length) return { host, stop: () => child.kill('SIGTERM') };
+      if (healthy.length === engines.length) return { host, cpuMs: () => processCpuMs(child.pid!), stop: () => child.kill('SIGTERM') };
     } catch {
       // not listening yet
     }
@@ -108,34 +129,72 @@ async function measure(name: string, front: () => Promise<number>, direct: () =>
   return result;
 }
 
+function commitLabel(): Promise<string> {
+  return run('git', ['describe', '--always', '--dirty'], { cwd: here('../../..') }).then(
+    ({ stdout }) => stdout.trim(),
+    () => 'unknown',
+  );
+}
+
+/** Earlier runs' sections of the results file (newest first), to keep below this run's. */
+function earlierRuns(): string[] {
+  if (!existsSync(RESULTS)) return [];
+  const text = readFileSync(RESULTS, 'utf8');
+  return text
+    .split(`\n${RUN_HEADING}`)
+    .slice(1)
+    .map((section) => `${RUN_HEADING}${section.trimEnd()}`);
+}
+
+function resultsText(runSection: string): string {
+  return [
+    '# Docker API front overhead',
+    '',
+    'Command: `npm run bench:api` (= `npm run bench:build && node test/bench/dist/api-overhead.js`)',
+    '',
+    `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly, engines ${ONE}-${THREE[THREE.length - 1]} of the testbed. The 2-core machine is shared with other work (see the load averages), so wall times are noisy; the manager's CPU time per 50 MB of logs is the steadier measure of the front's own cost.`,
+    '',
+    'Targets (#4): ratio ≤ 1.10 for run and logs; `ps` over 3 engines ≤ 1.5 × one engine\'s `ps`.',
+    '',
+    runSection,
+    ...earlierRuns().slice(0, KEPT_RUNS - 1).map((section) => `\n${section}`),
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
-  await run('bash', [TESTBED, 'up', '4', '--first', '42']);
-  const managers: Array<{ stop(): void }> = [];
+  await run('bash', [TESTBED, 'up', '4', '--first', String(ONE)]);
+  const managers: BenchManager[] = [];
   try {
-    await fillEngine(42, 300);
-    await Promise.all([43, 44, 45].map((index) => fillEngine(index, 100)));
-    const one = await startManager(23420, [42]);
+    await fillEngine(ONE, 300);
+    await Promise.all(THREE.map((index) => fillEngine(index, 100)));
+    const one = await startManager(25120, [ONE]);
     managers.push(one);
-    const three = await startManager(23421, [43, 44, 45]);
+    const three = await startManager(25121, THREE);
     managers.push(three);
 
-    const logger = (await run('docker', ['-H', engineHost(42), 'run', '-d', 'busybox:local', 'sh', '-c', `yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz | head -c ${LOG_BYTES}`], { env: cliEnv() })).stdout.trim();
-    await run('docker', ['-H', engineHost(42), 'wait', logger], { env: cliEnv() });
+    const logger = (await run('docker', ['-H', engineHost(ONE), 'run', '-d', 'busybox:local', 'sh', '-c', `yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz | head -c ${LOG_BYTES}`], { env: cliEnv() })).stdout.trim();
+    await run('docker', ['-H', engineHost(ONE), 'wait', logger], { env: cliEnv() });
     await new Promise((resolve) => setTimeout(resolve, 2000));
 
+    const loadBefore = loadavg();
+    const started = new Date().toISOString();
+    const logsCpu: number[] = [];
     const runArgs = ['run', '-d', '--label', 'bench=run', 'busybox:local', 'true'];
     const cases = [
-      await measure('docker run -d (1 engine)', async () => (await timeDocker(one.host, runArgs)).ms, async () => (await timeDocker(engineHost(42), runArgs)).ms),
-      await measure('docker ps -a, 300 containers (manager over that engine)', async () => (await timeDocker(one.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(42), ['ps', '-a'])).ms),
-      await measure('docker ps -a, 300 containers (manager over 3 engines × 100 vs 1 engine × 300)', async () => (await timeDocker(three.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(42), ['ps', '-a'])).ms),
+      await measure('docker run -d (1 engine)', async () => (await timeDocker(one.host, runArgs)).ms, async () => (await timeDocker(engineHost(ONE), runArgs)).ms),
+      await measure('docker ps -a, 300 containers (manager over that engine)', async () => (await timeDocker(one.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms),
+      await measure('docker ps -a, 300 containers (manager over 3 engines × 100 vs 1 engine × 300)', async () => (await timeDocker(three.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms),
       await measure(
         'docker logs, 50 MB',
         async () => {
+          const cpuBefore = one.cpuMs();
           const { ms, bytes } = await timeDocker(one.host, ['logs', logger]);
+          logsCpu.push(one.cpuMs() - cpuBefore);
           if (bytes !== LOG_BYTES) throw new Error(`logs through the manager gave ${bytes} bytes`);
           return ms;
         },
-        async () => (await timeDocker(engineHost(42), ['logs', logger])).ms,
+        async () => (await timeDocker(engineHost(ONE), ['logs', logger])).ms,
       ),
     ];
     const rows = cases.map((item) => {
@@ -143,27 +202,24 @@ async function main(): Promise<void> {
       const direct = median(item.direct);
       return `| ${item.name} | ${front.toFixed(1)} ms | ${direct.toFixed(1)} ms | ${(front / direct).toFixed(3)} |`;
     });
-    const text = [
-      '# Docker API front overhead',
+    const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
+    const section = [
+      `${RUN_HEADING}${started} (commit ${await commitLabel()})`,
       '',
-      `Machine: ${machineDescription()}`,
-      '',
-      'Command: `npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js`',
-      '',
-      `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly. Engines 42-45 of the testbed; the 2-core machine is shared with other work, so single numbers are noisy.`,
+      `Machine: ${machineDescription()}; load average at the start ${load(loadBefore)}, at the end ${load(loadavg())}`,
       '',
       '| case | through swarm | engine directly | ratio |',
       '| --- | --- | --- | --- |',
       ...rows,
       '',
-      'Targets: ratio ≤ 1.10 for run and logs; `ps` over 3 engines ≤ 1.5 × one engine\'s `ps`.',
-      '',
+      `Manager CPU (user + system) per \`docker logs\` of 50 MB: median ${median(logsCpu.slice(1)).toFixed(0)} ms (runs: ${logsCpu.map((value) => value.toFixed(0)).join(', ')} ms; the first is the warm-up).`,
     ].join('\n');
+    const text = resultsText(section);
     writeFileSync(RESULTS, text);
-    process.stdout.write(text);
+    process.stdout.write(`${section}\n`);
   } finally {
     for (const manager of managers) manager.stop();
-    await run('bash', [TESTBED, 'down', '--first', '42', '--count', '4']);
+    await run('bash', [TESTBED, 'down', '--first', String(ONE), '--count', '4']);
   }
 }
 

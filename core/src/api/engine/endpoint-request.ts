@@ -1,6 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { EngineEndpoint } from '@swarm/plugin-sdk';
+import { engineHostHeader } from './dial.js';
+import { HOP_BY_HOP } from './raw-http.js';
 
 const agents = new Map<string, HttpAgent>();
 
@@ -33,14 +35,12 @@ export function engineRequest(endpoint: EngineEndpoint, init: EngineRequestInit)
   const base = {
     method: init.method,
     path: init.path,
-    headers: { ...init.headers, host: endpoint.socketPath ? 'docker' : `${endpoint.host}:${endpoint.port}` },
+    headers: { ...init.headers, host: engineHostHeader(endpoint) },
     agent: agentFor(endpoint),
   };
   const target = endpoint.socketPath ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port };
   return endpoint.protocol === 'https' ? httpsRequest({ ...base, ...target }) : httpRequest({ ...base, ...target });
 }
-
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
 /** Headers worth forwarding between client and engine (hop-by-hop ones dropped). */
 export function endToEndHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {

@@ -1,27 +1,8 @@
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { EngineEndpoint } from '@swarm/plugin-sdk';
-
-function dial(endpoint: EngineEndpoint): Socket {
-  if (endpoint.socketPath) return netConnect({ path: endpoint.socketPath, allowHalfOpen: true });
-  if (endpoint.protocol === 'https') {
-    return tlsConnect({ host: endpoint.host, port: endpoint.port, ca: endpoint.tls?.ca, cert: endpoint.tls?.cert, key: endpoint.tls?.key, servername: endpoint.host });
-  }
-  return netConnect({ host: endpoint.host, port: endpoint.port, allowHalfOpen: true });
-}
-
-function rawRequestHead(req: IncomingMessage, path: string, hostHeader: string): string {
-  const lines = [`${req.method ?? 'POST'} ${path} HTTP/1.1`];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (name.toLowerCase() === 'host') continue;
-    lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
-  }
-  lines.push(`Host: ${hostHeader}`);
-  return `${lines.join('\r\n')}\r\n\r\n`;
-}
+import { connectedEvent, dialEngine, engineHostHeader } from './dial.js';
+import { rawRequestHead } from './raw-http.js';
 
 /**
  * Hijack (attach, exec start): after rewriting the request line, the client's connection and a
@@ -31,8 +12,8 @@ function rawRequestHead(req: IncomingMessage, path: string, hostHeader: string):
  */
 export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    const upstream = dial(endpoint);
-    const hostHeader = endpoint.socketPath ? 'docker' : `${endpoint.host}:${endpoint.port}`;
+    const upstream = dialEngine(endpoint);
+    const hostHeader = engineHostHeader(endpoint);
     let closed = 0;
     const closedOne = () => {
       closed += 1;
@@ -48,10 +29,10 @@ export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: Inco
       client.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     });
     client.on('error', () => upstream.destroy());
-    upstream.once(endpoint.protocol === 'https' && !endpoint.socketPath ? 'secureConnect' : 'connect', () => {
+    upstream.once(connectedEvent(endpoint), () => {
       connected = true;
       upstream.setNoDelay(true);
-      upstream.write(rawRequestHead(req, path, hostHeader));
+      upstream.write(rawRequestHead(req, path, hostHeader, { keepHops: true }));
       if (head.length > 0) upstream.write(head);
       client.pipe(upstream);
       upstream.pipe(client);

@@ -2,6 +2,7 @@ import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
+import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { rawStreamFromEngine } from '../engine/raw-stream.js';
 import { tunnelToEngine } from '../engine/tunnel.js';
@@ -65,12 +66,16 @@ async function createExec(ctx: RequestContext, container: Container): Promise<vo
   sendJson(ctx.res, 201, body);
 }
 
+// Answers that can be big or long: their bytes go through unparsed (see framed-pipe.ts).
+const FRAMED_READS = new Set(['logs', 'export', 'stats', 'archive']);
+
 /** Anything else on a container goes to its engine, streamed (and hijacked for attach). */
 async function forward(ctx: RequestContext, container: Container, operation: string): Promise<void> {
   const endpoint = containerEndpoint(container);
   const path = `${ctx.versionPrefix}/containers/${container.id}/${operation}${queryString(ctx.query)}`;
   if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
   else if (operation === 'attach') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
+  else if (ctx.req.method === 'GET' && FRAMED_READS.has(operation) && hasNoBody(ctx.req)) await pipeFramedFromEngine(endpoint, path, ctx.req, ctx.res);
   else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
 }
 

@@ -1,0 +1,59 @@
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+
+// Headers that describe one connection, not the message (RFC 9110 §7.6.1).
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+
+/**
+ * The request line and headers for an engine, written by hand on a raw connection. `keepHops`
+ * keeps Connection/Upgrade (hijacks need them); `extra` lines are appended.
+ */
+export function rawRequestHead(req: IncomingMessage, path: string, hostHeader: string, options: { keepHops: boolean; extra?: readonly string[] }): string {
+  const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const lower = name.toLowerCase();
+    if (lower === 'host' || (!options.keepHops && HOP_BY_HOP.has(lower))) continue;
+    lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
+  }
+  lines.push(`Host: ${hostHeader}`, ...(options.extra ?? []));
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+export interface RawResponseHead {
+  status: number;
+  reason: string;
+  /** Name and value pairs in the engine's order and spelling. */
+  headers: Array<[string, string]>;
+}
+
+/** Parses `HTTP/1.1 200 OK\r\nName: value\r\n...` (without the blank line); undefined if malformed. */
+export function parseResponseHead(text: string): RawResponseHead | undefined {
+  const [statusLine = '', ...lines] = text.split('\r\n');
+  const match = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(statusLine);
+  if (!match) return undefined;
+  const headers: Array<[string, string]> = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) return undefined;
+    headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+  }
+  return { status: Number(match[1]), reason: match[2] ?? '', headers };
+}
+
+/** A response head for the client: the engine's end-to-end headers, ours, and how the body is framed. */
+export function clientResponseHead(head: RawResponseHead, ours: OutgoingHttpHeaders, framing: readonly string[]): string {
+  const lines = [`HTTP/1.1 ${head.status} ${head.reason}`];
+  const seen = new Set<string>();
+  for (const [name, value] of head.headers) {
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower)) continue;
+    seen.add(lower);
+    lines.push(`${name}: ${value}`);
+  }
+  for (const [name, value] of Object.entries(ours)) {
+    if (value === undefined || seen.has(name.toLowerCase())) continue;
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(one)}`);
+  }
+  lines.push(...framing);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
