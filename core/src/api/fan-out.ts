@@ -1,3 +1,4 @@
+import type { Node } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
 import { engineErrorMessage, engineJson } from './engine/endpoint-request.js';
 import { healthyNodes } from './lookups.js';
@@ -19,14 +20,26 @@ export function mergeAnswers(answers: readonly Answer[]): Answer {
   return merged;
 }
 
+export interface NodeAnswer {
+  node: Node;
+  status: number;
+  body: unknown;
+}
+
+/** The same JSON call on each of `nodes` at once, every answer kept (errors included). */
+export function callNodes(nodes: readonly Node[], method: string, path: string, body?: unknown): Promise<NodeAnswer[]> {
+  return Promise.all(nodes.map(async (node) => ({ node, ...(await engineJson(node.endpoint()!, method, path, body, 120_000)) })));
+}
+
+/** Fails with the first engine error, named after its node, as Docker's error format. */
+export function throwFirstFailure(answers: readonly NodeAnswer[]): void {
+  const failed = answers.find((answer) => answer.status >= 300);
+  if (failed) throw new HttpError(failed.status, `${failed.node.name}: ${engineErrorMessage(failed.body)}`);
+}
+
 /** The same call on every healthy engine; fails with the first engine error. */
 export async function callEveryEngine(api: ApiContext, method: string, path: string): Promise<Answer[]> {
-  const nodes = healthyNodes(api);
-  return Promise.all(
-    nodes.map(async (node) => {
-      const { status, body } = await engineJson(node.endpoint()!, method, path, undefined, 120_000);
-      if (status >= 300) throw new HttpError(status, `${node.name}: ${engineErrorMessage(body)}`);
-      return typeof body === 'object' && body !== null ? (body as Answer) : {};
-    }),
-  );
+  const answers = await callNodes(healthyNodes(api), method, path);
+  throwFirstFailure(answers);
+  return answers.map(({ body }) => (typeof body === 'object' && body !== null ? (body as Answer) : {}));
 }

@@ -44,6 +44,13 @@ export function healthyNodes(api: ApiContext): Node[] {
   return api.cluster.nodes().filter((node) => node.isHealthy() && node.endpoint() !== undefined);
 }
 
+/** For calls whose answer does not depend on the node (registry look-ups, auth): any healthy engine. */
+export function anyHealthyEndpoint(api: ApiContext): EngineEndpoint {
+  const node = healthyNodes(api)[0];
+  if (!node) throw new HttpError(500, 'No healthy node available in the cluster');
+  return nodeEndpoint(node);
+}
+
 /** Swarm classic's `Node` object, added to container inspect answers. */
 export function nodeJson(node: Node): Record<string, unknown> {
   return {

@@ -1,13 +1,15 @@
 import { ApiRouter } from './router.js';
 import { build } from './handlers/build.js';
+import { buildkitNotServed } from './handlers/buildkit.js';
 import { listContainers } from './handlers/container-list.js';
 import { containerOperation, createContainer, removeContainer } from './handlers/containers.js';
 import { getEvents } from './handlers/events.js';
 import { execOperation } from './handlers/exec.js';
 import { createImage, loadImage } from './handlers/image-transfer.js';
 import { imageOperation, listImages, removeImage, saveImages, searchImages } from './handlers/images.js';
-import { auth, commit } from './handlers/misc.js';
+import { auth, commit, distributionInspect } from './handlers/misc.js';
 import { createNetwork, listNetworks, networkOperation } from './handlers/networks.js';
+import { createPlugin, listPlugins, pluginOperation, pluginPrivileges, pullPlugin, removePlugin } from './handlers/plugins.js';
 import { explain, metrics } from './handlers/swarm.js';
 import { diskUsage, info, notSwarmMode, ping, prune, version } from './handlers/system.js';
 import { createVolume, listVolumes, volumeOperation } from './handlers/volumes.js';
@@ -26,6 +28,9 @@ export function buildRoutes(): ApiRouter {
     .add('POST', '/commit', commit)
     .add('POST', '/build', build)
     .add('POST', '/build/prune', prune('build'))
+    .add('POST', '/session', buildkitNotServed)
+    .add('POST', '/grpc', buildkitNotServed)
+    .add('GET', '/distribution/*', distributionInspect)
 
     .add('GET', '/containers/json', listContainers)
     .add('POST', '/containers/create', createContainer)
@@ -54,6 +59,13 @@ export function buildRoutes(): ApiRouter {
     .add('POST', '/volumes/create', createVolume)
     .add('POST', '/volumes/prune', prune('volumes'))
     .add(['GET', 'DELETE'], '/volumes/*', volumeOperation)
+
+    .add('GET', '/plugins', listPlugins)
+    .add('GET', '/plugins/privileges', pluginPrivileges)
+    .add('POST', '/plugins/pull', pullPlugin)
+    .add('POST', '/plugins/create', createPlugin)
+    .add(['GET', 'POST'], '/plugins/*', pluginOperation)
+    .add('DELETE', '/plugins/*', removePlugin)
 
     .add('POST', '/_swarm/v1/explain', explain)
     .add('GET', '/_swarm/metrics', metrics);

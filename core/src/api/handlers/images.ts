@@ -1,8 +1,9 @@
 import type { Image, ImageSummary } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
+import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
 import { proxyToEngine } from '../engine/proxy.js';
-import { findImage, healthyNodes, nodeEndpoint } from '../lookups.js';
+import { anyHealthyEndpoint, findImage, healthyNodes, nodeEndpoint } from '../lookups.js';
 import { HttpError, sendJson } from '../responses.js';
 import { splitOperation } from '../router.js';
 
@@ -111,12 +112,12 @@ export const saveImages: RouteHandler = async (ctx) => {
   const names = ctx.query.getAll('names');
   const holder = healthyNodes(ctx.api).find((node) => names.every((name) => node.image(name) !== undefined));
   if (!holder) throw new HttpError(404, `Unable to find an engine containing all images: ${names.join(', ')}`);
-  await proxyToEngine(nodeEndpoint(holder), `${ctx.versionPrefix}/images/get${queryString(ctx.query)}`, ctx.req, ctx.res);
+  const path = `${ctx.versionPrefix}/images/get${queryString(ctx.query)}`;
+  if (hasNoBody(ctx.req)) await pipeFramedFromEngine(nodeEndpoint(holder), path, ctx.req, ctx.res);
+  else await proxyToEngine(nodeEndpoint(holder), path, ctx.req, ctx.res);
 };
 
 /** GET /images/search: any healthy engine asks the registry. */
 export const searchImages: RouteHandler = async (ctx) => {
-  const node = healthyNodes(ctx.api)[0];
-  if (!node) throw new HttpError(500, 'No healthy node available in the cluster');
-  await proxyToEngine(nodeEndpoint(node), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx.req, ctx.res);
 };

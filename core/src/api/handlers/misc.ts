@@ -1,6 +1,7 @@
 import { queryString, type RouteHandler } from '../context.js';
 import { proxyToEngine } from '../engine/proxy.js';
-import { containerEndpoint, findContainer, healthyNodes, nodeEndpoint } from '../lookups.js';
+import { anyHealthyEndpoint, containerEndpoint, findContainer } from '../lookups.js';
+import { imagePath } from './images.js';
 import { HttpError } from '../responses.js';
 
 /** POST /commit?container=...: on the container's engine, with the engine's container ID. */
@@ -15,7 +16,17 @@ export const commit: RouteHandler = async (ctx) => {
 
 /** POST /auth: any healthy engine checks the credentials against the registry. */
 export const auth: RouteHandler = async (ctx) => {
-  const node = healthyNodes(ctx.api)[0];
-  if (!node) throw new HttpError(500, 'No healthy node available in the cluster');
-  await proxyToEngine(nodeEndpoint(node), `${ctx.versionPrefix}/auth`, ctx.req, ctx.res);
+  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/auth`, ctx.req, ctx.res);
+};
+
+/**
+ * GET /distribution/{name}/json: the registry's descriptor and platforms for an image name. The
+ * answer comes from the registry, not the node, so any healthy engine asks it (with the client's
+ * X-Registry-Auth).
+ */
+export const distributionInspect: RouteHandler = async (ctx) => {
+  const rest = ctx.params['*'] ?? '';
+  if (!rest.endsWith('/json') || rest.length <= '/json'.length) throw new HttpError(404, 'page not found');
+  const name = rest.slice(0, -'/json'.length);
+  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/distribution/${imagePath(name)}/json${queryString(ctx.query)}`, ctx.req, ctx.res);
 };

@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http';
+import type { Node } from '@swarm/plugin-sdk';
+import { queryString, type RequestContext, type RouteHandler } from '../context.js';
+import { readJsonBody } from '../body.js';
+import { relayProgressFromNodes, type NodeCall } from '../engine/progress-fan-out.js';
+import { proxyToEngine } from '../engine/proxy.js';
+import { callNodes, throwFirstFailure } from '../fan-out.js';
+import { anyHealthyEndpoint, healthyNodes, nodeEndpoint, nodeJson } from '../lookups.js';
+import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
+import { ProgressStream } from '../progress-stream.js';
+import { HttpError, sendJson } from '../responses.js';
+import { splitOperation } from '../router.js';
+
+/** A node's plugin as the cluster shows it: `node/name`, with Swarm classic's `Node` object. */
+function clusterPlugin(node: Node, plugin: Record<string, unknown>): Record<string, unknown> {
+  return { ...plugin, Name: `${node.name}/${String(plugin.Name ?? '')}`, Node: nodeJson(node) };
+}
+
+/** GET /plugins: every healthy node's plugins (filters go to each engine). */
+export const listPlugins: RouteHandler = async (ctx) => {
+  const answers = await callNodes(healthyNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
+  throwFirstFailure(answers);
+  const plugins = answers.flatMap(({ node, body }) => (Array.isArray(body) ? body.map((plugin) => clusterPlugin(node, plugin as Record<string, unknown>)) : []));
+  sendJson(ctx.res, 200, plugins);
+};
+
+/** GET /plugins/privileges?remote=: read from the registry, so any healthy engine answers. */
+export const pluginPrivileges: RouteHandler = async (ctx) => {
+  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/plugins/privileges${queryString(ctx.query)}`, ctx.req, ctx.res);
+};
+
+/** POST /plugins/create: the build context would have to be copied to every engine; not done. */
+export const createPlugin: RouteHandler = async () => {
+  throw new HttpError(501, 'plugin create is not supported by swarm: create the plugin on one engine, push it to a registry, then install it through swarm (docker plugin install), which installs it on every node');
+};
+
+async function bodyBuffer(ctx: RequestContext): Promise<Buffer | undefined> {
+  const body = await readJsonBody(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  return body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+}
+
+function authHeaders(req: IncomingMessage): Record<string, string> {
+  const auth = req.headers['x-registry-auth'];
+  return { 'content-type': 'application/json', ...(typeof auth === 'string' ? { 'x-registry-auth': auth } : {}) };
+}
+
+/** A JSON-lines progress answer from several engines (plugin pull, upgrade), tagged by node. */
+async function progressOnNodes(ctx: RequestContext, calls: readonly NodeCall[]): Promise<void> {
+  const body = await bodyBuffer(ctx);
+  const progress = new ProgressStream(ctx.res);
+  const leaving = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) leaving.abort();
+  });
+  await relayProgressFromNodes(calls, 'POST', authHeaders(ctx.req), body, progress, leaving.signal);
+  progress.end();
+}
+
+/** POST /plugins/pull: installed on every healthy node, so drivers are there wherever containers land. */
+export const pullPlugin: RouteHandler = async (ctx) => {
+  const nodes = healthyNodes(ctx.api);
+  if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
+  const path = `${ctx.versionPrefix}/plugins/pull${queryString(ctx.query)}`;
+  await progressOnNodes(ctx, nodes.map((node) => ({ node, path })));
+};
+
+/** The same call on every copy; the first engine's status (they agree unless one failed). */
+async function onEveryCopy(ctx: RequestContext, copies: readonly PluginCopy[], method: string, operation: string, body?: unknown): Promise<void> {
+  const answers = await Promise.all(copies.map(async (copy) => (await callNodes([copy.node], method, `${pluginPath(ctx.versionPrefix, copy.name, operation)}${queryString(ctx.query)}`, body))[0]!));
+  throwFirstFailure(answers);
+  const status = answers[0]!.status;
+  ctx.res.writeHead(status);
+  ctx.res.end();
+}
+
+const POST_OPERATIONS = ['enable', 'disable', 'set', 'push', 'upgrade'];
+
+/** `/plugins/{name}/json` and `POST /plugins/{name}/{operation}`, the name possibly `node/name`. */
+export const pluginOperation: RouteHandler = async (ctx) => {
+  const method = ctx.req.method ?? 'GET';
+  const split = splitOperation(ctx.params['*'] ?? '', method === 'GET' ? ['json'] : POST_OPERATIONS);
+  if (!split) throw new HttpError(404, 'page not found');
+  const copies = await findPluginCopies(ctx.api, split.name, ctx.versionPrefix);
+  const first = copies[0]!;
+  switch (split.operation) {
+    case 'json':
+      return sendJson(ctx.res, 200, clusterPlugin(first.node, first.inspect));
+    case 'push':
+      return proxyToEngine(nodeEndpoint(first.node), `${pluginPath(ctx.versionPrefix, first.name, 'push')}${queryString(ctx.query)}`, ctx.req, ctx.res);
+    case 'upgrade':
+      return progressOnNodes(ctx, copies.map((copy) => ({ node: copy.node, path: `${pluginPath(ctx.versionPrefix, copy.name, 'upgrade')}${queryString(ctx.query)}` })));
+    case 'set':
+      return onEveryCopy(ctx, copies, 'POST', 'set', await readJsonBody(ctx.req, ctx.api.limits.maxJsonBodyBytes));
+    default:
+      return onEveryCopy(ctx, copies, 'POST', split.operation);
+  }
+};
+
+/** DELETE /plugins/{name}?force: removed from every node holding it (or the one named). */
+export const removePlugin: RouteHandler = async (ctx) => {
+  const copies = await findPluginCopies(ctx.api, ctx.params['*'] ?? '', ctx.versionPrefix);
+  await onEveryCopy(ctx, copies, 'DELETE', '');
+};
