@@ -1,5 +1,5 @@
 import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import type { SwarmConfigInput } from './input.js';
 import { formatKeyPath } from './key-path.js';
 
