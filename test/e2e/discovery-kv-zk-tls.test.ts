@@ -55,7 +55,7 @@ describe('swarm join, list and manage --replication over TLS to ZooKeeper (kv.ca
   it('swarm join registers the engine over TLS and swarm list prints it', async () => {
     const engine = testbed.engines[0]!;
     joins.push(startJoin(discovery, engine.addr, '20s', kvArgs()));
-    await eventually(async () => (await swarmList(discovery, kvArgs()).catch(() => [])).includes(engine.addr), 'swarm list to print the joined engine', 30_000);
+    await eventually(async () => (await swarmList(discovery, kvArgs()).catch((): string[] => [])).includes(engine.addr), 'swarm list to print the joined engine', 30_000);
     expect(await swarmList(discovery, kvArgs())).toEqual([engine.addr]);
   });
 

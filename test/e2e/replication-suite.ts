@@ -101,7 +101,7 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
 
     it('elects one primary; docker info shows Role: primary there and Role: replica with the Primary elsewhere', async () => {
       expectedGaps[0]!.to = await seenWithin(async () => (await primariesAmong(ports)).length === 1, 'one primary among three managers', 15_000);
-      [primaryPort] = await primariesAmong(ports);
+      primaryPort = (await primariesAmong(ports))[0]!;
       for (const port of ports) {
         const expected = port === primaryPort ? ['Role: primary'] : ['Role: replica', `Primary: ${advertise(primaryPort)}`];
         expect(await infoRoleLines(byPort(port).host)).toEqual(expected);
