@@ -89,6 +89,28 @@ describe('scheduler pipeline: placing', () => {
     expect(packing.select(request, nodes).explanation.chosen).toBe('node1');
   });
 
+  it('a filter that places something itself while checking does not disturb the outer placement', () => {
+    const inner = createScheduler(defaultFilters(), strategy('spread'));
+    const innerNodes = [fakeNode({ name: 'a', labels: { zone: 'x' } }), fakeNode({ name: 'b', labels: { zone: 'y' } })];
+    const innerChoices: string[] = [];
+    const nested: Filter = {
+      name: 'nested',
+      prepare: () => ({
+        conditions: ['nested'],
+        check: (node) => {
+          const placement = inner.select(inner.request(runConfig({ constraints: ['zone==y'] })), innerNodes);
+          innerChoices.push(placement.explanation.summary);
+          return node.name === 'node2' ? fail('nested says no') : PASS;
+        },
+      }),
+    };
+    const outer = createScheduler([nested], strategy('spread'));
+    const explanation = outer.explain(outer.request(runConfig()), fakeNodes(3));
+    expect(explanation.summary).toBe('2/3 nodes are available: 1 nested says no.');
+    expect(explanation.nodes.map((node) => node.feasible)).toEqual([true, false, true]);
+    expect(innerChoices).toEqual(Array(3).fill('1/2 nodes are available: 1 constraint zone==y.'));
+  });
+
   it('logs each real placement with its explanation at debug level only', () => {
     const debug = memoryLogger('debug');
     createScheduler(defaultFilters(), strategy('spread'), { logger: debug }).select(scheduler.request(runConfig(), 'web'), fakeNodes(2));

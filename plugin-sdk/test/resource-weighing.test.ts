@@ -6,10 +6,10 @@ const GiB = 1024 ** 3;
 
 /** A small deterministic generator, so a failure names the case that broke. */
 function sequence(seed: number): () => number {
-  let state = seed;
+  let state = seed >>> 0;
   return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
   };
 }
 

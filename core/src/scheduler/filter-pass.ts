@@ -25,6 +25,28 @@ export interface FilterPass {
   readonly usesSoft: boolean;
 }
 
+/**
+ * Scratch space for one pass, reused by the next (a pass over 10,000 nodes would otherwise
+ * allocate and grow its lists for every decision, which the young generation then pays for).
+ * A pass started from inside another (a filter that schedules) gets its own.
+ */
+class PassScratch {
+  failedAt = new Int32Array(0);
+  verdicts: Array<FilterVerdict | undefined> = [];
+  busy = false;
+
+  take(size: number): this {
+    if (this.failedAt.length < size) {
+      this.failedAt = new Int32Array(size + (size >> 2));
+      this.verdicts = new Array<FilterVerdict | undefined>(this.failedAt.length).fill(undefined);
+    }
+    this.busy = true;
+    return this;
+  }
+}
+
+const shared = new PassScratch();
+
 /** Prepare every filter for the request, then check each node, stopping at its first failing filter. */
 export function runFilters(filters: readonly Filter[], request: PlacementRequest, nodes: readonly Node[]): FilterPass {
   const prepared = filters.map((filter) => ({ name: filter.name, run: filter.prepare(request) }));
@@ -36,27 +58,58 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
       activeRuns.push(filter.run);
     }
   });
-  const refusedNodes: number[] = [];
-  const refusedBy: number[] = [];
-  const refusals: FilterVerdict[] = [];
-  const feasible: Node[] = [];
+  const usesSoft = activeRuns.some((run) => run.usesSoft === true);
+  const scratch = (shared.busy ? new PassScratch() : shared).take(nodes.length);
+  try {
+    const refused = checkNodes(activeRuns, activeIndexes, nodes, scratch);
+    return { request, filters: prepared, nodes, ...collect(nodes, scratch, refused), usesSoft };
+  } finally {
+    scratch.busy = false;
+  }
+}
+
+/** Record each node's failing filter and verdict in the scratch; returns how many nodes were refused. */
+function checkNodes(runs: readonly FilterRun[], indexes: readonly number[], nodes: readonly Node[], scratch: PassScratch): number {
+  const { failedAt, verdicts } = scratch;
+  let refused = 0;
   for (let n = 0; n < nodes.length; n++) {
     const node = nodes[n]!;
-    let passed = true;
-    for (let f = 0; f < activeRuns.length; f++) {
-      const verdict = activeRuns[f]!.check(node);
+    failedAt[n] = -1;
+    for (let f = 0; f < runs.length; f++) {
+      const verdict = runs[f]!.check(node);
       if (!verdict.pass) {
-        refusedNodes.push(n);
-        refusedBy.push(activeIndexes[f]!);
-        refusals.push(verdict);
-        passed = false;
+        failedAt[n] = indexes[f]!;
+        verdicts[n] = verdict;
+        refused++;
         break;
       }
     }
-    if (passed) feasible.push(node);
   }
-  const usesSoft = activeRuns.some((run) => run.usesSoft === true);
-  return { request, filters: prepared, nodes, refusedNodes, refusedBy, refusals, feasible, usesSoft };
+  return refused;
+}
+
+/** Exactly sized lists from the scratch (the nodes themselves when none was refused). */
+function collect(nodes: readonly Node[], scratch: PassScratch, refused: number): Pick<FilterPass, 'refusedNodes' | 'refusedBy' | 'refusals' | 'feasible'> {
+  if (refused === 0) return { refusedNodes: [], refusedBy: [], refusals: [], feasible: nodes };
+  const { failedAt, verdicts } = scratch;
+  const feasible: Node[] = new Array(nodes.length - refused);
+  const refusedNodes: number[] = new Array(refused);
+  const refusedBy: number[] = new Array(refused);
+  const refusals: FilterVerdict[] = new Array(refused);
+  let kept = 0;
+  let out = 0;
+  for (let n = 0; n < nodes.length; n++) {
+    const filter = failedAt[n]!;
+    if (filter < 0) {
+      feasible[kept++] = nodes[n]!;
+      continue;
+    }
+    refusedNodes[out] = n;
+    refusedBy[out] = filter;
+    refusals[out++] = verdicts[n]!;
+    verdicts[n] = undefined;
+  }
+  return { refusedNodes, refusedBy, refusals, feasible };
 }
 
 /** Per node (by index in `nodes`): what explanations need to list each node's verdicts. */
