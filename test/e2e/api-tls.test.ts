@@ -68,6 +68,11 @@ describe('swarm manage --tlsverify', () => {
     expect(ps.stdout.trim()).toMatch(/^swarm\//);
     const piped = await docker(manager.host, [...flags, 'run', '-i', '--rm', 'busybox:local', 'cat'], { input: 'secret stdin\n' });
     expect(piped.stdout).toBe('secret stdin\n');
+    // Logs come through the framed pipe: TLS from the engine, TLS to the client.
+    const id = (await docker(manager.host, [...flags, 'run', '-d', 'busybox:local', 'seq', '1', '50000'])).stdout.trim();
+    await docker(manager.host, [...flags, 'wait', id]);
+    const logs = await docker(manager.host, [...flags, 'logs', id]);
+    expect(logs.stdout).toBe(`${Array.from({ length: 50000 }, (_, index) => index + 1).join('\n')}\n`);
   });
 
   it('refuses a client without a certificate', async () => {
