@@ -8,11 +8,14 @@
 // (DI registrations made through the SDK's decorators live in tsyringe's module state).
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const coreDir = fileURLToPath(new URL('..', import.meta.url));
-const outfile = `${coreDir}dist/bundle/swarm.js`;
+// --outfile: tests bundle a fresh copy elsewhere under core/ (externals resolve from there).
+const { values } = parseArgs({ options: { outfile: { type: 'string' } } });
+const outfile = resolve(values.outfile ?? `${coreDir}dist/bundle/swarm.js`);
 const outDir = dirname(outfile);
 
 /** Code that finds files next to itself (version.ts, builtins.ts) still sees its own dist/ location. */
