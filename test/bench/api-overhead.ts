@@ -30,6 +30,7 @@ const ONE = 112;
 const THREE = [113, 114, 115];
 const KEPT_RUNS = 6;
 const RUN_HEADING = '## Run ';
+const NOTES_HEADING = '## Notes';
 
 const engineHost = (index: number) => `tcp://127.0.0.${index + 1}:2375`;
 
@@ -136,28 +137,30 @@ function commitLabel(): Promise<string> {
   );
 }
 
-/** Earlier runs' sections of the results file (newest first), to keep below this run's. */
-function earlierRuns(): string[] {
-  if (!existsSync(RESULTS)) return [];
-  const text = readFileSync(RESULTS, 'utf8');
-  return text
-    .split(`\n${RUN_HEADING}`)
+/** The `## ` sections of the results file so far: hand-written notes, and earlier runs (newest first). */
+function earlierSections(): { notes: string[]; runs: string[] } {
+  if (!existsSync(RESULTS)) return { notes: [], runs: [] };
+  const sections = `\n${readFileSync(RESULTS, 'utf8')}`
+    .split('\n## ')
     .slice(1)
-    .map((section) => `${RUN_HEADING}${section.trimEnd()}`);
+    .map((section) => `## ${section.trimEnd()}`);
+  return { notes: sections.filter((section) => section.startsWith(NOTES_HEADING)), runs: sections.filter((section) => section.startsWith(RUN_HEADING)) };
 }
 
 function resultsText(runSection: string): string {
+  const earlier = earlierSections();
   return [
     '# Docker API front overhead',
     '',
     'Command: `npm run bench:api` (= `npm run bench:build && node test/bench/dist/api-overhead.js`)',
     '',
-    `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly, engines ${ONE}-${THREE[THREE.length - 1]} of the testbed. The 2-core machine is shared with other work (see the load averages), so wall times are noisy; the manager's CPU time per 50 MB of logs is the steadier measure of the front's own cost.`,
+    `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly, engines ${ONE}-${THREE[THREE.length - 1]} of the testbed. The 2-core machine is shared with other work (see the load averages), so wall times are noisy; the manager's CPU time per 50 MB of logs is the steadier measure of the front's own cost. Each run adds a section (newest first); \`## Notes\` sections are kept as written.`,
     '',
     'Targets (#4): ratio ≤ 1.10 for run and logs; `ps` over 3 engines ≤ 1.5 × one engine\'s `ps`.',
     '',
+    ...earlier.notes.map((section) => `${section}\n`),
     runSection,
-    ...earlierRuns().slice(0, KEPT_RUNS - 1).map((section) => `\n${section}`),
+    ...earlier.runs.slice(0, KEPT_RUNS - 1).map((section) => `\n${section}`),
     '',
   ].join('\n');
 }
