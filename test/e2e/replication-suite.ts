@@ -43,6 +43,13 @@ function lastLeadershipAt(output: string): number {
   return times[times.length - 1]!;
 }
 
+/** Every manager's `Leader Election` and `New leader` lines, for failure messages. */
+function electionLog(managers: readonly Manager[]): string {
+  return managers
+    .flatMap((manager) => manager.output().split('\n').filter((line) => /Leader Election|New leader/.test(line)).map((line) => `${manager.port}: ${line}`))
+    .join('\n');
+}
+
 /** `docker info` as a user reads it: the `Role: ...` and `Primary: ...` lines. */
 async function infoRoleLines(host: string): Promise<string[]> {
   const text = await docker(host, 'info');
@@ -159,7 +166,10 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
       const replicaPort = ports.find((port) => port !== primary)!;
       await eventually(async () => (await readRole(replicaPort)).primary === advertise(primary!), 'the replica to follow the primary', 10_000);
       expect(await infoRoleLines(byPort(replicaPort).host)).toEqual(['Role: replica', `Primary: ${advertise(primary!)}`]);
-      expect(await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after store restart')).toBe('after store restart');
+      const ran = await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after store restart').catch((error: Error) => {
+        throw new Error(`${error.message}\nelection log:\n${electionLog(ports.map(byPort))}`);
+      });
+      expect(ran).toBe('after store restart');
     });
 
     it('showed exactly one primary at all times while polling all managers (none only during start-up, failover and the store outage)', async () => {

@@ -1,16 +1,20 @@
 import type { Etcd3 } from 'etcd3';
-import { ErrorCodes, storeRetryDelayMs, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, storeRetryDelayMs, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
 import { electionLeaseSeconds, ttlWarning } from './etcd-timing.js';
 import { RenewableLease, type LeaseRenewal } from './renewable-lease.js';
 
 const lost = (message: string): SwarmError => new SwarmError(ErrorCodes.DISCOVERY_FAILED, `etcd: ${message}`);
 
+/** How often the leader renews within one lease TTL (so a slow answer or two is survived). */
+const RENEWALS_PER_LEASE = 4;
+
 /**
  * A candidate for the lock key: the key is created in a transaction only if absent, attached to
  * this candidate's lease (shorter than the replication TTL, see etcd-timing). The others watch
- * the key and try again the moment it is deleted. The leader renews the lease every third of its
- * TTL and steps down the moment a renewal fails or its last successful one is about to run out,
- * so it never leads on a lease the store may already have expired; `isLeader` checks that
+ * the key and try again the moment it is deleted. The leader renews the lease every quarter of its
+ * TTL and steps down the moment the lease or the key is gone, or its last successful renewal is
+ * about to run out, so it never leads on a lease the store may already have expired (a renewal
+ * that merely fails is retried until then); `isLeader` checks that
  * deadline itself, so a process frozen past it never answers as the leader.
  */
 export class EtcdCampaign implements Campaign {
@@ -89,15 +93,24 @@ export class EtcdCampaign implements Campaign {
 
   private async hold(): Promise<void> {
     while (!this.stopped && this.leader) {
-      await this.sleep((this.leaseSeconds * 1000) / 3);
+      await this.sleep((this.leaseSeconds * 1000) / RENEWALS_PER_LEASE);
       if (this.stopped || !this.leader) return;
-      const renewal = await this.lease.renew();
-      this.checkGranted(renewal);
-      if (renewal.fresh) throw lost(`the lease on ${this.key} expired, stepping down`);
-      const holder = (await this.client.get(this.key).exec()).kvs[0];
-      if (holder === undefined || holder.lease !== renewal.id) throw lost(`${this.key} was removed or taken over, stepping down`);
-      this.armDeadline(renewal.validUntil);
+      try {
+        await this.confirm();
+      } catch (error) {
+        if (isSwarmError(error, ErrorCodes.DISCOVERY_FAILED)) throw error;
+        // Not known lost: the deadline decides, until then the next renewal may get through.
+        this.handlers.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
     }
+  }
+
+  private async confirm(): Promise<void> {
+    const [renewal, holder] = await Promise.all([this.lease.renew(), this.client.get(this.key).exec().then((answer) => answer.kvs[0])]);
+    this.checkGranted(renewal);
+    if (renewal.fresh) throw lost(`the lease on ${this.key} expired, stepping down`);
+    if (holder === undefined || holder.lease !== renewal.id) throw lost(`${this.key} was removed or taken over, stepping down`);
+    this.armDeadline(renewal.validUntil);
   }
 
   private async waitForChange(revision: string): Promise<void> {
@@ -125,7 +138,9 @@ export class EtcdCampaign implements Campaign {
 
   private armDeadline(validUntil: number): void {
     clearTimeout(this.deadline);
-    const margin = Math.min(1000, (this.leaseSeconds * 1000) / 5);
+    // etcd revokes a lease no earlier than one TTL after it received the renewal; the margin
+    // covers serving a request that started just before the deadline.
+    const margin = Math.min(500, (this.leaseSeconds * 1000) / 10);
     this.validUntil = validUntil - margin;
     this.deadline = setTimeout(() => {
       this.stepDown(lost(`could not renew the lease on ${this.key} in time, stepping down`));

@@ -4,12 +4,15 @@ import { CALL_TIMEOUT_MS, exists, removeIfPresent } from './zk-node-ops.js';
 import { ZkCreateMode, type ZkSession } from './zk-session.js';
 import { ttlWarning } from './zk-timing.js';
 
+/** How often a leader proves its session within one session timeout (so a slow answer or two is survived). */
+const RECONFIRMATIONS_PER_TIMEOUT = 5;
+
 /**
  * ZooKeeper's leader election recipe: every candidate owns an ephemeral sequential node under the
  * lock key; the lowest one leads, the others watch their predecessor.
  *
  * The leader must stop leading before the server can expire its session. It re-confirms its
- * node every third of the session timeout; the server cannot expire the session earlier than one
+ * node every fifth of the session timeout; the server cannot expire the session earlier than one
  * timeout after it received that request, so the leader steps down when a timeout (less a
  * margin) has passed since the last confirmed request was sent, and at once on a disconnect,
  * without waiting for the client library to notice anything else. `isLeader` checks that
@@ -60,6 +63,11 @@ export class ZkCampaign implements Campaign {
 
   private async evaluate(): Promise<void> {
     const sentAt = Date.now();
+    // A leader's node stays the lowest while it exists (sequence numbers only grow): one read proves it.
+    if (this.leader && this.node !== undefined && (await exists(this.session, this.node))) {
+      if (this.session.connected) this.confirmLeadership(sentAt);
+      return;
+    }
     if (this.node === undefined || !(await exists(this.session, this.node))) {
       await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(this.key, done));
       this.node = await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) =>
@@ -82,12 +90,14 @@ export class ZkCampaign implements Campaign {
 
   private confirmLeadership(sentAt: number): void {
     const timeout = this.session.timeoutMs();
-    const margin = Math.min(1000, timeout / 5);
+    // The server expires a session no earlier than one timeout after it received our request; the
+    // margin covers serving a request that started just before the deadline.
+    const margin = Math.min(500, timeout / 10);
     this.validUntil = sentAt + timeout - margin;
     clearTimeout(this.deadline);
     this.deadline = setTimeout(() => this.stepDown('could not confirm the ZooKeeper session in time, stepping down'), Math.max(0, this.validUntil - Date.now()));
     clearTimeout(this.reconfirm);
-    this.reconfirm = setTimeout(() => this.evaluator.trigger(), timeout / 3);
+    this.reconfirm = setTimeout(() => this.evaluator.trigger(), timeout / RECONFIRMATIONS_PER_TIMEOUT);
     if (this.leader) return;
     this.leader = true;
     this.handlers.onElected();

@@ -99,13 +99,14 @@ export class ZkSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    const wasConnected = this.isConnected;
     this.isConnected = false;
     clearInterval(this.unreachableTimer);
     for (const waiter of this.waiters) waiter.reject(this.failure('the ZooKeeper session is closed'));
     this.waiters.clear();
     this.listeners.clear();
     this.unsubscribe();
-    this.client?.close();
+    if (this.client !== undefined) this.closeClient(this.client, wasConnected);
   }
 
   private start(): void {
@@ -126,6 +127,7 @@ export class ZkSession {
   }
 
   private onConnected(client: Client): void {
+    if (this.closed) return;
     const id = client.getSessionId();
     const fresh = this.sessionId === undefined || !id.equals(this.sessionId);
     this.sessionId = id;
@@ -151,8 +153,25 @@ export class ZkSession {
     this.reopen(client);
   }
 
+  /**
+   * node-zookeeper-client misreads a connect answer that arrives after close() (it throws from its
+   * socket handler), so a client that is still connecting is closed once connected, or after a bound.
+   */
+  private closeClient(client: Client, connected: boolean): void {
+    if (connected) {
+      client.close();
+      return;
+    }
+    const timer = setTimeout(() => client.close(), this.sessionTimeoutMs);
+    timer.unref();
+    client.once('connected', () => {
+      clearTimeout(timer);
+      client.close();
+    });
+  }
+
   private reopen(client: Client): void {
-    client.close();
+    this.closeClient(client, false);
     if (this.closed) return;
     this.client = undefined;
     this.start();
