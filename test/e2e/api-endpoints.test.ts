@@ -179,6 +179,17 @@ describe('plugins', () => {
     expect(disabled.stderr).toMatch(/Error response from daemon: node11[12]: plugin is already disabled/);
     await dockerOk(host, ['plugin', 'rm', 'e2e-alias']);
 
+    const absent = `${registry.addr}/absent:1`;
+    const [notThere, notThereDirect] = await Promise.all([docker(host, ['plugin', 'install', '--grant-all-permissions', absent]), docker(ENGINE, ['plugin', 'install', '--grant-all-permissions', absent])]);
+    expect(notThere.code).toBe(1);
+    expect(notThere.stderr).toBe(notThereDirect.stderr);
+    // Every engine refused the pull before any progress: one Docker-format error, as from one engine.
+    const pull = (origin: string) => fetch(`${origin}/plugins/pull?remote=${absent}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
+    const [pulled, pulledDirect] = await Promise.all([pull(base), pull('http://127.0.0.112:2375')]);
+    expect(pulled.status).toBe(pulledDirect.status);
+    expect(pulled.status).toBeGreaterThanOrEqual(400);
+    expect(await pulled.json()).toEqual(await pulledDirect.json());
+
     const created = await docker(host, ['plugin', 'create', 'made-here', join(workdir.path, 'plugin')]);
     expect(created.code).toBe(1);
     expect(created.stderr).toMatch(/plugin create is not supported by swarm: .*docker plugin install/);

@@ -1,11 +1,18 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
-import type { ProgressStream } from '../progress-stream.js';
+import { ProgressStream } from '../progress-stream.js';
+import { HttpError } from '../responses.js';
 import { engineErrorMessage, engineRequest } from './endpoint-request.js';
 
 export interface NodeCall {
   node: Node;
   path: string;
+}
+
+interface Refusal {
+  node: Node;
+  status: number;
+  message: string;
 }
 
 function parseLine(line: string): ProgressMessage {
@@ -18,44 +25,87 @@ function parseLine(line: string): ProgressMessage {
   return { status: line };
 }
 
-/** One engine's JSON-lines progress answer, relayed line by line; resolves false when it reported an error. */
-function relayOne(call: NodeCall, method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, progress: ProgressStream, signal: AbortSignal): Promise<boolean> {
+function errorLine(message: string): ProgressMessage {
+  return { error: message, errorDetail: { message } };
+}
+
+/**
+ * The progress answer of several engines. Its head waits for the first engine that accepts the
+ * call, so that when every engine refuses, the client gets an error status as from one engine.
+ */
+class LazyProgress {
+  private stream: ProgressStream | undefined;
+  readonly refusals: Refusal[] = [];
+
+  constructor(private readonly res: ServerResponse) {}
+
+  get started(): boolean {
+    return this.stream !== undefined;
+  }
+
+  line(node: Node, message: ProgressMessage): void {
+    if (!this.stream) {
+      this.stream = new ProgressStream(this.res);
+      for (const refusal of this.refusals) this.stream.writeFromNode(refusal.node, errorLine(refusal.message));
+    }
+    this.stream.writeFromNode(node, message);
+  }
+
+  refuse(refusal: Refusal): void {
+    if (this.stream) this.stream.writeFromNode(refusal.node, errorLine(refusal.message));
+    else this.refusals.push(refusal);
+  }
+
+  end(): void {
+    this.stream?.end();
+  }
+}
+
+function readAll(response: import('node:http').IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
-    const fail = (message: string) => {
-      progress.writeFromNode(call.node, { error: message, errorDetail: { message } });
-      resolve(false);
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => (text += chunk));
+    response.on('end', () => resolve(text));
+    response.on('error', () => resolve(text));
+  });
+}
+
+function errorText(text: string): string {
+  try {
+    return engineErrorMessage(JSON.parse(text) as unknown);
+  } catch {
+    return engineErrorMessage(text);
+  }
+}
+
+/** One engine's JSON-lines progress answer, relayed line by line. */
+function relayOne(call: NodeCall, method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, progress: LazyProgress, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const refuse = (status: number, message: string) => {
+      progress.refuse({ node: call.node, status, message });
+      resolve();
     };
     const request = engineRequest(call.node.endpoint()!, { method, path: call.path, headers: { ...headers, 'content-length': body?.length ?? 0 } });
     signal.addEventListener('abort', () => request.destroy(), { once: true });
-    request.on('error', (error) => fail(error.message));
+    request.on('error', (error) => refuse(500, error.message));
     request.on('response', (response) => {
+      const status = response.statusCode ?? 500;
+      if (status !== 200) {
+        void readAll(response).then((text) => refuse(status, errorText(text)));
+        return;
+      }
       let text = '';
-      let ok = response.statusCode === 200;
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
-        text += chunk;
-        if (response.statusCode !== 200) return;
-        const lines = text.split('\n');
+        const lines = (text + chunk).split('\n');
         text = lines.pop() ?? '';
-        for (const line of lines.filter((one) => one.trim() !== '')) {
-          const message = parseLine(line);
-          if (message.error !== undefined) ok = false;
-          progress.writeFromNode(call.node, message);
-        }
+        for (const line of lines) if (line.trim() !== '') progress.line(call.node, parseLine(line));
       });
-      response.on('error', (error) => fail(error.message));
+      response.on('error', (error) => refuse(500, error.message));
       response.on('end', () => {
-        if (response.statusCode !== 200) {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text) as unknown;
-          } catch {
-            // plain-text error
-          }
-          return fail(engineErrorMessage(parsed));
-        }
-        if (text.trim() !== '') progress.writeFromNode(call.node, parseLine(text));
-        resolve(ok);
+        if (text.trim() !== '') progress.line(call.node, parseLine(text));
+        resolve();
       });
     });
     request.end(body);
@@ -64,10 +114,15 @@ function relayOne(call: NodeCall, method: string, headers: OutgoingHttpHeaders, 
 
 /**
  * The same streaming call (plugin pull or upgrade) on several engines at once; every engine's
- * progress lines go to the client tagged with its node. Resolves whether all succeeded; `signal`
- * (the client leaving) stops the engines' calls.
+ * progress lines go to the client tagged with its node, an engine's refusal as an error line.
+ * When every engine refuses, this throws the error (one engine's message if they all agree) for
+ * a Docker-format answer. `signal` (the client leaving) stops the engines' calls.
  */
-export async function relayProgressFromNodes(calls: readonly NodeCall[], method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, progress: ProgressStream, signal: AbortSignal): Promise<boolean> {
-  const results = await Promise.all(calls.map((call) => relayOne(call, method, headers, body, progress, signal)));
-  return results.every(Boolean);
+export async function relayProgressFromNodes(calls: readonly NodeCall[], method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const progress = new LazyProgress(res);
+  await Promise.all(calls.map((call) => relayOne(call, method, headers, body, progress, signal)));
+  if (progress.started || progress.refusals.length === 0) return progress.end();
+  const messages = new Set(progress.refusals.map((refusal) => refusal.message));
+  const message = messages.size === 1 ? [...messages][0]! : progress.refusals.map((refusal) => `${refusal.node.name}: ${refusal.message}`).join('; ');
+  throw new HttpError(progress.refusals[0]!.status, message);
 }

@@ -7,7 +7,6 @@ import { proxyToEngine } from '../engine/proxy.js';
 import { callNodes, throwFirstFailure } from '../fan-out.js';
 import { anyHealthyEndpoint, healthyNodes, nodeEndpoint, nodeJson } from '../lookups.js';
 import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
-import { ProgressStream } from '../progress-stream.js';
 import { HttpError, sendJson } from '../responses.js';
 import { splitOperation } from '../router.js';
 
@@ -47,13 +46,11 @@ function authHeaders(req: IncomingMessage): Record<string, string> {
 /** A JSON-lines progress answer from several engines (plugin pull, upgrade), tagged by node. */
 async function progressOnNodes(ctx: RequestContext, calls: readonly NodeCall[]): Promise<void> {
   const body = await bodyBuffer(ctx);
-  const progress = new ProgressStream(ctx.res);
   const leaving = new AbortController();
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) leaving.abort();
   });
-  await relayProgressFromNodes(calls, 'POST', authHeaders(ctx.req), body, progress, leaving.signal);
-  progress.end();
+  await relayProgressFromNodes(calls, 'POST', authHeaders(ctx.req), body, ctx.res, leaving.signal);
 }
 
 /** POST /plugins/pull: installed on every healthy node, so drivers are there wherever containers land. */
