@@ -2,6 +2,20 @@ import { memoizeByList, repositoryOf, type Container, type Image } from '@swarm/
 
 // Sets: a plain expression value (no glob or regex syntax) is then one lookup per node.
 
+// Image names and label values repeat from node to node. Sharing one string object per value
+// keeps a set lookup, which reads the strings it compares, on a few hot strings instead of a
+// copy in every node's data. Bounded: past the limit, sharing starts afresh.
+const SHARED_LIMIT = 4096;
+const shared = new Map<string, string>();
+
+function share(value: string): string {
+  const known = shared.get(value);
+  if (known !== undefined) return known;
+  if (shared.size >= SHARED_LIMIT) shared.clear();
+  shared.set(value, value);
+  return value;
+}
+
 /** Every container's ID and name. */
 export const containerIdentities = memoizeByList(
   (containers: readonly Container[]): ReadonlySet<string> => new Set(containers.flatMap((container) => [container.id, container.name])),
@@ -11,11 +25,13 @@ export const containerIdentities = memoizeByList(
 export const imageIdentities = memoizeByList(
   (images: readonly Image[]): ReadonlySet<string> =>
     new Set(
-      images.flatMap((image) => [
-        image.id,
-        ...(image.id.startsWith('sha256:') ? [image.id.slice('sha256:'.length)] : []),
-        ...image.repoTags.flatMap((tag) => [tag, repositoryOf(tag)]),
-      ]),
+      images
+        .flatMap((image) => [
+          image.id,
+          ...(image.id.startsWith('sha256:') ? [image.id.slice('sha256:'.length)] : []),
+          ...image.repoTags.flatMap((tag) => [tag, repositoryOf(tag)]),
+        ])
+        .map(share),
     ),
 );
 
@@ -29,7 +45,7 @@ export function containerLabels(containers: readonly Container[], key: string): 
   let values = byKey.get(key);
   if (values === undefined) {
     if (byKey.size >= MAX_LABEL_KEYS) byKey.clear();
-    values = new Set(containers.map((container) => container.labels[key] ?? ''));
+    values = new Set(containers.map((container) => share(container.labels[key] ?? '')));
     byKey.set(key, values);
   }
   return values;

@@ -59,22 +59,35 @@ function readPorts(container: Container): ContainerPorts {
   return { held, exposed, hostNetwork };
 }
 
+/**
+ * How held ports are keyed: a plain decimal port as its number, anything else (a range) as
+ * written. Number keys are compared in place, while string keys make every lookup read the
+ * key strings it meets in the node's table, scattered over the node's data.
+ */
+export type PortKey = number | string;
+
+export function portKey(hostPort: string): PortKey {
+  const number = Number(hostPort);
+  return Number.isInteger(number) && String(number) === hostPort ? number : hostPort;
+}
+
 /** What a node's containers hold: host ports (by port, with their IPs) and host-mode exposed ports. */
 export interface NodePorts {
-  readonly held: ReadonlyMap<string, readonly string[]>;
+  readonly held: ReadonlyMap<PortKey, readonly string[]>;
   readonly hostModeExposed: ReadonlySet<string>;
 }
 
 // Read once per version of a node's container list, not once per decision.
 export const nodePorts = memoizeByList((containers: readonly Container[]): NodePorts => {
-  const held = new Map<string, string[]>();
+  const held = new Map<PortKey, string[]>();
   const hostModeExposed = new Set<string>();
   for (const container of containers) {
     const ports = readPorts(container);
     for (const { hostPort, hostIp } of ports.held) {
-      const ips = held.get(hostPort);
+      const key = portKey(hostPort);
+      const ips = held.get(key);
       if (ips) ips.push(hostIp);
-      else held.set(hostPort, [hostIp]);
+      else held.set(key, [hostIp]);
     }
     if (ports.hostNetwork) for (const port of ports.exposed) hostModeExposed.add(port);
   }

@@ -1,5 +1,5 @@
 import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type PlacementRequest } from '@swarm/plugin-sdk';
-import { nodePorts, type HeldPort } from './container-ports.js';
+import { nodePorts, portKey, type HeldPort } from './container-ports.js';
 
 const bindsAllInterfaces = (hostIp: string): boolean => hostIp === '' || hostIp === '0.0.0.0';
 
@@ -20,12 +20,13 @@ function requestedBindings(request: PlacementRequest): HeldPort[] {
 
 function bridgeRun(wanted: HeldPort[]): FilterRun {
   const failures = wanted.map((binding) => fail(`port ${binding.hostPort} (Bridge mode)`));
+  const keys = wanted.map((binding) => portKey(binding.hostPort));
   return {
     conditions: wanted.map((binding) => `port ${binding.hostPort} (Bridge mode)`),
     check(node): FilterVerdict {
       const { held } = nodePorts(node.containers());
       for (let i = 0; i < wanted.length; i++) {
-        const ips = held.get(wanted[i]!.hostPort);
+        const ips = held.get(keys[i]!);
         if (ips && clashes(wanted[i]!, ips)) return failures[i]!;
       }
       return PASS;

@@ -62,6 +62,17 @@ describe('port filter', () => {
         conditions: ['port 80 (Bridge mode)', 'port 443 (Bridge mode)'],
       },
       {
+        name: 'bridge: host ports compare as written (a range clashes with the same range only)',
+        config: { publish: ['8000-8010:80', '9000:90'] },
+        nodes: [
+          withContainer('node1', [{ name: 'a', publish: ['8000-8010:80'] }]),
+          withContainer('node2', [{ name: 'b', publish: ['8000:80'] }]),
+          withContainer('node3', [{ name: 'c', publish: ['9000:90'] }]),
+        ],
+        pass: ['node2'],
+        reasons: { node1: 'port 8000-8010 (Bridge mode)', node3: 'port 9000 (Bridge mode)' },
+      },
+      {
         name: 'host mode: an exposed port taken by a host-mode container blocks the node',
         config: { network: 'host', expose: ['80'] },
         nodes: [
