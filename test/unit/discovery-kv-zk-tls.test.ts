@@ -10,7 +10,7 @@ import type { TestCertificates } from '../mesos-double/certificates.js';
 import { makeZooKeeperTlsFiles, startZooKeeper, type Service } from '../harness/services.js';
 import { eventually, WatchLog, zkStore } from './discovery-kv-fixtures.js';
 
-// ZooKeeper on 23630 (plain) and 23631 (TLS): ports no other file uses.
+// ZooKeeper on 23630 (plain) and 23631 (TLS), nothing on 23639: ports no other file uses.
 const PORT = 23630;
 const SECURE_PORT = 23631;
 const run = promisify(execFile);
@@ -77,6 +77,14 @@ describe('zk:// with kv.cacertfile, kv.certfile and kv.keyfile (ZooKeeper secure
     open(zk.addr, 'tls', tlsOptions()).watch(log.onEntries, log.onError);
     await eventually(() => log.errors.length > 0, 'an error report', 15_000);
     expect(log.errors[0]!.message).toContain(`zk: TLS to ZooKeeper at ${zk.addr} failed`);
+    expect(log.sets).toEqual([]);
+  });
+
+  it('reports a store that does not listen as unreachable, not as a certificate problem', async () => {
+    const log = new WatchLog();
+    open('127.0.0.1:23639', 'tls', tlsOptions()).watch(log.onEntries, log.onError);
+    await eventually(() => log.errors.length > 0, 'an error report', 15_000);
+    expect(log.errors[0]!.message).toBe('zk: cannot reach ZooKeeper at 127.0.0.1:23639 (TLS): connect ECONNREFUSED 127.0.0.1:23639');
     expect(log.sets).toEqual([]);
   });
 

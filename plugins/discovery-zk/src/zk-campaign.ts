@@ -21,6 +21,7 @@ const RECONFIRMATIONS_PER_TIMEOUT = 5;
 export class ZkCampaign implements Campaign {
   private node: string | undefined;
   private leader = false;
+  private resigned = false;
   private validUntil = 0;
   private warned = false;
   private deadline: NodeJS.Timeout | undefined;
@@ -51,6 +52,7 @@ export class ZkCampaign implements Campaign {
   }
 
   async resign(): Promise<void> {
+    this.resigned = true;
     this.evaluator.stop();
     this.leader = false;
     this.clearTimers();
@@ -89,6 +91,8 @@ export class ZkCampaign implements Campaign {
   }
 
   private confirmLeadership(sentAt: number): void {
+    // A check that was in flight when resign() ran must not make this candidate lead again.
+    if (this.resigned) return;
     const timeout = this.session.timeoutMs();
     // The server expires a session no earlier than one timeout after it received our request; the
     // margin covers serving a request that started just before the deadline.

@@ -76,8 +76,12 @@ export class ZkTlsBridge implements ZkEndpoint {
     local.setNoDelay(true);
     remote.setNoDelay(true);
     local.pipe(remote).pipe(local);
-    remote.on('error', (error) => {
-      this.fail(new SwarmError(ErrorCodes.DISCOVERY_FAILED, `zk: TLS to ZooKeeper at ${host} failed: ${error.message} (check kv.cacertfile, kv.certfile and kv.keyfile)`, { cause: error }));
+    remote.on('error', (error: NodeJS.ErrnoException) => {
+      // A system call error (refused, reset while connecting) is the network; anything else is TLS itself.
+      const message = error.syscall === undefined
+        ? `zk: TLS to ZooKeeper at ${host} failed: ${error.message} (check kv.cacertfile, kv.certfile and kv.keyfile)`
+        : `zk: cannot reach ZooKeeper at ${host} (TLS): ${error.message}`;
+      this.fail(new SwarmError(ErrorCodes.DISCOVERY_FAILED, message, { cause: error }));
       local.destroy();
     });
     local.on('error', () => remote.destroy());
