@@ -3,7 +3,8 @@
  * and Swarm classic's seven filters configured: median of 10 runs. Measured in the same run, runs
  * interleaved so load hits all alike: the launcher users run (`core/bin/swarm.js`, which runs the
  * bundle `npm run build` makes), the unbundled compiled CLI (`core/dist/cli/bin.js`) and a bare
- * `node -e 0`. Writes test/bench/results/core-startup.md (earlier runs are kept below the new one).
+ * `node -e 0`. Writes test/bench/results/core-startup.md, keeping its hand-written Notes and the
+ * earlier runs.
  *
  *   npm run bench:startup
  */
@@ -20,6 +21,7 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
 const PORT = 23020;
 const WORK = `${REPO}test/bench/results/core-startup.tmp`;
 const RESULTS = `${REPO}test/bench/results/core-startup.md`;
+const NOTES = '## Notes';
 const EARLIER = '## Earlier runs';
 
 // The launcher falls back to the unbundled CLI when the bundle is older than core's tsc output:
@@ -91,9 +93,10 @@ for (const [index, scenario] of scenarios.entries()) {
 }
 rmSync(WORK, { recursive: true, force: true });
 
-// The run this one replaces goes first under EARLIER, older ones after it.
+// Hand-written NOTES stay; the run this one replaces goes first under EARLIER, older ones after it.
 const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
-const [previousRun = '', olderRuns = ''] = previous.replace(/^# .*\n/, '').split(EARLIER);
+const [current = '', olderRuns = ''] = previous.replace(/^# .*\n/, '').split(EARLIER);
+const [previousRun = '', notes = ''] = current.split(NOTES);
 const earlier = [previousRun.trim(), olderRuns.trim()].filter(Boolean).join('\n\n---\n\n');
 const report = `# swarm manage cold start (core)
 
@@ -109,7 +112,7 @@ ${rows.join('\n')}
 
 Target: under 300 ms to listening.
 
-${EARLIER}
+${notes.trim() ? `${NOTES}\n\n${notes.trim()}\n\n` : ''}${EARLIER}
 
 ${earlier}
 `;
