@@ -8,9 +8,12 @@ import { cancelledError, connectionError, endpointLabel, engineCallError } from 
 
 /** Idle kept-alive connections close after this: longer than the default refresh interval (30-60 s) so refreshes reuse them. */
 const IDLE_MS = 90_000;
-/** Calls in flight per engine: a full refresh inspects every container at once, the rest wait for a connection. */
+/**
+ * Connections per engine: a full refresh inspects every container at once, the rest wait for a
+ * connection. All of them stay open when idle (the agent reuses the most recent first, so the
+ * ones a quiet engine does not need reach the idle timeout).
+ */
 const MAX_SOCKETS = 8;
-const MAX_FREE_SOCKETS = 4;
 
 type DialOptions = Parameters<Dockerode['modem']['dial']>[0];
 
@@ -45,7 +48,7 @@ function cheapToInspect<T extends object>(agent: T, label: string): T {
 }
 
 function createAgent(endpoint: EngineEndpoint, keepAlive: boolean): HttpAgent {
-  const options = keepAlive ? { keepAlive, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_FREE_SOCKETS, timeout: IDLE_MS } : { keepAlive };
+  const options = keepAlive ? { keepAlive, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS, scheduling: 'lifo' as const, timeout: IDLE_MS } : { keepAlive };
   const label = `${keepAlive ? 'kept-alive' : 'separate'} ${endpointLabel(endpoint)}`;
   if (endpoint.protocol === 'https') return cheapToInspect(new HttpsAgent({ ...options, ...endpoint.tls }), label);
   return cheapToInspect(new HttpAgent(options), label);

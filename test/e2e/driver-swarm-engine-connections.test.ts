@@ -1,0 +1,98 @@
+import { connect, createServer, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSwarm, type Swarm } from '@swarm/core';
+import { SwarmCluster } from '@swarm/driver-swarm';
+import type { Container } from '@swarm/plugin-sdk';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { eventually } from './driver-swarm-support.js';
+
+// Engine 102, reached through a connection-counting TCP proxy on 127.0.0.1:25010.
+const ENGINE = 102;
+const PROXY_PORT = 25010;
+
+/** Counts the connections the manager opens to the engine and the bytes it sends on them. */
+class CountingProxy {
+  dialled = 0;
+  bytesUp = 0;
+  private readonly sockets = new Set<Socket>();
+  private readonly server = createServer((client) => {
+    this.dialled++;
+    const upstream = connect(2375, `127.0.0.${ENGINE + 1}`);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk: Buffer) => (this.bytesUp += chunk.length));
+    client.pipe(upstream).pipe(client);
+  });
+
+  listen(): Promise<void> {
+    return new Promise((resolve) => this.server.listen(PROXY_PORT, '127.0.0.1', resolve));
+  }
+
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('driver-swarm keeps a few connections per engine and reuses them', () => {
+  let testbed: Testbed;
+  let swarm: Swarm;
+  let cluster: SwarmCluster;
+  const proxy = new CountingProxy();
+
+  beforeAll(async () => {
+    testbed = await startTestbed({ first: ENGINE, count: 1 });
+    await proxy.listen();
+    swarm = await createSwarm({
+      cluster: {
+        driver: 'swarm',
+        discovery: `nodes://127.0.0.1:${PROXY_PORT}`,
+        options: {},
+        heartbeat: 1,
+        // refreshes further apart than Node's default 5 s idle close: only a kept-alive agent reuses across them
+        engineRefreshMinInterval: 6,
+        engineRefreshMaxInterval: 7,
+        engineFailureRetry: 2,
+      },
+      scheduler: { filters: ['health'], strategy: 'spread' },
+    });
+    if (!(swarm.cluster instanceof SwarmCluster)) throw new Error('expected the swarm driver');
+    cluster = swarm.cluster;
+    await swarm.start();
+    await eventually('the engine Healthy', () => cluster.nodes()[0]?.status() === 'healthy');
+  }, 60_000);
+
+  afterAll(async () => {
+    await swarm?.stop();
+    await proxy.close();
+    await testbed?.stop();
+  });
+
+  it('a burst of 24 parallel creates and removes opens at most 8 more connections', async () => {
+    const before = proxy.dialled;
+    const created: Container[] = await Promise.all(
+      Array.from({ length: 24 }, (_, index) => cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, `burst-${index}`)),
+    );
+    await Promise.all(created.map((container) => cluster.removeContainer(container, { force: true })));
+    expect(created).toHaveLength(24);
+    expect(proxy.dialled - before).toBeLessThanOrEqual(8);
+  }, 60_000);
+
+  it('refreshes 6-7 s apart go over the connections already open', async () => {
+    const dialled = proxy.dialled;
+    const sent = proxy.bytesUp;
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    // at least two refreshes (list containers, images, volumes, networks) went to the engine...
+    expect(proxy.bytesUp - sent).toBeGreaterThan(2 * 4 * 60);
+    // ...on no new connection
+    expect(proxy.dialled).toBe(dialled);
+    expect(cluster.nodes()[0]?.status()).toBe('healthy');
+  }, 30_000);
+});
