@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSwarm, type Swarm } from '@swarm/core';
 import { SwarmCluster } from '@swarm/driver-swarm';
@@ -94,5 +97,29 @@ describe('driver-swarm keeps a few connections per engine and reuses them', () =
     // ...on no new connection
     expect(proxy.dialled).toBe(dialled);
     expect(cluster.nodes()[0]?.status()).toBe('healthy');
+  }, 30_000);
+
+  it("ignores the shell's own DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH (here: files that are not certificates)", async () => {
+    const certs = mkdtempSync(join(tmpdir(), 'swarm-e2e-client-env-'));
+    for (const file of ['ca.pem', 'cert.pem', 'key.pem']) writeFileSync(join(certs, file), 'not a certificate\n');
+    const saved = { host: process.env['DOCKER_HOST'], verify: process.env['DOCKER_TLS_VERIFY'], certs: process.env['DOCKER_CERT_PATH'] };
+    Object.assign(process.env, { DOCKER_HOST: 'tcp://127.0.0.1:1', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: certs });
+    let other: Swarm | undefined;
+    try {
+      other = await createSwarm({
+        cluster: { driver: 'swarm', discovery: `nodes://127.0.0.${ENGINE + 1}:2375`, options: {}, heartbeat: 1, engineRefreshMinInterval: 1, engineRefreshMaxInterval: 2, engineFailureRetry: 2 },
+        scheduler: { filters: ['health'], strategy: 'spread' },
+      });
+      await other.start();
+      const node = await eventually('the engine Healthy despite the client environment', () => other!.cluster.nodes().find((candidate) => candidate.status() === 'healthy'));
+      expect(node.name).toBe(`node${ENGINE}`);
+    } finally {
+      await other?.stop();
+      for (const [name, value] of [['DOCKER_HOST', saved.host], ['DOCKER_TLS_VERIFY', saved.verify], ['DOCKER_CERT_PATH', saved.certs]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      rmSync(certs, { recursive: true, force: true });
+    }
   }, 30_000);
 });

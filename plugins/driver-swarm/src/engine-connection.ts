@@ -54,11 +54,27 @@ function createAgent(endpoint: EngineEndpoint, keepAlive: boolean): HttpAgent {
   return cheapToInspect(new HttpAgent(options), label);
 }
 
+/** What docker-modem's constructor reads for its defaults: they describe this shell's own Docker client, not the engines. */
+const CLIENT_ENVIRONMENT = ['DOCKER_HOST', 'DOCKER_TLS_VERIFY', 'DOCKER_CERT_PATH', 'DOCKER_CLIENT_TIMEOUT', 'DOCKER_PATH_PREFIX'];
+
+/**
+ * With DOCKER_HOST set, docker-modem reads the DOCKER_CERT_PATH files for every engine (and
+ * throws when they are not PEM), so the variables are hidden while it is built (synchronously).
+ */
+function withoutClientEnvironment<T>(build: () => T): T {
+  const saved = CLIENT_ENVIRONMENT.map((name) => [name, process.env[name]] as const);
+  for (const [name] of saved) delete process.env[name];
+  try {
+    return build();
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
+}
+
 function createDocker(endpoint: EngineEndpoint, agent: HttpAgent): Dockerode {
-  // explicit undefineds: docker-modem would otherwise take them from DOCKER_HOST, DOCKER_CERT_PATH and DOCKER_CLIENT_TIMEOUT
-  const place = endpoint.socketPath ? { socketPath: endpoint.socketPath, host: undefined, port: undefined } : { host: endpoint.host, port: endpoint.port };
-  const options: Dockerode.DockerOptions & { agent: HttpAgent } = { ...place, protocol: endpoint.protocol, agent, ca: undefined, cert: undefined, key: undefined, timeout: undefined };
-  return new Dockerode(options);
+  const place = endpoint.socketPath ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port };
+  const options: Dockerode.DockerOptions & { agent: HttpAgent } = { ...place, protocol: endpoint.protocol, agent };
+  return withoutClientEnvironment(() => new Dockerode(options));
 }
 
 /**
