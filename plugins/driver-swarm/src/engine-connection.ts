@@ -10,7 +10,7 @@ import { cancelledError, connectionError, endpointLabel, engineCallError } from 
 const IDLE_MS = 90_000;
 /**
  * Connections per engine: a full refresh inspects every container at once, the rest wait for a
- * connection. All of them stay open when idle (the agent reuses the most recent first, so the
+ * connection (the wait counts against their timeout). All of them stay open when idle (the agent reuses the most recent first, so the
  * ones a quiet engine does not need reach the idle timeout).
  */
 const MAX_SOCKETS = 8;
@@ -41,7 +41,10 @@ function definedOnly(query: EngineCall['query']): Record<string, string | number
   return kept;
 }
 
-/** docker-modem formats every request's options, agent included, for its debug log even when that log is off. */
+/**
+ * docker-modem formats every request's options for its debug log even when that log is off; an
+ * agent formatted in full (its sockets and their state) cost ~0.4 ms a call, 25 times the rest.
+ */
 function cheapToInspect<T extends object>(agent: T, label: string): T {
   Object.defineProperty(agent, inspect.custom, { value: () => `[agent ${label}]` });
   return agent;
