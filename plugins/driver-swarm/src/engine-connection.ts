@@ -1,8 +1,9 @@
 import { Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { inspect } from 'node:util';
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
 import { ErrorCodes, SwarmError, type AuthConfig, type EngineEndpoint } from '@swarm/plugin-sdk';
 import { cancelledError, connectionError, endpointLabel, engineCallError } from './engine-http.js';
 
@@ -16,6 +17,14 @@ const IDLE_MS = 90_000;
 const MAX_SOCKETS = 8;
 
 type DialOptions = Parameters<Dockerode['modem']['dial']>[0];
+
+const require = createRequire(import.meta.url);
+let dockerodeClass: typeof Dockerode | undefined;
+
+/** dockerode (with the ssh2 and gRPC it loads, ~85 ms) loads with the first engine, not with the plugin. */
+function loadDockerode(): typeof Dockerode {
+  return (dockerodeClass ??= require('dockerode') as typeof Dockerode);
+}
 
 export interface EngineCall {
   method?: 'GET' | 'POST' | 'DELETE';
@@ -77,7 +86,8 @@ function withoutClientEnvironment<T>(build: () => T): T {
 function createDocker(endpoint: EngineEndpoint, agent: HttpAgent): Dockerode {
   const place = endpoint.socketPath ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port };
   const options: Dockerode.DockerOptions & { agent: HttpAgent } = { ...place, protocol: endpoint.protocol, agent };
-  return withoutClientEnvironment(() => new Dockerode(options));
+  const DockerClient = loadDockerode();
+  return withoutClientEnvironment(() => new DockerClient(options));
 }
 
 /**
