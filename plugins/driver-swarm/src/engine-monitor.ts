@@ -81,6 +81,7 @@ export class EngineMonitor {
     clearTimeout(this.timer);
     clearTimeout(this.eventTimer);
     this.events?.destroy();
+    this.api.close();
   }
 
   private schedule(delayMs: number, task: () => Promise<void>): void {
@@ -139,8 +140,7 @@ export class EngineMonitor {
   }
 
   private async loadEverything(): Promise<void> {
-    await this.refreshContainers(true);
-    await Promise.all([this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+    await Promise.all([this.refreshContainers(true), this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
   }
 
   // --- periodic refresh and health ------------------------------------------------------------
@@ -153,8 +153,7 @@ export class EngineMonitor {
       }
       const reconnecting = !this.node.isHealthy();
       if (reconnecting) this.node.acceptMovedAway();
-      await this.refreshContainers(reconnecting);
-      await Promise.all([this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+      await Promise.all([this.refreshContainers(reconnecting), this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
       this.succeeded();
     } catch (error) {
       this.failed(error);
@@ -202,7 +201,8 @@ export class EngineMonitor {
           if (!sameRow(known.summary, summary)) this.node.upsertContainer(known.withRow(summary));
           return;
         }
-        const inspect = await this.api.inspectContainer(summary.Id).catch(() => undefined);
+        // a container removed meanwhile is skipped; an engine not answering fails the whole load
+        const inspect = await this.api.inspectContainer(summary.Id).catch(onlyNotFound);
         if (inspect) this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
       }),
     );
