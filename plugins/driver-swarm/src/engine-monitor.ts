@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ErrorCodes, isSwarmError, type ContainerConfig, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
 import { CoalescingRunner } from './coalescing-runner.js';
+import type { LoadGate } from './load-gate.js';
 import { EngineApi } from './engine-api.js';
 import { rowFromInspect } from './container-row.js';
 import { EngineContainer, configFromInspect } from './engine-container.js';
@@ -21,6 +22,8 @@ export interface MonitorHooks {
   event(node: EngineNode, event: DockerEvent): void;
   /** The address of another node already using this engine ID, if any. */
   duplicateOf(node: EngineNode): string | undefined;
+  /** Shared by all engines: full loads wait here for a slot. */
+  loadGate: LoadGate;
 }
 
 /** Container actions that change nothing swarm keeps (Swarm classic's list). */
@@ -139,8 +142,10 @@ export class EngineMonitor {
     return errorText(error);
   }
 
-  private async loadEverything(): Promise<void> {
-    await Promise.all([this.refreshContainers(true), this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+  private loadEverything(): Promise<void> {
+    return this.hooks.loadGate.run(async () => {
+      await Promise.all([this.refreshContainers(true), this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+    });
   }
 
   // --- periodic refresh and health ------------------------------------------------------------

@@ -40,9 +40,13 @@ import { EngineMonitor, type EngineLifecycleAction } from './engine-monitor.js';
 import { EngineNode, type NodeChangeListener } from './engine-node.js';
 import * as images from './image-operations.js';
 import { infoRows } from './info-rows.js';
+import { LoadGate } from './load-gate.js';
 import { findNetwork } from './network-lookup.js';
 import { RescheduleWatchdog } from './reschedule-watchdog.js';
 import * as volumes from './volume-operations.js';
+
+/** Engines loading their containers, images, volumes and networks at the same time (see LoadGate). */
+const ENGINES_LOADING_AT_ONCE = 16;
 
 function eventNode(node: EngineNode): NonNullable<ClusterEvent['node']> {
   return { Name: node.name, Id: node.id, Addr: node.addr, Ip: node.ip };
@@ -63,6 +67,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   readonly driverName = 'swarm';
   readonly options: SwarmClusterOptions;
   private readonly monitors = new Map<string, EngineMonitor>();
+  private readonly loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
   private readonly index = new ContainerIndex();
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
   private readonly tls;
@@ -157,6 +162,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
         lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
         event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
         duplicateOf: (candidate: EngineNode) => this.duplicateOf(candidate),
+        loadGate: this.loadGate,
       };
       this.nodeList = undefined;
       this.monitors.set(entry.addr, new EngineMonitor(node, api, this.options, hooks, this.log.child({ engine: entry.addr })));
