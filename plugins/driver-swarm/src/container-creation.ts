@@ -75,7 +75,8 @@ function engineConfig(config: ContainerConfig, engineCpus: number): ContainerCon
  */
 async function createOnEngine(monitor: EngineMonitor, config: ContainerConfig, name: string | undefined, auth: AuthConfig | undefined): Promise<EngineContainer> {
   const created = await monitor.api.createContainer(engineConfig(config, monitor.node.cpus), name, auth);
-  const container = await monitor.refreshContainer(created.Id);
+  // the engine answered, so a read running now (its 'create' event's) sees the container
+  const container = await monitor.refreshContainer(created.Id, 'join');
   if (!container) throw new SwarmError(ErrorCodes.ENGINE_ERROR, "Container created but refresh didn't report it back");
   return container;
 }

@@ -214,9 +214,14 @@ export class EngineMonitor {
     for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
   }
 
-  /** Re-read one container with a single inspect; gone from the engine means gone from swarm. */
-  refreshContainer(id: string): Promise<EngineContainer | undefined> {
-    return this.refresher.run(`container:${id}`, async () => {
+  /**
+   * Re-read one container with a single inspect; gone from the engine means gone from swarm.
+   * `join` waits for a read already running instead of reading again: right when that read
+   * started after the change the caller knows of (the container's creation).
+   */
+  refreshContainer(id: string, mode: 'rerun' | 'join' = 'rerun'): Promise<EngineContainer | undefined> {
+    const read = mode === 'join' ? this.refresher.join.bind(this.refresher) : this.refresher.run.bind(this.refresher);
+    return read(`container:${id}`, async () => {
       // only the engine saying so makes a container gone: an engine going down fails calls too
       const inspect = await this.api.inspectContainer(id).catch(onlyNotFound);
       if (!inspect) {
@@ -341,8 +346,8 @@ export class EngineMonitor {
       case 'container': {
         const pending = this.expectedRefresh(action, subject);
         if (pending) return pending;
-        // a create swarm itself made was inspected already; later changes bring their own events
-        if (action === 'create' && this.node.knownContainer(subject)) return Promise.resolve();
+        // dockerd sends 'create' once the container exists: a read already known or running saw it
+        if (action === 'create') return this.node.knownContainer(subject) ? Promise.resolve() : this.refreshContainer(subject, 'join');
         if (action === 'destroy') {
           const gone = this.node.knownContainer(subject);
           this.node.deleteContainer(subject);

@@ -28,4 +28,21 @@ describe('CoalescingRunner', () => {
     });
     expect(ran).toBe(true);
   });
+
+  it('lets a join wait for the running task without a rerun, and run when nothing runs', async () => {
+    const runner = new CoalescingRunner();
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const task = async () => {
+      runs++;
+      if (runs === 1) await new Promise<void>((resolve) => (release = resolve));
+    };
+    const first = runner.run('c', task);
+    const joined = runner.join('c', task);
+    release();
+    await Promise.all([first, joined]);
+    expect(runs).toBe(1);
+    await runner.join('c', task);
+    expect(runs).toBe(2);
+  });
 });
