@@ -71,6 +71,8 @@ export class EngineNode implements Node {
   private reservedMemory = 0;
   private readonly stateCounts = { running: 0, paused: 0 };
   private imageList: Image[] = [];
+  /** Grows with every change `docker info` shows for this node (its rows are cached on it). */
+  private infoChanges = 0;
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
 
@@ -95,6 +97,7 @@ export class EngineNode implements Node {
     this.memory = info.MemTotal;
     this.engineLabels = standardLabels(info);
     this.version = version.Version;
+    this.infoChanges++;
   }
 
   // --- health -------------------------------------------------------------------------------
@@ -105,6 +108,7 @@ export class EngineNode implements Node {
 
   setStatus(status: NodeStatus): void {
     this.currentStatus = status;
+    this.infoChanges++;
   }
 
   isHealthy(): boolean {
@@ -122,10 +126,17 @@ export class EngineNode implements Node {
 
   setError(message: string | undefined): void {
     this.error = message;
+    this.infoChanges++;
   }
 
   touch(): void {
     this.updatedAt = new Date();
+    this.infoChanges++;
+  }
+
+  /** Changes whenever a row of this node in `docker info` may have changed. */
+  infoVersion(): number {
+    return this.infoChanges;
   }
 
   endpoint(): EngineEndpoint {
@@ -214,6 +225,7 @@ export class EngineNode implements Node {
       map.delete(key);
     }
     this.containerList = undefined;
+    this.infoChanges++;
     if (before !== undefined || next !== undefined) this.listener.containerChanged(this, before, next);
   }
 

@@ -148,5 +148,23 @@ describe('info rows', () => {
     ]);
     expect(rows).toContainEqual(['  └ Status', 'Pending']);
     expect(rows).toContainEqual(['  └ Error', 'connect ECONNREFUSED 10.0.0.2:2375']);
+
+    // rows are kept per node between calls: every change a row shows must still reach them
+    b.setError(undefined);
+    b.setStatus('healthy');
+    b.upsertContainer(container(b, ID_B, 'db', { state: 'exited' }));
+    b.touch();
+    const again = infoRows([b, a], scheduler as Scheduler);
+    expect(again.slice(14, 22)).toEqual([
+      [' b', '10.0.0.2:2375'],
+      ['  └ ID', 'ID-b'],
+      ['  └ Status', 'Healthy'],
+      ['  └ Containers', '1 (0 Running, 0 Paused, 1 Stopped)'],
+      ['  └ Reserved CPUs', '0 / 2'],
+      ['  └ Reserved Memory', '0 B / 2.1 GiB'],
+      ['  └ Labels', 'kernelversion=, operatingsystem=, ostype=linux, storagedriver=vfs, zone=a'],
+      ['  └ Error', '(none)'],
+    ]);
+    expect(again[22]?.[1]).toBe(b.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));
   });
 });
