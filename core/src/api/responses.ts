@@ -18,6 +18,37 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(payload);
 }
 
+/** Rows serialized per write when a list is streamed. */
+const ROWS_PER_WRITE = 500;
+
+/**
+ * A JSON array written in slices (chunked), so a list of 30,000 containers never exists as one
+ * string: `present` runs per slice, and a slow client holds back the writes (backpressure).
+ */
+export async function sendJsonArray<T>(res: ServerResponse, items: readonly T[], present: (item: T) => unknown): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  for (let start = 0; start === 0 || start < items.length; start += ROWS_PER_WRITE) {
+    const slice = items.slice(start, start + ROWS_PER_WRITE).map((item) => JSON.stringify(present(item)));
+    const text = `${start === 0 ? '[' : ','}${slice.join(',')}`;
+    if (!res.write(text)) await drained(res);
+    if (res.destroyed) return;
+  }
+  res.end(']');
+}
+
+/** Resolves once the client took what was written (or left). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 export function sendNoContent(res: ServerResponse, status = 204): void {
   res.writeHead(status);
   res.end();

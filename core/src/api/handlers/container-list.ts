@@ -3,7 +3,7 @@ import { queryFlag, type RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { engineJson } from '../engine/endpoint-request.js';
 import { healthyNodes } from '../lookups.js';
-import { HttpError, sendJson } from '../responses.js';
+import { HttpError, sendJsonArray } from '../responses.js';
 
 const LIST_FILTERS = ['name', 'id', 'label', 'status', 'node', 'health', 'volume', 'network', 'exited', 'before', 'since', 'ancestor'];
 const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exited', 'dead'];
@@ -131,5 +131,5 @@ export async function listContainers(ctx: RequestContext): Promise<void> {
     .sort((a, b) => b.summary.Created - a.summary.Created);
   if (limit > 0) chosen = chosen.slice(0, limit);
   const sizes = queryFlag(ctx.query, 'size') ? await fetchSizes(ctx) : new Map<string, ContainerSummary>();
-  sendJson(ctx.res, 200, chosen.map((container) => presented(container, sizes)));
+  await sendJsonArray(ctx.res, chosen, (container) => presented(container, sizes));
 }
