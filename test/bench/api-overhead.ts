@@ -2,12 +2,16 @@
  * Overhead of the Docker API front: the real docker CLI against `swarm manage` versus against
  * the same real engine directly, measured in the same run (alternating, medians):
  *   - `docker run -d` round trip, `docker logs` of 50 MB: manager over engine 112 vs engine 112;
+ *     `run` both with a container that exits at once (`true`) and with one that keeps running;
  *   - `docker ps -a` with 300 containers: manager over engine 112 vs engine 112, and a manager
  *     over engines 113-115 (100 containers each) vs engine 112's 300.
  * Also the manager's own CPU time (user + system, from /proc) per 50 MB of logs, which the
  * machine's load disturbs far less than wall times.
  * Engines 112-115 and ports 25120-25121 (engine 112 is shared with test/e2e/api-endpoints.test.ts:
  * do not run both at once). Adds a section to test/bench/results/api-overhead.md, newest first.
+ *
+ * BENCH_SWARM_ROOT=<repository root> runs the manager of another built tree (e.g. a copy with a
+ * proposed driver change) against the same engines and CLI.
  *
  *   npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js
  */
@@ -22,7 +26,7 @@ import { machineDescription, median } from './core-machine.js';
 const run = promisify(execFile);
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const TESTBED = here('../../testbed/testbed.sh');
-const SWARM = here('../../../core/dist/cli/bin.js');
+const SWARM = process.env['BENCH_SWARM_ROOT'] ? `${process.env['BENCH_SWARM_ROOT']}/core/dist/cli/bin.js` : here('../../../core/dist/cli/bin.js');
 const RESULTS = here('../results/api-overhead.md');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const LOG_BYTES = 50 * 1024 * 1024;
@@ -40,18 +44,29 @@ function cliEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Wall time of one docker CLI command (stdout drained and counted, not kept). */
-function timeDocker(host: string, args: string[]): Promise<{ ms: number; bytes: number }> {
+interface Timed {
+  ms: number;
+  bytes: number;
+  /** The first 256 bytes of stdout (a container ID for `run -d`). */
+  head: string;
+}
+
+/** Wall time of one docker CLI command (stdout drained and counted, only its head kept). */
+function timeDocker(host: string, args: string[]): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn('docker', ['-H', host, ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let bytes = 0;
+    let head = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (head.length < 256) head += chunk.toString('latin1', 0, Math.min(chunk.length, 256 - head.length));
+      bytes += chunk.length;
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`docker ${args.join(' ')} on ${host} failed: ${stderr}`));
-      else resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, bytes });
+      else resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, bytes, head: head.trim() });
     });
   });
 }
@@ -79,6 +94,21 @@ async function fillEngine(index: number, count: number): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: 6 }, worker));
+}
+
+/**
+ * `docker run -d` timed, then (not timed) the engine left idle before the next command: dockerd
+ * tears a container's exit down (network, mounts) after the CLI got its answer, and a next run
+ * overlapping that work would be charged for it. An inspect waits for the teardown (it takes the
+ * container's lock); `exits` says the container ends by itself, so its exit is awaited first.
+ */
+async function timeRun(host: string, args: string[], exits: boolean, started: string[]): Promise<number> {
+  const { ms, head } = await timeDocker(host, args);
+  if (!/^[0-9a-f]{64}$/.test(head)) throw new Error(`docker ${args.join(' ')} printed ${head}, not a container ID`);
+  started.push(head);
+  if (exits) await engineCall(ONE, 'POST', `/containers/${head}/wait`);
+  await engineCall(ONE, 'GET', `/containers/${head}/json`);
+  return ms;
 }
 
 interface BenchManager {
@@ -184,8 +214,11 @@ async function main(): Promise<void> {
     const started = new Date().toISOString();
     const logsCpu: number[] = [];
     const runArgs = ['run', '-d', '--label', 'bench=run', 'busybox:local', 'true'];
+    const keepRunning = ['run', '-d', '--label', 'bench=run', 'busybox:local', 'sleep', '3600'];
+    const sleepers: string[] = [];
     const cases = [
-      await measure('docker run -d (1 engine)', async () => (await timeDocker(one.host, runArgs)).ms, async () => (await timeDocker(engineHost(ONE), runArgs)).ms),
+      await measure('docker run -d (1 engine)', () => timeRun(one.host, runArgs, true, []), () => timeRun(engineHost(ONE), runArgs, true, [])),
+      await measure('docker run -d, container keeps running (1 engine)', () => timeRun(one.host, keepRunning, false, sleepers), () => timeRun(engineHost(ONE), keepRunning, false, sleepers)),
       await measure('docker ps -a, 300 containers (manager over that engine)', async () => (await timeDocker(one.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms),
       await measure('docker ps -a, 300 containers (manager over 3 engines × 100 vs 1 engine × 300)', async () => (await timeDocker(three.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms),
       await measure(
@@ -200,6 +233,7 @@ async function main(): Promise<void> {
         async () => (await timeDocker(engineHost(ONE), ['logs', logger])).ms,
       ),
     ];
+    for (const id of sleepers) await engineCall(ONE, 'DELETE', `/containers/${id}?force=1`);
     const rows = cases.map((item) => {
       const front = median(item.front);
       const direct = median(item.direct);
@@ -211,6 +245,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineDescription()}; load average at the start ${load(loadBefore)}, at the end ${load(loadavg())}`,
       '',
+      ...(process.env['BENCH_SWARM_ROOT'] ? [`Manager built in ${process.env['BENCH_SWARM_ROOT']} (BENCH_SWARM_ROOT), not this tree.`, ''] : []),
       '| case | through swarm | engine directly | ratio |',
       '| --- | --- | --- | --- |',
       ...rows,
