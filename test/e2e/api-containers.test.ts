@@ -81,6 +81,28 @@ describe('container lifecycle with the docker CLI', () => {
     expect(running.stderr).toMatch(/stop the container before removing|cannot remove/i);
   });
 
+  // `docker run -d` answers once the engine started the container (the re-read of a container
+  // that exits at once waits for dockerd's teardown): a `ps` right after must still see it started.
+  it('lists a container as started right after `docker run -d`, and one whose start failed as created', async () => {
+    for (let round = 0; round < 3; round++) {
+      const id = (await dockerOk(host, ['run', '-d', '--label', 'suite=instant', 'busybox:local', 'true'])).trim();
+      const state = (await dockerOk(host, ['ps', '-a', '--filter', `id=${id}`, '--format', '{{.State}}'])).trim();
+      expect(['running', 'exited']).toContain(state);
+    }
+    const failed = await docker(host, ['run', '-d', '--label', 'suite=instant', 'busybox:local', 'no-such-command']);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain('executable file not found');
+    expect((await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=instant', '--filter', 'status=created', '--format', '{{.Command}}'])).trim()).toBe('"no-such-command"');
+    let exited = '';
+    for (let attempt = 0; attempt < 50 && exited.split('\n').length < 3; attempt++) {
+      await sleep(100);
+      exited = (await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=instant', '--filter', 'status=exited', '--format', '{{.Status}}'])).trim();
+    }
+    const lines = exited.split('\n');
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line).toMatch(/^Exited \(0\) /);
+  });
+
   it('removes with force and volumes', async () => {
     await dockerOk(host, ['rm', '-f', '-v', 'life-b', 'life-c']);
     const left = await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=life', '--format', '{{.Names}}']);
