@@ -309,27 +309,34 @@ export class EngineMonitor {
   }
 
   /**
-   * Start a container and re-read it once. The engine's `start` event for it would re-read it
-   * again: it waits for this refresh instead (clients still see the event after the new state).
+   * Start a container and re-read it once, in the background: when the container exits at once,
+   * dockerd answers an inspect only after tearing the exit down (tens of ms, it holds the
+   * container's lock), and `docker run -d` must not wait for that. Until the read lands the row
+   * says running, as dockerd's own list does then. The engine's `start` event waits for this
+   * read instead of reading again (clients still see the event after the new state).
    */
   async startContainer(id: string): Promise<void> {
-    const done = (async () => {
-      await this.api.startContainer(id);
-      await this.refreshContainer(id);
-    })();
+    const started = this.api.startContainer(id);
+    const done = started.then(() => this.refreshContainer(id));
     const expectation = { action: 'start', done: done.catch(() => undefined) };
     this.expected.set(id, expectation);
     const forget = () => {
       if (this.expected.get(id) === expectation) this.expected.delete(id);
     };
     try {
-      await done;
+      await started;
     } catch (error) {
       forget(); // no start, no event
       throw error;
     }
+    this.showRunning(id);
     // our own event arrives within milliseconds; a later one is somebody else's
     setTimeout(forget, EXPECTATION_MS).unref();
+  }
+
+  private showRunning(id: string): void {
+    const known = this.node.knownContainer(id);
+    if (known && known.state !== 'running') this.node.upsertContainer(known.withRow({ ...known.summary, State: 'running', Status: 'Up Less than a second' }));
   }
 
   /** The refresh an event of ours already has, if this event is the one expected. */
