@@ -20,6 +20,7 @@ const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real cl
   --runs 500            docker run -d (create + start) samples   --run-workers 4   clients issuing them
   --creates 1600        creates for the throughput phase          --create-workers 16
   --info-runs 200       --ps-runs 20
+  --settle 30           seconds of quiet before the settled RSS samples (after start-up, after the run)
   --port 24900          manager port (the next sizes use the next ports)
   --profile             run the manager under node --cpu-prof and list its hot spots
   --out FILE            results file (default test/bench/results/scale-<date>.md)`;
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     'ps-runs': { type: 'string', default: '20' },
     port: { type: 'string', default: '24900' },
     'healthy-timeout': { type: 'string', default: '180' },
+    settle: { type: 'string', default: '30' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -54,6 +56,9 @@ const out = values.out ?? join(RESULTS, `scale-${date.slice(0, 10)}.md`);
 const runEngineDelayMs = values.delay === undefined ? MEASURED_DELAYS.create + MEASURED_DELAYS.start : 2 * Number(values.delay);
 const command = `node test/bench/scale/dist/scale.js ${process.argv.slice(2).join(' ')}`.trim();
 
+const settleMs = Number(values.settle) * 1000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const containers = Number(values.containers);
   const hollow = await startHollowProcess(nodes, containers, values.delay);
@@ -65,6 +70,9 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     if (healthyMs === undefined) console.error(`not all ${nodes} nodes became healthy; manager said:\n${manager.output()}`);
     const atHealthy = sampleProcess(manager.pid);
     await snapshotEngineCalls(hollow.child);
+    // V8 gives back the start-up's garbage only once its memory reducer runs on a quiet process
+    await sleep(settleMs);
+    const settled = sampleProcess(manager.pid);
     const peak = new PeakRss(manager.pid);
     const loadAtStart = loadNow();
     console.error(`${nodes} nodes: healthy after ${Math.round(healthyMs ?? -1)} ms; measuring`);
@@ -74,6 +82,8 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const creates = await createThroughput(port, Number(values.creates), Number(values['create-workers']));
     peak.stop();
     const after = sampleProcess(manager.pid);
+    await sleep(settleMs);
+    const settledAfterRun = sampleProcess(manager.pid);
     const { rssMb: hollowRssMb, cpuSeconds: hollowCpuSeconds } = sampleProcess(hollow.child.pid);
     await manager.stop();
     await snapshotEngineCalls(hollow.child);
@@ -82,8 +92,9 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     return {
       nodes, containers, healthyMs, info, ps, run, runEngineDelayMs, runWorkers: Number(values['run-workers']),
       creates, createWorkers: Number(values['create-workers']),
-      managerRssMb: { afterHealthy: atHealthy.rssMb, peak: peak.peakMb },
-      managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - atHealthy.cpuSeconds },
+      settleSeconds: settleMs / 1000,
+      managerRssMb: { afterHealthy: atHealthy.rssMb, settled: settled.rssMb, peak: peak.peakMb, settledAfterRun: settledAfterRun.rssMb },
+      managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - settled.cpuSeconds },
       hollowRssMb, hollowCpuSeconds, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
       ...(profile === undefined ? {} : { hotSpots: `${selfTimeByPackage(profile)}\n\n${hotSpotTable(hotSpots(profile))}` }),
     };

@@ -14,7 +14,9 @@ export interface ScaleResult {
   runWorkers: number;
   creates: Throughput;
   createWorkers: number;
-  managerRssMb: { afterHealthy: number; peak: number };
+  /** Quiet seconds before each settled RSS sample. */
+  settleSeconds: number;
+  managerRssMb: { afterHealthy: number; settled: number; peak: number; settledAfterRun: number };
   managerCpuSeconds: { toHealthy: number; measuring: number };
   hollowRssMb: number;
   hollowCpuSeconds: number;
@@ -48,7 +50,8 @@ export function resultSection(result: ScaleResult): string {
     `| \`run -d\` beyond the engine's own ${ms(result.runEngineDelayMs)} ms, p50 / p90 / p99 | ${overhead(result.run.p50, result.runEngineDelayMs)} / ${overhead(result.run.p90, result.runEngineDelayMs)} / ${overhead(result.run.p99, result.runEngineDelayMs)} |`,
     `| creates/s with ${result.createWorkers} clients (${result.creates.latency.count} creates) | ${Math.round(result.creates.perSecond)} |`,
     `| create latency p50 / p90 / p99 (ms) | ${formatPercentiles(result.creates.latency)} |`,
-    `| manager RSS after healthy / peak | ${Math.round(result.managerRssMb.afterHealthy)} MB / ${Math.round(result.managerRssMb.peak)} MB |`,
+    `| manager RSS when all Healthy / ${result.settleSeconds} s later | ${Math.round(result.managerRssMb.afterHealthy)} MB / ${Math.round(result.managerRssMb.settled)} MB |`,
+    `| manager RSS peak while measuring / ${result.settleSeconds} s after | ${Math.round(result.managerRssMb.peak)} MB / ${Math.round(result.managerRssMb.settledAfterRun)} MB |`,
     `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
     `| hollow engines process RSS / CPU (whole run) | ${Math.round(result.hollowRssMb)} MB / ${result.hollowCpuSeconds.toFixed(1)} s |`,
     `| machine load (1-min average) at start / end of measurements | ${result.load.start.toFixed(1)} / ${result.load.end.toFixed(1)} |`,
