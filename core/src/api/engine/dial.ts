@@ -11,7 +11,7 @@ export function engineHostHeader(endpoint: EngineEndpoint): string {
 export function dialEngine(endpoint: EngineEndpoint): Socket {
   if (endpoint.socketPath) return netConnect({ path: endpoint.socketPath, allowHalfOpen: true });
   if (endpoint.protocol === 'https') {
-    return tlsConnect({ host: endpoint.host, port: endpoint.port, ca: endpoint.tls?.ca, cert: endpoint.tls?.cert, key: endpoint.tls?.key, servername: endpoint.host });
+    return tlsConnect({ host: endpoint.host, port: endpoint.port, ...endpoint.tls, servername: endpoint.host });
   }
   return netConnect({ host: endpoint.host, port: endpoint.port, allowHalfOpen: true });
 }

@@ -17,7 +17,7 @@ function agentFor(endpoint: EngineEndpoint): HttpAgent {
   if (!agent) {
     agent =
       endpoint.protocol === 'https'
-        ? new HttpsAgent({ keepAlive: true, maxSockets: 256, ca: endpoint.tls?.ca, cert: endpoint.tls?.cert, key: endpoint.tls?.key })
+        ? new HttpsAgent({ keepAlive: true, maxSockets: 256, ...endpoint.tls })
         : new HttpAgent({ keepAlive: true, maxSockets: 256 });
     agents.set(key, agent);
   }
