@@ -55,6 +55,7 @@ export class EngineApi {
 
   /** Close the engine's kept-alive connections (it left the cluster). */
   close = () => this.connection.close();
+  keepIdleConnections = (count: number) => this.connection.keepIdle(count);
 
   info = () => this.json<EngineInfo>('/info');
   /** `/info` on a new connection: proves the engine accepts connections again. */

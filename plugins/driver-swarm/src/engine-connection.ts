@@ -11,8 +11,10 @@ import { cancelledError, connectionError, endpointLabel, engineCallError } from 
 const IDLE_MS = 90_000;
 /**
  * Connections per engine: a full refresh inspects every container at once, the rest wait for a
- * connection (the wait counts against their timeout). All of them stay open when idle (the agent reuses the most recent first, so the
- * ones a quiet engine does not need reach the idle timeout).
+ * connection (the wait counts against their timeout). All of them stay open when idle (the agent
+ * reuses the most recent first, so the ones a quiet engine does not need reach the idle timeout),
+ * unless the cluster asks for fewer (keepIdle): thousands of engines would otherwise hold more
+ * sockets than the process may open.
  */
 const MAX_SOCKETS = 8;
 
@@ -131,6 +133,11 @@ export class EngineConnection {
   }
 
   /** Close the kept-alive connections (the engine left the cluster). */
+  /** At most `count` idle kept-alive connections (1 to 8); the others close once released. */
+  keepIdle(count: number): void {
+    this.keptAlive.maxFreeSockets = Math.max(1, Math.min(MAX_SOCKETS, Math.floor(count)));
+  }
+
   close(): void {
     this.keptAlive.destroy();
     this.separateAgent.destroy();

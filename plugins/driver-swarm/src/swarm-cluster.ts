@@ -47,6 +47,11 @@ import * as volumes from './volume-operations.js';
 
 /** Engines loading their containers, images, volumes and networks at the same time (see LoadGate). */
 const ENGINES_LOADING_AT_ONCE = 16;
+/**
+ * Idle kept-alive engine connections for the whole cluster: 8 per engine up to 1,000 engines,
+ * then fewer (at least 2), so 3,000 engines stay well inside a 20,000 open-files limit.
+ */
+const IDLE_CONNECTIONS = 8000;
 
 function eventNode(node: EngineNode): NonNullable<ClusterEvent['node']> {
   return { Name: node.name, Id: node.id, Addr: node.addr, Ip: node.ip };
@@ -68,6 +73,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   readonly options: SwarmClusterOptions;
   private readonly monitors = new Map<string, EngineMonitor>();
   private readonly loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
+  private idlePerEngine = 0;
   private readonly index = new ContainerIndex();
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
   private readonly tls;
@@ -158,6 +164,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       const endpoint = engineEndpoint(entry, this.tls);
       const node = new EngineNode(entry.addr, entry.host, endpoint, this.options.overcommitPercent, this.options.failureRetry, this);
       const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
+      if (this.idlePerEngine > 0) api.keepIdleConnections(this.idlePerEngine);
       const hooks = {
         lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
         event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
@@ -167,6 +174,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       this.nodeList = undefined;
       this.monitors.set(entry.addr, new EngineMonitor(node, api, this.options, hooks, this.log.child({ engine: entry.addr })));
     }
+    this.shareIdleConnections();
+  }
+
+  private shareIdleConnections(): void {
+    const perEngine = Math.max(2, Math.floor(IDLE_CONNECTIONS / Math.max(1, this.monitors.size)));
+    if (perEngine === this.idlePerEngine) return;
+    this.idlePerEngine = perEngine;
+    for (const monitor of this.monitors.values()) monitor.api.keepIdleConnections(perEngine);
   }
 
   private duplicateOf(candidate: EngineNode): string | undefined {
