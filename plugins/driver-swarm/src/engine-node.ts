@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   requestedMemory,
   type EngineEndpoint,
@@ -73,6 +74,8 @@ export class EngineNode implements Node {
   private imageList: Image[] = [];
   /** Grows with every change `docker info` shows for this node (its rows are cached on it). */
   private infoChanges = 0;
+  /** A hash of the last image, volume and network lists the engine sent, to skip unchanged refreshes. */
+  private readonly listAnswers = new Map<'images' | 'volumes' | 'networks', string>();
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
 
@@ -263,8 +266,20 @@ export class EngineNode implements Node {
     if (this.pending.has(swarmId)) this.replace(this.pending, swarmId, undefined);
   }
 
+  /**
+   * Whether a periodic list differs from the last one. Most refreshes bring the same lists: keeping
+   * the old objects spares the cluster-wide image and network views a rebuild, and the GC the garbage.
+   */
+  private listsChanged(kind: 'images' | 'volumes' | 'networks', summaries: readonly object[]): boolean {
+    const answer = createHash('sha1').update(JSON.stringify(summaries)).digest('base64');
+    if (this.listAnswers.get(kind) === answer) return false;
+    this.listAnswers.set(kind, answer);
+    return true;
+  }
+
   /** Forget everything (the node left the cluster). */
   clear(): void {
+    this.listAnswers.clear();
     for (const id of [...this.byId.keys()]) this.deleteContainer(id);
     this.imageList = [];
     this.volumeList = [];
@@ -283,6 +298,7 @@ export class EngineNode implements Node {
   }
 
   setImages(summaries: readonly ImageSummary[]): void {
+    if (!this.listsChanged('images', summaries)) return;
     this.imageList = summaries.map((summary) => ({
       id: summary.Id,
       repoTags: summary.RepoTags ?? [],
@@ -298,11 +314,13 @@ export class EngineNode implements Node {
   }
 
   setVolumes(summaries: readonly VolumeSummary[]): void {
+    if (!this.listsChanged('volumes', summaries)) return;
     this.volumeList = summaries.map((summary) => ({ name: summary.Name, driver: summary.Driver, summary, node: this }));
     this.listener.resourcesChanged(this);
   }
 
   upsertVolume(summary: VolumeSummary | undefined, name: string): void {
+    this.listAnswers.delete('volumes');
     const others = this.volumeList.filter((volume) => volume.name !== name);
     this.volumeList = summary ? [...others, { name: summary.Name, driver: summary.Driver, summary, node: this }] : others;
     this.listener.resourcesChanged(this);
@@ -313,11 +331,13 @@ export class EngineNode implements Node {
   }
 
   setNetworks(summaries: readonly NetworkSummary[]): void {
+    if (!this.listsChanged('networks', summaries)) return;
     this.networkList = summaries.map((summary) => this.toNetwork(summary));
     this.listener.resourcesChanged(this);
   }
 
   upsertNetwork(summary: NetworkSummary | undefined, id: string): void {
+    this.listAnswers.delete('networks');
     const others = this.networkList.filter((network) => network.id !== id);
     this.networkList = summary ? [...others, this.toNetwork(summary)] : others;
     this.listener.resourcesChanged(this);

@@ -168,3 +168,23 @@ describe('info rows', () => {
     expect(again[22]?.[1]).toBe(b.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));
   });
 });
+
+describe('image, volume and network lists', () => {
+  it('are replaced (and the cluster told) only when the engine sends a different list', () => {
+    let told = 0;
+    const listener: NodeChangeListener = { containerChanged: () => undefined, resourcesChanged: () => told++ };
+    const engine = new EngineNode('10.0.0.9:2375', '10.0.0.9', { protocol: 'http', host: '10.0.0.9', port: 2375 }, 5, 3, listener);
+    const busybox = { Id: 'sha256:b', RepoTags: ['busybox:local'], Created: 1, Size: 1 };
+    engine.setImages([busybox]);
+    const first = engine.images();
+    engine.setImages([{ ...busybox }]);
+    expect(engine.images()).toBe(first);
+    engine.setImages([{ ...busybox, RepoTags: ['busybox:local', 'fanout:v1'] }]);
+    expect(engine.images()[0]?.repoTags).toEqual(['busybox:local', 'fanout:v1']);
+    engine.setNetworks([{ Id: 'n1', Name: 'bridge' }]);
+    engine.upsertNetwork(undefined, 'n1');
+    engine.setNetworks([{ Id: 'n1', Name: 'bridge' }]);
+    expect(engine.networks().map((network) => network.name)).toEqual(['bridge']);
+    expect(told).toBe(5);
+  });
+});
