@@ -132,12 +132,12 @@ export class EngineConnection {
     return this.dial(call, true) as Promise<IncomingMessage>;
   }
 
-  /** Close the kept-alive connections (the engine left the cluster). */
   /** At most `count` idle kept-alive connections (1 to 8); the others close once released. */
   keepIdle(count: number): void {
     this.keptAlive.maxFreeSockets = Math.max(1, Math.min(MAX_SOCKETS, Math.floor(count)));
   }
 
+  /** Close the kept-alive connections (the engine left the cluster). */
   close(): void {
     this.keptAlive.destroy();
     this.separateAgent.destroy();

@@ -219,20 +219,24 @@ export class EngineMonitor {
    * `join` waits for a read already running instead of reading again: right when that read
    * started after the change the caller knows of (the container's creation).
    */
-  refreshContainer(id: string, mode: 'rerun' | 'join' = 'rerun'): Promise<EngineContainer | undefined> {
-    const read = mode === 'join' ? this.refresher.join.bind(this.refresher) : this.refresher.run.bind(this.refresher);
-    return read(`container:${id}`, async () => {
-      // only the engine saying so makes a container gone: an engine going down fails calls too
-      const inspect = await this.api.inspectContainer(id).catch(onlyNotFound);
-      if (!inspect) {
-        this.node.deleteContainer(id);
-        return;
-      }
-      const known = this.node.knownContainer(inspect.Id);
-      const container = new EngineContainer(this.node, rowFromInspect(inspect, known?.summary), configFromInspect(inspect, this.node.cpus), inspect);
-      this.node.upsertContainer(container);
-      if (!known && hasLinks(container.config)) this.refreshLinkNames();
-    }).then(() => this.node.knownContainer(id));
+  async refreshContainer(id: string, mode: 'rerun' | 'join' = 'rerun'): Promise<EngineContainer | undefined> {
+    const key = `container:${id}`;
+    const read = () => this.readContainer(id);
+    await (mode === 'join' ? this.refresher.join(key, read) : this.refresher.run(key, read));
+    return this.node.knownContainer(id);
+  }
+
+  private async readContainer(id: string): Promise<void> {
+    // only the engine saying so makes a container gone: an engine going down fails calls too
+    const inspect = await this.api.inspectContainer(id).catch(onlyNotFound);
+    if (!inspect) {
+      this.node.deleteContainer(id);
+      return;
+    }
+    const known = this.node.knownContainer(inspect.Id);
+    const container = new EngineContainer(this.node, rowFromInspect(inspect, known?.summary), configFromInspect(inspect, this.node.cpus), inspect);
+    this.node.upsertContainer(container);
+    if (!known && hasLinks(container.config)) this.refreshLinkNames();
   }
 
   /** Links add names (`/web/db`) to their targets' rows; only the engine's list tells them. */
