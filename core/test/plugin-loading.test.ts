@@ -84,7 +84,7 @@ describe('plugin errors', () => {
   it('refuses an incompatible plugin before calling register, with the exact message', async () => {
     const error = await failure(loadPlugins(['future'], project.dir));
     expect(error.code).toBe(ErrorCodes.PLUGIN_INCOMPATIBLE);
-    expect(error.message).toBe('plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.0.0');
+    expect(error.message).toBe('plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.1.0');
   });
 
   it('says which manifest field is wrong', async () => {

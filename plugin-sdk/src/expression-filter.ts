@@ -1,5 +1,7 @@
 import { formatExpression, parseExpressions, type Expression } from './expressions.js';
 import type { Node } from './node.js';
+import type { NodeTable } from './node-table.js';
+import { ErrorCodes, SwarmError } from './errors.js';
 import { fail, PASS, type Filter, type FilterRun, type PlacementRequest } from './scheduler.js';
 import { swarmDirectives, type SwarmDirective } from './swarm-labels.js';
 
@@ -10,8 +12,22 @@ export interface ExpressionFilterSpec {
   readonly directive: SwarmDirective;
   /** How Swarm classic lists an expression in its "following conditions" error. */
   readonly condition: (expression: Expression) => string;
-  /** Whether the node satisfies the expression. */
-  readonly matches: (expression: Expression, node: Node) => boolean;
+  /** Whether the node satisfies the expression (give this or `matcher`). */
+  readonly matches?: (expression: Expression, node: Node) => boolean;
+  /**
+   * Since plugin API 1.1: the test for one expression, built once per request, which may read
+   * the facts of row `row` in `table` instead of the node (much faster at thousands of nodes).
+   */
+  readonly matcher?: (expression: Expression, table: NodeTable) => ExpressionMatcher;
+}
+
+/** Whether the node in `row` satisfies one prepared expression. */
+export type ExpressionMatcher = (node: Node, row: number) => boolean;
+
+function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: NodeTable): ExpressionMatcher {
+  if (spec.matcher) return spec.matcher(expression, table);
+  const matches = spec.matches!;
+  return (node) => matches(expression, node);
 }
 
 /** `key==value`, with the soft marker kept (`key==~value`), for per-node reasons. */
@@ -29,18 +45,19 @@ export function conditionWithSoftness(expression: Expression): string {
  * request's expressions (throwing Swarm's texts for invalid ones), skips soft ones on the second
  * pass, and fails a node on its first unsatisfied expression.
  */
-export function prepareExpressionRun(spec: ExpressionFilterSpec, request: PlacementRequest): FilterRun | undefined {
+export function prepareExpressionRun(spec: ExpressionFilterSpec, request: PlacementRequest, table: NodeTable): FilterRun | undefined {
   const all = parseExpressions(swarmDirectives(request.config, spec.directive));
   if (all.length === 0) return undefined;
   const active = request.soft ? all : all.filter((expression) => !expression.soft);
   // Built once per request: refused nodes share their expression's verdict.
   const failures = active.map((expression) => fail(`${spec.filter} ${describeExpression(expression)}`, !expression.soft));
+  const matchers = active.map((expression) => matcherOf(spec, expression, table));
   return {
     conditions: all.map(spec.condition),
     usesSoft: active.some((expression) => expression.soft),
-    check(node) {
-      for (let i = 0; i < active.length; i++) {
-        if (!spec.matches(active[i]!, node)) return failures[i]!;
+    check(node, row) {
+      for (let i = 0; i < matchers.length; i++) {
+        if (!matchers[i]!(node, row)) return failures[i]!;
       }
       return PASS;
     },
@@ -49,5 +66,8 @@ export function prepareExpressionRun(spec: ExpressionFilterSpec, request: Placem
 
 /** A whole expression filter from its spec: `prepare` is `prepareExpressionRun`. */
 export function createExpressionFilter(spec: ExpressionFilterSpec): Filter {
-  return Object.freeze({ name: spec.filter, prepare: (request: PlacementRequest) => prepareExpressionRun(spec, request) });
+  if (!spec.matches === !spec.matcher) {
+    throw new SwarmError(ErrorCodes.PLUGIN_REGISTER_FAILED, `expression filter "${spec.filter}": give exactly one of matches and matcher`);
+  }
+  return Object.freeze({ name: spec.filter, prepare: (request: PlacementRequest, table: NodeTable) => prepareExpressionRun(spec, request, table) });
 }

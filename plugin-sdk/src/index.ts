@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './tokens.js';
 export * from './types/docker.js';
 export * from './node.js';
+export * from './node-table.js';
 export * from './cluster.js';
 export * from './scheduler.js';
 export * from './discovery.js';

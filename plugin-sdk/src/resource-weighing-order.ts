@@ -1,5 +1,3 @@
-import type { Node } from './node.js';
-
 /**
  * Orders for Swarm classic's weighted nodes: by weight, then container count (both ascending
  * or both descending), then node index. `sortByWeight` orders every kept node; `selectBest`
@@ -51,15 +49,13 @@ export interface BestList {
 const worse = (a: number, b: number, lowestFirst: boolean): boolean => (lowestFirst ? a > b : a < b);
 
 /**
- * Offer node `index` with `weight` to a list of at most `size` entries. Nodes must be offered in
- * increasing index order, so a later node that ties on weight and containers never displaces an
- * earlier one. The container count is read only when the weight alone does not rule the node
- * out, which spares most nodes a read of their container list.
+ * Offer node `index` with `weight` and its container count to a list of at most `size` entries.
+ * Nodes must be offered in increasing index order, so a later node that ties on weight and
+ * containers never displaces an earlier one.
  */
-export function offerBest(best: BestList, size: number, lowestFirst: boolean, index: number, weight: number, node: Node): void {
+export function offerBest(best: BestList, size: number, lowestFirst: boolean, index: number, weight: number, containers: number): void {
   const count = best.index.length;
   if (count === size && worse(weight, best.weight[count - 1]!, lowestFirst)) return;
-  const containers = node.containers().length;
   let at = count;
   while (at > 0) {
     const w = best.weight[at - 1]!;

@@ -1,5 +1,6 @@
 import { ErrorCodes, SwarmError } from './errors.js';
 import type { Node } from './node.js';
+import { NodeColumns, type NodeTable } from './node-table.js';
 import { offerBest, sortByWeight, type BestList } from './resource-weighing-order.js';
 import type { PlacementRequest, RankedNode, StrategyOptions } from './scheduler.js';
 
@@ -27,15 +28,15 @@ function score(used: number, requested: number, total: number): number {
   return requested > 0 ? Math.trunc(((used + requested) * 100) / total) : 100;
 }
 
-/** The node's weight for the request, or NaN when it cannot hold it (too small, or over 100). */
-function weigh(node: Node, request: PlacementRequest, weights: ResourceWeights, healthFactor: number): number {
-  const totalMemory = node.totalMemory();
-  const totalCpus = node.totalCpus();
+/** Row `row`'s weight for the request, or NaN when it cannot hold it (too small, or over 100). */
+function weigh(table: NodeTable, row: number, request: PlacementRequest, weights: ResourceWeights, healthFactor: number): number {
+  const totalMemory = table.totalMemory[row]!;
+  const totalCpus = table.totalCpus[row]!;
   if (totalMemory < request.memory || totalCpus < request.cpus) return Number.NaN;
-  const cpuScore = score(node.usedCpus(), request.cpus, totalCpus);
-  const memoryScore = score(node.usedMemory(), request.memory, totalMemory);
+  const cpuScore = score(table.usedCpus[row]!, request.cpus, totalCpus);
+  const memoryScore = score(table.usedMemory[row]!, request.memory, totalMemory);
   if (cpuScore > 100 || memoryScore > 100) return Number.NaN;
-  return weights.cpu * cpuScore + weights.memory * memoryScore + healthFactor * node.healthIndicator();
+  return weights.cpu * cpuScore + weights.memory * memoryScore + healthFactor * table.healthIndicator[row]!;
 }
 
 /** Up to this many best nodes are picked in one pass; longer rankings sort every node. */
@@ -47,30 +48,33 @@ const MAX_SELECTED = 64;
  * add the health term. Returns the nodes ranked by weight ascending (`lowestFirst`) or
  * descending, ties broken by container count in the same direction, then by position in
  * `nodes`. With a small `limit`, only that many best nodes are returned (in the same order).
+ * The facts are read from `table` (row `i` for `nodes[i]`), or from the nodes when none is given.
  */
 export function rankByWeight(
   request: PlacementRequest,
   nodes: readonly Node[],
   options: WeighingOptions & { readonly lowestFirst: boolean },
   limit = Number.POSITIVE_INFINITY,
+  table: NodeTable = NodeColumns.of(nodes),
 ): RankedNode[] {
   const size = Math.max(1, Math.floor(limit));
-  return size <= MAX_SELECTED && size < nodes.length ? selectBest(request, nodes, options, size) : rankAll(request, nodes, options, size);
+  return size <= MAX_SELECTED && size < nodes.length ? selectBest(request, nodes, table, options, size) : rankAll(request, nodes, table, options, size);
 }
 
-function selectBest(request: PlacementRequest, nodes: readonly Node[], options: WeighingOptions & { readonly lowestFirst: boolean }, size: number): RankedNode[] {
+type RankOptions = WeighingOptions & { readonly lowestFirst: boolean };
+
+function selectBest(request: PlacementRequest, nodes: readonly Node[], table: NodeTable, options: RankOptions, size: number): RankedNode[] {
   const weights = options.weights ?? EQUAL_WEIGHTS;
   const best: BestList = { index: [], weight: [], containers: [] };
   for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const weight = weigh(node, request, weights, options.healthFactor);
-    if (!Number.isNaN(weight)) offerBest(best, size, options.lowestFirst, i, weight, node);
+    const weight = weigh(table, i, request, weights, options.healthFactor);
+    if (!Number.isNaN(weight)) offerBest(best, size, options.lowestFirst, i, weight, table.containerCount[i]!);
   }
   if (best.index.length === 0) throw noResources();
   return best.index.map((index, rank) => ({ node: nodes[index]!, score: best.weight[rank]! }));
 }
 
-function rankAll(request: PlacementRequest, nodes: readonly Node[], options: WeighingOptions & { readonly lowestFirst: boolean }, size: number): RankedNode[] {
+function rankAll(request: PlacementRequest, nodes: readonly Node[], table: NodeTable, options: RankOptions, size: number): RankedNode[] {
   const weights = options.weights ?? EQUAL_WEIGHTS;
   // Parallel typed arrays and an index sort: no per-node objects until the result.
   const weight = new Float64Array(nodes.length);
@@ -78,11 +82,10 @@ function rankAll(request: PlacementRequest, nodes: readonly Node[], options: Wei
   const kept = new Uint32Array(nodes.length);
   let count = 0;
   for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const w = weigh(node, request, weights, options.healthFactor);
+    const w = weigh(table, i, request, weights, options.healthFactor);
     if (Number.isNaN(w)) continue;
     weight[i] = w;
-    containers[i] = node.containers().length;
+    containers[i] = table.containerCount[i]!;
     kept[count++] = i;
   }
   if (count === 0) throw noResources();

@@ -1,4 +1,5 @@
 import type { Node } from './node.js';
+import type { NodeTable } from './node-table.js';
 import type { ContainerConfig } from './types/docker.js';
 
 /**
@@ -47,7 +48,12 @@ export interface FilterRun {
    * conditions list (Swarm classic's health filter: `No healthy node available in the cluster`).
    */
   readonly refusalMessage?: string;
-  check(node: Node): FilterVerdict;
+  /**
+   * The verdict for one node. `row` is the node's row in the NodeTable given to `prepare`:
+   * read per-node facts there (`table.healthy[row]`) rather than from `node`, which is much
+   * slower at thousands of nodes.
+   */
+  check(node: Node, row: number): FilterVerdict;
 }
 
 export interface Filter {
@@ -55,8 +61,9 @@ export interface Filter {
   /**
    * Parse what the request asks of this filter. Return `undefined` when the filter has nothing to
    * check for it (every node passes). Throw a SwarmError for invalid input (bad expressions).
+   * `table` holds the facts of the nodes this run will check (since plugin API 1.1).
    */
-  prepare(request: PlacementRequest): FilterRun | undefined;
+  prepare(request: PlacementRequest, table: NodeTable): FilterRun | undefined;
 }
 
 export interface RankedNode {
@@ -72,8 +79,10 @@ export interface Strategy {
    * Throw a SwarmError (`no resources available to schedule container`) when none can.
    * `limit`, when given, is how many of the best nodes the caller needs: a strategy may stop
    * ranking there (the host passes it for real placements; explanations rank every node).
+   * `table`, row `i` describing `nodes[i]`, holds their facts (the host passes it since plugin
+   * API 1.1; callers that do not can be served with `NodeColumns.of(nodes)`).
    */
-  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[];
+  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number, table?: NodeTable): RankedNode[];
 }
 
 /** Options given to a strategy (from `--strategy-opt` or the config file). */

@@ -14,7 +14,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(REPO, 'test', 'fixtures', 'third-party-plugin');
 const SWARM = join(REPO, 'core', 'bin', 'swarm.js');
 const PORT = 23001;
-const INCOMPATIBLE = 'plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.0.0';
+const INCOMPATIBLE = 'plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.1.0';
 
 let work: string;
 let maintenance: Testbed;

@@ -8,6 +8,7 @@ import {
   type Filter,
   type Logger,
   type Node,
+  type NodeTable,
   type Placement,
   type PlacementExplanation,
   type PlacementRequest,
@@ -17,6 +18,7 @@ import {
 } from '@swarm/plugin-sdk';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { runFilters } from './filter-pass.js';
+import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal, NO_NODES_MESSAGE } from './refusal-text.js';
 
 export interface SchedulerOptions {
@@ -37,9 +39,10 @@ interface Attempt extends Outcome {
 
 const DEBUG_LEVELS = new Set(['debug', 'trace']);
 
-function rankFeasible(strategy: Strategy, request: PlacementRequest, feasible: readonly Node[], limit: number | undefined): RankedNode[] | SwarmError {
+function rankFeasible(strategy: Strategy, request: PlacementRequest, table: NodeTable, limit: number | undefined): RankedNode[] | SwarmError {
   try {
-    const ranked = limit === undefined ? strategy.rank(request, feasible) : strategy.rank(request, feasible, limit).slice(0, limit);
+    const feasible = table.nodes;
+    const ranked = limit === undefined ? strategy.rank(request, feasible, undefined, table) : strategy.rank(request, feasible, limit, table).slice(0, limit);
     return ranked.length > 0 ? ranked : new SwarmError(ErrorCodes.NO_RESOURCES, 'no resources available to schedule container');
   } catch (error) {
     if (isSwarmError(error)) return error;
@@ -47,15 +50,15 @@ function rankFeasible(strategy: Strategy, request: PlacementRequest, feasible: r
   }
 }
 
-function attempt(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[], softDropped: boolean, limit?: number): Attempt {
-  const pass = runFilters(filters, request, nodes);
+function attempt(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, table: NodeTable, softDropped: boolean, limit?: number): Attempt {
+  const pass = runFilters(filters, request, table);
   const base = { pass, strategy: strategy.name, softDropped };
   if (pass.feasible.length === 0) {
     const summary = availabilitySummary(pass, 0, 0);
     const code = pass.filters[exhaustingFilter(pass)]?.run?.refusalMessage ? ErrorCodes.NO_NODE_AVAILABLE : ErrorCodes.FILTER_UNSATISFIED;
     return { ...base, ranked: [], summary, error: `${filtersRefusal(pass)}\n${summary}`, code };
   }
-  const ranked = rankFeasible(strategy, request, pass.feasible, limit);
+  const ranked = rankFeasible(strategy, request, pass.feasibleTable, limit);
   if (ranked instanceof SwarmError) {
     const summary = availabilitySummary(pass, 0, pass.feasible.length);
     return { ...base, ranked: [], summary, error: `${ranked.message}\n${summary}`, code: ranked.code };
@@ -66,10 +69,10 @@ function attempt(filters: readonly Filter[], strategy: Strategy, request: Placem
 }
 
 /** Soft expressions first; when that finds no node, once more without them (Swarm classic). */
-function place(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt {
-  const first = attempt(filters, strategy, request, nodes, false, limit);
+function place(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, table: NodeTable, limit?: number): Attempt {
+  const first = attempt(filters, strategy, request, table, false, limit);
   if (first.error === undefined || !request.soft || !first.pass.usesSoft) return first;
-  return attempt(filters, strategy, { ...request, soft: false }, nodes, true, limit);
+  return attempt(filters, strategy, { ...request, soft: false }, table, true, limit);
 }
 
 function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy): PlacementExplanation {
@@ -117,6 +120,9 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
   const filterNames = Object.freeze(filters.map((filter) => filter.name));
   const logger = options.logger;
   const candidates = options.candidates ?? DEFAULT_CANDIDATES;
+  const tables = new NodeTables();
+  const placeOn = (request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt =>
+    tables.use(nodes, (table) => place(filters, strategy, request, table, limit));
   return {
     strategyName: strategy.name,
     filterNames,
@@ -125,13 +131,13 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
     },
     select(request, nodes) {
       if (nodes.length === 0) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, NO_NODES_MESSAGE);
-      const outcome = place(filters, strategy, request, nodes, candidates);
+      const outcome = placeOn(request, nodes, candidates);
       if (outcome.error !== undefined) {
         throw new SwarmError(outcome.code ?? ErrorCodes.FILTER_UNSATISFIED, outcome.error, {
           details: { explanation: buildExplanation(outcome) },
         });
       }
-      const placement = lazyPlacement(outcome.ranked, () => buildExplanation(place(filters, strategy, request, nodes)));
+      const placement = lazyPlacement(outcome.ranked, () => buildExplanation(placeOn(request, nodes)));
       if (logger && DEBUG_LEVELS.has(logger.level)) {
         logger.debug({ explanation: placement.explanation, container: request.name }, `placed on ${outcome.ranked[0]!.node.name}`);
       }
@@ -140,7 +146,7 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
     explain(request, nodes) {
       if (nodes.length === 0) return emptyClusterExplanation(filters, strategy);
       try {
-        return buildExplanation(place(filters, strategy, request, nodes));
+        return buildExplanation(placeOn(request, nodes));
       } catch (error) {
         if (isSwarmError(error)) return invalidRequestExplanation(filters, strategy, nodes, error.message);
         throw error;

@@ -1,4 +1,4 @@
-import type { Filter, FilterRun, FilterVerdict, Node, PlacementRequest } from '@swarm/plugin-sdk';
+import type { Filter, FilterRun, FilterVerdict, Node, NodeTable, PlacementRequest } from '@swarm/plugin-sdk';
 
 export interface PreparedFilter {
   readonly name: string;
@@ -21,6 +21,8 @@ export interface FilterPass {
   /** For each refused node, the failing verdict. */
   readonly refusals: readonly FilterVerdict[];
   readonly feasible: readonly Node[];
+  /** The facts of the feasible nodes (row `i` for `feasible[i]`), for the strategy. */
+  readonly feasibleTable: NodeTable;
   /** Whether a soft expression took part (a failed pass is then retried without them). */
   readonly usesSoft: boolean;
 }
@@ -47,9 +49,13 @@ class PassScratch {
 
 const shared = new PassScratch();
 
-/** Prepare every filter for the request, then check each node, stopping at its first failing filter. */
-export function runFilters(filters: readonly Filter[], request: PlacementRequest, nodes: readonly Node[]): FilterPass {
-  const prepared = filters.map((filter) => ({ name: filter.name, run: filter.prepare(request) }));
+/**
+ * Prepare every filter for the request, then check each node, stopping at its first failing
+ * filter. `table` holds the facts of `nodes` (row `i` for `nodes[i]`).
+ */
+export function runFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable): FilterPass {
+  const nodes = table.nodes;
+  const prepared = filters.map((filter) => ({ name: filter.name, run: filter.prepare(request, table) }));
   const activeIndexes: number[] = [];
   const activeRuns: FilterRun[] = [];
   prepared.forEach((filter, index) => {
@@ -62,7 +68,7 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
   const scratch = (shared.busy ? new PassScratch() : shared).take(nodes.length);
   try {
     const refused = checkNodes(activeRuns, activeIndexes, nodes, scratch);
-    return { request, filters: prepared, nodes, ...collect(nodes, scratch, refused), usesSoft };
+    return { request, filters: prepared, nodes, ...collect(table, scratch, refused), usesSoft };
   } finally {
     scratch.busy = false;
   }
@@ -76,7 +82,7 @@ function checkNodes(runs: readonly FilterRun[], indexes: readonly number[], node
     const node = nodes[n]!;
     failedAt[n] = -1;
     for (let f = 0; f < runs.length; f++) {
-      const verdict = runs[f]!.check(node);
+      const verdict = runs[f]!.check(node, n);
       if (!verdict.pass) {
         failedAt[n] = indexes[f]!;
         verdicts[n] = verdict;
@@ -88,11 +94,14 @@ function checkNodes(runs: readonly FilterRun[], indexes: readonly number[], node
   return refused;
 }
 
-/** Exactly sized lists from the scratch (the nodes themselves when none was refused). */
-function collect(nodes: readonly Node[], scratch: PassScratch, refused: number): Pick<FilterPass, 'refusedNodes' | 'refusedBy' | 'refusals' | 'feasible'> {
-  if (refused === 0) return { refusedNodes: [], refusedBy: [], refusals: [], feasible: nodes };
+type Collected = Pick<FilterPass, 'refusedNodes' | 'refusedBy' | 'refusals' | 'feasible' | 'feasibleTable'>;
+
+/** Exactly sized lists from the scratch (the nodes and their table themselves when none was refused). */
+function collect(table: NodeTable, scratch: PassScratch, refused: number): Collected {
+  const nodes = table.nodes;
+  if (refused === 0) return { refusedNodes: [], refusedBy: [], refusals: [], feasible: nodes, feasibleTable: table };
   const { failedAt, verdicts } = scratch;
-  const feasible: Node[] = new Array(nodes.length - refused);
+  const feasibleRows = new Uint32Array(nodes.length - refused);
   const refusedNodes: number[] = new Array(refused);
   const refusedBy: number[] = new Array(refused);
   const refusals: FilterVerdict[] = new Array(refused);
@@ -101,7 +110,7 @@ function collect(nodes: readonly Node[], scratch: PassScratch, refused: number):
   for (let n = 0; n < nodes.length; n++) {
     const filter = failedAt[n]!;
     if (filter < 0) {
-      feasible[kept++] = nodes[n]!;
+      feasibleRows[kept++] = n;
       continue;
     }
     refusedNodes[out] = n;
@@ -109,7 +118,8 @@ function collect(nodes: readonly Node[], scratch: PassScratch, refused: number):
     refusals[out++] = verdicts[n]!;
     verdicts[n] = undefined;
   }
-  return { refusedNodes, refusedBy, refusals, feasible };
+  const feasibleTable = table.select(feasibleRows);
+  return { refusedNodes, refusedBy, refusals, feasible: feasibleTable.nodes, feasibleTable };
 }
 
 /** Per node (by index in `nodes`): what explanations need to list each node's verdicts. */

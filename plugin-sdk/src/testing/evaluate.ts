@@ -1,4 +1,5 @@
 import type { Node } from '../node.js';
+import { NodeColumns } from '../node-table.js';
 import { buildPlacementRequest } from '../placement-request.js';
 import type { Filter, FilterRun, FilterVerdict, PlacementRequest } from '../scheduler.js';
 import type { ContainerConfig } from '../types/docker.js';
@@ -19,14 +20,15 @@ export interface FilterOutcome {
   readonly reasons: Record<string, string>;
 }
 
-/** Prepare the filter for the request and check every node, as the pipeline does. */
+/** Prepare the filter for the request and check every node, as the pipeline does (with the nodes' NodeTable). */
 export function evaluateFilter(filter: Filter, request: PlacementRequest, nodes: readonly Node[]): FilterOutcome {
-  const run = filter.prepare(request);
+  const run = filter.prepare(request, NodeColumns.of(nodes));
   const verdicts = new Map<string, FilterVerdict>();
   const passing: string[] = [];
   const reasons: Record<string, string> = {};
-  for (const node of nodes) {
-    const verdict: FilterVerdict = run ? run.check(node) : { pass: true };
+  for (let row = 0; row < nodes.length; row++) {
+    const node = nodes[row]!;
+    const verdict: FilterVerdict = run ? run.check(node, row) : { pass: true };
     verdicts.set(node.name, verdict);
     if (verdict.pass) passing.push(node.name);
     else reasons[node.name] = verdict.reason;

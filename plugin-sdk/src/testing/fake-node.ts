@@ -223,7 +223,13 @@ class FakeNode implements Node {
   endpoint(): undefined {
     return undefined;
   }
+  /** A fake node never changes once built, so there is never anything to report. */
+  watch(): () => void {
+    return stopNothing;
+  }
 }
+
+const stopNothing = (): void => {};
 
 /** A Node made of plain data. */
 export function fakeNode(spec: FakeNodeSpec): Node {

@@ -1,4 +1,5 @@
 import { deepStrictEqual, fail, match, strictEqual } from 'node:assert/strict';
+import { NodeColumns } from '../node-table.js';
 import type { Node } from '../node.js';
 import type { Filter } from '../scheduler.js';
 import type { ContainerConfig } from '../types/docker.js';
@@ -36,7 +37,7 @@ function runCase(filter: Filter, testCase: FilterCase): void {
   const request = placementRequest(testCase.config, { soft: testCase.soft ?? true });
   if (testCase.throws !== undefined) {
     try {
-      filter.prepare(request);
+      filter.prepare(request, NodeColumns.of(testCase.nodes));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (typeof testCase.throws === 'string') strictEqual(message, testCase.throws);

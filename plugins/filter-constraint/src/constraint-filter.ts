@@ -1,16 +1,19 @@
-import { formatExpression, createExpressionFilter, type Expression, type Filter, type Node } from '@swarm/plugin-sdk';
+import { formatExpression, createExpressionFilter, type Expression, type ExpressionMatcher, type Filter, type NodeTable } from '@swarm/plugin-sdk';
 
 /** `node` matches the node's ID or name; any other key matches that engine label ("" when absent). */
-function nodeMatches(expression: Expression, node: Node): boolean {
+function nodeMatcher(expression: Expression, table: NodeTable): ExpressionMatcher {
   if (expression.key === 'node') {
-    // `matches([node.id, node.name])` without an array per node: == wants either, != neither.
-    const id = expression.matchesOne(node.id);
-    return expression.operator === '==' ? id || expression.matchesOne(node.name) : id && expression.matchesOne(node.name);
+    const { ids, names } = table;
+    // `matches([id, name])` without an array per node: == wants either, != neither.
+    return expression.operator === '=='
+      ? (_node, row) => expression.matchesOne(ids[row]!) || expression.matchesOne(names[row]!)
+      : (_node, row) => expression.matchesOne(ids[row]!) && expression.matchesOne(names[row]!);
   }
-  return expression.matchesOne(node.labels()[expression.key] ?? '');
+  const values = table.label(expression.key);
+  return (_node, row) => expression.matchesOne(values[row] ?? '');
 }
 
 /** Swarm classic's constraint filter: `-e constraint:key==value` against node names and labels. */
 export function createConstraintFilter(): Filter {
-  return createExpressionFilter({ filter: 'constraint', directive: 'constraints', condition: formatExpression, matches: nodeMatches });
+  return createExpressionFilter({ filter: 'constraint', directive: 'constraints', condition: formatExpression, matcher: nodeMatcher });
 }

@@ -1,7 +1,8 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type Node } from '@swarm/plugin-sdk';
+import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
 
 const LABEL = 'containerslots';
 const NO_SLOTS: FilterVerdict = fail('no available container slots');
+const CONDITIONS: readonly string[] = Object.freeze(['available container slots']);
 // Go's strconv.Atoi: an optional sign and decimal digits, nothing else.
 const INTEGER = /^[+-]?\d+$/;
 
@@ -9,9 +10,8 @@ const INTEGER = /^[+-]?\d+$/;
 const PARSED_LIMIT = 1024;
 const parsed = new Map<string, number>();
 
-/** The node's slot count, or NaN when the label is missing or not an integer (then ignored). */
-function slotsOf(node: Node): number {
-  const raw = node.labels()[LABEL];
+/** The slot count a label value gives, or NaN when it is missing or not an integer (then ignored). */
+function slotsOf(raw: string | undefined): number {
   if (raw === undefined) return Number.NaN;
   let slots = parsed.get(raw);
   if (slots === undefined) {
@@ -26,15 +26,23 @@ function slotsOf(node: Node): number {
 export class ContainerSlotsFilter implements Filter {
   readonly name = 'containerslots';
 
-  private readonly run: FilterRun = Object.freeze({
-    conditions: ['available container slots'],
-    check: (node: Node) => {
-      const slots = slotsOf(node);
-      return Number.isNaN(slots) || node.containers().length < slots ? PASS : NO_SLOTS;
-    },
-  });
-
-  prepare(): FilterRun {
-    return this.run;
+  prepare(_request: PlacementRequest, table: NodeTable): FilterRun {
+    const labels = table.label(LABEL);
+    const containers = table.containerCount;
+    // Most nodes share a value: remember the last one parsed.
+    let lastRaw: string | undefined;
+    let lastSlots = Number.NaN;
+    return {
+      conditions: CONDITIONS,
+      check: (_node, row) => {
+        const raw = labels[row];
+        if (raw === undefined) return PASS;
+        if (raw !== lastRaw) {
+          lastRaw = raw;
+          lastSlots = slotsOf(raw);
+        }
+        return Number.isNaN(lastSlots) || containers[row]! < lastSlots ? PASS : NO_SLOTS;
+      },
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type Node } from '@swarm/plugin-sdk';
+import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
 
 const UNHEALTHY: FilterVerdict = fail('node unhealthy');
 
@@ -6,13 +6,12 @@ const UNHEALTHY: FilterVerdict = fail('node unhealthy');
 export class HealthFilter implements Filter {
   readonly name = 'health';
 
-  private readonly run: FilterRun = Object.freeze({
-    conditions: [],
-    refusalMessage: 'No healthy node available in the cluster',
-    check: (node: Node) => (node.isHealthy() ? PASS : UNHEALTHY),
-  });
-
-  prepare(): FilterRun {
-    return this.run;
+  prepare(_request: PlacementRequest, table: NodeTable): FilterRun {
+    const healthy = table.healthy;
+    return {
+      conditions: [],
+      refusalMessage: 'No healthy node available in the cluster',
+      check: (_node, row) => (healthy[row] === 1 ? PASS : UNHEALTHY),
+    };
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Tokens } from '@swarm/plugin-sdk';
+import { NodeColumns, Tokens } from '@swarm/plugin-sdk';
 import { fakeNode, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-health';
 
@@ -30,7 +30,7 @@ describe('health filter', () => {
   );
 
   it("answers Swarm classic's text when it leaves no node", () => {
-    expect(health.prepare({ config: { Image: 'x' }, name: undefined, cpus: 0, memory: 0, soft: true })?.refusalMessage).toBe(
+    expect(health.prepare({ config: { Image: 'x' }, name: undefined, cpus: 0, memory: 0, soft: true }, NodeColumns.of([]))?.refusalMessage).toBe(
       'No healthy node available in the cluster',
     );
   });

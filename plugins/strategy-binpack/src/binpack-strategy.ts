@@ -1,4 +1,4 @@
-import { rankByWeight, readResourceWeights, type Node, type PlacementRequest, type RankedNode, type ResourceWeights, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import { rankByWeight, readResourceWeights, type Node, type NodeTable, type PlacementRequest, type RankedNode, type ResourceWeights, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
 
 /** Swarm classic's binpack: the most reserved node that still fits first (higher weight wins; healthier nodes weigh more). */
 export class BinpackStrategy implements Strategy {
@@ -12,7 +12,7 @@ export class BinpackStrategy implements Strategy {
     this.weights = readResourceWeights(name, options);
   }
 
-  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[] {
-    return rankByWeight(request, nodes, { healthFactor: 10, weights: this.weights, lowestFirst: false }, limit);
+  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number, table?: NodeTable): RankedNode[] {
+    return rankByWeight(request, nodes, { healthFactor: 10, weights: this.weights, lowestFirst: false }, limit, table);
   }
 }

@@ -1,4 +1,4 @@
-import { rankByWeight, readResourceWeights, type Node, type PlacementRequest, type RankedNode, type ResourceWeights, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import { rankByWeight, readResourceWeights, type Node, type NodeTable, type PlacementRequest, type RankedNode, type ResourceWeights, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
 
 /** Swarm classic's spread: the least reserved node first (lower weight wins; healthier nodes weigh less). */
 export class SpreadStrategy implements Strategy {
@@ -10,7 +10,7 @@ export class SpreadStrategy implements Strategy {
     this.weights = readResourceWeights(this.name, options);
   }
 
-  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number): RankedNode[] {
-    return rankByWeight(request, nodes, { healthFactor: -10, weights: this.weights, lowestFirst: true }, limit);
+  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number, table?: NodeTable): RankedNode[] {
+    return rankByWeight(request, nodes, { healthFactor: -10, weights: this.weights, lowestFirst: true }, limit, table);
   }
 }

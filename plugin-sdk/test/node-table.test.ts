@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { NodeColumns, type Node } from '@swarm/plugin-sdk';
+import { fakeNode } from '@swarm/plugin-sdk/testing';
+
+const GiB = 1024 ** 3;
+
+/** A node whose reservations and labels change, counting how often the table reads it. */
+class ChangingNode {
+  reads = 0;
+  used = 0;
+  zone = 'a';
+  private readonly listeners = new Set<() => void>();
+  private readonly base: Node;
+
+  constructor(
+    name: string,
+    private readonly reports: boolean,
+  ) {
+    this.base = fakeNode({ name, memory: 8 * GiB });
+  }
+
+  change(used: number, zone = this.zone): void {
+    this.used = used;
+    this.zone = zone;
+    for (const listener of this.listeners) listener();
+  }
+
+  asNode(): Node {
+    const self = this;
+    const node: Node = Object.create(this.base, {
+      usedMemory: { value: () => self.used },
+      labels: { value: () => ({ zone: self.zone }) },
+      isHealthy: {
+        value: () => {
+          self.reads++;
+          return true;
+        },
+      },
+      watch: {
+        value: self.reports
+          ? (listener: () => void) => {
+              self.listeners.add(listener);
+              return () => self.listeners.delete(listener);
+            }
+          : undefined,
+      },
+    }) as Node;
+    return node;
+  }
+
+  get watchers(): number {
+    return this.listeners.size;
+  }
+}
+
+describe('NodeColumns', () => {
+  it('reads every node once, then only the nodes that reported a change', () => {
+    const changing = [new ChangingNode('a', true), new ChangingNode('b', true), new ChangingNode('c', true)];
+    const nodes = changing.map((node) => node.asNode());
+    const table = new NodeColumns();
+    table.sync(nodes);
+    expect(changing.map((node) => node.reads)).toEqual([1, 1, 1]);
+    expect(table.label('zone')).toEqual(['a', 'a', 'a']);
+
+    changing[1]!.change(GiB, 'b');
+    table.sync([...nodes]);
+    expect(changing.map((node) => node.reads)).toEqual([1, 2, 1]);
+    expect([...table.usedMemory]).toEqual([0, GiB, 0]);
+    expect(table.label('zone')).toEqual(['a', 'b', 'a']);
+
+    table.sync(nodes);
+    expect(changing.map((node) => node.reads)).toEqual([1, 2, 1]);
+  });
+
+  it('re-reads nodes without watch on every sync', () => {
+    const silent = new ChangingNode('quiet', false);
+    const table = new NodeColumns().sync([silent.asNode()]);
+    silent.used = 2 * GiB;
+    table.sync(table.nodes);
+    expect(table.usedMemory[0]).toBe(2 * GiB);
+    expect(silent.reads).toBe(2);
+  });
+
+  it('starts over when the node list changes, and stops watching nodes that left', () => {
+    const [a, b] = [new ChangingNode('a', true), new ChangingNode('b', true)];
+    const nodeA = a.asNode();
+    const nodeB = b.asNode();
+    const table = new NodeColumns().sync([nodeA, nodeB]);
+    expect([a.watchers, b.watchers]).toEqual([1, 1]);
+    table.sync([nodeB]);
+    expect([a.watchers, b.watchers]).toEqual([0, 1]);
+    expect(table.names).toEqual(['b']);
+    // The same array edited in place is still seen as a new list.
+    const list = [nodeB];
+    table.sync(list);
+    list[0] = nodeA;
+    table.sync(list);
+    expect(table.names).toEqual(['a']);
+  });
+
+  it('selects rows into a table of their own, labels included', () => {
+    const nodes = ['x', 'y', 'z'].map((name, i) => fakeNode({ name, labels: { rack: `r${i}` }, memory: (i + 1) * GiB }));
+    const selected = NodeColumns.of(nodes).select([2, 0]);
+    expect(selected.nodes.map((node) => node.name)).toEqual(['z', 'x']);
+    expect([...selected.totalMemory]).toEqual([3 * GiB, GiB]);
+    expect(selected.label('rack')).toEqual(['r2', 'r0']);
+    expect(selected.select([1]).names).toEqual(['x']);
+  });
+});
