@@ -57,7 +57,7 @@ export class EngineNode implements Node {
   cpus = 0;
   memory = 0;
   updatedAt = new Date();
-  failureCount = 0;
+  private failures = 0;
   private currentStatus: NodeStatus = 'pending';
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};
@@ -78,6 +78,8 @@ export class EngineNode implements Node {
   private readonly listAnswers = new Map<'images' | 'volumes' | 'networks', string>();
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
+  /** The scheduler's NodeTable, told about every change it reads (see `watch`). */
+  private readonly watchers = new Set<() => void>();
 
   constructor(
     readonly addr: string,
@@ -100,7 +102,7 @@ export class EngineNode implements Node {
     this.memory = info.MemTotal;
     this.engineLabels = standardLabels(info);
     this.version = version.Version;
-    this.infoChanges++;
+    this.changed();
   }
 
   // --- health -------------------------------------------------------------------------------
@@ -111,7 +113,18 @@ export class EngineNode implements Node {
 
   setStatus(status: NodeStatus): void {
     this.currentStatus = status;
-    this.infoChanges++;
+    this.changed();
+  }
+
+  /** Failed calls in a row; the health indicator falls with them. */
+  get failureCount(): number {
+    return this.failures;
+  }
+
+  set failureCount(count: number) {
+    if (count === this.failures) return;
+    this.failures = count;
+    this.changed();
   }
 
   isHealthy(): boolean {
@@ -140,6 +153,19 @@ export class EngineNode implements Node {
   /** Changes whenever a row of this node in `docker info` may have changed. */
   infoVersion(): number {
     return this.infoChanges;
+  }
+
+  /** Calls `listener` after every change of what the scheduler reads (health, resources, containers, labels). */
+  watch(listener: () => void): () => void {
+    this.watchers.add(listener);
+    return () => {
+      this.watchers.delete(listener);
+    };
+  }
+
+  private changed(): void {
+    this.infoChanges++;
+    for (const listener of this.watchers) listener();
   }
 
   endpoint(): EngineEndpoint {
@@ -228,7 +254,7 @@ export class EngineNode implements Node {
       map.delete(key);
     }
     this.containerList = undefined;
-    this.infoChanges++;
+    this.changed();
     if (before !== undefined || next !== undefined) this.listener.containerChanged(this, before, next);
   }
 
