@@ -24,10 +24,16 @@ export interface ExpressionFilterSpec {
 /** Whether the node in `row` satisfies one prepared expression. */
 export type ExpressionMatcher = (node: Node, row: number) => boolean;
 
+/**
+ * A `matches` spec's answers are kept per node in the table (until the node changes), so the
+ * same expression in later requests reads a column instead of every node's containers.
+ */
 function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: NodeTable): ExpressionMatcher {
   if (spec.matcher) return spec.matcher(expression, table);
   const matches = spec.matches!;
-  return (node) => matches(expression, node);
+  const key = `${spec.filter}:${formatExpression(expression)}`;
+  const answer = table.derived(key, (node) => matches(expression, node));
+  return (_node, row) => answer(row);
 }
 
 /** `key==value`, with the soft marker kept (`key==~value`), for per-node reasons. */

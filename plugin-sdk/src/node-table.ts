@@ -23,14 +23,27 @@ export interface NodeTable {
   readonly containerCount: Uint32Array;
   /** Each node's value of one label (`labels()[key]`), undefined where it has none. */
   label(key: string): ReadonlyArray<string | undefined>;
+  /**
+   * A value worked out from a node (which containers publish port 80, whether an expression
+   * matches), computed the first time a row asks and kept until that node changes: a filter
+   * that asks the same question decision after decision reads a column instead of the nodes.
+   * `key` must name exactly what `derive` computes (prefix it with the filter's name); the
+   * value may depend only on the node.
+   */
+  derived<V>(key: string, derive: (node: Node) => V): (row: number) => V;
   /** The same facts for some of the rows, in the order given (`nodes` becomes those nodes). */
   select(rows: ArrayLike<number>): NodeTable;
 }
 
-/** At most this many label columns are kept; asking for more starts the set over. */
+/** At most this many label (and derived) columns are kept; asking for more starts the set over. */
 const MAX_LABEL_COLUMNS = 32;
+const MAX_DERIVED_COLUMNS = 64;
 
 type LabelColumn = Array<string | undefined>;
+
+/** A derived value not worked out yet (or dropped because its node changed). */
+const UNSET = Symbol('unset');
+type DerivedColumn = unknown[];
 
 /**
  * A NodeTable that follows a changing node list. `sync(nodes)` before each decision re-reads
@@ -49,6 +62,7 @@ export class NodeColumns implements NodeTable {
   usedMemory = new Float64Array(0);
   containerCount = new Uint32Array(0);
   private labelColumns = new Map<string, LabelColumn>();
+  private derivedColumns = new Map<string, DerivedColumn>();
   private readonly watching: boolean;
   private unwatch: Array<() => void> = [];
   /** Rows re-read on every sync: their nodes have no `watch`. */
@@ -96,6 +110,25 @@ export class NodeColumns implements NodeTable {
     return column;
   }
 
+  derived<V>(key: string, derive: (node: Node) => V): (row: number) => V {
+    let column = this.derivedColumns.get(key);
+    if (column === undefined) {
+      if (this.derivedColumns.size >= MAX_DERIVED_COLUMNS) this.derivedColumns = new Map();
+      column = new Array<unknown>(this.nodes.length).fill(UNSET);
+      this.derivedColumns.set(key, column);
+    }
+    const values = column;
+    const nodes = this.nodes;
+    return (row) => {
+      let value = values[row];
+      if (value === UNSET) {
+        value = derive(nodes[row]!);
+        values[row] = value;
+      }
+      return value as V;
+    };
+  }
+
   select(rows: ArrayLike<number>): NodeTable {
     return new SelectedRows(this, rows);
   }
@@ -122,6 +155,7 @@ export class NodeColumns implements NodeTable {
     this.usedMemory = new Float64Array(size);
     this.containerCount = new Uint32Array(size);
     this.labelColumns = new Map();
+    this.derivedColumns = new Map();
     this.unwatched = new Uint32Array(size);
     this.unwatchedCount = 0;
     this.dirty = [];
@@ -159,6 +193,7 @@ export class NodeColumns implements NodeTable {
     this.totalMemory[row] = node.totalMemory();
     this.usedMemory[row] = node.usedMemory();
     this.containerCount[row] = node.containers().length;
+    for (const column of this.derivedColumns.values()) column[row] = UNSET;
     if (this.labelColumns.size === 0) return;
     const labels = node.labels();
     for (const [key, column] of this.labelColumns) column[row] = labels[key];
@@ -221,6 +256,12 @@ class SelectedRows implements NodeTable {
 
   label(key: string): ReadonlyArray<string | undefined> {
     return this.list(`label:${key}`, () => this.source.label(key));
+  }
+
+  derived<V>(key: string, derive: (node: Node) => V): (row: number) => V {
+    const source = this.source.derived(key, derive);
+    const rows = this.rows;
+    return (row) => source(rows[row]!);
   }
 
   select(rows: ArrayLike<number>): NodeTable {

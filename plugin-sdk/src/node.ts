@@ -115,7 +115,7 @@ export interface Node {
 
   /**
    * Optional: call `listener` after anything the scheduler reads changes (status, health
-   * indicator, CPUs and memory, reservations, the container list, labels, ID or name). The
+   * indicator, CPUs and memory, reservations, containers, images, labels, ID or name). The
    * scheduler then reads this node again only after a call instead of on every decision (see
    * NodeTable). Returns the function that stops the calls. A node that changes without calling
    * would be scheduled on stale facts: leave `watch` out unless every change is reported.

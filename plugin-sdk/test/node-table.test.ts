@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NodeColumns, type Node } from '@swarm/plugin-sdk';
-import { fakeNode } from '@swarm/plugin-sdk/testing';
+import { fakeNode, reportChange } from '@swarm/plugin-sdk/testing';
 
 const GiB = 1024 ** 3;
 
@@ -96,6 +96,31 @@ describe('NodeColumns', () => {
     list[0] = nodeA;
     table.sync(list);
     expect(table.names).toEqual(['a']);
+  });
+
+  it('keeps derived values until their node reports a change', () => {
+    const [a, b] = [new ChangingNode('a', true), new ChangingNode('b', true)];
+    const table = new NodeColumns().sync([a.asNode(), b.asNode()]);
+    let derivations = 0;
+    const usedGiB = () => table.derived('test:used', (node) => (derivations++, node.usedMemory() / GiB));
+    expect([usedGiB()(0), usedGiB()(1)]).toEqual([0, 0]);
+    expect([usedGiB()(0), usedGiB()(1)]).toEqual([0, 0]);
+    expect(derivations).toBe(2);
+    b.change(3 * GiB);
+    table.sync(table.nodes);
+    expect([usedGiB()(0), usedGiB()(1)]).toEqual([0, 3]);
+    expect(derivations).toBe(3);
+    expect(table.select([1]).derived('test:used', () => -1)(0)).toBe(3);
+  });
+
+  it('hears fake nodes through reportChange', () => {
+    const node = fakeNode({ name: 'f' });
+    let heard = 0;
+    const stop = node.watch!(() => heard++);
+    reportChange(node);
+    stop();
+    reportChange(node);
+    expect(heard).toBe(1);
   });
 
   it('selects rows into a table of their own, labels included', () => {

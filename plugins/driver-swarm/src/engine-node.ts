@@ -155,7 +155,7 @@ export class EngineNode implements Node {
     return this.infoChanges;
   }
 
-  /** Calls `listener` after every change of what the scheduler reads (health, resources, containers, labels). */
+  /** Calls `listener` after every change of what the scheduler reads (health, resources, containers, images, labels). */
   watch(listener: () => void): () => void {
     this.watchers.add(listener);
     return () => {
@@ -165,6 +165,10 @@ export class EngineNode implements Node {
 
   private changed(): void {
     this.infoChanges++;
+    this.notifyWatchers();
+  }
+
+  private notifyWatchers(): void {
     for (const listener of this.watchers) listener();
   }
 
@@ -310,6 +314,7 @@ export class EngineNode implements Node {
     this.imageList = [];
     this.volumeList = [];
     this.networkList = [];
+    this.notifyWatchers();
     this.listener.resourcesChanged(this);
   }
 
@@ -332,6 +337,7 @@ export class EngineNode implements Node {
       summary,
       node: this,
     }));
+    this.notifyWatchers();
     this.listener.resourcesChanged(this);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Container, Node } from '@swarm/plugin-sdk';
+import { NodeColumns, type Container, type Node } from '@swarm/plugin-sdk';
 import { fakeNode, placementRequest, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-affinity';
 
@@ -62,7 +62,7 @@ describe('affinity filter', () => {
     const later = fakeNode({ name: 'node4', containers: [{ name: 'cache', labels: { 'com.example.tier': 'front' } }] });
     let current: readonly Container[] = base.containers();
     const node = Object.create(base, { containers: { value: () => current } }) as Node;
-    const passes = (expression: string) => affinity.prepare(placementRequest({ affinities: [expression] }))!.check(node).pass;
+    const passes = (expression: string) => affinity.prepare(placementRequest({ affinities: [expression] }), NodeColumns.of([node]))!.check(node, 0).pass;
     expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([false, false, true]);
     current = later.containers();
     expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([true, true, false]);

@@ -1,4 +1,4 @@
-import { fail, PASS, type Filter, type FilterRun, type PlacementRequest } from '@swarm/plugin-sdk';
+import { fail, PASS, type Filter, type FilterRun, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
 
 interface Dependency {
   /** The container that must be on the node. */
@@ -29,14 +29,15 @@ function dependenciesOf(request: PlacementRequest): Dependency[] {
 export class DependencyFilter implements Filter {
   readonly name = 'dependency';
 
-  prepare(request: PlacementRequest): FilterRun | undefined {
+  prepare(request: PlacementRequest, table: NodeTable): FilterRun | undefined {
     const dependencies = dependenciesOf(request);
     if (dependencies.length === 0) return undefined;
     const failures = dependencies.map((dependency) => fail(`dependency ${dependency.flag}`, false));
+    const holds = dependencies.map(({ target }) => table.derived(`dependency:${target}`, (node) => node.container(target) !== undefined));
     return {
       conditions: dependencies.map((dependency) => dependency.flag),
-      check(node) {
-        const missing = dependencies.findIndex((dependency) => node.container(dependency.target) === undefined);
+      check(_node, row) {
+        const missing = holds.findIndex((holdsHere) => !holdsHere(row));
         return missing < 0 ? PASS : failures[missing]!;
       },
     };

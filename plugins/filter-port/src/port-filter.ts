@@ -1,4 +1,4 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type PlacementRequest } from '@swarm/plugin-sdk';
+import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
 import { nodePorts, portKey, type HeldPort } from './container-ports.js';
 
 const bindsAllInterfaces = (hostIp: string): boolean => hostIp === '' || hostIp === '0.0.0.0';
@@ -18,15 +18,19 @@ function requestedBindings(request: PlacementRequest): HeldPort[] {
   return wanted;
 }
 
-function bridgeRun(wanted: HeldPort[]): FilterRun {
+// Per requested port, a table column of the IPs each node binds it on (undefined on most nodes),
+// kept between decisions: a check reads the column instead of the node's containers.
+function bridgeRun(wanted: HeldPort[], table: NodeTable): FilterRun {
   const failures = wanted.map((binding) => fail(`port ${binding.hostPort} (Bridge mode)`));
-  const keys = wanted.map((binding) => portKey(binding.hostPort));
+  const heldIps = wanted.map((binding) => {
+    const key = portKey(binding.hostPort);
+    return table.derived(`port:bridge:${binding.hostPort}`, (node) => nodePorts(node.containers()).held.get(key));
+  });
   return {
     conditions: wanted.map((binding) => `port ${binding.hostPort} (Bridge mode)`),
-    check(node): FilterVerdict {
-      const { held } = nodePorts(node.containers());
+    check(_node, row): FilterVerdict {
       for (let i = 0; i < wanted.length; i++) {
-        const ips = held.get(keys[i]!);
+        const ips = heldIps[i]!(row);
         if (ips && clashes(wanted[i]!, ips)) return failures[i]!;
       }
       return PASS;
@@ -34,13 +38,13 @@ function bridgeRun(wanted: HeldPort[]): FilterRun {
   };
 }
 
-function hostRun(ports: string[]): FilterRun {
+function hostRun(ports: string[], table: NodeTable): FilterRun {
   const failures = ports.map((port) => fail(`port ${port} (Host mode)`));
+  const exposed = ports.map((port) => table.derived(`port:host:${port}`, (node) => nodePorts(node.containers()).hostModeExposed.has(port)));
   return {
     conditions: ports.map((port) => `port ${port} (Host mode)`),
-    check(node): FilterVerdict {
-      const { hostModeExposed } = nodePorts(node.containers());
-      const index = ports.findIndex((port) => hostModeExposed.has(port));
+    check(_node, row): FilterVerdict {
+      const index = exposed.findIndex((exposedHere) => exposedHere(row));
       return index < 0 ? PASS : failures[index]!;
     },
   };
@@ -54,12 +58,12 @@ function hostRun(ports: string[]): FilterRun {
 export class PortFilter implements Filter {
   readonly name = 'port';
 
-  prepare(request: PlacementRequest): FilterRun | undefined {
+  prepare(request: PlacementRequest, table: NodeTable): FilterRun | undefined {
     if (request.config.HostConfig?.NetworkMode === 'host') {
       const ports = Object.keys(request.config.ExposedPorts ?? {});
-      return ports.length > 0 ? hostRun(ports) : undefined;
+      return ports.length > 0 ? hostRun(ports, table) : undefined;
     }
     const wanted = requestedBindings(request);
-    return wanted.length > 0 ? bridgeRun(wanted) : undefined;
+    return wanted.length > 0 ? bridgeRun(wanted, table) : undefined;
   }
 }
