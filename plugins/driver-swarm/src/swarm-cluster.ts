@@ -80,6 +80,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   private watcher: DiscoveryWatcher | undefined;
   private containerCache: Container[] | undefined;
   private nodeList: EngineNode[] | undefined;
+  /** The connected nodes, kept between decisions: rebuilt only when an engine connects, joins or leaves. */
+  private schedulableList: EngineNode[] | undefined;
   private resourcesVersion = 0;
   private imageCache: { version: number; list: Image[] } | undefined;
   private readonly watchdog: RescheduleWatchdog;
@@ -157,6 +159,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       monitor.node.clear();
       this.monitors.delete(addr);
       this.nodeList = undefined;
+      this.schedulableList = undefined;
       this.resourcesChanged();
     }
     for (const entry of wanted.values()) {
@@ -221,6 +224,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   private lifecycle(node: EngineNode, action: EngineLifecycleAction): void {
+    if (action === 'engine_connect') this.schedulableList = undefined;
     if (action === 'engine_disconnect') this.watchdog.nodeFailed(node);
     if (action === 'engine_reconnect') this.watchdog.nodeReturned(node);
     const now = Date.now();
@@ -244,8 +248,9 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   /** Nodes the scheduler sees: every validated engine (its health filter drops unhealthy ones). */
-  private schedulable(): EngineNode[] {
-    return [...this.monitors.values()].filter((monitor) => monitor.isConnected()).map((monitor) => monitor.node);
+  private schedulable(): readonly EngineNode[] {
+    this.schedulableList ??= [...this.monitors.values()].filter((monitor) => monitor.isConnected()).map((monitor) => monitor.node);
+    return this.schedulableList;
   }
 
   private healthyMonitors(): EngineMonitor[] {
