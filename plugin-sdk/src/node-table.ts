@@ -41,6 +41,9 @@ const MAX_DERIVED_COLUMNS = 64;
 
 type LabelColumn = Array<string | undefined>;
 
+/** Label values are shared through this many distinct strings at most (then the set starts over). */
+const MAX_INTERNED = 65_536;
+
 /** A derived value not worked out yet (or dropped because its node changed). */
 const UNSET = Symbol('unset');
 type DerivedColumn = unknown[];
@@ -63,6 +66,11 @@ export class NodeColumns implements NodeTable {
   containerCount = new Uint32Array(0);
   private labelColumns = new Map<string, LabelColumn>();
   private derivedColumns = new Map<string, DerivedColumn>();
+  /**
+   * One string per distinct label value: the nodes' own copies lie apart in the heap, while a
+   * column of shared strings stays in the caches when filters compare them.
+   */
+  private interned = new Map<string, string>();
   private readonly watching: boolean;
   private unwatch: Array<() => void> = [];
   /** Rows re-read on every sync: their nodes have no `watch`. */
@@ -104,7 +112,7 @@ export class NodeColumns implements NodeTable {
     if (column === undefined) {
       if (this.labelColumns.size >= MAX_LABEL_COLUMNS) this.labelColumns = new Map();
       column = new Array<string | undefined>(this.nodes.length);
-      for (let row = 0; row < this.nodes.length; row++) column[row] = this.nodes[row]!.labels()[key];
+      for (let row = 0; row < this.nodes.length; row++) column[row] = this.intern(this.nodes[row]!.labels()[key]);
       this.labelColumns.set(key, column);
     }
     return column;
@@ -196,7 +204,16 @@ export class NodeColumns implements NodeTable {
     for (const column of this.derivedColumns.values()) column[row] = UNSET;
     if (this.labelColumns.size === 0) return;
     const labels = node.labels();
-    for (const [key, column] of this.labelColumns) column[row] = labels[key];
+    for (const [key, column] of this.labelColumns) column[row] = this.intern(labels[key]);
+  }
+
+  private intern(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const shared = this.interned.get(value);
+    if (shared !== undefined) return shared;
+    if (this.interned.size >= MAX_INTERNED) this.interned = new Map();
+    this.interned.set(value, value);
+    return value;
   }
 }
 
