@@ -12,7 +12,11 @@ export interface ExpressionFilterSpec {
   readonly directive: SwarmDirective;
   /** How Swarm classic lists an expression in its "following conditions" error. */
   readonly condition: (expression: Expression) => string;
-  /** Whether the node satisfies the expression (give this or `matcher`). */
+  /**
+   * Whether the node satisfies the expression (give this or `matcher`). The host keeps each
+   * node's answer until that node reports a change (NodeTable.derived), so it may depend only on
+   * the node and the expression.
+   */
   readonly matches?: (expression: Expression, node: Node) => boolean;
   /**
    * Since plugin API 1.1: the test for one expression, built once per request, which may read
@@ -28,9 +32,13 @@ export type ExpressionMatcher = (node: Node, row: number) => boolean;
  * A `matches` spec's answers are kept per node in the table (until the node changes), so the
  * same expression in later requests reads a column instead of every node's containers.
  */
-function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: NodeTable): ExpressionMatcher {
-  if (spec.matcher) return spec.matcher(expression, table);
-  const matches = spec.matches!;
+function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: NodeTable | undefined): ExpressionMatcher {
+  const matches = spec.matches;
+  if (matches === undefined) {
+    if (table === undefined) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `expression filter "${spec.filter}" reads a NodeTable: pass one to prepare`);
+    return spec.matcher!(expression, table);
+  }
+  if (table === undefined) return (node) => matches(expression, node);
   const key = `${spec.filter}:${formatExpression(expression)}`;
   const answer = table.derived(key, (node) => matches(expression, node));
   return (_node, row) => answer(row);
@@ -51,7 +59,7 @@ export function conditionWithSoftness(expression: Expression): string {
  * request's expressions (throwing Swarm's texts for invalid ones), skips soft ones on the second
  * pass, and fails a node on its first unsatisfied expression.
  */
-export function prepareExpressionRun(spec: ExpressionFilterSpec, request: PlacementRequest, table: NodeTable): FilterRun | undefined {
+export function prepareExpressionRun(spec: ExpressionFilterSpec, request: PlacementRequest, table?: NodeTable): FilterRun | undefined {
   const all = parseExpressions(swarmDirectives(request.config, spec.directive));
   if (all.length === 0) return undefined;
   const active = request.soft ? all : all.filter((expression) => !expression.soft);
