@@ -1,23 +1,11 @@
 import type { EngineContainer } from './engine-container.js';
 import type { EngineNode } from './engine-node.js';
+import { MultiMap } from './multi-map.js';
 
 const SHORT_ID = 12;
 
 function stripSlash(name: string): string {
   return name.startsWith('/') ? name.slice(1) : name;
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
 }
 
 function unique(candidates: readonly EngineContainer[]): EngineContainer | undefined {
@@ -27,9 +15,9 @@ function unique(candidates: readonly EngineContainer[]): EngineContainer | undef
 /** Cluster-wide container lookup with Swarm classic's rules, answered from hash maps. */
 export class ContainerIndex {
   private readonly byId = new Map<string, EngineContainer>();
-  private readonly byShortId = new Map<string, Set<EngineContainer>>();
-  private readonly bySwarmId = new Map<string, Set<EngineContainer>>();
-  private readonly byName = new Map<string, Set<EngineContainer>>();
+  private readonly byShortId = new MultiMap<string, EngineContainer>();
+  private readonly bySwarmId = new MultiMap<string, EngineContainer>();
+  private readonly byName = new MultiMap<string, EngineContainer>();
 
   update(before: EngineContainer | undefined, after: EngineContainer | undefined): void {
     if (before) this.remove(before);
@@ -38,16 +26,16 @@ export class ContainerIndex {
 
   private add(container: EngineContainer): void {
     this.byId.set(container.id, container);
-    addTo(this.byShortId, container.id.slice(0, SHORT_ID), container);
-    if (container.swarmId) addTo(this.bySwarmId, container.swarmId, container);
-    for (const name of container.names) addTo(this.byName, stripSlash(name), container);
+    this.byShortId.add(container.id.slice(0, SHORT_ID), container);
+    if (container.swarmId) this.bySwarmId.add(container.swarmId, container);
+    for (const name of container.names) this.byName.add(stripSlash(name), container);
   }
 
   private remove(container: EngineContainer): void {
     if (this.byId.get(container.id) === container) this.byId.delete(container.id);
-    removeFrom(this.byShortId, container.id.slice(0, SHORT_ID), container);
-    if (container.swarmId) removeFrom(this.bySwarmId, container.swarmId, container);
-    for (const name of container.names) removeFrom(this.byName, stripSlash(name), container);
+    this.byShortId.delete(container.id.slice(0, SHORT_ID), container);
+    if (container.swarmId) this.bySwarmId.delete(container.swarmId, container);
+    for (const name of container.names) this.byName.delete(stripSlash(name), container);
   }
 
   /** Whether a container (pending ones included) already uses `/name`. */
@@ -61,7 +49,7 @@ export class ContainerIndex {
 
   /** Every container (pending ones included) carrying this `com.docker.swarm.id`. */
   withSwarmId(swarmId: string): EngineContainer[] {
-    return [...(this.bySwarmId.get(swarmId) ?? [])];
+    return [...this.bySwarmId.get(swarmId)];
   }
 
   /**
@@ -70,25 +58,21 @@ export class ContainerIndex {
    */
   find(idOrName: string): EngineContainer | undefined {
     if (idOrName === '') return undefined;
-    const exact = this.byId.get(idOrName) ?? this.first(this.byShortId.get(idOrName));
+    const exact = this.byId.get(idOrName) ?? this.byShortId.first(idOrName);
     if (exact) return exact;
-    const bySwarmId = this.first(this.bySwarmId.get(idOrName));
+    const bySwarmId = this.bySwarmId.first(idOrName);
     if (bySwarmId) return bySwarmId;
     const named = this.byNameRules(idOrName);
     if (named.length > 0) return unique(named);
     return unique(this.byPrefix(idOrName));
   }
 
-  private first(set: Set<EngineContainer> | undefined): EngineContainer | undefined {
-    return set?.values().next().value;
-  }
-
   private byNameRules(idOrName: string): EngineContainer[] {
-    const candidates = new Set(this.byName.get(stripSlash(idOrName)) ?? []);
+    const candidates = new Set(this.byName.get(stripSlash(idOrName)));
     const slash = idOrName.indexOf('/');
     if (slash > 0) {
       const nodeRef = idOrName.slice(0, slash);
-      for (const container of this.byName.get(idOrName.slice(slash + 1)) ?? []) {
+      for (const container of this.byName.get(idOrName.slice(slash + 1))) {
         if (onNode(container.node as EngineNode, nodeRef)) candidates.add(container);
       }
     }
@@ -100,7 +84,7 @@ export class ContainerIndex {
     for (const container of this.byId.values()) {
       if (container.id.startsWith(prefix)) candidates.push(container);
     }
-    for (const [swarmId, containers] of this.bySwarmId) {
+    for (const [swarmId, containers] of this.bySwarmId.entries()) {
       if (swarmId.startsWith(prefix)) candidates.push(...containers);
     }
     return [...new Set(candidates)];

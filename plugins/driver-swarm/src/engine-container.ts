@@ -4,8 +4,10 @@ import {
   type ContainerConfig,
   type ContainerInspect,
   type ContainerSummary,
+  type JsonObject,
   type Node,
 } from '@swarm/plugin-sdk';
+import { shared, shareFields } from './shared-json.js';
 
 /** Real CPU shares on the engine back to a number of CPUs, as Swarm classic reads them. */
 export function sharesToCpus(shares: number | undefined, engineCpus: number): number {
@@ -21,11 +23,16 @@ function stripSlash(name: string): string {
   return name.startsWith('/') ? name.slice(1) : name;
 }
 
-/** The create-time config (Config + HostConfig) rebuilt from an inspect, with CPU shares as CPUs. */
+/**
+ * The create-time config (Config + HostConfig) rebuilt from an inspect, with CPU shares as CPUs;
+ * its parts are shared with other containers' (frozen).
+ */
 export function configFromInspect(inspect: ContainerInspect, engineCpus: number): ContainerConfig {
-  const base = inspect.Config ?? { Image: inspect.Image };
   const hostConfig = inspect.HostConfig ?? {};
-  return { ...base, HostConfig: { ...hostConfig, CpuShares: sharesToCpus(hostConfig.CpuShares, engineCpus) } };
+  // Object.assign, not a spread: V8 (Node 20) gives each spread copy of a parsed Config a hidden class of its own (~500 B)
+  const config = shareFields(Object.assign({}, inspect.Config ?? { Image: inspect.Image }));
+  config.HostConfig = shared({ ...hostConfig, CpuShares: sharesToCpus(hostConfig.CpuShares, engineCpus) });
+  return config;
 }
 
 /**
@@ -55,16 +62,36 @@ function detailsOf(inspect: ContainerInspect): InspectDetails {
   const settings = inspect['NetworkSettings'] as { Ports?: unknown } | null | undefined;
   return {
     [DETAILS]: true,
-    name: inspect.Name,
-    image: inspect.Image,
-    created: inspect['Created'],
-    path: inspect['Path'],
-    args: inspect['Args'],
-    state: inspect.State,
-    ports: settings?.Ports ?? {},
-    mounts: inspect['Mounts'] ?? [],
+    name: shared(inspect.Name),
+    image: shared(inspect.Image),
+    created: shared(inspect['Created']),
+    path: shared(inspect['Path']),
+    args: shared(inspect['Args']),
+    state: inspect.State && shareFields(inspect.State),
+    ports: shared(settings?.Ports ?? {}),
+    mounts: shared(inspect['Mounts'] ?? []),
     engineCpuShares: inspect.HostConfig?.CpuShares,
   };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Each network endpoint (IP, MAC, endpoint ID) is the container's own: only its fields are shared. */
+function sharedSettings(settings: JsonObject): JsonObject {
+  return shareFields(settings, (key, networks) =>
+    key === 'Networks' && isObject(networks) ? shareFields(networks, (_name, endpoint) => (isObject(endpoint) ? shareFields(endpoint) : shared(endpoint))) : shared(networks),
+  );
+}
+
+/** A `docker ps` row whose parts are shared with other containers' rows and configs. */
+function sharedRow(row: ContainerSummary): ContainerSummary {
+  return shareFields(row, (key, value) => {
+    if (key === 'Names' && Array.isArray(value)) return value.map(shared);
+    if (key === 'NetworkSettings' && isObject(value)) return sharedSettings(value);
+    return shared(value);
+  });
 }
 
 /** A container known to an engine: its `docker ps` row plus, once inspected, its configuration. */
@@ -75,17 +102,20 @@ export class EngineContainer implements Container {
   readonly state: string;
   private readonly details: InspectDetails | undefined;
 
+  readonly summary: ContainerSummary;
+
   constructor(
     readonly node: Node,
-    readonly summary: ContainerSummary,
+    summary: ContainerSummary,
     readonly config: ContainerConfig,
     inspect: ContainerInspect | InspectDetails | undefined,
   ) {
-    this.id = summary.Id;
-    this.names = summary.Names ?? [];
+    this.summary = sharedRow(summary);
+    this.id = this.summary.Id;
+    this.names = this.summary.Names ?? [];
     this.details = inspect === undefined || isDetails(inspect) ? inspect : detailsOf(inspect);
     this.name = this.details ? stripSlash(this.details.name) : stripSlash(this.names.find((name) => name.lastIndexOf('/') === 0) ?? this.names[0] ?? '');
-    this.state = typeof summary.State === 'string' && summary.State !== '' ? summary.State : 'created';
+    this.state = typeof this.summary.State === 'string' && this.summary.State !== '' ? this.summary.State : 'created';
   }
 
   /** The same container with a newer `docker ps` row. */

@@ -3,7 +3,8 @@ import { SwarmCluster } from './swarm-cluster.js';
 
 export { SwarmCluster } from './swarm-cluster.js';
 export { EngineNode, type NodeChangeListener } from './engine-node.js';
-export { EngineContainer, pendingContainer, cpusToShares, sharesToCpus } from './engine-container.js';
+export { EngineContainer, configFromInspect, pendingContainer, cpusToShares, sharesToCpus } from './engine-container.js';
+export { shared } from './shared-json.js';
 export { ContainerIndex } from './container-index.js';
 export { infoRows } from './info-rows.js';
 export { rowFromInspect, statusText, humanDuration } from './container-row.js';

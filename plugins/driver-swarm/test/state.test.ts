@@ -116,6 +116,16 @@ describe('container lookup rules', () => {
     expect(index.find('db')).toBeUndefined();
     expect(index.swarmIdTaken('e'.repeat(64))).toBe(false);
   });
+
+  it('finds a name again once only one container holds it, and lists every holder of a swarm id', () => {
+    expect(index.find('web')).toBeUndefined();
+    n2.deleteContainer('c'.repeat(64));
+    expect(index.find('web')?.id).toBe(ID_A);
+    n2.upsertContainer(container(n2, 'd'.repeat(64), 'web-moved', { swarmId: 'f'.repeat(64) }));
+    expect(index.withSwarmId('f'.repeat(64)).map((item) => item.id).sort()).toEqual([ID_A, 'd'.repeat(64)]);
+    n2.deleteContainer('d'.repeat(64));
+    expect(index.withSwarmId('f'.repeat(64)).map((item) => item.id)).toEqual([ID_A]);
+  });
 });
 
 describe('info rows', () => {

@@ -1,0 +1,164 @@
+/**
+ * One copy of equal JSON parts across the cluster. Containers on many engines repeat the same
+ * HostConfig defaults, labels, env, image IDs and empty lists: at 30,000 containers keeping one
+ * copy of each instead of one per container is most of what a node keeps per container.
+ *
+ * Shared objects and arrays are frozen, as every holder sees them. The pool holds them weakly,
+ * so a value no container uses any more goes away.
+ */
+
+const MAX_SHARED_STRING = 256;
+const STRING_GENERATION = 16_384;
+
+/**
+ * Strings seen lately, in two generations: a string seen again while still in one of them is
+ * given as the first copy. Strings that repeat across containers are seen all the time and stay;
+ * at most 2 × STRING_GENERATION strings are held. (V8's own string table, reached by using the
+ * text as a property key, dedups too but costs ~1 µs a string, 20 times this.)
+ */
+class StringCache {
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
+
+  get(text: string): string {
+    const seen = this.current.get(text);
+    if (seen !== undefined) return seen;
+    const kept = this.previous.get(text) ?? text;
+    this.current.set(kept, kept);
+    if (this.current.size >= STRING_GENERATION) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    return kept;
+  }
+}
+
+const strings = new StringCache();
+
+/** The shared copy of a string (long ones, rarely repeated, stay as they are). */
+export function sharedString(text: string): string {
+  return text.length > MAX_SHARED_STRING ? text : strings.get(text);
+}
+
+/** `copy[key] = value`, also for a key named `__proto__` (JSON may have one; assigning it would set the prototype). */
+function setField(copy: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  else (copy as Record<string, unknown>)[key] = value;
+}
+
+function mix(hash: number, value: number): number {
+  return Math.imul(hash ^ value, 0x01000193) >>> 0;
+}
+
+/** A cheap hash (length and a few characters): values with equal hashes are compared anyway. */
+function stringHash(text: string): number {
+  let hash = mix(0x811c9dc5, text.length);
+  const step = Math.max(1, text.length >> 3);
+  for (let at = text.length - 1; at >= 0; at -= step) hash = mix(hash, text.charCodeAt(at));
+  return hash;
+}
+
+/** Whether a shared object has these keys and (shared, so identical) values, in this order. */
+function holds(candidate: object, isArray: boolean, keys: readonly string[], values: readonly unknown[]): boolean {
+  if (Array.isArray(candidate) !== isArray) return false;
+  const candidateKeys = Object.keys(candidate);
+  if (candidateKeys.length !== keys.length) return false;
+  const record = candidate as Record<string, unknown>;
+  return candidateKeys.every((key, at) => key === keys[at] && record[key] === values[at]);
+}
+
+type Bucket = WeakRef<object> | Array<WeakRef<object>>;
+
+class JsonPool {
+  /** Shared object → its hash (also tells an object is already shared). */
+  private readonly hashes = new WeakMap<object, number>();
+  private readonly buckets = new Map<number, Bucket>();
+  private added = 0;
+  private sweepAt = 1024;
+  /** The hash of the value `share` returned last (saves a tuple per value). */
+  private lastHash = 0;
+
+  share<T>(value: T): T {
+    if (typeof value === 'string') {
+      this.lastHash = stringHash(value);
+      return sharedString(value) as T;
+    }
+    if (typeof value !== 'object' || value === null) {
+      this.lastHash = value === null ? 1 : typeof value === 'number' ? mix(2, (value * 1000) | 0) : value ? 3 : 4;
+      return value;
+    }
+    const known = this.hashes.get(value);
+    if (known !== undefined) {
+      this.lastHash = known;
+      return value;
+    }
+    const isArray = Array.isArray(value);
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    const values: unknown[] = [];
+    let hash = isArray ? 5 : 6;
+    for (const key of keys) {
+      values.push(this.share(record[key]));
+      hash = mix(mix(hash, stringHash(key)), this.lastHash);
+    }
+    this.lastHash = hash;
+    return (this.find(hash, isArray, keys, values) ?? this.add(hash, isArray, keys, values)) as T;
+  }
+
+  private find(hash: number, isArray: boolean, keys: readonly string[], values: readonly unknown[]): object | undefined {
+    const bucket = this.buckets.get(hash);
+    if (bucket === undefined) return undefined;
+    for (const ref of Array.isArray(bucket) ? bucket : [bucket]) {
+      const candidate = ref.deref();
+      if (candidate !== undefined && holds(candidate, isArray, keys, values)) return candidate;
+    }
+    return undefined;
+  }
+
+  /** A new frozen copy: the caller's object stays as it is (and a fresh `{}` shares hidden classes, a spread copy may not). */
+  private add(hash: number, isArray: boolean, keys: readonly string[], values: readonly unknown[]): object {
+    let value: object;
+    if (isArray) {
+      value = values.slice();
+    } else {
+      value = {};
+      keys.forEach((key, at) => setField(value, key, values[at]));
+    }
+    Object.freeze(value);
+    this.hashes.set(value, hash);
+    const ref = new WeakRef(value);
+    const bucket = this.buckets.get(hash);
+    this.buckets.set(hash, bucket === undefined ? ref : Array.isArray(bucket) ? [...bucket, ref] : [bucket, ref]);
+    if (++this.added >= this.sweepAt) this.sweep();
+    return value;
+  }
+
+  /** Drops what no one holds any more; runs again once the pool has doubled. */
+  private sweep(): void {
+    for (const [hash, bucket] of this.buckets) {
+      const alive = (Array.isArray(bucket) ? bucket : [bucket]).filter((ref) => ref.deref() !== undefined);
+      if (alive.length === 0) this.buckets.delete(hash);
+      else this.buckets.set(hash, alive.length === 1 ? (alive[0] as WeakRef<object>) : alive);
+    }
+    this.added = 0;
+    this.sweepAt = Math.max(1024, this.buckets.size);
+  }
+}
+
+const pool = new JsonPool();
+
+/** The shared copy of a JSON value (strings deduplicated, objects and arrays frozen and pooled). */
+export function shared<T>(value: T): T {
+  return pool.share(value);
+}
+
+/**
+ * Replaces the fields of an object the caller owns (a row, a state: unique to one container, so
+ * not worth pooling) by their shared copies, and returns it. `field` picks another treatment for
+ * some fields.
+ */
+export function shareFields<T extends object>(value: T, field: (key: string, value: unknown) => unknown = (_key, item) => shared(item)): T {
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) setField(record, key, field(key, record[key]));
+  return value;
+}
