@@ -1,6 +1,7 @@
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import { isSwarmError, ErrorCodes } from '../errors.js';
 import type { Node } from '../node.js';
+import { NodeColumns } from '../node-table.js';
 import type { Filter, FilterVerdict, PlacementRequest, Strategy } from '../scheduler.js';
 import { runChecks, type Check, type Tester } from './checks.js';
 import { evaluateFilter, placementRequest } from './evaluate.js';
@@ -69,6 +70,22 @@ export function filterConformance(filter: Filter, tester?: Tester, options: Conf
           const second = evaluateFilter(filter, request, nodes);
           deepStrictEqual([...second.verdicts], [...first.verdicts]);
           deepStrictEqual(second.run?.conditions, first.run?.conditions);
+        }
+      },
+    },
+    {
+      name: `${filter.name}: answers the same from a table kept between decisions (derived columns included)`,
+      run: () => {
+        const kept = new NodeColumns();
+        try {
+          for (const request of requests()) {
+            const fresh = evaluateFilter(filter, request, nodes);
+            for (let decision = 0; decision < 2; decision++) {
+              deepStrictEqual([...evaluateFilter(filter, request, nodes, kept.sync(nodes)).verdicts], [...fresh.verdicts]);
+            }
+          }
+        } finally {
+          kept.release();
         }
       },
     },

@@ -1,5 +1,5 @@
 import type { Node } from '../node.js';
-import { NodeColumns } from '../node-table.js';
+import { NodeColumns, type NodeTable } from '../node-table.js';
 import { buildPlacementRequest } from '../placement-request.js';
 import type { Filter, FilterRun, FilterVerdict, PlacementRequest } from '../scheduler.js';
 import type { ContainerConfig } from '../types/docker.js';
@@ -20,9 +20,12 @@ export interface FilterOutcome {
   readonly reasons: Record<string, string>;
 }
 
-/** Prepare the filter for the request and check every node, as the pipeline does (with the nodes' NodeTable). */
-export function evaluateFilter(filter: Filter, request: PlacementRequest, nodes: readonly Node[]): FilterOutcome {
-  const run = filter.prepare(request, NodeColumns.of(nodes));
+/**
+ * Prepare the filter for the request and check every node, as the pipeline does: with the nodes'
+ * NodeTable (`table`, or one read from the nodes now).
+ */
+export function evaluateFilter(filter: Filter, request: PlacementRequest, nodes: readonly Node[], table: NodeTable = NodeColumns.of(nodes)): FilterOutcome {
+  const run = filter.prepare(request, table);
   const verdicts = new Map<string, FilterVerdict>();
   const passing: string[] = [];
   const reasons: Record<string, string> = {};
