@@ -76,9 +76,13 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const peak = new PeakRss(manager.pid);
     const loadAtStart = loadNow();
     console.error(`${nodes} nodes: healthy after ${Math.round(healthyMs ?? -1)} ms; measuring`);
+    peak.phase('info');
     const info = await infoLatency(port, Number(values['info-runs']));
+    peak.phase('ps -a');
     const ps = await psLatency(port, Number(values['ps-runs']));
+    peak.phase('run -d');
     const run = await runLatency(port, Number(values.runs), Number(values['run-workers']));
+    peak.phase('creates');
     const creates = await createThroughput(port, Number(values.creates), Number(values['create-workers']));
     peak.stop();
     const after = sampleProcess(manager.pid);
@@ -93,7 +97,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
       nodes, containers, healthyMs, info, ps, run, runEngineDelayMs, runWorkers: Number(values['run-workers']),
       creates, createWorkers: Number(values['create-workers']),
       settleSeconds: settleMs / 1000,
-      managerRssMb: { afterHealthy: atHealthy.rssMb, settled: settled.rssMb, peak: peak.peakMb, settledAfterRun: settledAfterRun.rssMb },
+      managerRssMb: { afterHealthy: atHealthy.rssMb, settled: settled.rssMb, peak: peak.peakMb, peakByPhase: peak.byPhase, settledAfterRun: settledAfterRun.rssMb },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - settled.cpuSeconds },
       hollowRssMb, hollowCpuSeconds, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
       ...(profile === undefined ? {} : { hotSpots: `${selfTimeByPackage(profile)}\n\n${hotSpotTable(hotSpots(profile))}` }),

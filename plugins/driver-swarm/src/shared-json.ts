@@ -8,43 +8,7 @@
  */
 
 const MAX_SHARED_STRING = 256;
-const STRING_GENERATION = 16_384;
-
-/**
- * Strings seen lately, in two generations: a string seen again while still in one of them is
- * given as the first copy. Strings that repeat across containers are seen all the time and stay;
- * at most 2 × STRING_GENERATION strings are held. (V8's own string table, reached by using the
- * text as a property key, dedups too but costs ~1 µs a string, 20 times this.)
- */
-class StringCache {
-  private current = new Map<string, string>();
-  private previous = new Map<string, string>();
-
-  get(text: string): string {
-    const seen = this.current.get(text);
-    if (seen !== undefined) return seen;
-    const kept = this.previous.get(text) ?? text;
-    this.current.set(kept, kept);
-    if (this.current.size >= STRING_GENERATION) {
-      this.previous = this.current;
-      this.current = new Map();
-    }
-    return kept;
-  }
-}
-
-const strings = new StringCache();
-
-/** The shared copy of a string (long ones, rarely repeated, stay as they are). */
-export function sharedString(text: string): string {
-  return text.length > MAX_SHARED_STRING ? text : strings.get(text);
-}
-
-/** `copy[key] = value`, also for a key named `__proto__` (JSON may have one; assigning it would set the prototype). */
-function setField(copy: object, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  else (copy as Record<string, unknown>)[key] = value;
-}
+const STRING_SLOTS = 8192;
 
 function mix(hash: number, value: number): number {
   return Math.imul(hash ^ value, 0x01000193) >>> 0;
@@ -56,6 +20,30 @@ function stringHash(text: string): number {
   const step = Math.max(1, text.length >> 3);
   for (let at = text.length - 1; at >= 0; at -= step) hash = mix(hash, text.charCodeAt(at));
   return hash;
+}
+
+/**
+ * Strings seen lately, one per slot by hash: a string seen again is given as the copy in its
+ * slot. Strings that repeat across containers come back long before another string takes their
+ * slot; unique ones (IDs, addresses) just pass through; at most STRING_SLOTS strings are held, and
+ * long ones, rarely repeated, are left out. No Map, no allocation: a Map costs several times
+ * more, V8's own string table (reached through property keys) ~40 times.
+ */
+const stringSlots: string[] = new Array<string>(STRING_SLOTS).fill('');
+
+function sharedString(text: string, hash: number): string {
+  if (text.length > MAX_SHARED_STRING) return text;
+  const slot = hash & (STRING_SLOTS - 1);
+  const seen = stringSlots[slot];
+  if (seen === text) return seen;
+  stringSlots[slot] = text;
+  return text;
+}
+
+/** `copy[key] = value`, also for a key named `__proto__` (JSON may have one; assigning it would set the prototype). */
+function setField(copy: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  else (copy as Record<string, unknown>)[key] = value;
 }
 
 /** Whether a shared object has these keys and (shared, so identical) values, in this order. */
@@ -81,7 +69,7 @@ class JsonPool {
   share<T>(value: T): T {
     if (typeof value === 'string') {
       this.lastHash = stringHash(value);
-      return sharedString(value) as T;
+      return sharedString(value, this.lastHash) as T;
     }
     if (typeof value !== 'object' || value === null) {
       this.lastHash = value === null ? 1 : typeof value === 'number' ? mix(2, (value * 1000) | 0) : value ? 3 : 4;

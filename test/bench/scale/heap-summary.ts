@@ -109,7 +109,7 @@ for (const root of roots) {
       seen[edge.to] = 1;
       const step = edge.type === 'element' ? '[]' : edge.type === 'internal' ? `<${edge.name}>` : `.${edge.name}`;
       const depth = path.split('.').length;
-      const childPath = depth > 4 ? path : `${path}${step}`;
+      const childPath = depth > Number(process.env.HEAP_DEPTH ?? 4) ? path : `${path}${step}`;
       add(byPath, `${childPath} ${label(edge.to)}`, sizeOf(edge.to));
       reached += sizeOf(edge.to);
       queue.push([edge.to, childPath]);

@@ -19,9 +19,11 @@ export function sampleProcess(pid: number): ProcessSample {
   return { rssMb: rssKb / 1024, cpuSeconds: ticks / TICKS_PER_SECOND };
 }
 
-/** Follows a process's peak RSS while a benchmark runs. */
+/** Follows a process's peak RSS while a benchmark runs, overall and per phase. */
 export class PeakRss {
   peakMb = 0;
+  readonly byPhase: Record<string, number> = {};
+  private current: string | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly pid: number, intervalMs = 250) {
@@ -30,14 +32,24 @@ export class PeakRss {
     this.sample();
   }
 
+  /** Peaks from now on count for `name` too. */
+  phase(name: string): void {
+    this.sample();
+    this.current = name;
+    this.sample();
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.sample();
+    this.current = undefined;
   }
 
   private sample(): void {
     try {
-      this.peakMb = Math.max(this.peakMb, sampleProcess(this.pid).rssMb);
+      const rssMb = sampleProcess(this.pid).rssMb;
+      this.peakMb = Math.max(this.peakMb, rssMb);
+      if (this.current !== undefined) this.byPhase[this.current] = Math.max(this.byPhase[this.current] ?? 0, rssMb);
     } catch {
       // the process has exited
     }
