@@ -23,6 +23,7 @@ const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real cl
   --settle 30           seconds of quiet before the settled RSS samples (after start-up, after the run)
   --port 24900          manager port (the next sizes use the next ports)
   --profile             run the manager under node --cpu-prof and list its hot spots
+  --manager-flags "..." node flags for the manager (experiments: what users run has none)
   --out FILE            results file (default test/bench/results/scale-<date>.md)`;
 
 const { values } = parseArgs({
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     'ps-runs': { type: 'string', default: '20' },
     port: { type: 'string', default: '24900' },
     'healthy-timeout': { type: 'string', default: '180' },
+    'manager-flags': { type: 'string', default: '' },
     settle: { type: 'string', default: '30' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -64,7 +66,8 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const hollow = await startHollowProcess(nodes, containers, values.delay);
   const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'swarm-scale-prof-')) : undefined;
   const startedAt = performance.now();
-  const manager = startManager(port, hollow.discovery, profileDir, []);
+  const managerFlags = (values['manager-flags'] ?? '').split(' ').filter((flag) => flag !== '');
+  const manager = startManager(port, hollow.discovery, profileDir, [], managerFlags);
   try {
     const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
     if (healthyMs === undefined) console.error(`not all ${nodes} nodes became healthy; manager said:\n${manager.output()}`);
@@ -116,7 +119,7 @@ const header = [
   `- Date: ${date}`,
   `- Machine: ${machine()}`,
   `- Command: \`npx tsc -p test/bench/scale && ${command}\``,
-  `- Hollow delay: ${values.delay === undefined ? 'measured real-engine latencies (test/bench/hollow/README.md)' : `${values.delay} ms per call`}; manager: \`swarm manage\`, swarm driver, default filters, spread; client: dockerode`,
+  `- Hollow delay: ${values.delay === undefined ? 'measured real-engine latencies (test/bench/hollow/README.md)' : `${values.delay} ms per call`}; manager: \`${values['manager-flags'] ? `node ${values['manager-flags']} ` : ''}swarm manage\`, swarm driver, default filters, spread; client: dockerode`,
   '',
 ].join('\n');
 

@@ -123,6 +123,14 @@ export class EngineContainer implements Container {
     return new EngineContainer(this.node, summary, this.config, this.details);
   }
 
+  /**
+   * A newer STATUS text of the same row (`Up 2 minutes`): in place, as nothing indexes, counts or
+   * schedules on it; a new container per minute of age would re-index every container each minute.
+   */
+  takeStatus(status: string | undefined): void {
+    if (this.summary.Status !== status) this.summary.Status = status === undefined ? status : shared(status);
+  }
+
   /** The inspect fields swarm keeps (the engine has the rest): real CPU shares, not CPUs. */
   get inspect(): ContainerInspect | undefined {
     const details = this.details;

@@ -31,9 +31,12 @@ const NO_REFRESH = new Set(['top', 'resize', 'export', 'exec_create', 'exec_star
 
 const EXPECTATION_MS = 5000;
 
-/** Whether a `docker ps` row changed in what users see (unchanged rows are not re-indexed). */
+/**
+ * Whether a `docker ps` row changed in what swarm indexes, counts or schedules on (unchanged rows
+ * are not re-indexed). STATUS alone moves with time ("Up 2 minutes"): it is taken in place.
+ */
 function sameRow(before: ContainerSummary, after: ContainerSummary): boolean {
-  return before.State === after.State && before.Status === after.Status && before.Names.join() === after.Names.join();
+  return before.State === after.State && before.Names.join() === after.Names.join();
 }
 
 function onlyNotFound(error: unknown): undefined {
@@ -203,7 +206,8 @@ export class EngineMonitor {
         seen.add(summary.Id);
         const known = this.node.knownContainer(summary.Id);
         if (known && !full) {
-          if (!sameRow(known.summary, summary)) this.node.upsertContainer(known.withRow(summary));
+          if (sameRow(known.summary, summary)) known.takeStatus(summary.Status);
+          else this.node.upsertContainer(known.withRow(summary));
           return;
         }
         // a container removed meanwhile is skipped; an engine not answering fails the whole load

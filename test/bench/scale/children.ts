@@ -50,8 +50,8 @@ export async function startHollowProcess(count: number, containersPerEngine: num
 }
 
 /** `swarm manage` (the built CLI) with default filters and the spread strategy; `--cpu-prof` when profiling. */
-export function startManager(port: number, discovery: string, profileDir: string | undefined, extraArgs: readonly string[]): Child {
-  const nodeFlags = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+export function startManager(port: number, discovery: string, profileDir: string | undefined, extraArgs: readonly string[], managerFlags: readonly string[] = []): Child {
+  const nodeFlags = [...managerFlags, ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])];
   return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
 }
 
