@@ -112,6 +112,14 @@ describe('containers built from an inspect', () => {
     expect(b.names).toEqual(['/web2']);
   });
 
+  it('take a newer STATUS in place, the rest of the row as it was', () => {
+    const container = containerOf(inspectOf('c'.repeat(64), 'web3', '172.17.0.4'));
+    const row = { ...container.summary };
+    container.takeStatus('Up 2 minutes');
+    expect(container.summary).toEqual({ ...row, Status: 'Up 2 minutes' });
+    expect(container.state).toBe('running');
+  });
+
   it('take a newer row without changing the config', () => {
     const row: ContainerSummary = { ...expectedRow, State: 'exited', Status: 'Exited (0) 1 second ago' };
     const next = a.withRow(row);

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const HOLLOW_CLI = fileURLToPath(new URL('../hollow/cli.js', import.meta.url));
-const SWARM_BIN = fileURLToPath(new URL('../../../../../core/dist/cli/bin.js', import.meta.url));
+// the launcher users run (`swarm`): it also sets the manager's V8 heap growing
+const SWARM_BIN = fileURLToPath(new URL('../../../../../core/bin/swarm.js', import.meta.url));
 
 export interface Child {
   process: ChildProcess;
@@ -49,7 +50,7 @@ export async function startHollowProcess(count: number, containersPerEngine: num
   return { child, discovery };
 }
 
-/** `swarm manage` (the built CLI) with default filters and the spread strategy; `--cpu-prof` when profiling. */
+/** `swarm manage` (core/bin/swarm.js, the built CLI) with default filters and the spread strategy; `--cpu-prof` when profiling. */
 export function startManager(port: number, discovery: string, profileDir: string | undefined, extraArgs: readonly string[], managerFlags: readonly string[] = []): Child {
   const nodeFlags = [...managerFlags, ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])];
   return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
