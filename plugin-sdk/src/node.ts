@@ -29,7 +29,9 @@ export interface EngineEndpoint {
 /**
  * A container as the cluster sees it. `config` is the create-time configuration (Config with
  * HostConfig inside) used by filters and reservations; `summary` and `inspect` are the engine's
- * own answers, passed through to clients.
+ * own answers, passed through to clients. All of it is read-only, nested parts included: drivers
+ * share equal parts between containers to save memory at scale (driver-swarm freezes them), so
+ * copy before changing anything.
  */
 export interface Container {
   readonly id: string;
