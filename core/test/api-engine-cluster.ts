@@ -36,20 +36,23 @@ interface Answer {
 function call(endpoint: EngineEndpoint, method: string, path: string, body?: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ host: endpoint.host, port: endpoint.port, method, path, headers: payload ? { 'content-type': 'application/json' } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let parsed: unknown = text;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          // plain text
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-    });
+    const req = request(
+      { host: endpoint.host, port: endpoint.port, method, path, headers: payload ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // plain text
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -150,9 +153,21 @@ export class EngineCluster implements Cluster {
       summary,
       node: this.node,
     }));
-    this.imageList = images.map((summary) => ({ id: summary.Id, repoTags: summary.RepoTags ?? [], repoDigests: summary.RepoDigests ?? [], summary, node: this.node }));
+    this.imageList = images.map((summary) => ({
+      id: summary.Id,
+      repoTags: summary.RepoTags ?? [],
+      repoDigests: summary.RepoDigests ?? [],
+      summary,
+      node: this.node,
+    }));
     this.volumeList = (volumes.Volumes ?? []).map((summary) => ({ name: summary.Name, driver: summary.Driver, summary, node: this.node }));
-    this.networkList = networks.map((summary) => ({ id: summary.Id, name: summary.Name, scope: String(summary.Scope ?? 'local'), summary, node: this.node }));
+    this.networkList = networks.map((summary) => ({
+      id: summary.Id,
+      name: summary.Name,
+      scope: String(summary.Scope ?? 'local'),
+      summary,
+      node: this.node,
+    }));
   }
 
   nodes(): readonly Node[] {
@@ -186,7 +201,10 @@ export class EngineCluster implements Cluster {
 
   container(ref: string): Container | undefined {
     const bare = ref.replace(/^\//, '').replace(new RegExp(`^${this.node.name}/`), '');
-    return this.containerList.find((c) => c.id === bare || c.name === bare) ?? this.containerList.find((c) => bare.length >= 3 && c.id.startsWith(bare));
+    return (
+      this.containerList.find((c) => c.id === bare || c.name === bare) ??
+      this.containerList.find((c) => bare.length >= 3 && c.id.startsWith(bare))
+    );
   }
 
   images(): readonly Image[] {
@@ -195,7 +213,9 @@ export class EngineCluster implements Cluster {
 
   image(ref: string): Image | undefined {
     const withTag = ref.includes(':') && !ref.startsWith('sha256:') ? ref : `${ref}:latest`;
-    return this.imageList.find((image) => image.id === ref || image.id === `sha256:${ref}` || image.repoTags.includes(withTag) || image.repoTags.includes(ref));
+    return this.imageList.find(
+      (image) => image.id === ref || image.id === `sha256:${ref}` || image.repoTags.includes(withTag) || image.repoTags.includes(ref),
+    );
   }
 
   async pullImage(reference: string, _auth: AuthConfig | undefined, onProgress: ProgressListener): Promise<void> {
@@ -252,7 +272,9 @@ export class EngineCluster implements Cluster {
 
   network(ref: string): Network | undefined {
     const bare = ref.replace(new RegExp(`^${this.node.name}/`), '');
-    return this.networkList.find((network) => network.id === bare || network.name === bare || (bare.length >= 3 && network.id.startsWith(bare)));
+    return this.networkList.find(
+      (network) => network.id === bare || network.name === bare || (bare.length >= 3 && network.id.startsWith(bare)),
+    );
   }
 
   async createNetwork(request: NetworkCreateRequest): Promise<Network> {
@@ -271,13 +293,26 @@ export class EngineCluster implements Cluster {
   }
 
   explain(config: ContainerConfig): PlacementExplanation {
-    return { strategy: 'test', filters: [], softDropped: false, nodes: [], chosen: this.node.name, summary: `1/1 nodes are available for ${config.Image}` };
+    return {
+      strategy: 'test',
+      filters: [],
+      softDropped: false,
+      nodes: [],
+      chosen: this.node.name,
+      summary: `1/1 nodes are available for ${config.Image}`,
+    };
   }
 
   info(): ClusterInfo {
     const running = this.containerList.filter((c) => c.state === 'running').length;
     return {
-      systemStatus: [['Role', 'primary'], ['Strategy', 'test'], ['Filters', ''], ['Nodes', '1'], [` ${this.node.name}`, this.node.addr]],
+      systemStatus: [
+        ['Role', 'primary'],
+        ['Strategy', 'test'],
+        ['Filters', ''],
+        ['Nodes', '1'],
+        [` ${this.node.name}`, this.node.addr],
+      ],
       ncpu: 2,
       memTotal: 2 ** 30,
       containers: this.containerList.length,

@@ -21,7 +21,25 @@ describe('API front to a TLS engine whose certificate is not verified', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-engine-tls-'));
-    await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=self-signed-engine', '-keyout', 'key.pem', '-out', 'cert.pem'], { cwd: dir });
+    await run(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=self-signed-engine',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+      ],
+      { cwd: dir },
+    );
     server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{"Id":"engine-answer"}');
@@ -35,7 +53,12 @@ describe('API front to a TLS engine whose certificate is not verified', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const endpoint = (rejectUnauthorized: boolean, host = '127.0.0.1'): EngineEndpoint => ({ protocol: 'https', host, port, tls: { rejectUnauthorized } });
+  const endpoint = (rejectUnauthorized: boolean, host = '127.0.0.1'): EngineEndpoint => ({
+    protocol: 'https',
+    host,
+    port,
+    tls: { rejectUnauthorized },
+  });
 
   it('answers through the kept-alive agent when verification is off', async () => {
     expect(await engineJson(endpoint(false), 'GET', '/containers/x/json')).toMatchObject({ status: 200, body: { Id: 'engine-answer' } });

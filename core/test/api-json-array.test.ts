@@ -9,7 +9,11 @@ interface Row {
   Labels: Record<string, string>;
 }
 
-const rows: Row[] = Array.from({ length: 3000 }, (_, i) => ({ Id: `${i}`.padStart(64, '0'), Names: [`/c${i}`], Labels: { app: `a${i % 7}`, 'com.example': 'x'.repeat(200) } }));
+const rows: Row[] = Array.from({ length: 3000 }, (_, i) => ({
+  Id: `${i}`.padStart(64, '0'),
+  Names: [`/c${i}`],
+  Labels: { app: `a${i % 7}`, 'com.example': 'x'.repeat(200) },
+}));
 
 describe('sendJsonArray (docker ps answers)', () => {
   let server: Server;

@@ -110,7 +110,18 @@ describe('negotiation and system routes', () => {
 
 describe('containers through the real docker CLI', () => {
   it('runs, lists with node-prefixed names, inspects with Node, logs, stops and removes', async () => {
-    const created = await docker(host, ['run', '-d', '--name', 'api-web', '--label', 'tier=web', 'busybox:local', 'sh', '-c', 'echo hello-from-web; sleep 300']);
+    const created = await docker(host, [
+      'run',
+      '-d',
+      '--name',
+      'api-web',
+      '--label',
+      'tier=web',
+      'busybox:local',
+      'sh',
+      '-c',
+      'echo hello-from-web; sleep 300',
+    ]);
     expect(created.stderr).toBe('');
     const id = created.stdout.trim();
     expect(id).toMatch(/^[0-9a-f]{64}$/);
@@ -118,7 +129,10 @@ describe('containers through the real docker CLI', () => {
     const ps = await docker(host, ['ps', '--filter', 'label=tier=web', '--format', '{{.Names}} {{.Status}}']);
     expect(ps.stdout.trim()).toMatch(/^node30\/api-web Up/);
 
-    const inspect = JSON.parse((await docker(host, ['inspect', 'api-web'])).stdout) as Array<{ Id: string; Node: { Name: string; Addr: string } }>;
+    const inspect = JSON.parse((await docker(host, ['inspect', 'api-web'])).stdout) as Array<{
+      Id: string;
+      Node: { Name: string; Addr: string };
+    }>;
     expect(inspect[0]!.Id).toBe(id);
     expect(inspect[0]!.Node).toMatchObject({ Name: 'node30', Addr: '127.0.0.31:2375' });
 
@@ -275,7 +289,9 @@ describe('bad input', () => {
 
 describe('swarm endpoints, events and logs', () => {
   it('explains a placement and exposes Prometheus metrics', async () => {
-    const explained = await http(base, 'POST', '/_swarm/v1/explain', JSON.stringify({ Image: 'busybox:local' }), { 'Content-Type': 'application/json' });
+    const explained = await http(base, 'POST', '/_swarm/v1/explain', JSON.stringify({ Image: 'busybox:local' }), {
+      'Content-Type': 'application/json',
+    });
     expect(explained.status).toBe(200);
     expect(explained.json()).toMatchObject({ chosen: 'node30', summary: '1/1 nodes are available for busybox:local' });
     const metrics = await http(base, 'GET', '/_swarm/metrics');
@@ -289,9 +305,16 @@ describe('swarm endpoints, events and logs', () => {
   it('replays events since a time with node info and honours filters and until', async () => {
     const since = Math.floor(Date.now() / 1000) - 600;
     const until = Math.floor(Date.now() / 1000) + 1;
-    const answer = await http(base, 'GET', `/v1.41/events?since=${since}&until=${until}&filters=${encodeURIComponent(JSON.stringify({ event: { create: true }, container: { 'api-web': true } }))}`);
+    const answer = await http(
+      base,
+      'GET',
+      `/v1.41/events?since=${since}&until=${until}&filters=${encodeURIComponent(JSON.stringify({ event: { create: true }, container: { 'api-web': true } }))}`,
+    );
     expect(answer.status).toBe(200);
-    const events = answer.text.trim().split('\n').map((line) => JSON.parse(line) as { Action: string; node: { Name: string }; Actor: { Attributes: { name: string } } });
+    const events = answer.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { Action: string; node: { Name: string }; Actor: { Attributes: { name: string } } });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ Action: 'create', node: { Name: 'node30' }, Actor: { Attributes: { name: 'api-web' } } });
   });
@@ -326,7 +349,10 @@ describe('classic hijack without an Upgrade header', () => {
   }
 
   it('answers attach with the stream type and then unframed multiplexed bytes', async () => {
-    const bytes = await exchange('POST /v1.41/containers/api-chatty/attach?stream=1&stdout=1 HTTP/1.1\r\nHost: swarm\r\nContent-Length: 0\r\n\r\n', (all) => all.includes('tick'));
+    const bytes = await exchange(
+      'POST /v1.41/containers/api-chatty/attach?stream=1&stdout=1 HTTP/1.1\r\nHost: swarm\r\nContent-Length: 0\r\n\r\n',
+      (all) => all.includes('tick'),
+    );
     const split = bytes.indexOf('\r\n\r\n');
     const head = bytes.subarray(0, split).toString();
     expect(head).toMatch(/^HTTP\/1.1 200 OK\r\n/);
@@ -338,10 +364,19 @@ describe('classic hijack without an Upgrade header', () => {
   });
 
   it('streams exec output the same way', async () => {
-    const created = await http(base, 'POST', '/containers/api-exec/exec', JSON.stringify({ Cmd: ['echo', 'raw-exec'], AttachStdout: true }), { 'Content-Type': 'application/json' });
+    const created = await http(
+      base,
+      'POST',
+      '/containers/api-exec/exec',
+      JSON.stringify({ Cmd: ['echo', 'raw-exec'], AttachStdout: true }),
+      { 'Content-Type': 'application/json' },
+    );
     const { Id } = created.json<{ Id: string }>();
     const body = JSON.stringify({ Detach: false, Tty: false });
-    const bytes = await exchange(`POST /exec/${Id}/start HTTP/1.1\r\nHost: swarm\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`, (all) => all.includes('raw-exec\n'));
+    const bytes = await exchange(
+      `POST /exec/${Id}/start HTTP/1.1\r\nHost: swarm\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      (all) => all.includes('raw-exec\n'),
+    );
     const text = bytes.toString('latin1');
     expect(text).toMatch(/^HTTP\/1.1 200 OK\r\n/);
     expect(text.toLowerCase()).not.toContain('transfer-encoding');

@@ -42,7 +42,13 @@ export interface HttpAnswer {
 }
 
 /** A plain HTTP call (for what no client sends: bad bodies, unknown routes, raw headers). */
-export function http(base: { host: string; port: number } | { socketPath: string }, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+export function http(
+  base: { host: string; port: number } | { socketPath: string },
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request({ ...base, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];

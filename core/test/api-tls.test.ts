@@ -17,12 +17,45 @@ const run = promisify(execFile);
 /** A CA, a server certificate for 127.0.0.1 and a client certificate, made with openssl. */
 async function makeCertificates(dir: string): Promise<void> {
   const openssl = (args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=swarm-test-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem']);
+  await openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=swarm-test-ca',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+  ]);
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [['server', '/CN=127.0.0.1'], ['client', '/CN=swarm-client']] as const) {
+  for (const [name, subject] of [
+    ['server', '/CN=127.0.0.1'],
+    ['client', '/CN=swarm-client'],
+  ] as const) {
     await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`]);
-    await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}-cert.pem`]);
+    await openssl([
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}-cert.pem`,
+    ]);
   }
 }
 
@@ -42,7 +75,11 @@ beforeAll(async () => {
   server = await startApiServer({
     cluster,
     scheduler: {} as Scheduler,
-    settings: { hosts: ['tcp://127.0.0.1:0'], cors: false, tls: { ca: join(dir, 'ca.pem'), cert: join(dir, 'server-cert.pem'), key: join(dir, 'server-key.pem'), verify: true } },
+    settings: {
+      hosts: ['tcp://127.0.0.1:0'],
+      cors: false,
+      tls: { ca: join(dir, 'ca.pem'), cert: join(dir, 'server-cert.pem'), key: join(dir, 'server-key.pem'), verify: true },
+    },
     logger: recordingLogger(),
     version: '0.1.0-test',
   });
@@ -84,7 +121,9 @@ describe('--tlsverify listener', () => {
     expect(plain.code).not.toBe(0);
     const { host: ip, port } = hostPort(host);
     const old = await new Promise<string>((resolve) => {
-      const req = request({ host: ip, port, path: '/_ping', maxVersion: 'TLSv1.1', minVersion: 'TLSv1', rejectUnauthorized: false }, () => resolve('answered'));
+      const req = request({ host: ip, port, path: '/_ping', maxVersion: 'TLSv1.1', minVersion: 'TLSv1', rejectUnauthorized: false }, () =>
+        resolve('answered'),
+      );
       req.on('error', (error) => resolve(error.message));
       req.end();
     });

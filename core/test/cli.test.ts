@@ -9,11 +9,17 @@ let project: TempProject;
 
 beforeAll(() => {
   project = createTempProject();
-  project.addPlugin('swarm-plugin-memory', { register: `${memoryDriverBody()}\n    ${strategyBody('first')}`, kinds: ['driver', 'strategy'] });
+  project.addPlugin('swarm-plugin-memory', {
+    register: `${memoryDriverBody()}\n    ${strategyBody('first')}`,
+    kinds: ['driver', 'strategy'],
+  });
   project.addPlugin('swarm-plugin-gpu', { version: '1.4.0', register: filtersBody('gpu'), kinds: ['filter'] });
   project.addPlugin('swarm-plugin-future', { version: '2.1.0', apiVersion: '^2.0.0', register: filtersBody('future') });
   project.write('swarm.config.js', "export default { plugins: ['memory', 'gpu', 'future'] };\n");
-  project.write('typo/swarm.config.js', "export default { plugins: ['memory', 'gpu'], cluster: { driver: 'memory' }, scheduler: { filters: ['gpu', 'gpux'], strategy: 'first' } };\n");
+  project.write(
+    'typo/swarm.config.js',
+    "export default { plugins: ['memory', 'gpu'], cluster: { driver: 'memory' }, scheduler: { filters: ['gpu', 'gpux'], strategy: 'first' } };\n",
+  );
   project.write('clean/.swarmrc.json', JSON.stringify({ plugins: ['memory'], cluster: { driver: 'memory' } }));
   project.write('shape/.swarmrc.json', JSON.stringify({ cluster: { heartbeat: true } }));
 });
@@ -45,16 +51,25 @@ describe('swarm manage flag validation', () => {
     [['manage', '--heartbeat', '500ms', '127.0.0.1:1'], '--heartbeat should be at least one second'],
     [['manage', '--heartbeat', '5', '127.0.0.1:1'], 'invalid --heartbeat: time: missing unit in duration "5"'],
     [['manage', '--engine-refresh-min-interval', '0s', '127.0.0.1:1'], 'min refresh interval should be a positive number'],
-    [['manage', '--engine-refresh-min-interval', '40s', '--engine-refresh-max-interval', '35s', '127.0.0.1:1'], 'max refresh interval cannot be less than min refresh interval'],
+    [
+      ['manage', '--engine-refresh-min-interval', '40s', '--engine-refresh-max-interval', '35s', '127.0.0.1:1'],
+      'max refresh interval cannot be less than min refresh interval',
+    ],
     [['manage', '--engine-failure-retry', '0', '127.0.0.1:1'], 'invalid failure retry count'],
     [['manage', '--engine-refresh-retry', '5', '127.0.0.1:1'], '--engine-refresh-retry is deprecated. Use --engine-failure-retry'],
     [['manage', '--tls', '127.0.0.1:1'], '--tlscert and --tlskey must be provided when using --tls'],
-    [['manage', '--tlsverify', '--tlscert', 'c.pem', '--tlskey', 'k.pem', '127.0.0.1:1'], '--tlscacert must be provided when using --tlsverify'],
+    [
+      ['manage', '--tlsverify', '--tlscert', 'c.pem', '--tlskey', 'k.pem', '127.0.0.1:1'],
+      '--tlscacert must be provided when using --tlsverify',
+    ],
     [['manage', '--tlscert', 'c.pem', '127.0.0.1:1'], '--tlscert, --tlskey and --tlscacert require the use of either --tls or --tlsverify'],
     [['manage', '--discovery-opt', 'kv.path', '127.0.0.1:1'], '--discovery-opt must contain key=value strings'],
     [['manage', '--replication', '127.0.0.1:1'], '--advertise address must be provided when using --leader-election'],
     [['manage', '--replication', '--advertise', 'nowhere', '127.0.0.1:1'], '--advertise should be of the form ip:port or hostname:port'],
-    [['manage', '--replication', '--replication-ttl', '0s', '--advertise', '127.0.0.1:23010', '127.0.0.1:1'], '--replication-ttl should be a positive number'],
+    [
+      ['manage', '--replication', '--replication-ttl', '0s', '--advertise', '127.0.0.1:23010', '127.0.0.1:1'],
+      '--replication-ttl should be a positive number',
+    ],
   ];
   for (const [args, message] of cases) {
     it(`${args.slice(1).join(' ') || '(no discovery)'} → ${message}`, async () => {
@@ -69,7 +84,9 @@ describe('swarm manage flag validation', () => {
   });
 
   it('refuses --replication with a discovery that cannot elect a primary', async () => {
-    const result = await runSwarm(['manage', '--replication', '--advertise', '127.0.0.1:23010', '127.0.0.1:1'], { cwd: `${project.dir}/clean` });
+    const result = await runSwarm(['manage', '--replication', '--advertise', '127.0.0.1:23010', '127.0.0.1:1'], {
+      cwd: `${project.dir}/clean`,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('--replication needs a key-value discovery store (zk://, etcd://)');
@@ -93,7 +110,10 @@ describe('swarm join and list validation', () => {
     [['join', '--advertise', '127.0.0.2', 'nodes://127.0.0.2:2375'], '--advertise should be of the form ip:port or hostname:port'],
     [['join', '--advertise', '127.0.0.2:2375', '--delay', '-1s', 'nodes://127.0.0.2:2375'], '--delay should not be a negative number'],
     [['join', '--advertise', '127.0.0.2:2375', '--heartbeat', '0s', 'nodes://127.0.0.2:2375'], '--heartbeat should be at least one second'],
-    [['join', '--advertise', '127.0.0.2:2375', '--heartbeat', '10s', '--ttl', '10s', 'nodes://127.0.0.2:2375'], '--ttl must be strictly superior to the heartbeat value'],
+    [
+      ['join', '--advertise', '127.0.0.2:2375', '--heartbeat', '10s', '--ttl', '10s', 'nodes://127.0.0.2:2375'],
+      '--ttl must be strictly superior to the heartbeat value',
+    ],
     [['list'], "discovery required to list a cluster. See 'swarm list --help'."],
     [['list', '--timeout', 'soon', '127.0.0.2:2375'], 'invalid --timeout: time: invalid duration "soon"'],
   ];
@@ -119,19 +139,44 @@ describe('swarm plugins', () => {
   it('lists built-ins and configured plugins, incompatible ones included', async () => {
     const result = await runSwarm(['plugins', '--json'], { cwd: project.dir });
     expect(result.code).toBe(0);
-    const rows = JSON.parse(result.stdout) as Array<{ name: string; version: string; kinds: string[]; apiVersion: string; compatible: boolean; builtin: boolean; resolved: string }>;
+    const rows = JSON.parse(result.stdout) as Array<{
+      name: string;
+      version: string;
+      kinds: string[];
+      apiVersion: string;
+      compatible: boolean;
+      builtin: boolean;
+      resolved: string;
+    }>;
     const gpu = rows.find((row) => row.name === 'swarm-plugin-gpu');
-    expect(gpu).toMatchObject({ version: '1.4.0', kinds: ['filter'], apiVersion: '^1.0.0', compatible: true, builtin: false, resolved: `${project.dir}/node_modules/swarm-plugin-gpu` });
+    expect(gpu).toMatchObject({
+      version: '1.4.0',
+      kinds: ['filter'],
+      apiVersion: '^1.0.0',
+      compatible: true,
+      builtin: false,
+      resolved: `${project.dir}/node_modules/swarm-plugin-gpu`,
+    });
     expect(rows.find((row) => row.name === 'swarm-plugin-memory')?.kinds).toEqual(['cluster driver', 'strategy']);
-    expect(rows.find((row) => row.name === 'swarm-plugin-future')).toMatchObject({ version: '2.1.0', apiVersion: '^2.0.0', compatible: false });
-    expect(rows.find((row) => row.name === '@swarm/filter-constraint')).toMatchObject({ kinds: ['filter'], compatible: true, builtin: true });
+    expect(rows.find((row) => row.name === 'swarm-plugin-future')).toMatchObject({
+      version: '2.1.0',
+      apiVersion: '^2.0.0',
+      compatible: false,
+    });
+    expect(rows.find((row) => row.name === '@swarm/filter-constraint')).toMatchObject({
+      kinds: ['filter'],
+      compatible: true,
+      builtin: true,
+    });
   });
 
   it('prints a table', async () => {
     const result = await runSwarm(['plugins'], { cwd: project.dir });
     const lines = result.stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+VERSION\s+KINDS\s+API\s+COMPATIBLE\s+RESOLVED FROM$/);
-    expect(lines.find((line) => line.startsWith('swarm-plugin-future'))).toMatch(/^swarm-plugin-future\s+2\.1\.0\s+filter\s+\^2\.0\.0\s+no\s+\//);
+    expect(lines.find((line) => line.startsWith('swarm-plugin-future'))).toMatch(
+      /^swarm-plugin-future\s+2\.1\.0\s+filter\s+\^2\.0\.0\s+no\s+\//,
+    );
     expect(lines.find((line) => line.startsWith('swarm-plugin-gpu'))).toMatch(/\s+yes\s+/);
   });
 });

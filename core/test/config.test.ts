@@ -81,7 +81,10 @@ describe('resolution', () => {
 
   it('lets flags override the file, key by key for option maps', () => {
     const { config, originOf } = resolveConfig([
-      { origin: 'file', input: { cluster: { heartbeat: '10s', options: { 'swarm.overcommit': 0.05, a: 'file' } }, scheduler: { strategy: 'binpack' } } },
+      {
+        origin: 'file',
+        input: { cluster: { heartbeat: '10s', options: { 'swarm.overcommit': 0.05, a: 'file' } }, scheduler: { strategy: 'binpack' } },
+      },
       { origin: 'flags', input: { cluster: { heartbeat: '2s', options: { a: 'flag' } } } },
     ]);
     expect(config.cluster.heartbeat).toBe(2);
@@ -91,7 +94,7 @@ describe('resolution', () => {
     expect(originOf('cluster.driver')).toBe('defaults');
   });
 
-  it("words checks as Swarm classic for flags and with the key path for files", () => {
+  it('words checks as Swarm classic for flags and with the key path for files', () => {
     const flag = thrown(() => resolveConfig([{ origin: 'flags', input: { cluster: { engineRefreshMinInterval: '0s' } } }]));
     expect(flag.message).toBe('min refresh interval should be a positive number');
     const file = thrown(() => resolveConfig([{ origin: 'file', input: { cluster: { engineRefreshMinInterval: '90s' } } }]));

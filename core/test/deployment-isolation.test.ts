@@ -27,7 +27,11 @@ beforeAll(async () => {
       { configDir: project.dir },
     ),
     createSwarm(
-      { plugins: ['memory'], cluster: { driver: 'memory', discovery: '127.0.0.1:23002', options: { owner: 'b' } }, scheduler: { filters: [], strategy: 'first' } },
+      {
+        plugins: ['memory'],
+        cluster: { driver: 'memory', discovery: '127.0.0.1:23002', options: { owner: 'b' } },
+        scheduler: { filters: [], strategy: 'first' },
+      },
       { configDir: project.dir },
     ),
   ]);
@@ -87,7 +91,10 @@ describe('two deployments in one process', () => {
   });
 
   it('refuse to start without a discovery, naming the key', async () => {
-    const lonely = await createSwarm({ plugins: ['memory'], cluster: { driver: 'memory' }, scheduler: { filters: [], strategy: 'first' } }, { configDir: project.dir });
+    const lonely = await createSwarm(
+      { plugins: ['memory'], cluster: { driver: 'memory' }, scheduler: { filters: [], strategy: 'first' } },
+      { configDir: project.dir },
+    );
     await expect(lonely.start()).rejects.toThrow('cluster.discovery: discovery required to manage a cluster');
   });
 });

@@ -24,9 +24,12 @@ beforeAll(() => {
   project.addPlugin('@acme/swarm-plugin-rack', { register: filtersBody('rack') });
   project.addPlugin('@acme/zone', { register: filtersBody('zone') });
   project.addPlugin('swarm-plugin-future', { version: '2.1.0', apiVersion: '^2.0.0', register: filtersBody('future') });
-  project.addPlugin('swarm-plugin-plain', { source: "export default { name: 'plain', version: '1.0.0', apiVersion: '^1.0.0', register() {} };" });
+  project.addPlugin('swarm-plugin-plain', {
+    source: "export default { name: 'plain', version: '1.0.0', apiVersion: '^1.0.0', register() {} };",
+  });
   project.addPlugin('swarm-plugin-noregister', {
-    source: "import { definePlugin } from '@swarm/plugin-sdk';\nexport default definePlugin({ name: 'noregister', version: '1.0.0', apiVersion: '^1.0.0' });",
+    source:
+      "import { definePlugin } from '@swarm/plugin-sdk';\nexport default definePlugin({ name: 'noregister', version: '1.0.0', apiVersion: '^1.0.0' });",
   });
   project.addPlugin('swarm-plugin-badversion', { version: 'one', register: filtersBody('x') });
   project.addPlugin('swarm-plugin-twin-a', { register: filtersBody('twin') });
@@ -145,7 +148,11 @@ describe('configured names', () => {
   it('lists the available filters with the key path for an unknown one', async () => {
     const error = await failure(
       createSwarm(
-        { plugins: ['memory', 'gpu', '@acme/rack'], cluster: { driver: 'memory' }, scheduler: { filters: ['gpu', 'rack', 'gpux'], strategy: 'first' } },
+        {
+          plugins: ['memory', 'gpu', '@acme/rack'],
+          cluster: { driver: 'memory' },
+          scheduler: { filters: ['gpu', 'rack', 'gpux'], strategy: 'first' },
+        },
         { configDir: project.dir },
       ),
     );
@@ -156,7 +163,12 @@ describe('configured names', () => {
   });
 
   it('lists the available strategies and drivers', async () => {
-    const strategy = await failure(createSwarm({ plugins: ['memory'], cluster: { driver: 'memory' }, scheduler: { filters: [], strategy: 'frist' } }, { configDir: project.dir }));
+    const strategy = await failure(
+      createSwarm(
+        { plugins: ['memory'], cluster: { driver: 'memory' }, scheduler: { filters: [], strategy: 'frist' } },
+        { configDir: project.dir },
+      ),
+    );
     expect(strategy.message).toMatch(/^scheduler\.strategy: unknown strategy "frist"; available: .*first/);
     const driver = await failure(createSwarm({ plugins: ['memory'], cluster: { driver: 'memroy' } }, { configDir: project.dir }));
     expect(driver.message).toMatch(/^cluster\.driver: unknown cluster driver "memroy"; available: .*memory/);

@@ -14,10 +14,40 @@ const [PRIMARY_PORT, REPLICA_PORT] = [23744, 23745];
 /** A CA and one certificate for 127.0.0.1 that serves and also authenticates as a client. */
 async function makeCertificates(dir: string): Promise<void> {
   const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=replication-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem');
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=replication-ca',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+  );
   writeFileSync(join(dir, 'manager.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n');
   await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', 'key.pem', '-out', 'manager.csr');
-  await openssl('x509', '-req', '-in', 'manager.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', 'manager.ext', '-out', 'cert.pem');
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    'manager.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca-key.pem',
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    'manager.ext',
+    '-out',
+    'cert.pem',
+  );
 }
 
 describe('replication behind --tlsverify', () => {
@@ -25,7 +55,24 @@ describe('replication behind --tlsverify', () => {
   let dir: string;
   const swarms: Swarm[] = [];
   const dockerTls = async (port: number, ...args: string[]) =>
-    (await run('docker', ['--tlsverify', '--tlscacert', join(dir, 'ca.pem'), '--tlscert', join(dir, 'cert.pem'), '--tlskey', join(dir, 'key.pem'), '-H', `tcp://127.0.0.1:${port}`, ...args], { timeout: 20_000 })).stdout;
+    (
+      await run(
+        'docker',
+        [
+          '--tlsverify',
+          '--tlscacert',
+          join(dir, 'ca.pem'),
+          '--tlscert',
+          join(dir, 'cert.pem'),
+          '--tlskey',
+          join(dir, 'key.pem'),
+          '-H',
+          `tcp://127.0.0.1:${port}`,
+          ...args,
+        ],
+        { timeout: 20_000 },
+      )
+    ).stdout;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-replication-tls-'));
@@ -48,9 +95,12 @@ describe('replication behind --tlsverify', () => {
       });
       swarms.push(swarm);
       await swarm.start({ api: true });
-      if (port === PRIMARY_PORT) await expect.poll(() => dockerTls(port, 'info').catch(() => ''), { timeout: 10_000 }).toContain('Role: primary');
+      if (port === PRIMARY_PORT)
+        await expect.poll(() => dockerTls(port, 'info').catch(() => ''), { timeout: 10_000 }).toContain('Role: primary');
     }
-    await expect.poll(() => dockerTls(REPLICA_PORT, 'info').catch(() => ''), { timeout: 10_000 }).toContain(`Primary: 127.0.0.1:${PRIMARY_PORT}`);
+    await expect
+      .poll(() => dockerTls(REPLICA_PORT, 'info').catch(() => ''), { timeout: 10_000 })
+      .toContain(`Primary: 127.0.0.1:${PRIMARY_PORT}`);
     expect(await dockerTls(REPLICA_PORT, 'info')).toContain('Role: replica');
     // A replica forwards these to the primary: they fail unless its TLS dial to the primary works.
     expect((await dockerTls(REPLICA_PORT, 'ps', '-a', '--format', '{{.ID}}')).trim()).toBe('');

@@ -34,9 +34,14 @@ function replicatedSwarm(discovery: string, port: number): Promise<Swarm> {
 
 describe('replication in an embedded swarm', () => {
   it('refuses a discovery that cannot elect a primary, naming the stores that can', async () => {
-    const attempt = createSwarm({ cluster: { discovery: 'nodes://127.0.0.1:1' }, replication: { enabled: true, advertise: '127.0.0.1:1' } });
+    const attempt = createSwarm({
+      cluster: { discovery: 'nodes://127.0.0.1:1' },
+      replication: { enabled: true, advertise: '127.0.0.1:1' },
+    });
     await expect(attempt).rejects.toSatisfy((error: unknown) => isSwarmError(error, ErrorCodes.NOT_SUPPORTED));
-    await expect(attempt).rejects.toThrow('--replication needs a key-value discovery store (zk://, etcd://) to elect a primary; "nodes://127.0.0.1:1" cannot');
+    await expect(attempt).rejects.toThrow(
+      '--replication needs a key-value discovery store (zk://, etcd://) to elect a primary; "nodes://127.0.0.1:1" cannot',
+    );
   });
 
   it('needs --advertise', async () => {
@@ -70,7 +75,10 @@ describe('replicated swarms on a real etcd', () => {
     await until('the replica to know the primary', async () => (await roleRows(second))[1]?.[1] === `127.0.0.1:${first}`);
 
     expect(await roleRows(first)).toEqual([['Role', 'primary']]);
-    expect(await roleRows(second)).toEqual([['Role', 'replica'], ['Primary', `127.0.0.1:${first}`]]);
+    expect(await roleRows(second)).toEqual([
+      ['Role', 'replica'],
+      ['Primary', `127.0.0.1:${first}`],
+    ]);
 
     const listed = await fetch(`http://127.0.0.1:${second}/v1.41/containers/json?all=1`);
     expect(listed.status).toBe(200);
@@ -89,7 +97,9 @@ describe('replicated swarms on a real etcd', () => {
 
   it('a replica that reads its own address in the lock it does not hold answers "No elected primary cluster manager" instead of calling itself', async () => {
     // The lock written by hand (no lease of this manager): the campaign cannot take it, the follower reads our address.
-    await run('etcdctl', ['--endpoints', `http://${etcd.addr}`, 'put', 'unit-stale/docker/swarm/leader', `127.0.0.1:${third}`], { env: { ...process.env, ETCDCTL_API: '3' } });
+    await run('etcdctl', ['--endpoints', `http://${etcd.addr}`, 'put', 'unit-stale/docker/swarm/leader', `127.0.0.1:${third}`], {
+      env: { ...process.env, ETCDCTL_API: '3' },
+    });
     swarms.push(await replicatedSwarm(`etcd://${etcd.addr}/unit-stale`, third));
     await swarms[2]!.start({ api: true });
     await until('the replica to read the lock', async () => (await roleRows(third))[1]?.[1] === `127.0.0.1:${third}`);

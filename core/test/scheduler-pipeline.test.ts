@@ -15,9 +15,15 @@ describe('scheduler pipeline: placing', () => {
   });
 
   it('builds the request: env directives become labels, CpuShares and Memory are read', () => {
-    const request = scheduler.request(runConfig({ env: ['A=1'], constraints: ['node==node1'], affinities: ['container==db'], cpus: 2, memory: GiB }), 'web');
+    const request = scheduler.request(
+      runConfig({ env: ['A=1'], constraints: ['node==node1'], affinities: ['container==db'], cpus: 2, memory: GiB }),
+      'web',
+    );
     expect(request.config.Env).toEqual(['A=1']);
-    expect(request.config.Labels).toMatchObject({ 'com.docker.swarm.constraints': '["node==node1"]', 'com.docker.swarm.affinities': '["container==db"]' });
+    expect(request.config.Labels).toMatchObject({
+      'com.docker.swarm.constraints': '["node==node1"]',
+      'com.docker.swarm.affinities': '["container==db"]',
+    });
     expect(request).toMatchObject({ name: 'web', cpus: 2, memory: GiB, soft: true });
   });
 
@@ -47,7 +53,10 @@ describe('scheduler pipeline: placing', () => {
     const checked: string[] = [];
     const recording = (name: string, failing: string[]): Filter => ({
       name,
-      prepare: () => ({ conditions: [name], check: (node) => (checked.push(`${name}:${node.name}`), failing.includes(node.name) ? fail(`${name} says no`) : PASS) }),
+      prepare: () => ({
+        conditions: [name],
+        check: (node) => (checked.push(`${name}:${node.name}`), failing.includes(node.name) ? fail(`${name} says no`) : PASS),
+      }),
     });
     const pipeline = createScheduler([recording('first', ['node1']), recording('second', ['node2'])], strategy('spread'));
     pipeline.select(pipeline.request(runConfig()), fakeNodes(3));
@@ -69,7 +78,12 @@ describe('scheduler pipeline: placing', () => {
     const placement = scheduler.select(scheduler.request(runConfig({ memory: 2 * GiB })), nodes);
     expect(placement.ranked.map((entry) => entry.node.name)).toEqual(['big']);
     expect(placement.explanation.summary).toBe('1/2 nodes are available: 1 insufficient resources.');
-    expect(placement.explanation.nodes[0]!.verdicts.at(-1)).toEqual({ filter: 'spread', pass: false, reason: 'insufficient resources', resolvable: true });
+    expect(placement.explanation.nodes[0]!.verdicts.at(-1)).toEqual({
+      filter: 'spread',
+      pass: false,
+      reason: 'insufficient resources',
+      resolvable: true,
+    });
   });
 
   it('returns a bounded list of candidates; the explanation still ranks every node', () => {
@@ -115,7 +129,11 @@ describe('scheduler pipeline: placing', () => {
     const debug = memoryLogger('debug');
     createScheduler(defaultFilters(), strategy('spread'), { logger: debug }).select(scheduler.request(runConfig(), 'web'), fakeNodes(2));
     expect(debug.entries).toHaveLength(1);
-    expect(debug.entries[0]).toMatchObject({ level: 'debug', message: 'placed on node1', fields: { container: 'web', explanation: { chosen: 'node1' } } });
+    expect(debug.entries[0]).toMatchObject({
+      level: 'debug',
+      message: 'placed on node1',
+      fields: { container: 'web', explanation: { chosen: 'node1' } },
+    });
     const info = memoryLogger('info');
     createScheduler(defaultFilters(), strategy('spread'), { logger: info }).select(scheduler.request(runConfig()), fakeNodes(2));
     expect(info.entries).toHaveLength(0);

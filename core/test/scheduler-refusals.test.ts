@@ -8,21 +8,34 @@ import { defaultFilters, strategy } from './scheduler-support.js';
 const GiB = 1024 ** 3;
 const scheduler = createScheduler(defaultFilters(), strategy('spread'));
 
-function refusal(spec: RunSpec, nodes: readonly Node[]): { code: string; message: string; status: number; explanation: PlacementExplanation } {
+function refusal(
+  spec: RunSpec,
+  nodes: readonly Node[],
+): { code: string; message: string; status: number; explanation: PlacementExplanation } {
   try {
     scheduler.select(scheduler.request(runConfig(spec)), nodes);
   } catch (error) {
     if (!isSwarmError(error)) throw error;
-    return { code: error.code, message: error.message, status: error.httpStatus, explanation: error.details?.['explanation'] as PlacementExplanation };
+    return {
+      code: error.code,
+      message: error.message,
+      status: error.httpStatus,
+      explanation: error.details?.['explanation'] as PlacementExplanation,
+    };
   }
   throw new Error('the container was placed');
 }
 
-const portTaken = (name: string): Node => fakeNode({ name, labels: { storage: 'ssd' }, containers: [{ name: `web-${name}`, publish: ['80:80'] }] });
+const portTaken = (name: string): Node =>
+  fakeNode({ name, labels: { storage: 'ssd' }, containers: [{ name: `web-${name}`, publish: ['80:80'] }] });
 
 describe('scheduler pipeline: refusals', () => {
   it("lists Swarm classic's conditions up to the filter that ran out of nodes, then the per-node breakdown", () => {
-    const nodes = [portTaken('node1'), portTaken('node2'), ...fakeNodes([{ name: 'node3' }, { name: 'node4' }, { name: 'node5', labels: { storage: 'disk' } }])];
+    const nodes = [
+      portTaken('node1'),
+      portTaken('node2'),
+      ...fakeNodes([{ name: 'node3' }, { name: 'node4' }, { name: 'node5', labels: { storage: 'disk' } }]),
+    ];
     const { code, message, explanation } = refusal({ publish: ['80:80'], constraints: ['storage==ssd'] }, nodes);
     expect(code).toBe(ErrorCodes.FILTER_UNSATISFIED);
     expect(message).toBe(
@@ -41,7 +54,9 @@ describe('scheduler pipeline: refusals', () => {
 
   it('a port clash alone lists the port condition only', () => {
     const { message } = refusal({ publish: ['80:80'] }, [portTaken('node1'), portTaken('node2')]);
-    expect(message).toBe('Unable to find a node that satisfies the following conditions \n[port 80 (Bridge mode)]\n0/2 nodes are available: 2 port 80 (Bridge mode).');
+    expect(message).toBe(
+      'Unable to find a node that satisfies the following conditions \n[port 80 (Bridge mode)]\n0/2 nodes are available: 2 port 80 (Bridge mode).',
+    );
   });
 
   it('affinities are listed with their softness, dependencies as flags', () => {
@@ -101,7 +116,10 @@ describe('scheduler pipeline: refusals', () => {
     expect(explanation.chosen).toBeUndefined();
     expect(explanation.error).toContain('[storage==ssd]');
     const invalid = scheduler.explain(scheduler.request(runConfig({ affinities: ['nope'] })), fakeNodes(1));
-    expect(invalid).toMatchObject({ error: 'One of operator ==, != is expected', summary: '0/1 nodes are available: One of operator ==, != is expected.' });
+    expect(invalid).toMatchObject({
+      error: 'One of operator ==, != is expected',
+      summary: '0/1 nodes are available: One of operator ==, != is expected.',
+    });
     const fine = scheduler.explain(scheduler.request(runConfig()), fakeNodes(2));
     expect(fine).toMatchObject({ chosen: 'node1', summary: '2/2 nodes are available.' });
     expect(fine.nodes.map((node) => node.rank)).toEqual([1, 2]);

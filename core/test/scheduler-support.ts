@@ -37,6 +37,15 @@ export function memoryLogger(level: string): Logger & { entries: LogEntry[] } {
     ((first: string | Record<string, unknown>, message?: string) => {
       entries.push(typeof first === 'string' ? { level: name, fields: {}, message: first } : { level: name, fields: first, message });
     }) as LogFn;
-  const logger = { level, entries, trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
+  const logger = {
+    level,
+    entries,
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
   return logger;
 }

@@ -35,7 +35,8 @@ export type ExpressionMatcher = (node: Node, row: number) => boolean;
 function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: NodeTable | undefined): ExpressionMatcher {
   const matches = spec.matches;
   if (matches === undefined) {
-    if (table === undefined) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `expression filter "${spec.filter}" reads a NodeTable: pass one to prepare`);
+    if (table === undefined)
+      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `expression filter "${spec.filter}" reads a NodeTable: pass one to prepare`);
     return spec.matcher!(expression, table);
   }
   if (table === undefined) return (node) => matches(expression, node);
@@ -83,5 +84,8 @@ export function createExpressionFilter(spec: ExpressionFilterSpec): Filter {
   if (!spec.matches === !spec.matcher) {
     throw new SwarmError(ErrorCodes.PLUGIN_REGISTER_FAILED, `expression filter "${spec.filter}": give exactly one of matches and matcher`);
   }
-  return Object.freeze({ name: spec.filter, prepare: (request: PlacementRequest, table: NodeTable) => prepareExpressionRun(spec, request, table) });
+  return Object.freeze({
+    name: spec.filter,
+    prepare: (request: PlacementRequest, table: NodeTable) => prepareExpressionRun(spec, request, table),
+  });
 }

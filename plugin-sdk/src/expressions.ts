@@ -34,8 +34,7 @@ const GO_FLAG_GROUP = /^\(\?([imsU]+)\)/;
 // A glob without these is a plain string: `^value$` matches exactly the value itself.
 const REGEX_SYNTAX = /[\\^$.|?*+()[\]{}]/;
 
-export const invalidExpression = (message: string): SwarmError =>
-  new SwarmError(ErrorCodes.INVALID_EXPRESSION, message);
+export const invalidExpression = (message: string): SwarmError => new SwarmError(ErrorCodes.INVALID_EXPRESSION, message);
 
 /** Parse one expression; throws INVALID_EXPRESSION with Swarm classic's texts. */
 export function parseExpression(source: string): Expression {

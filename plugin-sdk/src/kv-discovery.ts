@@ -37,7 +37,10 @@ const invalid = (message: string, cause?: unknown): SwarmError =>
 
 /** Joins key segments with `/`, dropping empty ones and stray slashes. */
 export function joinKeyPath(...segments: readonly string[]): string {
-  return segments.flatMap((segment) => segment.split('/')).filter((part) => part !== '').join('/');
+  return segments
+    .flatMap((segment) => segment.split('/'))
+    .filter((part) => part !== '')
+    .join('/');
 }
 
 /** The valid, distinct entries among store values, sorted by address; each invalid one goes to `onInvalid`. */
@@ -78,7 +81,9 @@ function readPem(option: string, file: string): Buffer {
 
 /** TLS material from `kv.cacertfile`, `kv.certfile` and `kv.keyfile` (all three, or none). */
 export function readKvTls(options: Readonly<Record<string, string>>): KvTlsMaterial | undefined {
-  const files = [KvDiscoveryOptions.caCertFile, KvDiscoveryOptions.certFile, KvDiscoveryOptions.keyFile].map((option) => options[option] ?? '');
+  const files = [KvDiscoveryOptions.caCertFile, KvDiscoveryOptions.certFile, KvDiscoveryOptions.keyFile].map(
+    (option) => options[option] ?? '',
+  );
   const given = files.filter((file) => file !== '').length;
   if (given === 0) return undefined;
   if (given < files.length) {
@@ -99,8 +104,12 @@ export function parseKvDiscovery(scheme: string, uri: string, options: Discovery
   const slash = uri.indexOf('/');
   const hostList = slash === -1 ? uri : uri.slice(0, slash);
   const prefix = slash === -1 ? '' : joinKeyPath(uri.slice(slash + 1));
-  const hosts = hostList.split(',').map((host) => host.trim()).filter((host) => host !== '');
-  if (hosts.length === 0) throw invalid(`${scheme}:// discovery needs at least one store address, as in ${scheme}://h1:port,h2:port/prefix`);
+  const hosts = hostList
+    .split(',')
+    .map((host) => host.trim())
+    .filter((host) => host !== '');
+  if (hosts.length === 0)
+    throw invalid(`${scheme}:// discovery needs at least one store address, as in ${scheme}://h1:port,h2:port/prefix`);
   const normalized = hosts.map((host) => {
     const withPort = host.includes(':') ? host : `${host}:${defaultPort}`;
     parseStoreAddress(scheme, withPort);
@@ -151,7 +160,9 @@ export class SerialRetryTask {
     this.running = true;
     this.task()
       .then(
-        () => { this.failures = 0; },
+        () => {
+          this.failures = 0;
+        },
         (error: unknown) => {
           if (this.stopped) return;
           this.onFailure(error instanceof Error ? error : new Error(String(error)));

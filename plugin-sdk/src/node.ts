@@ -1,11 +1,4 @@
-import type {
-  ContainerConfig,
-  ContainerInspect,
-  ContainerSummary,
-  ImageSummary,
-  NetworkSummary,
-  VolumeSummary,
-} from './types/docker.js';
+import type { ContainerConfig, ContainerInspect, ContainerSummary, ImageSummary, NetworkSummary, VolumeSummary } from './types/docker.js';
 
 export type NodeStatus = 'pending' | 'healthy' | 'unhealthy' | 'disconnected';
 

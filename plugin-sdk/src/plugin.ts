@@ -16,9 +16,7 @@ export type InjectableClass<T> = new (...args: never[]) => T;
  * decorators from the same SDK copy the host uses.
  */
 export type Provider<T> =
-  | { readonly useClass: InjectableClass<T> }
-  | { readonly useFactory: (resolver: Resolver) => T }
-  | { readonly useValue: T };
+  { readonly useClass: InjectableClass<T> } | { readonly useFactory: (resolver: Resolver) => T } | { readonly useValue: T };
 
 export interface PluginContext {
   /** The plugin API version of the host (e.g. "1.0.0"). */

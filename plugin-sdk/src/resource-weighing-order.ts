@@ -36,7 +36,9 @@ export function sortByWeight(indexes: Uint32Array, weight: Float64Array, contain
     for (let k = 0; k < keys.length; k++) keys[k] = keys[k]! % slots;
     return keys;
   }
-  return Array.from(indexes).sort((a, b) => direction * (weight[a]! - weight[b]!) || direction * (containers[a]! - containers[b]!) || a - b);
+  return Array.from(indexes).sort(
+    (a, b) => direction * (weight[a]! - weight[b]!) || direction * (containers[a]! - containers[b]!) || a - b,
+  );
 }
 
 /** The best few entries so far, best first (few: a sorted insert beats a heap here). */

@@ -58,7 +58,9 @@ export function rankByWeight(
   table: NodeTable = NodeColumns.of(nodes),
 ): RankedNode[] {
   const size = Math.max(1, Math.floor(limit));
-  return size <= MAX_SELECTED && size < nodes.length ? selectBest(request, nodes, table, options, size) : rankAll(request, nodes, table, options, size);
+  return size <= MAX_SELECTED && size < nodes.length
+    ? selectBest(request, nodes, table, options, size)
+    : rankAll(request, nodes, table, options, size);
 }
 
 type RankOptions = WeighingOptions & { readonly lowestFirst: boolean };
@@ -105,7 +107,10 @@ export function readResourceWeights(strategy: string, options: StrategyOptions, 
   const known = ['cpuWeight', 'memoryWeight', ...extraKeys];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw new SwarmError(ErrorCodes.CONFIG_INVALID, `strategy "${strategy}": unknown option "${key}"; known options: ${known.join(', ')}`);
+      throw new SwarmError(
+        ErrorCodes.CONFIG_INVALID,
+        `strategy "${strategy}": unknown option "${key}"; known options: ${known.join(', ')}`,
+      );
     }
   }
   const cpu = readWeight(strategy, options, 'cpuWeight');

@@ -22,18 +22,9 @@ export const Tokens = {
   DiscoveryBackend: 'swarm:DiscoveryBackend',
 } as const;
 
-export type ExtensionKind =
-  | typeof Tokens.ClusterDriver
-  | typeof Tokens.Filter
-  | typeof Tokens.Strategy
-  | typeof Tokens.DiscoveryBackend;
+export type ExtensionKind = typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend;
 
-export const EXTENSION_KINDS: readonly ExtensionKind[] = [
-  Tokens.ClusterDriver,
-  Tokens.Filter,
-  Tokens.Strategy,
-  Tokens.DiscoveryBackend,
-];
+export const EXTENSION_KINDS: readonly ExtensionKind[] = [Tokens.ClusterDriver, Tokens.Filter, Tokens.Strategy, Tokens.DiscoveryBackend];
 
 /** The token under which the provider `name` of an extension kind is registered. */
 export function named(kind: ExtensionKind, name: string): string {

@@ -52,9 +52,15 @@ describe('rankByWeight with a limit', () => {
   }
 
   it('leaves out nodes that cannot hold the request, and refuses when none can', () => {
-    const nodes = [fakeNode({ name: 'small', memory: GiB }), fakeNode({ name: 'full', memory: 4 * GiB, usedMemory: 4 * GiB }), fakeNode({ name: 'big', memory: 8 * GiB })];
+    const nodes = [
+      fakeNode({ name: 'small', memory: GiB }),
+      fakeNode({ name: 'full', memory: 4 * GiB, usedMemory: 4 * GiB }),
+      fakeNode({ name: 'big', memory: 8 * GiB }),
+    ];
     const spread = { healthFactor: -10, lowestFirst: true };
     expect(rankByWeight(placementRequest({ memory: 2 * GiB }), nodes, spread, 2).map((entry) => entry.node.name)).toEqual(['big']);
-    expect(() => rankByWeight(placementRequest({ memory: 16 * GiB }), nodes, spread, 2)).toThrow('no resources available to schedule container');
+    expect(() => rankByWeight(placementRequest({ memory: 16 * GiB }), nodes, spread, 2)).toThrow(
+      'no resources available to schedule container',
+    );
   });
 });

@@ -25,9 +25,19 @@ const pickFilter: Filter = {
 
 describe('runConfig', () => {
   it('builds what the docker CLI sends for run flags', () => {
-    const config = runConfig({ publish: ['127.0.0.1:8080:80/udp', '443'], expose: ['53'], constraints: ['node==n1'], cpus: 2, memory: GiB, network: 'host' });
+    const config = runConfig({
+      publish: ['127.0.0.1:8080:80/udp', '443'],
+      expose: ['53'],
+      constraints: ['node==n1'],
+      cpus: 2,
+      memory: GiB,
+      network: 'host',
+    });
     expect(config.ExposedPorts).toEqual({ '80/udp': {}, '443/tcp': {}, '53/tcp': {} });
-    expect(config.HostConfig?.PortBindings).toEqual({ '80/udp': [{ HostIp: '127.0.0.1', HostPort: '8080' }], '443/tcp': [{ HostIp: '', HostPort: '' }] });
+    expect(config.HostConfig?.PortBindings).toEqual({
+      '80/udp': [{ HostIp: '127.0.0.1', HostPort: '8080' }],
+      '443/tcp': [{ HostIp: '', HostPort: '' }],
+    });
     expect(config.Env).toEqual(['constraint:node==n1']);
     expect(config.HostConfig).toMatchObject({ CpuShares: 2, Memory: GiB, NetworkMode: 'host' });
   });
@@ -44,7 +54,10 @@ describe('fakeNode', () => {
     name: 'node7',
     cpus: 2,
     memory: 2 * GiB,
-    containers: [{ name: 'web', cpus: 1, memory: GiB }, { name: 'old', state: 'exited' }],
+    containers: [
+      { name: 'web', cpus: 1, memory: GiB },
+      { name: 'old', state: 'exited' },
+    ],
     images: [{ repoTags: ['redis:7'] }],
   });
 
@@ -66,13 +79,32 @@ describe('fakeNode', () => {
 describe('runFilterCases', () => {
   const nodes = [fakeNode({ name: 'a' }), fakeNode({ name: 'b' })];
 
-  runFilterCases(pickFilter, [{ name: 'registers cases as tests', config: { labels: { pick: 'a' } }, nodes, pass: ['a'], reasons: { b: 'not picked' }, conditions: ['pick a'] }], { it });
+  runFilterCases(
+    pickFilter,
+    [
+      {
+        name: 'registers cases as tests',
+        config: { labels: { pick: 'a' } },
+        nodes,
+        pass: ['a'],
+        reasons: { b: 'not picked' },
+        conditions: ['pick a'],
+      },
+    ],
+    { it },
+  );
 
   it('fails on a wrong expectation, naming the case', () => {
-    expect(() => runFilterCases(pickFilter, [{ name: 'wrong', config: { labels: { pick: 'a' } }, nodes, pass: ['b'] }])).toThrow(/^wrong: nodes passing/);
-    expect(() => runFilterCases(pickFilter, [{ name: 'reason', config: { labels: { pick: 'a' } }, nodes, reasons: { b: 'other' } }])).toThrow(/reason for b/);
+    expect(() => runFilterCases(pickFilter, [{ name: 'wrong', config: { labels: { pick: 'a' } }, nodes, pass: ['b'] }])).toThrow(
+      /^wrong: nodes passing/,
+    );
+    expect(() =>
+      runFilterCases(pickFilter, [{ name: 'reason', config: { labels: { pick: 'a' } }, nodes, reasons: { b: 'other' } }]),
+    ).toThrow(/reason for b/);
     expect(() => runFilterCases(pickFilter, [{ name: 'throws', config: {}, nodes, throws: 'boom' }])).toThrow(/expected prepare to throw/);
-    expect(() => runFilterCases(pickFilter, [{ name: 'inactive', config: { labels: { pick: 'a' } }, nodes, inactive: true }])).toThrow(/inactive/);
+    expect(() => runFilterCases(pickFilter, [{ name: 'inactive', config: { labels: { pick: 'a' } }, nodes, inactive: true }])).toThrow(
+      /inactive/,
+    );
   });
 });
 
@@ -112,7 +144,10 @@ describe('conformance suites', () => {
       },
     };
     const nodes = [fakeNode({ name: 'b' }), fakeNode({ name: 'a' })];
-    runStrategyCases(byName, [{ config: {}, nodes, order: ['a', 'b'], scores: { b: 1 } }, { config: { memory: 2 * GiB }, nodes, throws: 'no resources available to schedule container' }]);
+    runStrategyCases(byName, [
+      { config: {}, nodes, order: ['a', 'b'], scores: { b: 1 } },
+      { config: { memory: 2 * GiB }, nodes, throws: 'no resources available to schedule container' },
+    ]);
     expect(() => runStrategyCases(byName, [{ config: {}, nodes, first: 'b' }])).toThrow(/best node/);
   });
 });
@@ -125,7 +160,12 @@ describe('pluginProviders', () => {
       apiVersion: '^1.0.0',
       register(context) {
         context.filter('pick', { useValue: pickFilter });
-        context.strategy('echo', { useFactory: (resolver) => ({ name: String(resolver.resolve<Record<string, string>>('swarm:StrategyOptions')['label']), rank: () => [] }) });
+        context.strategy('echo', {
+          useFactory: (resolver) => ({
+            name: String(resolver.resolve<Record<string, string>>('swarm:StrategyOptions')['label']),
+            rank: () => [],
+          }),
+        });
       },
     });
     const providers = pluginProviders(manifest);

@@ -26,7 +26,9 @@ import { machineDescription, median } from './core-machine.js';
 const run = promisify(execFile);
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const TESTBED = here('../../testbed/testbed.sh');
-const SWARM = process.env['BENCH_SWARM_ROOT'] ? `${process.env['BENCH_SWARM_ROOT']}/core/dist/cli/bin.js` : here('../../../core/dist/cli/bin.js');
+const SWARM = process.env['BENCH_SWARM_ROOT']
+  ? `${process.env['BENCH_SWARM_ROOT']}/core/dist/cli/bin.js`
+  : here('../../../core/dist/cli/bin.js');
 const RESULTS = here('../results/api-overhead.md');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const LOG_BYTES = 50 * 1024 * 1024;
@@ -74,11 +76,14 @@ function timeDocker(host: string, args: string[]): Promise<Timed> {
 function engineCall(index: number, method: string, path: string, body?: unknown): Promise<string> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ host: `127.0.0.${index + 1}`, port: 2375, method, path, headers: payload ? { 'content-type': 'application/json' } : {} }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => ((res.statusCode ?? 500) < 300 ? resolve(text) : reject(new Error(`${method} ${path}: ${text}`))));
-    });
+    const req = request(
+      { host: `127.0.0.${index + 1}`, port: 2375, method, path, headers: payload ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => ((res.statusCode ?? 500) < 300 ? resolve(text) : reject(new Error(`${method} ${path}: ${text}`))));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -131,7 +136,9 @@ async function startManager(port: number, engines: number[]): Promise<BenchManag
   for (let attempt = 0; attempt < 150; attempt++) {
     try {
       const { stdout } = await run('docker', ['-H', host, 'info', '--format', '{{json .SystemStatus}}'], { env: cliEnv() });
-      const healthy = (JSON.parse(stdout) as Array<[string, string]>).filter(([key, value]) => key.trim() === '└ Status' && value === 'Healthy');
+      const healthy = (JSON.parse(stdout) as Array<[string, string]>).filter(
+        ([key, value]) => key.trim() === '└ Status' && value === 'Healthy',
+      );
       if (healthy.length === engines.length) return { host, cpuMs: () => processCpuMs(child.pid!), stop: () => child.kill('SIGTERM') };
     } catch {
       // not listening yet
@@ -174,7 +181,10 @@ function earlierSections(): { notes: string[]; runs: string[] } {
     .split('\n## ')
     .slice(1)
     .map((section) => `## ${section.trimEnd()}`);
-  return { notes: sections.filter((section) => section.startsWith(NOTES_HEADING)), runs: sections.filter((section) => section.startsWith(RUN_HEADING)) };
+  return {
+    notes: sections.filter((section) => section.startsWith(NOTES_HEADING)),
+    runs: sections.filter((section) => section.startsWith(RUN_HEADING)),
+  };
 }
 
 function resultsText(runSection: string): string {
@@ -186,7 +196,7 @@ function resultsText(runSection: string): string {
     '',
     `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly, engines ${ONE}-${THREE[THREE.length - 1]} of the testbed. The 2-core machine is shared with other work (see the load averages), so wall times are noisy; the manager's CPU time per 50 MB of logs is the steadier measure of the front's own cost. Each run adds a section (newest first); \`## Notes\` sections are kept as written.`,
     '',
-    'Targets (#4): ratio ≤ 1.10 for run and logs; `ps` over 3 engines ≤ 1.5 × one engine\'s `ps`.',
+    "Targets (#4): ratio ≤ 1.10 for run and logs; `ps` over 3 engines ≤ 1.5 × one engine's `ps`.",
     '',
     ...earlier.notes.map((section) => `${section}\n`),
     runSection,
@@ -206,7 +216,22 @@ async function main(): Promise<void> {
     const three = await startManager(25121, THREE);
     managers.push(three);
 
-    const logger = (await run('docker', ['-H', engineHost(ONE), 'run', '-d', 'busybox:local', 'sh', '-c', `yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz | head -c ${LOG_BYTES}`], { env: cliEnv() })).stdout.trim();
+    const logger = (
+      await run(
+        'docker',
+        [
+          '-H',
+          engineHost(ONE),
+          'run',
+          '-d',
+          'busybox:local',
+          'sh',
+          '-c',
+          `yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz | head -c ${LOG_BYTES}`,
+        ],
+        { env: cliEnv() },
+      )
+    ).stdout.trim();
     await run('docker', ['-H', engineHost(ONE), 'wait', logger], { env: cliEnv() });
     await new Promise((resolve) => setTimeout(resolve, 2000));
 
@@ -217,10 +242,26 @@ async function main(): Promise<void> {
     const keepRunning = ['run', '-d', '--label', 'bench=run', 'busybox:local', 'sleep', '3600'];
     const sleepers: string[] = [];
     const cases = [
-      await measure('docker run -d (1 engine)', () => timeRun(one.host, runArgs, true, []), () => timeRun(engineHost(ONE), runArgs, true, [])),
-      await measure('docker run -d, container keeps running (1 engine)', () => timeRun(one.host, keepRunning, false, sleepers), () => timeRun(engineHost(ONE), keepRunning, false, sleepers)),
-      await measure('docker ps -a, 300 containers (manager over that engine)', async () => (await timeDocker(one.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms),
-      await measure('docker ps -a, 300 containers (manager over 3 engines × 100 vs 1 engine × 300)', async () => (await timeDocker(three.host, ['ps', '-a'])).ms, async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms),
+      await measure(
+        'docker run -d (1 engine)',
+        () => timeRun(one.host, runArgs, true, []),
+        () => timeRun(engineHost(ONE), runArgs, true, []),
+      ),
+      await measure(
+        'docker run -d, container keeps running (1 engine)',
+        () => timeRun(one.host, keepRunning, false, sleepers),
+        () => timeRun(engineHost(ONE), keepRunning, false, sleepers),
+      ),
+      await measure(
+        'docker ps -a, 300 containers (manager over that engine)',
+        async () => (await timeDocker(one.host, ['ps', '-a'])).ms,
+        async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms,
+      ),
+      await measure(
+        'docker ps -a, 300 containers (manager over 3 engines × 100 vs 1 engine × 300)',
+        async () => (await timeDocker(three.host, ['ps', '-a'])).ms,
+        async () => (await timeDocker(engineHost(ONE), ['ps', '-a'])).ms,
+      ),
       await measure(
         'docker logs, 50 MB',
         async () => {
@@ -245,7 +286,9 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineDescription()}; load average at the start ${load(loadBefore)}, at the end ${load(loadavg())}`,
       '',
-      ...(process.env['BENCH_SWARM_ROOT'] ? [`Manager built in ${process.env['BENCH_SWARM_ROOT']} (BENCH_SWARM_ROOT), not this tree.`, ''] : []),
+      ...(process.env['BENCH_SWARM_ROOT']
+        ? [`Manager built in ${process.env['BENCH_SWARM_ROOT']} (BENCH_SWARM_ROOT), not this tree.`, '']
+        : []),
       '| case | through swarm | engine directly | ratio |',
       '| --- | --- | --- | --- |',
       ...rows,

@@ -3,7 +3,9 @@ import { cpus, loadavg } from 'node:os';
 /** The machine line every core benchmark result carries. */
 export function machineDescription(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  return `${cpus().length} × ${cpu}, Node ${process.version}, load average ${loadavg().map((value) => value.toFixed(2)).join(' / ')}, ${new Date().toISOString()}`;
+  return `${cpus().length} × ${cpu}, Node ${process.version}, load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ')}, ${new Date().toISOString()}`;
 }
 
 export function median(values: readonly number[]): number {

@@ -43,7 +43,16 @@ function createProject(): string {
   for (const spec of specs) {
     const packageDir = join(dir, 'node_modules', `swarm-plugin-${spec}`);
     mkdirSync(packageDir);
-    writeFileSync(join(packageDir, 'package.json'), JSON.stringify({ name: `swarm-plugin-${spec}`, version: '1.0.0', type: 'module', main: 'index.js', swarm: { plugin: true, kinds: ['filter'] } }));
+    writeFileSync(
+      join(packageDir, 'package.json'),
+      JSON.stringify({
+        name: `swarm-plugin-${spec}`,
+        version: '1.0.0',
+        type: 'module',
+        main: 'index.js',
+        swarm: { plugin: true, kinds: ['filter'] },
+      }),
+    );
     writeFileSync(
       join(packageDir, 'index.js'),
       `import { definePlugin } from '@swarm/plugin-sdk';\nexport default definePlugin({ name: 'swarm-plugin-${spec}', version: '1.0.0', apiVersion: '^1.0.0', register(ctx) { ctx.filter('${spec}', { useFactory: () => ({ name: '${spec}', prepare: () => undefined }) }); } });\n`,
@@ -59,7 +68,8 @@ if (process.argv[2] === '--child') {
   const self = fileURLToPath(import.meta.url);
   const results: Array<{ cold: number; warm: number; loaded: number }> = [];
   execFileSync(process.execPath, [self, '--child', dir]); // warm the file system cache
-  for (let run = 0; run < RUNS; run++) results.push(JSON.parse(execFileSync(process.execPath, [self, '--child', dir], { encoding: 'utf8' })));
+  for (let run = 0; run < RUNS; run++)
+    results.push(JSON.parse(execFileSync(process.execPath, [self, '--child', dir], { encoding: 'utf8' })));
   rmSync(dir, { recursive: true, force: true });
   if (results.some((result) => result.loaded !== COUNT)) throw new Error('not every plugin loaded');
   const cold = results.map((result) => result.cold);

@@ -71,7 +71,9 @@ class Pair {
       expectNodes: 0,
       timeoutMs: 60_000,
       args: ['--replication', '--advertise', `127.0.0.1:${port}`, '--replication-ttl', `${TTL_SECONDS}s`, '--heartbeat', '1s'],
-    }).then((manager) => { this.managers.set(port, manager); });
+    }).then((manager) => {
+      this.managers.set(port, manager);
+    });
   }
 
   /** Stops the primary (kill -9 or SIGTERM) and times the survivor's takeover; then a fresh replica replaces it. */
@@ -128,7 +130,12 @@ async function benchStore(store: Store): Promise<StoreResult> {
       kills.push(result);
     }
     await watch.stop();
-    const warnings = [...pair.managers.values()].flatMap((manager) => manager.output().split('\n').filter((line) => line.includes('cannot honour') || line.includes('can take up to')));
+    const warnings = [...pair.managers.values()].flatMap((manager) =>
+      manager
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('cannot honour') || line.includes('can take up to')),
+    );
     return { store, kills, graceful, rounds: watch.rounds, overlaps: watch.overlaps, warnings };
   } finally {
     await pair.stop();
@@ -148,7 +155,9 @@ function table(results: readonly StoreResult[]): string[] {
       ['baseline: SIGTERM → serving', result.graceful, 'serving'],
     ] as const) {
       const s = stats(runs.map((run) => run[key]));
-      lines.push(`| ${result.store} | ${label} (${runs.length}) | ${s.min} ms | ${s.median} ms | ${s.max} ms | ${(s.max / ttl).toFixed(2)} |`);
+      lines.push(
+        `| ${result.store} | ${label} (${runs.length}) | ${s.min} ms | ${s.median} ms | ${s.max} ms | ${(s.max / ttl).toFixed(2)} |`,
+      );
     }
   }
   return lines;
@@ -164,14 +173,18 @@ const report = [
   `Command: \`npm run bench:failover\` (BENCH_ROUNDS=${ROUNDS}, --replication-ttl ${TTL_SECONDS}s, --heartbeat 1s, two managers, stores from test/harness/services.ts: ZooKeeper 3.8 tickTime 2000 minSessionTimeout 2000, etcd 3.4 defaults)`,
   '',
   `Target: a replica is primary and serving within the TTL (${TTL_SECONDS * 1000} ms). "serving" is seen by polling every ${POLL_MS} ms.`,
-  'Before issue #7\'s fix (session timeout and lease = the TTL, measured by hand, TTL 5 s): zk 3.7–6.5 s, etcd 3.7–5.4 s.',
+  "Before issue #7's fix (session timeout and lease = the TTL, measured by hand, TTL 5 s): zk 3.7–6.5 s, etcd 3.7–5.4 s.",
   '',
   ...table(results),
   '',
-  ...results.map((result) => `- ${result.store}: ${result.rounds} polling rounds of both managers' /info, ${result.overlaps.length} with two primaries${result.overlaps.length ? `: ${result.overlaps.join('; ')}` : ''}; TTL warnings logged: ${result.warnings.length}`),
+  ...results.map(
+    (result) =>
+      `- ${result.store}: ${result.rounds} polling rounds of both managers' /info, ${result.overlaps.length} with two primaries${result.overlaps.length ? `: ${result.overlaps.join('; ')}` : ''}; TTL warnings logged: ${result.warnings.length}`,
+  ),
   '',
   'Each round kills the primary at a different point of its renewal cycle (a pause of round × 373 ms mod 2 s first).',
-  'Per-round values (serving, ms): ' + results.map((result) => `${result.store} ${result.kills.map((run) => run.serving).join(', ')}`).join('; '),
+  'Per-round values (serving, ms): ' +
+    results.map((result) => `${result.store} ${result.kills.map((run) => run.serving).join(', ')}`).join('; '),
   '',
 ];
 writeFileSync(RESULTS, report.join('\n'));

@@ -97,12 +97,30 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const [callsAtHealthy = {}, callsAtEnd = {}] = engineCallSnapshots(hollow.child);
     const profile = profileDir === undefined ? undefined : readProfile(profileDir);
     return {
-      nodes, containers, healthyMs, info, ps, run, runEngineDelayMs, runWorkers: Number(values['run-workers']),
-      creates, createWorkers: Number(values['create-workers']),
+      nodes,
+      containers,
+      healthyMs,
+      info,
+      ps,
+      run,
+      runEngineDelayMs,
+      runWorkers: Number(values['run-workers']),
+      creates,
+      createWorkers: Number(values['create-workers']),
       settleSeconds: settleMs / 1000,
-      managerRssMb: { afterHealthy: atHealthy.rssMb, settled: settled.rssMb, peak: peak.peakMb, peakByPhase: peak.byPhase, settledAfterRun: settledAfterRun.rssMb },
+      managerRssMb: {
+        afterHealthy: atHealthy.rssMb,
+        settled: settled.rssMb,
+        peak: peak.peakMb,
+        peakByPhase: peak.byPhase,
+        settledAfterRun: settledAfterRun.rssMb,
+      },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - settled.cpuSeconds },
-      hollowRssMb, hollowCpuSeconds, callsAtHealthy, callsAtEnd, load: { start: loadAtStart, end: loadNow() },
+      hollowRssMb,
+      hollowCpuSeconds,
+      callsAtHealthy,
+      callsAtEnd,
+      load: { start: loadAtStart, end: loadNow() },
       ...(profile === undefined ? {} : { hotSpots: `${selfTimeByPackage(profile)}\n\n${hotSpotTable(hotSpots(profile))}` }),
     };
   } finally {

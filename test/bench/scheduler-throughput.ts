@@ -46,7 +46,10 @@ async function loadBuild(root: URL, label: string): Promise<Build> {
   // The floor: one filter that passes everything and a strategy that keeps the given order.
   const passAll: Filter = { name: 'pass-all', prepare: () => ({ conditions: [], check: () => PASS }) };
   const keepOrder: Strategy = { name: 'keep-order', rank: (_request, nodes) => nodes.map((node) => ({ node, score: 0 })) };
-  const readsLists: Filter = { name: 'reads-lists', prepare: () => ({ conditions: [], check: (node) => (node.containers().length >= 0 ? PASS : PASS) }) };
+  const readsLists: Filter = {
+    name: 'reads-lists',
+    prepare: () => ({ conditions: [], check: (node) => (node.containers().length >= 0 ? PASS : PASS) }),
+  };
   return {
     label,
     pipeline: createScheduler(filters, spread),
@@ -119,7 +122,9 @@ function allocationPerDecision(decide: () => void): number | undefined {
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < decisions; i++) decide();
   const after = process.memoryUsage().heapUsed;
-  const freed = profiler.stop().statistics.reduce((total, event) => total + event.beforeGC.heapStatistics.usedHeapSize - event.afterGC.heapStatistics.usedHeapSize, 0);
+  const freed = profiler
+    .stop()
+    .statistics.reduce((total, event) => total + event.beforeGC.heapStatistics.usedHeapSize - event.afterGC.heapStatistics.usedHeapSize, 0);
   return (after - before + freed) / decisions / 1024;
 }
 
@@ -132,7 +137,12 @@ function percentile(sorted: Float64Array, fraction: number): number {
 /** Time for the GC's background work on a heap of hundreds of MB (sweeping after the full GC) to end before timing. */
 const QUIET_MS = 500;
 
-async function measure(scheduler: Scheduler, config: ContainerConfig, nodes: readonly Node[], afterDecision?: (placement: Placement) => void): Promise<Measurement> {
+async function measure(
+  scheduler: Scheduler,
+  config: ContainerConfig,
+  nodes: readonly Node[],
+  afterDecision?: (placement: Placement) => void,
+): Promise<Measurement> {
   const decide = afterDecision
     ? () => afterDecision(scheduler.select(scheduler.request(config), nodes))
     : () => scheduler.select(scheduler.request(config), nodes);
@@ -154,7 +164,10 @@ async function measure(scheduler: Scheduler, config: ContainerConfig, nodes: rea
   const cpu = process.cpuUsage(cpuBefore);
   let bestBatch = Infinity;
   for (let start = 0; start + BATCH <= samples.length; start += BATCH) {
-    bestBatch = Math.min(bestBatch, samples.slice(start, start + BATCH).reduce((total, sample) => total + sample, 0));
+    bestBatch = Math.min(
+      bestBatch,
+      samples.slice(start, start + BATCH).reduce((total, sample) => total + sample, 0),
+    );
   }
   const sorted = Float64Array.from(samples).sort();
   return {
@@ -196,7 +209,11 @@ interface Series {
   readonly overBaseline: number[];
 }
 
-const steps = (values: readonly number[]): string => values.slice(1).map((value, i) => `×${fmt(value / values[i]!, 1)}`).join(' then ');
+const steps = (values: readonly number[]): string =>
+  values
+    .slice(1)
+    .map((value, i) => `×${fmt(value / values[i]!, 1)}`)
+    .join(' then ');
 
 function growthRow(name: string, series: Series): string {
   return `| ${name} | ${steps(series.p50)} | ${steps(series.p10)} | ${steps(series.bestBatchCost)} | ${series.overBaseline.map((ratio) => fmt(ratio, 1)).join(' / ')} |`;
@@ -263,11 +280,15 @@ async function main(): Promise<void> {
         const name = named(build, `default filters + spread, ${workload}`);
         rows.push(row(count, name, result, baseline));
         record(name, result, baseline);
-        console.log(`${count} nodes, ${name}: ${rate(result.perSecond)} decisions/s (${rate(result.perCpuSecond)} per CPU-s, best batch ${rate(result.bestBatchPerSecond)}/s), p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms`);
+        console.log(
+          `${count} nodes, ${name}: ${rate(result.perSecond)} decisions/s (${rate(result.perCpuSecond)} per CPU-s, best batch ${rate(result.bestBatchPerSecond)}/s), p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms`,
+        );
       }
       // As in a running cluster, the node that got the container reports a change (Node.watch), so
       // the next decision reads it again.
-      const churn = await measure(build.pipeline, WORKLOADS['plain (-m 256m)']!, nodes, (placement) => reportChange(placement.ranked[0]!.node));
+      const churn = await measure(build.pipeline, WORKLOADS['plain (-m 256m)']!, nodes, (placement) =>
+        reportChange(placement.ranked[0]!.node),
+      );
       const churnName = named(build, 'default filters + spread, plain, the chosen node reports a change');
       rows.push(row(count, churnName, churn, baseline));
       record(churnName, churn, baseline);
@@ -275,9 +296,13 @@ async function main(): Promise<void> {
   }
   const counts = NODE_COUNTS.map(rate);
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const compared = builds.length > 1
-    ? [`Rows named "${builds[1]!.label}" are another build of the scheduler and its plugins (\`BENCH_COMPARE_ROOT\`: built packages of an earlier commit, see the header of test/bench/scheduler-throughput.ts), measured in the same run on the same nodes, each against its own pass-all baseline.`, '']
-    : [];
+  const compared =
+    builds.length > 1
+      ? [
+          `Rows named "${builds[1]!.label}" are another build of the scheduler and its plugins (\`BENCH_COMPARE_ROOT\`: built packages of an earlier commit, see the header of test/bench/scheduler-throughput.ts), measured in the same run on the same nodes, each against its own pass-all baseline.`,
+          '',
+        ]
+      : [];
   const report = [
     '# Scheduler throughput',
     '',
@@ -302,9 +327,9 @@ async function main(): Promise<void> {
     '| --- | ---: | ---: | ---: | ---: |',
     ...[...series].map(([name, entry]) => growthRow(name, entry)),
     '',
-    'A pipeline that grows like the floor row is limited by reaching the nodes\' data in memory (each node\'s objects lie apart in a heap of hundreds of MB), not by the work it does per node. Since plugin API 1.1 the filters and strategies read per-node facts from the scheduler\'s NodeTable (compact columns, a few bytes per node) and nodes that report changes through `Node.watch` are read again only after one; the "reports a change" row has the chosen node report one after every decision, as a driver\'s node does when it gets the container. At 10,000 nodes a decision reads about 650 KB of columns, which fits a core\'s L2 cache (1-2 MB on current server CPUs) but must be fetched again whenever the process resumes on the other core or after another process ran: decision times there are bimodal, so p10 and the best batch show the undisturbed cost best.',
+    "A pipeline that grows like the floor row is limited by reaching the nodes' data in memory (each node's objects lie apart in a heap of hundreds of MB), not by the work it does per node. Since plugin API 1.1 the filters and strategies read per-node facts from the scheduler's NodeTable (compact columns, a few bytes per node) and nodes that report changes through `Node.watch` are read again only after one; the \"reports a change\" row has the chosen node report one after every decision, as a driver's node does when it gets the container. At 10,000 nodes a decision reads about 650 KB of columns, which fits a core's L2 cache (1-2 MB on current server CPUs) but must be fetched again whenever the process resumes on the other core or after another process ran: decision times there are bimodal, so p10 and the best batch show the undisturbed cost best.",
     '',
-'Targets (issue 5) at 1,000 nodes × 30 containers: ≥ 5,000 decisions/s and p99 ≤ 2 ms.',
+    'Targets (issue 5) at 1,000 nodes × 30 containers: ≥ 5,000 decisions/s and p99 ≤ 2 ms.',
     '',
     "`--max-semi-space-size=64` is kept so runs compare with earlier ones. It mattered when a 10,000-node decision allocated about 1 MB (growing lists and the full ranking), which V8's default young generation promoted and then marked with the whole node cache; the last column shows what a decision allocates now (the rich workload's is mostly the exactly sized lists of its 2,500 refused and 7,500 feasible nodes at 10,000 nodes).",
     '',

@@ -58,7 +58,11 @@ function raw(request: string, until?: RegExp, timeoutMs = 5000): Promise<string>
 
 describe('dockerode', () => {
   it('creates, starts, reads logs, execs, inspects and removes', async () => {
-    const container = await client.createContainer({ Image: 'busybox:local', name: 'dode', Cmd: ['sh', '-c', 'echo from-dockerode; sleep 600'] });
+    const container = await client.createContainer({
+      Image: 'busybox:local',
+      name: 'dode',
+      Cmd: ['sh', '-c', 'echo from-dockerode; sleep 600'],
+    });
     await container.start();
     await sleep(500);
     const logs = (await container.logs({ stdout: true, stderr: true })) as unknown as Buffer;
@@ -83,18 +87,30 @@ describe('dockerode', () => {
 
 describe('bad input against the manager', () => {
   it('answers malformed JSON, wrong content types and unknown things with Docker errors', async () => {
-    const malformed = await raw('POST /v1.41/containers/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"Image', /\r\n\r\n.*\}/s);
+    const malformed = await raw(
+      'POST /v1.41/containers/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"Image',
+      /\r\n\r\n.*\}/s,
+    );
     expect(malformed).toMatch(/^HTTP\/1.1 400/);
     expect(malformed).toContain('"message":"invalid JSON body');
-    const wrongType = await raw('POST /containers/create HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain-ish\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}', /\}$/);
+    const wrongType = await raw(
+      'POST /containers/create HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain-ish\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      /\}$/,
+    );
     expect(wrongType).toMatch(/^HTTP\/1.1 400/);
     const route = await raw('GET /v1.41/nothing/here HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /\}$/);
     expect(route).toMatch(/^HTTP\/1.1 404/);
     expect(route).toContain('{"message":"page not found"}');
-    await expect(client.getImage('no-such:image').inspect()).rejects.toMatchObject({ statusCode: 404, json: { message: 'No such image: no-such:image' } });
+    await expect(client.getImage('no-such:image').inspect()).rejects.toMatchObject({
+      statusCode: 404,
+      json: { message: 'No such image: no-such:image' },
+    });
     await expect(client.getExec('feedfacefeedface').inspect()).rejects.toMatchObject({ statusCode: 404 });
     const big = 'x'.repeat(5 * 1024 * 1024);
-    const oversized = await raw(`POST /containers/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length + 12}\r\nConnection: close\r\n\r\n{"Image":"${big}"}`, /\}$/);
+    const oversized = await raw(
+      `POST /containers/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length + 12}\r\nConnection: close\r\n\r\n{"Image":"${big}"}`,
+      /\}$/,
+    );
     expect(oversized).toMatch(/^HTTP\/1.1 413/);
     expect((await client.ping()).toString()).toBe('OK');
   });
@@ -108,14 +124,29 @@ describe('bad input against the manager', () => {
   });
 
   it('survives clients that leave during logs, attach and pull', async () => {
-    await dockerOk(cluster.host, ['run', '-d', '--name', 'noisy', 'busybox:local', 'sh', '-c', 'while true; do echo noise; sleep 0.05; done']);
+    await dockerOk(cluster.host, [
+      'run',
+      '-d',
+      '--name',
+      'noisy',
+      'busybox:local',
+      'sh',
+      '-c',
+      'while true; do echo noise; sleep 0.05; done',
+    ]);
     const logs = await raw('GET /containers/noisy/logs?follow=1&stdout=1 HTTP/1.1\r\nHost: x\r\n\r\n', /noise/);
     expect(logs).toContain('noise');
-    const attach = await raw('POST /containers/noisy/attach?stream=1&stdout=1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n', /noise/);
+    const attach = await raw(
+      'POST /containers/noisy/attach?stream=1&stdout=1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n',
+      /noise/,
+    );
     expect(attach).toMatch(/^HTTP\/1.1 101/);
     await dockerOk(cluster.host, ['tag', 'busybox:local', `${registry.addr}/left:1`]);
     await dockerOk(cluster.host, ['push', `${registry.addr}/left:1`]);
-    const pull = await raw(`POST /images/create?fromImage=${registry.addr}/left&tag=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`, /node4/);
+    const pull = await raw(
+      `POST /images/create?fromImage=${registry.addr}/left&tag=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`,
+      /node4/,
+    );
     expect(pull).toMatch(/^HTTP\/1.1 200/);
     await sleep(500);
     expect((await client.ping()).toString()).toBe('OK');
@@ -125,7 +156,11 @@ describe('bad input against the manager', () => {
 
 describe('swarm endpoints on the manager', () => {
   async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   }
 

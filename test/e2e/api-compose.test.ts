@@ -57,7 +57,9 @@ describe('docker-compose 1.29 against the manager', () => {
 
   it('scales a service and shows its logs', async () => {
     await composeOk(['up', '-d', '--scale', 'worker=3']);
-    const names = (await dockerOk(cluster.host, ['ps', '--filter', 'label=com.docker.compose.service=worker', '--format', '{{.Names}}'])).trim().split('\n');
+    const names = (await dockerOk(cluster.host, ['ps', '--filter', 'label=com.docker.compose.service=worker', '--format', '{{.Names}}']))
+      .trim()
+      .split('\n');
     expect(names).toHaveLength(3);
     const logs = await composeOk(['logs', '--no-color', 'worker']);
     expect(logs.match(/worker ready/g)).toHaveLength(3);

@@ -31,7 +31,18 @@ describe('docker info and version', () => {
 describe('container lifecycle with the docker CLI', () => {
   it('spreads containers and lists them as /node/name with filters', async () => {
     for (const name of ['life-a', 'life-b', 'life-c']) {
-      await dockerOk(host, ['run', '-d', '--name', name, '--label', 'suite=life', 'busybox:local', 'sh', '-c', `echo started ${name}; sleep 600`]);
+      await dockerOk(host, [
+        'run',
+        '-d',
+        '--name',
+        name,
+        '--label',
+        'suite=life',
+        'busybox:local',
+        'sh',
+        '-c',
+        `echo started ${name}; sleep 600`,
+      ]);
     }
     const names = (await dockerOk(host, ['ps', '--filter', 'label=suite=life', '--format', '{{.Names}}'])).trim().split('\n').sort();
     expect(names.map((name) => name.split('/')[0]).sort()).toEqual(['node32', 'node33', 'node34']);
@@ -42,7 +53,10 @@ describe('container lifecycle with the docker CLI', () => {
   });
 
   it('inspects with the Node object and reaches containers by node/name', async () => {
-    const [inspect] = JSON.parse(await dockerOk(host, ['inspect', 'life-a'])) as Array<{ Name: string; Node: { Name: string; Addr: string; IP: string } }>;
+    const [inspect] = JSON.parse(await dockerOk(host, ['inspect', 'life-a'])) as Array<{
+      Name: string;
+      Node: { Name: string; Addr: string; IP: string };
+    }>;
     expect(inspect!.Name).toBe('/life-a');
     expect(inspect!.Node.Addr).toBe(`${inspect!.Node.IP}:2375`);
     const logs = await dockerOk(host, ['logs', `${inspect!.Node.Name}/life-a`]);
@@ -92,11 +106,17 @@ describe('container lifecycle with the docker CLI', () => {
     const failed = await docker(host, ['run', '-d', '--label', 'suite=instant', 'busybox:local', 'no-such-command']);
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toContain('executable file not found');
-    expect((await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=instant', '--filter', 'status=created', '--format', '{{.Command}}'])).trim()).toBe('"no-such-command"');
+    expect(
+      (
+        await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=instant', '--filter', 'status=created', '--format', '{{.Command}}'])
+      ).trim(),
+    ).toBe('"no-such-command"');
     let exited = '';
     for (let attempt = 0; attempt < 50 && exited.split('\n').length < 3; attempt++) {
       await sleep(100);
-      exited = (await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=instant', '--filter', 'status=exited', '--format', '{{.Status}}'])).trim();
+      exited = (
+        await dockerOk(host, ['ps', '-a', '--filter', 'label=suite=instant', '--filter', 'status=exited', '--format', '{{.Status}}'])
+      ).trim();
     }
     const lines = exited.split('\n');
     expect(lines).toHaveLength(3);
@@ -163,7 +183,16 @@ describe('files, logs and stats', () => {
   });
 
   it('follows logs as they are written, with timestamps and tail', async () => {
-    await dockerOk(host, ['run', '-d', '--name', 'logger', 'busybox:local', 'sh', '-c', 'i=0; while true; do i=$((i+1)); echo line-$i; sleep 0.2; done']);
+    await dockerOk(host, [
+      'run',
+      '-d',
+      '--name',
+      'logger',
+      'busybox:local',
+      'sh',
+      '-c',
+      'i=0; while true; do i=$((i+1)); echo line-$i; sleep 0.2; done',
+    ]);
     const follower = spawn('docker', ['-H', host, 'logs', '-f', '--tail', '1', '--timestamps', 'logger']);
     let seen = '';
     follower.stdout.on('data', (chunk: Buffer) => (seen += chunk.toString()));
@@ -183,8 +212,21 @@ describe('files, logs and stats', () => {
 describe('events', () => {
   it('replays past events with node info, filtered, until a time', async () => {
     const until = Math.floor(Date.now() / 1000) + 1;
-    const out = await dockerOk(host, ['events', '--since', '5m', '--until', String(until), '--filter', 'event=rename', '--format', '{{json .}}']);
-    const events = out.trim().split('\n').map((line) => JSON.parse(line) as { Action: string; Actor: { Attributes: Record<string, string> } });
+    const out = await dockerOk(host, [
+      'events',
+      '--since',
+      '5m',
+      '--until',
+      String(until),
+      '--filter',
+      'event=rename',
+      '--format',
+      '{{json .}}',
+    ]);
+    const events = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { Action: string; Actor: { Attributes: Record<string, string> } });
     expect(events).toHaveLength(1);
     expect(events[0]!.Actor.Attributes.name).toBe('life-renamed');
     expect(events[0]!.Actor.Attributes['node.name']).toMatch(/^node3[234]$/);

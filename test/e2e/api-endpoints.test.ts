@@ -21,7 +21,11 @@ let host: string;
 let base: string;
 
 beforeAll(async () => {
-  [cluster, registry, workdir] = await Promise.all([startApiCluster(111, 2, MANAGER_PORT, ['--cors']), startRegistry(REGISTRY_PORT), tempDir('swarm-e2e-endpoints-')]);
+  [cluster, registry, workdir] = await Promise.all([
+    startApiCluster(111, 2, MANAGER_PORT, ['--cors']),
+    startRegistry(REGISTRY_PORT),
+    tempDir('swarm-e2e-endpoints-'),
+  ]);
   host = cluster.host;
   base = `http://127.0.0.1:${MANAGER_PORT}`;
 });
@@ -46,10 +50,15 @@ function rawExchange(port: number, request: string): Promise<string> {
 }
 
 describe('docker logs through the framed pipe', () => {
-  it('gives the engine\'s bytes, follows, and keeps CORS headers', async () => {
-    const id = (await dockerOk(host, ['run', '-d', '--name', 'chatty', 'busybox:local', 'sh', '-c', 'echo start >&2; sleep 1; seq 1 200000'])).trim();
+  it("gives the engine's bytes, follows, and keeps CORS headers", async () => {
+    const id = (
+      await dockerOk(host, ['run', '-d', '--name', 'chatty', 'busybox:local', 'sh', '-c', 'echo start >&2; sleep 1; seq 1 200000'])
+    ).trim();
     await dockerOk(host, ['wait', id]);
-    const [front, direct] = await Promise.all([execFileAsync('docker', ['-H', host, 'logs', 'chatty'], { maxBuffer: 64 * 1024 * 1024 }), execFileAsync('docker', ['-H', ENGINE, 'logs', id], { maxBuffer: 64 * 1024 * 1024 })]);
+    const [front, direct] = await Promise.all([
+      execFileAsync('docker', ['-H', host, 'logs', 'chatty'], { maxBuffer: 64 * 1024 * 1024 }),
+      execFileAsync('docker', ['-H', ENGINE, 'logs', id], { maxBuffer: 64 * 1024 * 1024 }),
+    ]);
     expect(front.stdout.length).toBeGreaterThan(1_000_000);
     expect(front.stdout).toBe(direct.stdout);
     expect(front.stderr).toBe('start\n');
@@ -78,14 +87,20 @@ describe('docker build without BuildKit settings', () => {
     expect(built.stdout).toMatch(/Successfully tagged defaults:1/);
     expect((await dockerOk(host, ['run', '--rm', 'defaults:1', 'cat', '/marker'])).trim()).toBe('built');
     // BuildKit forced on: the CLI needs buildx, through swarm exactly as against the engine.
-    const [front, direct] = await Promise.all([docker(host, ['build', context], { env: { DOCKER_BUILDKIT: '1' } }), docker(ENGINE, ['build', context], { env: { DOCKER_BUILDKIT: '1' } })]);
+    const [front, direct] = await Promise.all([
+      docker(host, ['build', context], { env: { DOCKER_BUILDKIT: '1' } }),
+      docker(ENGINE, ['build', context], { env: { DOCKER_BUILDKIT: '1' } }),
+    ]);
     expect(front.code).not.toBe(0);
     expect(front.code).toBe(direct.code);
     expect(front.stderr).toBe(direct.stderr);
   });
 
   it('answers BuildKit session and gRPC hijacks with a Docker-format 501', async () => {
-    const session = await rawExchange(MANAGER_PORT, 'POST /v1.41/session HTTP/1.1\r\nHost: swarm\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nX-Docker-Expose-Session-Uuid: abc\r\n\r\n');
+    const session = await rawExchange(
+      MANAGER_PORT,
+      'POST /v1.41/session HTTP/1.1\r\nHost: swarm\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nX-Docker-Expose-Session-Uuid: abc\r\n\r\n',
+    );
     expect(session).toMatch(/^HTTP\/1\.1 501 /);
     const body = JSON.parse(session.slice(session.indexOf('\r\n\r\n') + 4)) as { message: string };
     expect(body.message).toMatch(/BuildKit sessions are not supported by swarm/);
@@ -152,7 +167,13 @@ describe('plugins', () => {
     expect(installed.stdout).toMatch(/node112: .*Pulling from/);
     const listed = (await dockerOk(host, ['plugin', 'ls', '--format', '{{.Name}} {{.Enabled}}'])).trim().split('\n').sort();
     expect(listed).toEqual([`node111/${plugin()} false`, `node112/${plugin()} false`]);
-    const inspected = await dockerOk(host, ['plugin', 'inspect', '--format', '{{.Name}} {{.Node.Name}} {{.Config.Description}}', `node112/${plugin()}`]);
+    const inspected = await dockerOk(host, [
+      'plugin',
+      'inspect',
+      '--format',
+      '{{.Name}} {{.Node.Name}} {{.Config.Description}}',
+      `node112/${plugin()}`,
+    ]);
     expect(inspected.trim()).toBe(`node112/${plugin()} node112 swarm e2e plugin`);
   });
 
@@ -168,7 +189,10 @@ describe('plugins', () => {
   });
 
   it('reports errors as the engine words them', async () => {
-    const [missing, missingDirect] = await Promise.all([docker(host, ['plugin', 'inspect', 'nope']), docker(ENGINE, ['plugin', 'inspect', 'nope'])]);
+    const [missing, missingDirect] = await Promise.all([
+      docker(host, ['plugin', 'inspect', 'nope']),
+      docker(ENGINE, ['plugin', 'inspect', 'nope']),
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(missingDirect.stderr);
     expect(missing.stderr).toMatch(/plugin "nope" not found/);
@@ -180,11 +204,15 @@ describe('plugins', () => {
     await dockerOk(host, ['plugin', 'rm', 'e2e-alias']);
 
     const absent = `${registry.addr}/absent:1`;
-    const [notThere, notThereDirect] = await Promise.all([docker(host, ['plugin', 'install', '--grant-all-permissions', absent]), docker(ENGINE, ['plugin', 'install', '--grant-all-permissions', absent])]);
+    const [notThere, notThereDirect] = await Promise.all([
+      docker(host, ['plugin', 'install', '--grant-all-permissions', absent]),
+      docker(ENGINE, ['plugin', 'install', '--grant-all-permissions', absent]),
+    ]);
     expect(notThere.code).toBe(1);
     expect(notThere.stderr).toBe(notThereDirect.stderr);
     // Every engine refused the pull before any progress: one Docker-format error, as from one engine.
-    const pull = (origin: string) => fetch(`${origin}/plugins/pull?remote=${absent}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
+    const pull = (origin: string) =>
+      fetch(`${origin}/plugins/pull?remote=${absent}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
     const [pulled, pulledDirect] = await Promise.all([pull(base), pull('http://127.0.0.112:2375')]);
     expect(pulled.status).toBe(pulledDirect.status);
     expect(pulled.status).toBeGreaterThanOrEqual(400);

@@ -92,7 +92,11 @@ describe('a pull through swarm stops on every engine when the client leaves', ()
   const slowRef = `127.0.0.1:${SLOW_PORT}/big:1`;
 
   beforeAll(async () => {
-    [cluster, registry, workdir] = await Promise.all([startApiCluster(100, 2, MANAGER_PORT), startRegistry(REGISTRY_PORT), tempDir('swarm-e2e-pull-cancel-')]);
+    [cluster, registry, workdir] = await Promise.all([
+      startApiCluster(100, 2, MANAGER_PORT),
+      startRegistry(REGISTRY_PORT),
+      tempDir('swarm-e2e-pull-cancel-'),
+    ]);
     await proxy.listen(SLOW_PORT);
     // an image with one layer of random (incompressible) bytes, pushed from one engine, then removed from it
     const rootfs = join(workdir.path, 'rootfs');
@@ -126,7 +130,11 @@ describe('a pull through swarm stops on every engine when the client leaves', ()
     const pull = spawn('docker', ['-H', cluster.host, 'pull', slowRef], { stdio: 'ignore', env });
     const exited = new Promise((resolve) => pull.once('exit', resolve));
     // both engines are downloading the layer, and still are a second later
-    await until(() => proxy.layerConnections().filter((connection) => connection.open).length >= 2, 60_000, 'both engines downloading the layer');
+    await until(
+      () => proxy.layerConnections().filter((connection) => connection.open).length >= 2,
+      60_000,
+      'both engines downloading the layer',
+    );
     const before = proxy.totalBytes();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(proxy.totalBytes()).toBeGreaterThan(before);

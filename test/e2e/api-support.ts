@@ -15,7 +15,11 @@ export interface CliResult {
 }
 
 /** The real docker CLI (no DOCKER_API_VERSION: it negotiates with the manager). */
-export async function docker(host: string, args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export async function docker(
+  host: string,
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env, DOCKER_BUILDKIT: '0', ...options.env };
   delete env.DOCKER_API_VERSION;
   return new Promise((resolve) => {
@@ -30,7 +34,11 @@ export async function docker(host: string, args: string[], options: { input?: st
 }
 
 /** Like `docker`, but fails the test with the CLI's stderr when the command fails. */
-export async function dockerOk(host: string, args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
+export async function dockerOk(
+  host: string,
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<string> {
   const result = await docker(host, args, options);
   if (result.code !== 0) throw new Error(`docker ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
@@ -123,7 +131,10 @@ export async function startRegistry(port: number): Promise<Registry> {
   const dir = mkdtempSync(join(tmpdir(), 'swarm-registry-'));
   mkdirSync(join(dir, 'data'));
   const config = join(dir, 'config.yml');
-  writeFileSync(config, `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${dir}/data\nhttp:\n  addr: 127.0.0.1:${port}\n`);
+  writeFileSync(
+    config,
+    `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${dir}/data\nhttp:\n  addr: 127.0.0.1:${port}\n`,
+  );
   const child = spawn('docker-registry', ['serve', config], { stdio: 'ignore' });
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {

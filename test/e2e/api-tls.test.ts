@@ -18,30 +18,74 @@ let certs: { path: string; remove(): void };
 
 async function makeCertificates(dir: string): Promise<void> {
   const openssl = (args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=swarm-e2e-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem']);
+  await openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=swarm-e2e-ca',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+  ]);
   // One server certificate for the manager and the engine; the manager also presents it to the engine.
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,IP:127.0.0.47\nextendedKeyUsage=serverAuth,clientAuth\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [['server', '/CN=127.0.0.1'], ['client', '/CN=client']] as const) {
+  for (const [name, subject] of [
+    ['server', '/CN=127.0.0.1'],
+    ['client', '/CN=client'],
+  ] as const) {
     await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`]);
-    await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}-cert.pem`]);
+    await openssl([
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}-cert.pem`,
+    ]);
   }
 }
 
 function tlsInfo(): Promise<InfoAnswer | undefined> {
   const file = (name: string) => readFileSync(join(certs.path, name));
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port: PORT, path: '/info', ca: file('ca.pem'), cert: file('client-cert.pem'), key: file('client-key.pem'), timeout: 2000 }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text) as InfoAnswer);
-        } catch {
-          resolve(undefined);
-        }
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: '/info',
+        ca: file('ca.pem'),
+        cert: file('client-cert.pem'),
+        key: file('client-key.pem'),
+        timeout: 2000,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text) as InfoAnswer);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      },
+    );
     req.on('error', () => resolve(undefined));
     req.end();
   });
@@ -51,7 +95,15 @@ beforeAll(async () => {
   certs = await tempDir('swarm-e2e-tls-');
   await makeCertificates(certs.path);
   testbed = await startTestbed({ first: 46, count: 1, tlsDir: certs.path });
-  const tlsArgs = ['--tlsverify', '--tlscacert', join(certs.path, 'ca.pem'), '--tlscert', join(certs.path, 'server-cert.pem'), '--tlskey', join(certs.path, 'server-key.pem')];
+  const tlsArgs = [
+    '--tlsverify',
+    '--tlscacert',
+    join(certs.path, 'ca.pem'),
+    '--tlscert',
+    join(certs.path, 'server-cert.pem'),
+    '--tlskey',
+    join(certs.path, 'server-key.pem'),
+  ];
   manager = await startManager({ discovery: testbed.addrs, port: PORT, expectNodes: 1, args: tlsArgs, readInfo: tlsInfo });
 });
 
@@ -63,7 +115,15 @@ afterAll(async () => {
 
 describe('swarm manage --tlsverify', () => {
   it('serves the docker CLI with a client certificate, interactive streams included', async () => {
-    const flags = ['--tlsverify', '--tlscacert', join(certs.path, 'ca.pem'), '--tlscert', join(certs.path, 'client-cert.pem'), '--tlskey', join(certs.path, 'client-key.pem')];
+    const flags = [
+      '--tlsverify',
+      '--tlscacert',
+      join(certs.path, 'ca.pem'),
+      '--tlscert',
+      join(certs.path, 'client-cert.pem'),
+      '--tlskey',
+      join(certs.path, 'client-key.pem'),
+    ];
     const ps = await docker(manager.host, [...flags, 'info', '--format', '{{.ServerVersion}}']);
     expect(ps.stdout.trim()).toMatch(/^swarm\//);
     const piped = await docker(manager.host, [...flags, 'run', '-i', '--rm', 'busybox:local', 'cat'], { input: 'secret stdin\n' });
@@ -76,7 +136,9 @@ describe('swarm manage --tlsverify', () => {
   });
 
   it('refuses a client without a certificate', async () => {
-    const result = await docker(manager.host, ['--tlsverify', '--tlscacert', join(certs.path, 'ca.pem'), 'ps'], { env: { DOCKER_CERT_PATH: join(certs.path, 'none') } });
+    const result = await docker(manager.host, ['--tlsverify', '--tlscacert', join(certs.path, 'ca.pem'), 'ps'], {
+      env: { DOCKER_CERT_PATH: join(certs.path, 'none') },
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/certificate|handshake|tls/i);
   });

@@ -48,7 +48,19 @@ afterAll(async () => {
 describe('swarm manage with the built-in plugins on real engines', () => {
   it('runs containers for the docker CLI and explains placements with `swarm schedule --explain`', async () => {
     manager = await startManager({ discovery: engines.addrs, port: MANAGER_PORT, expectNodes: 2 });
-    const explained = await swarmCli('schedule', '--explain', '-H', manager.host, '-p', '8080:80', '-m', '16m', 'busybox:local', 'httpd', '-f');
+    const explained = await swarmCli(
+      'schedule',
+      '--explain',
+      '-H',
+      manager.host,
+      '-p',
+      '8080:80',
+      '-m',
+      '16m',
+      'busybox:local',
+      'httpd',
+      '-f',
+    );
     expect(explained.code).toBe(0);
     expect(explained.stdout).toContain('Strategy: spread');
     expect(explained.stdout).toMatch(/^NODE\s+FEASIBLE\s+RANK\s+SCORE\s+REASON$/m);
@@ -56,7 +68,19 @@ describe('swarm manage with the built-in plugins on real engines', () => {
     expect(explained.stdout).toMatch(/^node4\s+yes\s+[12]\s/m);
     expect(explained.stdout).toMatch(/^Chosen: node[34]$/m);
 
-    const constrained = await swarmCli('schedule', '--explain', '-H', manager.host, '-e', 'constraint:node==node3', '-c', '1', '-l', 'tier=web', 'busybox:local');
+    const constrained = await swarmCli(
+      'schedule',
+      '--explain',
+      '-H',
+      manager.host,
+      '-e',
+      'constraint:node==node3',
+      '-c',
+      '1',
+      '-l',
+      'tier=web',
+      'busybox:local',
+    );
     expect(constrained.stdout).toMatch(/^node3\s+yes\s+1\s/m);
     expect(constrained.stdout).toMatch(/^node4\s+no\s+-\s+-\s+constraint: /m);
     expect(constrained.stdout).toMatch(/^Chosen: node3$/m);
@@ -73,7 +97,9 @@ describe('swarm manage with the built-in plugins on real engines', () => {
   });
 
   it('stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [SWARM, 'manage', '-H', 'tcp://127.0.0.1:23004', engines.addrs], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [SWARM, 'manage', '-H', 'tcp://127.0.0.1:23004', engines.addrs], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await until(() => output.includes('Listening for HTTP'));

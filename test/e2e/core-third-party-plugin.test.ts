@@ -46,7 +46,8 @@ async function swarmCli(args: string[], cwd: string): Promise<{ code: number; st
   }
 }
 
-const docker = async (...args: string[]): Promise<string> => (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
+const docker = async (...args: string[]): Promise<string> =>
+  (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
 
 const CONFIG = `export default {
   plugins: ['maintenance'],
@@ -110,7 +111,9 @@ describe('a third-party filter installed from its npm tarball', () => {
     const explained = await swarmCli(['schedule', '--explain', '-H', `tcp://127.0.0.1:${PORT}`, 'busybox:local'], work);
     expect(names, `${explained.stdout}\n${manager.output()}`).toEqual(['node2/tp1', 'node2/tp2', 'node2/tp3']);
     expect(explained.stdout).toMatch(/^node1\s+no\s+-\s+-\s+maintenance: node in maintenance$/m);
-    const refused = await docker('run', '-d', '-e', 'constraint:node==node1', 'busybox:local', 'sleep', '300').catch((error: { stderr: string }) => error.stderr);
+    const refused = await docker('run', '-d', '-e', 'constraint:node==node1', 'busybox:local', 'sleep', '300').catch(
+      (error: { stderr: string }) => error.stderr,
+    );
     expect(refused).toContain('node not in maintenance');
     await docker('rm', '-f', 'tp1', 'tp2', 'tp3');
   });

@@ -45,7 +45,10 @@ export function joinListSuite(scheme: StoreScheme, port: number): void {
       const backend = scheme === 'zk' ? new ZkDiscoveryBackend() : new EtcdDiscoveryBackend();
       const watching = backend.open(discovery.slice(`${scheme}://`.length), { heartbeat: 1, ttl: 3, options: {} });
       const sets: string[][] = [];
-      watching.watch((entries: readonly DiscoveryEntry[]) => sets.push(entries.map((entry) => entry.addr)), () => undefined);
+      watching.watch(
+        (entries: readonly DiscoveryEntry[]) => sets.push(entries.map((entry) => entry.addr)),
+        () => undefined,
+      );
       try {
         await eventually(() => sets.length > 0, 'the watch to report');
         await store.restart();
@@ -53,7 +56,11 @@ export function joinListSuite(scheme: StoreScheme, port: number): void {
         await eventually(async () => (await swarmList(discovery)).length === 2, 'the new engine after the restart', 30_000);
         expect(await swarmList(discovery)).toEqual(['127.0.0.71:2375', '127.0.0.73:2375']);
         // The watch hears of the new entry on its own schedule, possibly after swarm list saw it.
-        await eventually(() => JSON.stringify(sets.at(-1)) === JSON.stringify(['127.0.0.71:2375', '127.0.0.73:2375']), 'the watch to report the new engine', 10_000);
+        await eventually(
+          () => JSON.stringify(sets.at(-1)) === JSON.stringify(['127.0.0.71:2375', '127.0.0.73:2375']),
+          'the watch to report the new engine',
+          10_000,
+        );
         expect(sets.filter((set) => !set.includes('127.0.0.71:2375'))).toEqual([]);
       } finally {
         await watching.close();

@@ -8,7 +8,10 @@ import { eventually, startJoin, startStore, type JoinProcess, type StoreScheme }
 
 const run = promisify(execFile);
 const docker = async (host: string, ...args: string[]) => (await run('docker', ['-H', host, ...args], { timeout: 30_000 })).stdout.trim();
-const healthyNodes = async (host: string) => healthyNodeCount({ SystemStatus: JSON.parse(await docker(host, 'info', '--format', '{{json .SystemStatus}}')) as Array<[string, string]> });
+const healthyNodes = async (host: string) =>
+  healthyNodeCount({
+    SystemStatus: JSON.parse(await docker(host, 'info', '--format', '{{json .SystemStatus}}')) as Array<[string, string]>,
+  });
 
 const STORE_PORTS: Record<StoreScheme, number> = { zk: 23664, etcd: 23666 };
 const MANAGER_PORTS: Record<StoreScheme, number> = { zk: 23670, etcd: 23671 };
@@ -20,7 +23,11 @@ describe('swarm manage with key-value discovery and swarm join', () => {
   const managers: Manager[] = [];
 
   beforeAll(async () => {
-    const [bed, zk, etcd] = await Promise.all([startTestbed({ first: 74, count: 2 }), startStore('zk', STORE_PORTS.zk), startStore('etcd', STORE_PORTS.etcd)]);
+    const [bed, zk, etcd] = await Promise.all([
+      startTestbed({ first: 74, count: 2 }),
+      startStore('zk', STORE_PORTS.zk),
+      startStore('etcd', STORE_PORTS.etcd),
+    ]);
     testbed = bed;
     stores.zk = zk;
     stores.etcd = etcd;
@@ -51,7 +58,9 @@ describe('swarm manage with key-value discovery and swarm join', () => {
       await secondJoin.kill();
       const killedAt = Date.now();
       await eventually(async () => (await healthyNodes(manager.host)) === 1, 'the manager to drop the engine whose join died', 30_000);
-      console.log(`${scheme}: manager dropped the engine ${Date.now() - killedAt} ms after its join was killed (ttl 3s); container ran on ${node || 'an engine'}`);
+      console.log(
+        `${scheme}: manager dropped the engine ${Date.now() - killedAt} ms after its join was killed (ttl 3s); container ran on ${node || 'an engine'}`,
+      );
       await firstJoin.kill();
       await manager.stop();
     });

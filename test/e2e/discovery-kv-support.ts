@@ -14,7 +14,10 @@ export const startStore = (scheme: StoreScheme, port: number): Promise<Service> 
 /** `swarm list --timeout 5s [args...] <discovery>`: the printed engines, sorted. */
 export async function swarmList(discovery: string, args: readonly string[] = []): Promise<string[]> {
   const { stdout } = await run(process.execPath, [SWARM_BIN, 'list', '--timeout', '5s', ...args, discovery], { timeout: 20_000 });
-  return stdout.split('\n').filter((line) => line !== '').sort();
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .sort();
 }
 
 export interface JoinProcess {
@@ -25,17 +28,22 @@ export interface JoinProcess {
 
 /** `swarm join --advertise <addr> --heartbeat 1s --ttl <ttl> [args...] <discovery>` in the background. */
 export function startJoin(discovery: string, advertise: string, ttl = '3s', args: readonly string[] = []): JoinProcess {
-  const child = spawn(process.execPath, [SWARM_BIN, 'join', '--advertise', advertise, '--heartbeat', '1s', '--ttl', ttl, ...args, discovery], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [SWARM_BIN, 'join', '--advertise', advertise, '--heartbeat', '1s', '--ttl', ttl, ...args, discovery],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return {
     output: () => output,
-    kill: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
 }
 

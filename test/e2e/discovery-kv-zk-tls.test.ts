@@ -30,7 +30,12 @@ describe('swarm join, list and manage --replication over TLS to ZooKeeper (kv.ca
   const joins: JoinProcess[] = [];
   const managers: Manager[] = [];
   const kvArgs = (ca = certs.ca) => [
-    '--discovery-opt', `kv.cacertfile=${ca}`, '--discovery-opt', `kv.certfile=${certs.clientCert}`, '--discovery-opt', `kv.keyfile=${certs.clientKey}`,
+    '--discovery-opt',
+    `kv.cacertfile=${ca}`,
+    '--discovery-opt',
+    `kv.certfile=${certs.clientCert}`,
+    '--discovery-opt',
+    `kv.keyfile=${certs.clientKey}`,
   ];
 
   beforeAll(async () => {
@@ -55,28 +60,51 @@ describe('swarm join, list and manage --replication over TLS to ZooKeeper (kv.ca
   it('swarm join registers the engine over TLS and swarm list prints it', async () => {
     const engine = testbed.engines[0]!;
     joins.push(startJoin(discovery, engine.addr, '20s', kvArgs()));
-    await eventually(async () => (await swarmList(discovery, kvArgs()).catch((): string[] => [])).includes(engine.addr), 'swarm list to print the joined engine', 30_000);
+    await eventually(
+      async () => (await swarmList(discovery, kvArgs()).catch((): string[] => [])).includes(engine.addr),
+      'swarm list to print the joined engine',
+      30_000,
+    );
     expect(await swarmList(discovery, kvArgs())).toEqual([engine.addr]);
   });
 
   it('swarm list with a CA that did not sign the server fails with a clear TLS error', async () => {
-    const failure = await run(process.execPath, [SWARM_BIN, 'list', '--timeout', '5s', ...kvArgs(strangerCa), discovery], { timeout: 20_000 }).then(
+    const failure = await run(process.execPath, [SWARM_BIN, 'list', '--timeout', '5s', ...kvArgs(strangerCa), discovery], {
+      timeout: 20_000,
+    }).then(
       () => undefined,
       (error: { code?: number; stdout?: string; stderr?: string }) => error,
     );
     expect(failure?.code).not.toBe(0);
     expect(failure?.stdout).toBe('');
-    expect(failure?.stderr).toContain(`zk: TLS to ZooKeeper at ${zk.secureAddr!} failed: unable to verify the first certificate (check kv.cacertfile, kv.certfile and kv.keyfile)`);
+    expect(failure?.stderr).toContain(
+      `zk: TLS to ZooKeeper at ${zk.secureAddr!} failed: unable to verify the first certificate (check kv.cacertfile, kv.certfile and kv.keyfile)`,
+    );
   });
 
   it('replicated managers elect one primary over TLS, schedule on the joined engine, and fail over within the TTL', async () => {
-    managers.push(...(await Promise.all(MANAGER_PORTS.map((port) => startManager({
-      discovery,
-      port,
-      expectNodes: 1,
-      timeoutMs: 60_000,
-      args: ['--replication', '--advertise', `127.0.0.1:${port}`, '--replication-ttl', `${TTL_SECONDS}s`, '--heartbeat', '1s', ...kvArgs()],
-    })))));
+    managers.push(
+      ...(await Promise.all(
+        MANAGER_PORTS.map((port) =>
+          startManager({
+            discovery,
+            port,
+            expectNodes: 1,
+            timeoutMs: 60_000,
+            args: [
+              '--replication',
+              '--advertise',
+              `127.0.0.1:${port}`,
+              '--replication-ttl',
+              `${TTL_SECONDS}s`,
+              '--heartbeat',
+              '1s',
+              ...kvArgs(),
+            ],
+          }),
+        ),
+      )),
+    );
     const ports = [...MANAGER_PORTS];
     await eventually(async () => (await primariesAmong(ports)).length === 1, 'one primary', 15_000);
     const [primary] = await primariesAmong(ports);

@@ -111,7 +111,10 @@ describe('driver-swarm with addresses that are not healthy engines', () => {
   it('refuses invalid cluster options with Swarm classic texts', async () => {
     const fail = async (options: Record<string, string>) => {
       // the driver checks its options when the deployment builds it
-      const error = await buildSwarm(`nodes://${NOBODY}`, { options }).then(() => undefined, (failure: unknown) => failure);
+      const error = await buildSwarm(`nodes://${NOBODY}`, { options }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
       expect(isSwarmError(error, ErrorCodes.CONFIG_INVALID)).toBe(true);
       return (error as Error).message;
     };

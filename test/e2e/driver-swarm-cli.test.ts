@@ -17,7 +17,10 @@ async function startRegistry(dir: string): Promise<ChildProcess> {
   const child = spawn('docker-registry', ['serve', config], { stdio: 'ignore' });
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const ok = await fetch(`http://${REGISTRY}/v2/`).then((response) => response.ok, () => false);
+    const ok = await fetch(`http://${REGISTRY}/v2/`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -52,18 +55,38 @@ describe('swarm manage with the swarm driver, driven by the docker CLI', () => {
 
   it('docker info shows the classic rows for every node', async () => {
     const info = await swarm('info');
-    expect(info).toMatch(/Role: primary\n\s*Strategy: spread\n\s*Filters: health, port, containerslots, dependency, affinity, constraint, whitelist\n\s*Nodes: 3\n/);
+    expect(info).toMatch(
+      /Role: primary\n\s*Strategy: spread\n\s*Filters: health, port, containerslots, dependency, affinity, constraint, whitelist\n\s*Nodes: 3\n/,
+    );
     for (const index of [FIRST, FIRST + 1, FIRST + 2]) expect(info).toContain(`node${index}: 127.0.0.${index + 1}:2375`);
     expect(info).toMatch(/└ Labels: disk=ssd, kernelversion=.*, storagedriver=vfs/);
     expect(info.match(/└ Status: Healthy/g)).toHaveLength(3);
   });
 
   it('docker run reserves resources, docker ps names the node, a second --name is refused', async () => {
-    const id = await swarm('run', '-d', '--name', 'cli-web', '-m', '64m', '-c', '1', '-e', 'constraint:disk==ssd', 'busybox:local', 'sleep', '300');
+    const id = await swarm(
+      'run',
+      '-d',
+      '--name',
+      'cli-web',
+      '-m',
+      '64m',
+      '-c',
+      '1',
+      '-e',
+      'constraint:disk==ssd',
+      'busybox:local',
+      'sleep',
+      '300',
+    );
     const row = await swarm('ps', '--filter', 'name=cli-web', '--format', '{{.ID}} {{.Names}}');
     expect(row).toMatch(new RegExp(`^${id.slice(0, 12)} node(${FIRST}|${FIRST + 1}|${FIRST + 2})/cli-web$`));
     const node = row.split(' ')[1]!.split('/')[0]!;
-    expect(await swarm('info')).toMatch(new RegExp(`${node}: [\\d.:]+\\n\\s*└ ID: \\S+\\n\\s*└ Status: Healthy\\n\\s*└ Containers: 1 \\(1 Running, 0 Paused, 0 Stopped\\)\\n\\s*└ Reserved CPUs: 1 / \\d+\\n\\s*└ Reserved Memory: 64 MiB / `));
+    expect(await swarm('info')).toMatch(
+      new RegExp(
+        `${node}: [\\d.:]+\\n\\s*└ ID: \\S+\\n\\s*└ Status: Healthy\\n\\s*└ Containers: 1 \\(1 Running, 0 Paused, 0 Stopped\\)\\n\\s*└ Reserved CPUs: 1 / \\d+\\n\\s*└ Reserved Memory: 64 MiB / `,
+      ),
+    );
     await expect(swarm('run', '-d', '--name', 'cli-web', 'busybox:local', 'true')).rejects.toThrow(
       'Conflict: The name cli-web is already assigned. You have to delete (or rename) that container to be able to assign cli-web to a container again.',
     );

@@ -32,7 +32,12 @@ describe('driver-swarm against three real engines', () => {
   });
 
   it('finds every engine of a range and reports it Healthy with engine_connect', () => {
-    expect(cluster.nodes().map((node) => node.name).sort()).toEqual(['node10', 'node11', 'node12']);
+    expect(
+      cluster
+        .nodes()
+        .map((node) => node.name)
+        .sort(),
+    ).toEqual(['node10', 'node11', 'node12']);
     expect(cluster.nodes().every((node) => node.isHealthy())).toBe(true);
     const connects = recorded.events.filter((event) => event.Action === 'engine_connect');
     expect(connects.map((event) => event.node?.Name).sort()).toEqual(['node10', 'node11', 'node12']);
@@ -51,7 +56,17 @@ describe('driver-swarm against three real engines', () => {
     ]);
     expect(rows[4]).toEqual([' node10', `127.0.0.${FIRST + 1}:2375`]);
     const node = nodeRows(rows, 'node11');
-    expect([...node.keys()]).toEqual(['ID', 'Status', 'Containers', 'Reserved CPUs', 'Reserved Memory', 'Labels', 'Error', 'UpdatedAt', 'ServerVersion']);
+    expect([...node.keys()]).toEqual([
+      'ID',
+      'Status',
+      'Containers',
+      'Reserved CPUs',
+      'Reserved Memory',
+      'Labels',
+      'Error',
+      'UpdatedAt',
+      'ServerVersion',
+    ]);
     expect(node.get('Status')).toBe('Healthy');
     expect(node.get('Error')).toBe('(none)');
     expect(node.get('Labels')).toMatch(/^kernelversion=.*, operatingsystem=.*, ostype=linux, storagedriver=vfs, zone=a$/);
@@ -66,7 +81,12 @@ describe('driver-swarm against three real engines', () => {
 
   it('creates with a swarm id, reserves CPU and memory, and converts CPUs to real shares', async () => {
     web = await cluster.createContainer(
-      { Image: 'busybox:local', Cmd: ['sleep', '300'], Env: ['constraint:node==node11', 'A=1'], HostConfig: { CpuShares: 1, Memory: 64 * MiB } },
+      {
+        Image: 'busybox:local',
+        Cmd: ['sleep', '300'],
+        Env: ['constraint:node==node11', 'A=1'],
+        HostConfig: { CpuShares: 1, Memory: 64 * MiB },
+      },
       'web',
     );
     expect(web.node.name).toBe('node11');
@@ -117,7 +137,10 @@ describe('driver-swarm against three real engines', () => {
   it('keeps a pending reservation while parallel creates are in flight', async () => {
     const node10 = cluster.nodes().find((node) => node.name === 'node10')!;
     const creates = [1, 2, 3].map((n) =>
-      cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'], Env: ['constraint:node==node10'], HostConfig: { Memory: 32 * MiB } }, `batch${n}`),
+      cluster.createContainer(
+        { Image: 'busybox:local', Cmd: ['true'], Env: ['constraint:node==node10'], HostConfig: { Memory: 32 * MiB } },
+        `batch${n}`,
+      ),
     );
     expect(node10.usedMemory()).toBe(96 * MiB);
     expect(node10.containers().filter((container) => container.state === 'pending')).toHaveLength(3);
@@ -134,7 +157,9 @@ describe('driver-swarm against three real engines', () => {
     await eventually('image known', () => cluster.image('only-on-node12:1'));
     const created = [];
     for (const n of [1, 2, 3]) {
-      created.push(await cluster.createContainer({ Image: 'only-on-node12:1', Cmd: ['true'], HostConfig: { Memory: 16 * MiB } }, `affine${n}`));
+      created.push(
+        await cluster.createContainer({ Image: 'only-on-node12:1', Cmd: ['true'], HostConfig: { Memory: 16 * MiB } }, `affine${n}`),
+      );
     }
     expect(created.map((container) => container.node.name)).toEqual(['node12', 'node12', 'node12']);
     // the retry-only affinity is not stored on the container
@@ -155,9 +180,19 @@ describe('driver-swarm against three real engines', () => {
   it('streams engine events with the node they happened on', async () => {
     const seen = collectEvents((listener) => cluster.subscribe(listener));
     const id = await docker(`tcp://127.0.0.${FIRST + 3}:2375`, 'create', '--name', 'outside', 'busybox:local', 'true');
-    const event = await eventually('create event', () => seen.events.find((candidate) => candidate.Action === 'create' && candidate.id === id));
-    expect(event.node).toEqual({ Name: 'node12', Id: cluster.container(id)!.node.id, Addr: `127.0.0.${FIRST + 3}:2375`, Ip: `127.0.0.${FIRST + 3}` });
-    expect(event['Actor']).toMatchObject({ ID: id, Attributes: { name: 'outside', 'node.name': 'node12', 'node.addr': `127.0.0.${FIRST + 3}:2375` } });
+    const event = await eventually('create event', () =>
+      seen.events.find((candidate) => candidate.Action === 'create' && candidate.id === id),
+    );
+    expect(event.node).toEqual({
+      Name: 'node12',
+      Id: cluster.container(id)!.node.id,
+      Addr: `127.0.0.${FIRST + 3}:2375`,
+      Ip: `127.0.0.${FIRST + 3}`,
+    });
+    expect(event['Actor']).toMatchObject({
+      ID: id,
+      Attributes: { name: 'outside', 'node.name': 'node12', 'node.addr': `127.0.0.${FIRST + 3}:2375` },
+    });
     expect(cluster.container('node12/outside')?.id).toBe(id);
     await docker(`tcp://127.0.0.${FIRST + 3}:2375`, 'rm', id);
     await eventually('container gone after destroy', () => cluster.container(id) === undefined);

@@ -34,7 +34,11 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
       expect(cluster.nodes().map((node) => node.name)).toEqual([`node${FIRST}`]);
 
       writeFileSync(file, `127.0.0.[${FIRST + 1}:${FIRST + 2}]:2375  \n# a comment\n`);
-      await eventually('second engine joined', () => cluster.nodes().some((node) => node.name === `node${FIRST + 1}` && node.isHealthy()), 10_000);
+      await eventually(
+        'second engine joined',
+        () => cluster.nodes().some((node) => node.name === `node${FIRST + 1}` && node.isHealthy()),
+        10_000,
+      );
       expect(cluster.nodes()).toHaveLength(2);
 
       writeFileSync(file, `${testbed.engines[1]!.addr}\n`);
@@ -68,9 +72,14 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
     const file = join(dir, 'broken');
     writeFileSync(file, `${testbed.engines[0]!.addr}\n127.0.0.5\n`);
     const { swarm } = await buildSwarm(`file://${file}`);
-    const failure = await swarm.start().then(() => undefined, (error: unknown) => error);
+    const failure = await swarm.start().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(isSwarmError(failure, ErrorCodes.DISCOVERY_INVALID)).toBe(true);
-    expect((failure as Error).message).toBe(`${file} line 2: invalid discovery entry "127.0.0.5": expected host:port (for example 127.0.0.2:2375)`);
+    expect((failure as Error).message).toBe(
+      `${file} line 2: invalid discovery entry "127.0.0.5": expected host:port (for example 127.0.0.2:2375)`,
+    );
   });
 
   it('rejects malformed nodes:// lists with a clear text', () => {
@@ -82,7 +91,12 @@ describe('driver-swarm discovery: nodes:// and file:// with live edits', () => {
   });
 
   it('refuses to start swarm on a malformed nodes:// list', async () => {
-    const failure = await buildSwarm('nodes://127.0.0.[9:3]:2375').then(({ swarm }) => swarm.start()).then(() => undefined, (error: unknown) => error);
+    const failure = await buildSwarm('nodes://127.0.0.[9:3]:2375')
+      .then(({ swarm }) => swarm.start())
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(isSwarmError(failure, ErrorCodes.DISCOVERY_INVALID)).toBe(true);
     expect((failure as Error).message).toContain('invalid discovery range "127.0.0.[9:3]:2375": 9 is greater than 3');
   });

@@ -107,15 +107,29 @@ describe('driver-swarm keeps a few connections per engine and reuses them', () =
     let other: Swarm | undefined;
     try {
       other = await createSwarm({
-        cluster: { driver: 'swarm', discovery: `nodes://127.0.0.${ENGINE + 1}:2375`, options: {}, heartbeat: 1, engineRefreshMinInterval: 1, engineRefreshMaxInterval: 2, engineFailureRetry: 2 },
+        cluster: {
+          driver: 'swarm',
+          discovery: `nodes://127.0.0.${ENGINE + 1}:2375`,
+          options: {},
+          heartbeat: 1,
+          engineRefreshMinInterval: 1,
+          engineRefreshMaxInterval: 2,
+          engineFailureRetry: 2,
+        },
         scheduler: { filters: ['health'], strategy: 'spread' },
       });
       await other.start();
-      const node = await eventually('the engine Healthy despite the client environment', () => other!.cluster.nodes().find((candidate) => candidate.status() === 'healthy'));
+      const node = await eventually('the engine Healthy despite the client environment', () =>
+        other!.cluster.nodes().find((candidate) => candidate.status() === 'healthy'),
+      );
       expect(node.name).toBe(`node${ENGINE}`);
     } finally {
       await other?.stop();
-      for (const [name, value] of [['DOCKER_HOST', saved.host], ['DOCKER_TLS_VERIFY', saved.verify], ['DOCKER_CERT_PATH', saved.certs]] as const) {
+      for (const [name, value] of [
+        ['DOCKER_HOST', saved.host],
+        ['DOCKER_TLS_VERIFY', saved.verify],
+        ['DOCKER_CERT_PATH', saved.certs],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

@@ -64,7 +64,10 @@ describe('driver-swarm engine health transitions', () => {
 
   it('marks a dead engine Unhealthy with engine_disconnect, then Healthy with engine_reconnect; containers survive', async () => {
     const node = byAddr(testbed.engines[0]!.addr);
-    const kept = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['sleep', '600'], Env: [`constraint:node==node${FIRST}`] }, 'survivor');
+    const kept = await cluster.createContainer(
+      { Image: 'busybox:local', Cmd: ['sleep', '600'], Env: [`constraint:node==node${FIRST}`] },
+      'survivor',
+    );
     await cluster.startContainer(kept);
 
     const ping = watchAnswering(node.addr);

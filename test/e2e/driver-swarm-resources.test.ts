@@ -50,8 +50,16 @@ describe('driver-swarm images, volumes, networks and renames across three real e
     await docker(source, 'save', '-o', archive, 'loaded:1');
     await docker(source, 'rmi', 'loaded:1');
     const loadProgress: string[] = [];
-    await cluster.loadImage(createReadStream(archive), (node, message) => loadProgress.push(`${node.name}: ${message.stream ?? message.status ?? ''}`));
-    expect(cluster.images().filter((image) => image.repoTags.includes('loaded:1')).map((image) => image.node.name).sort()).toEqual([nodeA, nodeB, nodeC]);
+    await cluster.loadImage(createReadStream(archive), (node, message) =>
+      loadProgress.push(`${node.name}: ${message.stream ?? message.status ?? ''}`),
+    );
+    expect(
+      cluster
+        .images()
+        .filter((image) => image.repoTags.includes('loaded:1'))
+        .map((image) => image.node.name)
+        .sort(),
+    ).toEqual([nodeA, nodeB, nodeC]);
     expect(loadProgress.some((line) => line.startsWith(`${nodeC}: Loaded image: loaded:1`))).toBe(true);
 
     const rootfs = `${process.env['SWARM_TESTBED_DIR'] ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;

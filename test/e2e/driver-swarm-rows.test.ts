@@ -29,7 +29,25 @@ describe('docker ps rows built from an inspect, checked against a real engine', 
     testbed = await startTestbed({ first: FIRST, count: 1 });
     addr = testbed.engines[0]!.addr;
     host = `tcp://${addr}`;
-    await docker(host, 'run', '-d', '--name', 'db', '-l', 'role=db', '-p', '18080:80', '-p', '19000/udp', '--expose', '7000', 'busybox:local', 'sh', '-c', 'echo "a b" && sleep 600');
+    await docker(
+      host,
+      'run',
+      '-d',
+      '--name',
+      'db',
+      '-l',
+      'role=db',
+      '-p',
+      '18080:80',
+      '-p',
+      '19000/udp',
+      '--expose',
+      '7000',
+      'busybox:local',
+      'sh',
+      '-c',
+      'echo "a b" && sleep 600',
+    );
     await docker(host, 'run', '-d', '--name', 'web', '--link', 'db:database', '-v', '/data', 'busybox:local', 'sleep', '600');
     await docker(host, 'create', '--name', 'fresh', 'busybox:local', 'true');
     await docker(host, 'run', '-d', '--name', 'done', 'busybox:local', 'sh', '-c', 'exit 3');
@@ -56,7 +74,10 @@ describe('docker ps rows built from an inspect, checked against a real engine', 
   });
 
   it('keeps the names links give a container only from the row it had', async () => {
-    const [db] = await engineJson<ContainerSummary[]>(addr, '/containers/json?all=1&filters=' + encodeURIComponent(JSON.stringify({ name: ['^/db$'] })));
+    const [db] = await engineJson<ContainerSummary[]>(
+      addr,
+      '/containers/json?all=1&filters=' + encodeURIComponent(JSON.stringify({ name: ['^/db$'] })),
+    );
     expect(db!.Names.sort()).toEqual(['/db', '/web/database']);
     const inspect = await engineJson<ContainerInspect>(addr, `/containers/${db!.Id}/json`);
     expect(rowFromInspect(inspect, undefined).Names).toEqual(['/db']);

@@ -64,7 +64,10 @@ export function nodeRows(rows: ReadonlyArray<readonly [string, string]>, nodeNam
   return result;
 }
 
-export function collectEvents(subscribe: (listener: (event: ClusterEvent) => void) => () => void): { events: ClusterEvent[]; stop: () => void } {
+export function collectEvents(subscribe: (listener: (event: ClusterEvent) => void) => () => void): {
+  events: ClusterEvent[];
+  stop: () => void;
+} {
   const events: ClusterEvent[] = [];
   const stop = subscribe((event) => events.push(event));
   return { events, stop };

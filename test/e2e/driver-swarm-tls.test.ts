@@ -14,12 +14,45 @@ const run = promisify(execFile);
 /** A throw-away CA, a server certificate for the engine's address and a client certificate. */
 async function makeCertificates(dir: string, ip: string): Promise<void> {
   const ssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=swarm-test-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem');
+  await ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=swarm-test-ca',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+  );
   writeFileSync(join(dir, 'server.ext'), `subjectAltName=IP:${ip}\nextendedKeyUsage=serverAuth\n`);
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [['server', `/CN=${ip}`], ['client', '/CN=swarm-manager']] as const) {
+  for (const [name, subject] of [
+    ['server', `/CN=${ip}`],
+    ['client', '/CN=swarm-manager'],
+  ] as const) {
     await ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
-    await ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}-cert.pem`);
+    await ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}-cert.pem`,
+    );
   }
 }
 
@@ -50,8 +83,20 @@ describe('driver-swarm dialling an engine over TLS', () => {
       expect(node.endpoint()).toMatchObject({ protocol: 'https', host: `127.0.0.${FIRST + 1}`, port: 2376 });
       const container = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, 'over-tls');
       const seen = await docker(
-        `tcp://${addr}`, '--tlsverify', '--tlscacert', tls.ca, '--tlscert', tls.cert, '--tlskey', tls.key,
-        'ps', '-a', '--filter', 'name=over-tls', '--format', '{{.ID}}',
+        `tcp://${addr}`,
+        '--tlsverify',
+        '--tlscacert',
+        tls.ca,
+        '--tlscert',
+        tls.cert,
+        '--tlskey',
+        tls.key,
+        'ps',
+        '-a',
+        '--filter',
+        'name=over-tls',
+        '--format',
+        '{{.ID}}',
       );
       expect(container.id.startsWith(seen)).toBe(true);
     } finally {
@@ -66,7 +111,9 @@ describe('driver-swarm dialling an engine over TLS', () => {
       await swarm.start();
       const rows = nodeRows(cluster.info().systemStatus, '(unknown)');
       expect(rows.get('Status')).toBe('Pending');
-      expect(rows.get('Error')).toMatch(/not a Docker engine: GET \/info answered HTTP 400 \(Client sent an HTTP request to an HTTPS server/);
+      expect(rows.get('Error')).toMatch(
+        /not a Docker engine: GET \/info answered HTTP 400 \(Client sent an HTTP request to an HTTPS server/,
+      );
     } finally {
       await swarm.stop();
     }

@@ -66,9 +66,12 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     }
     // dockerd lists networks in map order, so compare them by name
     const byName = (list: { Name: string }[]) => Object.fromEntries(list.map((network) => [network.Name, network]));
-    const [realNetworks, fakeNetworks] = await both(async (side) => byName(await side.client.json<{ Name: string }[]>('GET', '/v1.41/networks')));
+    const [realNetworks, fakeNetworks] = await both(async (side) =>
+      byName(await side.client.json<{ Name: string }[]>('GET', '/v1.41/networks')),
+    );
     expect(Object.keys(fakeNetworks).sort()).toEqual(Object.keys(realNetworks).sort());
-    for (const name of Object.keys(realNetworks)) expect(shapeDifferences(realNetworks[name], fakeNetworks[name]), `network ${name}`).toEqual([]);
+    for (const name of Object.keys(realNetworks))
+      expect(shapeDifferences(realNetworks[name], fakeNetworks[name]), `network ${name}`).toEqual([]);
     const [realInfo, fakeInfo] = await both((side) => side.client.json<{ Labels: string[]; NCPU: number }>('GET', '/v1.41/info'));
     expect(fakeInfo.Labels).toEqual(realInfo.Labels);
     expect(fakeInfo.NCPU).toBeGreaterThan(0);
@@ -77,7 +80,11 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
   it('containers created, started, stopped and removed answer with the real shapes and events', async () => {
     const recorders = await both((side) => EventRecorder.follow(side.host, side.port));
     const body = {
-      Image: 'busybox:local', Cmd: COMMAND, Labels: { a: 'b' }, Env: ['X=1'], ExposedPorts: { '80/tcp': {} },
+      Image: 'busybox:local',
+      Cmd: COMMAND,
+      Labels: { a: 'b' },
+      Env: ['X=1'],
+      ExposedPorts: { '80/tcp': {} },
       HostConfig: { PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '18080' }] } },
     };
     await sameShape('POST', '/v1.41/containers/create?name=conf-api', body);
@@ -87,7 +94,9 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     await sameShape('GET', '/v1.41/containers/conf-api/json?size=1');
     await sameShape('GET', '/v1.41/containers/json?size=1&filters=%7B%22label%22%3A%7B%22a%3Db%22%3Atrue%7D%7D');
     await sameShape('GET', '/v1.41/networks/bridge');
-    expect((await both((side) => side.client.call('POST', '/v1.41/containers/conf-api/stop?t=10'))).map((a) => a.status)).toEqual([204, 204]);
+    expect((await both((side) => side.client.call('POST', '/v1.41/containers/conf-api/stop?t=10'))).map((a) => a.status)).toEqual([
+      204, 204,
+    ]);
     await sameShape('GET', '/v1.41/containers/conf-api/json');
     await sameShape('GET', '/v1.41/containers/json?all=1');
     expect((await both((side) => side.client.call('DELETE', '/v1.41/containers/conf-api'))).map((a) => a.status)).toEqual([204, 204]);
@@ -96,10 +105,15 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     for (const recorder of recorders) recorder.close();
     const [realEvents, fakeEvents] = recorders.map((recorder) => recorder.events);
     const sequence = (events: Record<string, unknown>[] = []) =>
-      events.map((event) => `${String(event['Type'])}:${String(event['Action'])}:${Object.keys((event['Actor'] as { Attributes: object }).Attributes).join(',')}`);
+      events.map(
+        (event) =>
+          `${String(event['Type'])}:${String(event['Action'])}:${Object.keys((event['Actor'] as { Attributes: object }).Attributes).join(',')}`,
+      );
     expect(sequence(fakeEvents)).toEqual(sequence(realEvents));
     realEvents!.forEach((event, index) => expect(shapeDifferences(event, fakeEvents![index]), `event ${index}`).toEqual([]));
-    expect(fakeEvents!.map((event) => event['timeNano'])).toSatisfy((nanos: unknown[]) => nanos.every((value) => typeof value === 'number' && value > 1e18));
+    expect(fakeEvents!.map((event) => event['timeNano'])).toSatisfy((nanos: unknown[]) =>
+      nanos.every((value) => typeof value === 'number' && value > 1e18),
+    );
   });
 
   it('errors carry the real statuses and messages', async () => {
@@ -115,7 +129,10 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     ];
     for (const [method, path, body] of cases) {
       const [real, fake] = await both((side) => side.client.call(method, path, body));
-      expect({ status: fake.status, body: normalize(fake.body, sides[1]) }, `${method} ${path}`).toEqual({ status: real.status, body: normalize(real.body, sides[0]) });
+      expect({ status: fake.status, body: normalize(fake.body, sides[1]) }, `${method} ${path}`).toEqual({
+        status: real.status,
+        body: normalize(real.body, sides[0]),
+      });
     }
     await both((side) => side.client.call('POST', '/v1.41/containers/create?name=conf-api', { Image: 'busybox:local', Cmd: COMMAND }));
     const lifecycle: [string, string][] = [
@@ -130,7 +147,10 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     for (const [method, path] of lifecycle) {
       const body = path.includes('create') ? { Image: 'busybox:local', Cmd: COMMAND } : undefined;
       const [real, fake] = await both((side) => side.client.call(method, path, body));
-      expect({ status: fake.status, body: normalize(fake.body, sides[1]) }, `${method} ${path}`).toEqual({ status: real.status, body: normalize(real.body, sides[0]) });
+      expect({ status: fake.status, body: normalize(fake.body, sides[1]) }, `${method} ${path}`).toEqual({
+        status: real.status,
+        body: normalize(real.body, sides[0]),
+      });
     }
     await both((side) => side.client.call('DELETE', '/v1.41/containers/conf-api'));
   });
@@ -144,7 +164,12 @@ describe('a hollow engine answers like a real dockerd 20.10', () => {
     expect(fakePs).toBe(realPs);
     const [realPorts, fakePorts] = await both(async (side) => (await docker(side, ['port', 'conf-cli'])).replaceAll(side.host, '<host>'));
     expect(fakePorts).toBe(realPorts);
-    const inspect = ['inspect', '--format', '{{.State.Status}} {{.Config.Labels}} {{.HostConfig.PortBindings}} {{len .NetworkSettings.Networks}}', 'conf-cli'];
+    const inspect = [
+      'inspect',
+      '--format',
+      '{{.State.Status}} {{.Config.Labels}} {{.HostConfig.PortBindings}} {{len .NetworkSettings.Networks}}',
+      'conf-cli',
+    ];
     const [realInspect, fakeInspect] = await both((side) => docker(side, inspect));
     expect(fakeInspect).toBe(realInspect);
     const [realRaw, fakeRaw] = await both(async (side) => JSON.parse(await docker(side, ['inspect', 'conf-cli'])) as unknown);

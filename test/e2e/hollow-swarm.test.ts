@@ -12,7 +12,8 @@ const PORT = 24800;
 let cluster: HollowCluster;
 let manager: Manager;
 
-const docker = async (...args: string[]): Promise<string> => (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
+const docker = async (...args: string[]): Promise<string> =>
+  (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
 
 async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -25,9 +26,17 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 }
 
 beforeAll(async () => {
-  cluster = await startHollowCluster({ count: COUNT, containersPerEngine: 2, delayMs: 1, firstSlot: 1900, labels: (index) => [`zone=${index % 2 === 0 ? 'a' : 'b'}`] });
+  cluster = await startHollowCluster({
+    count: COUNT,
+    containersPerEngine: 2,
+    delayMs: 1,
+    firstSlot: 1900,
+    labels: (index) => [`zone=${index % 2 === 0 ? 'a' : 'b'}`],
+  });
   manager = await startManager({
-    discovery: `nodes://${cluster.addrs}`, port: PORT, expectNodes: COUNT,
+    discovery: `nodes://${cluster.addrs}`,
+    port: PORT,
+    expectNodes: COUNT,
     args: ['--engine-refresh-min-interval', '1s', '--engine-refresh-max-interval', '2s', '--engine-failure-retry', '1'],
   });
 });
@@ -74,7 +83,10 @@ describe('swarm manage in front of hollow engines', () => {
     } finally {
       client.close();
     }
-    const seen = await eventually(() => docker('ps', '--filter', 'name=hs-direct', '--format', '{{.Names}} {{.Status}}'), (out) => out !== '');
+    const seen = await eventually(
+      () => docker('ps', '--filter', 'name=hs-direct', '--format', '{{.Names}} {{.Status}}'),
+      (out) => out !== '',
+    );
     expect(seen).toMatch(new RegExp(`^${engine.name}/hs-direct Up`));
     await docker('rm', '-f', 'hs-direct');
   });
@@ -82,7 +94,11 @@ describe('swarm manage in front of hollow engines', () => {
   it('marks a hollow engine that goes away as unhealthy', async () => {
     const engine = cluster.engines[COUNT - 1]!;
     await engine.stop();
-    const info = await eventually(() => docker('info'), (out) => /└ Status: Unhealthy/.test(out), 30_000);
+    const info = await eventually(
+      () => docker('info'),
+      (out) => /└ Status: Unhealthy/.test(out),
+      30_000,
+    );
     const section = info.slice(info.indexOf(`${engine.name}: ${engine.addr}`));
     expect(section).toMatch(/^[^\n]*\n\s*└ ID: [^\n]*\n\s*└ Status: Unhealthy/);
   });

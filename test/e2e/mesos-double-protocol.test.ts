@@ -10,8 +10,14 @@ let master: MesosMasterDouble;
 const schedulers: RawScheduler[] = [];
 
 const framework = (extra: Record<string, unknown> = {}) => ({ user: 'root', name: 'double-test', ...extra });
-type OfferJson = { id: { value: string }; agent_id: { value: string }; hostname: string; resources: Array<{ name: string; scalar?: { value: number }; ranges?: { range: Array<{ begin: number; end: number }> } }>; attributes: Array<{ name: string; text: { value: string } }> };
-const offersOf = (event: RawEvent) => ((event as unknown as { offers: { offers: OfferJson[] } }).offers.offers);
+type OfferJson = {
+  id: { value: string };
+  agent_id: { value: string };
+  hostname: string;
+  resources: Array<{ name: string; scalar?: { value: number }; ranges?: { range: Array<{ begin: number; end: number }> } }>;
+  attributes: Array<{ name: string; text: { value: string } }>;
+};
+const offersOf = (event: RawEvent) => (event as unknown as { offers: { offers: OfferJson[] } }).offers.offers;
 
 async function subscribe(extra: Record<string, unknown> = {}): Promise<RawScheduler> {
   const scheduler = await RawScheduler.subscribe(master.address, framework(extra));
@@ -26,17 +32,36 @@ function launchCall(offer: OfferJson, taskId: string, cmd: string[], refuseSecon
     accept: {
       offer_ids: [offer.id],
       filters: { refuse_seconds: refuseSeconds },
-      operations: [{
-        type: 'LAUNCH',
-        launch: {
-          task_infos: [{
-            name: taskId, task_id: { value: taskId }, agent_id: offer.agent_id,
-            resources: [{ name: 'cpus', type: 'SCALAR', scalar: { value: 0.1 } }, { name: 'mem', type: 'SCALAR', scalar: { value: 32 } }],
-            command: { shell: false, value: cmd[0], arguments: cmd.slice(1) },
-            container: { type: 'DOCKER', docker: { image: 'busybox:local', network: 'BRIDGE', parameters: [{ key: 'label', value: 'test.task=' + taskId }, { key: 'env', value: 'GREETING=hi' }] } },
-          }],
+      operations: [
+        {
+          type: 'LAUNCH',
+          launch: {
+            task_infos: [
+              {
+                name: taskId,
+                task_id: { value: taskId },
+                agent_id: offer.agent_id,
+                resources: [
+                  { name: 'cpus', type: 'SCALAR', scalar: { value: 0.1 } },
+                  { name: 'mem', type: 'SCALAR', scalar: { value: 32 } },
+                ],
+                command: { shell: false, value: cmd[0], arguments: cmd.slice(1) },
+                container: {
+                  type: 'DOCKER',
+                  docker: {
+                    image: 'busybox:local',
+                    network: 'BRIDGE',
+                    parameters: [
+                      { key: 'label', value: 'test.task=' + taskId },
+                      { key: 'env', value: 'GREETING=hi' },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
         },
-      }],
+      ],
     },
   };
 }
@@ -62,28 +87,54 @@ afterEach(() => {
 
 describe('Mesos master double: call validation', () => {
   it('answers bad requests with the real master status codes and texts', async () => {
-    expect(await post(master.address, '{}', {}, 'GET')).toMatchObject({ status: 405, text: "Expecting one of { 'POST' }, but received 'GET'" });
+    expect(await post(master.address, '{}', {}, 'GET')).toMatchObject({
+      status: 405,
+      text: "Expecting one of { 'POST' }, but received 'GET'",
+    });
     expect(await post(master.address, '{}', {})).toMatchObject({ status: 400, text: "Expecting 'Content-Type' to be present" });
-    expect(await post(master.address, '{}', { 'Content-Type': 'text/plain' })).toMatchObject({ status: 415, text: "Expecting 'Content-Type' of application/json or application/x-protobuf" });
+    expect(await post(master.address, '{}', { 'Content-Type': 'text/plain' })).toMatchObject({
+      status: 415,
+      text: "Expecting 'Content-Type' of application/json or application/x-protobuf",
+    });
     expect((await post(master.address, '{nope')).text).toMatch(/^Failed to parse body into JSON: /);
-    expect(await post(master.address, '{"type":"ACCEPT","accept":{}}')).toMatchObject({ status: 400, text: "Failed to validate scheduler::Call: Expecting 'framework_id' to be present" });
-    expect(await post(master.address, '{"type":"DECLINE","framework_id":{"value":"nope"},"decline":{}}')).toMatchObject({ status: 400, text: 'Framework cannot be found' });
-    const subscribeWithStream = await post(master.address, JSON.stringify({ type: 'SUBSCRIBE', subscribe: { framework_info: framework() } }), { 'Content-Type': 'application/json', 'Mesos-Stream-Id': 'x' });
+    expect(await post(master.address, '{"type":"ACCEPT","accept":{}}')).toMatchObject({
+      status: 400,
+      text: "Failed to validate scheduler::Call: Expecting 'framework_id' to be present",
+    });
+    expect(await post(master.address, '{"type":"DECLINE","framework_id":{"value":"nope"},"decline":{}}')).toMatchObject({
+      status: 400,
+      text: 'Framework cannot be found',
+    });
+    const subscribeWithStream = await post(
+      master.address,
+      JSON.stringify({ type: 'SUBSCRIBE', subscribe: { framework_info: framework() } }),
+      { 'Content-Type': 'application/json', 'Mesos-Stream-Id': 'x' },
+    );
     expect(subscribeWithStream).toMatchObject({ status: 400, text: "Subscribe calls should not include the 'Mesos-Stream-Id' header" });
-    expect((await post(master.address, JSON.stringify({ type: 'SUBSCRIBE', subscribe: { framework_info: { name: 'x' } } }))).text).toContain('Missing required fields: subscribe.framework_info.user');
+    expect(
+      (await post(master.address, JSON.stringify({ type: 'SUBSCRIBE', subscribe: { framework_info: { name: 'x' } } }))).text,
+    ).toContain('Missing required fields: subscribe.framework_info.user');
   });
 
   it('checks the stream ID of non-subscribe calls', async () => {
     const scheduler = await subscribe({ failover_timeout: 60 });
     const body = JSON.stringify({ type: 'REVIVE', framework_id: { value: scheduler.frameworkId } });
-    expect(await post(master.address, body)).toMatchObject({ status: 400, text: "All non-subscribe calls should include the 'Mesos-Stream-Id' header" });
+    expect(await post(master.address, body)).toMatchObject({
+      status: 400,
+      text: "All non-subscribe calls should include the 'Mesos-Stream-Id' header",
+    });
     const wrong = await post(master.address, body, { 'Content-Type': 'application/json', 'Mesos-Stream-Id': 'other' });
     expect(wrong.status).toBe(400);
-    expect(wrong.text).toBe(`The stream ID 'other' included in this request didn't match the stream ID currently associated with framework ID ${scheduler.frameworkId}`);
+    expect(wrong.text).toBe(
+      `The stream ID 'other' included in this request didn't match the stream ID currently associated with framework ID ${scheduler.frameworkId}`,
+    );
     expect((await scheduler.call({ type: 'REVIVE' })).status).toBe(202);
     scheduler.close();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await post(master.address, body, { 'Content-Type': 'application/json', 'Mesos-Stream-Id': scheduler.streamId })).toMatchObject({ status: 403, text: 'Framework is not subscribed' });
+    expect(await post(master.address, body, { 'Content-Type': 'application/json', 'Mesos-Stream-Id': scheduler.streamId })).toMatchObject({
+      status: 403,
+      text: 'Framework is not subscribed',
+    });
   });
 
   it('forgets a framework without failover_timeout as soon as its stream closes', async () => {
@@ -91,7 +142,10 @@ describe('Mesos master double: call validation', () => {
     scheduler.close();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const body = JSON.stringify({ type: 'REVIVE', framework_id: { value: scheduler.frameworkId } });
-    expect(await post(master.address, body, { 'Content-Type': 'application/json', 'Mesos-Stream-Id': scheduler.streamId })).toMatchObject({ status: 400, text: 'Framework cannot be found' });
+    expect(await post(master.address, body, { 'Content-Type': 'application/json', 'Mesos-Stream-Id': scheduler.streamId })).toMatchObject({
+      status: 400,
+      text: 'Framework cannot be found',
+    });
   });
 });
 
@@ -120,15 +174,24 @@ describe('Mesos master double: offers, tasks and status updates', () => {
     const again = (await scheduler.next(isUpdate('web.1', 'TASK_STARTING'), 3000, firstIndex + 1)) as UpdateEvent;
     expect(again.update.status.uuid).toBe(starting.update.status.uuid);
     expect(scheduler.events.some(isUpdate('web.1', 'TASK_RUNNING'))).toBe(false);
-    await scheduler.call({ type: 'ACKNOWLEDGE', acknowledge: { agent_id: offer.agent_id, task_id: { value: 'web.1' }, uuid: starting.update.status.uuid } });
+    await scheduler.call({
+      type: 'ACKNOWLEDGE',
+      acknowledge: { agent_id: offer.agent_id, task_id: { value: 'web.1' }, uuid: starting.update.status.uuid },
+    });
     const running = (await scheduler.next(isUpdate('web.1', 'TASK_RUNNING'))) as UpdateEvent;
-    const inspect = JSON.parse(Buffer.from(running.update.status.data!, 'base64').toString('utf8')) as Array<{ Id: string; Config: { Labels: Record<string, string>; Env: string[] } }>;
+    const inspect = JSON.parse(Buffer.from(running.update.status.data!, 'base64').toString('utf8')) as Array<{
+      Id: string;
+      Config: { Labels: Record<string, string>; Env: string[] };
+    }>;
     const engine = testbed.engines.find((candidate) => offer.hostname === candidate.name)!;
     const container = await new Docker({ host: engine.host, port: engine.port }).getContainer(inspect[0]!.Id).inspect();
     expect(container.State.Running).toBe(true);
     expect(container.Config.Labels['test.task']).toBe('web.1');
     expect(container.Config.Env).toContain('GREETING=hi');
-    await scheduler.call({ type: 'ACKNOWLEDGE', acknowledge: { agent_id: offer.agent_id, task_id: { value: 'web.1' }, uuid: running.update.status.uuid } });
+    await scheduler.call({
+      type: 'ACKNOWLEDGE',
+      acknowledge: { agent_id: offer.agent_id, task_id: { value: 'web.1' }, uuid: running.update.status.uuid },
+    });
 
     // Explicit and implicit reconciliation: latest state, no uuid.
     const mark = scheduler.events.length;

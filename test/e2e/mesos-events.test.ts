@@ -26,20 +26,44 @@ interface CliEvent {
   Actor: { ID: string; Attributes: Record<string, string> };
 }
 
-const parse = (stdout: string): CliEvent[] => stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as CliEvent);
+const parse = (stdout: string): CliEvent[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as CliEvent);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** `docker events --since ... --until ...` (a bounded replay from the manager's history). */
 async function eventsBetween(since: number, until: number, ...filters: string[]): Promise<CliEvent[]> {
-  const result = await docker(API_PORT, 'events', '--since', String(since), '--until', String(until), ...filters.flatMap((filter) => ['--filter', filter]), '--format', '{{json .}}');
+  const result = await docker(
+    API_PORT,
+    'events',
+    '--since',
+    String(since),
+    '--until',
+    String(until),
+    ...filters.flatMap((filter) => ['--filter', filter]),
+    '--format',
+    '{{json .}}',
+  );
   expect(result.stderr).toBe('');
   return parse(result.stdout);
 }
 
 beforeAll(async () => {
   testbed = await startTestbed({ first: 107, count: 1 });
-  master = await startMesosMaster({ agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port })), port: MASTER_PORT, heartbeatIntervalSeconds: 2, statusRetryMs: 500 });
-  manager = await startMesosManager(API_PORT, `mesos://127.0.0.1:${MASTER_PORT}`, ['mesos.tasktimeout=10s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${join(stateDir, 'framework.json')}`], 1);
+  master = await startMesosMaster({
+    agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port })),
+    port: MASTER_PORT,
+    heartbeatIntervalSeconds: 2,
+    statusRetryMs: 500,
+  });
+  manager = await startMesosManager(
+    API_PORT,
+    `mesos://127.0.0.1:${MASTER_PORT}`,
+    ['mesos.tasktimeout=10s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${join(stateDir, 'framework.json')}`],
+    1,
+  );
 });
 
 afterAll(async () => {
@@ -70,7 +94,12 @@ describe('docker events through swarm on Mesos', () => {
     expect(actions.indexOf('create')).toBeLessThan(actions.indexOf('start'));
     for (const event of events) {
       expect(event).toMatchObject({ Type: 'container', id: containerId, from: `busybox:local node:${node}` });
-      expect(event.Actor.Attributes).toMatchObject({ name: 'ev1', image: 'busybox:local', 'node.name': node, 'node.addr': testbed.engines[0]!.addr });
+      expect(event.Actor.Attributes).toMatchObject({
+        name: 'ev1',
+        image: 'busybox:local',
+        'node.name': node,
+        'node.addr': testbed.engines[0]!.addr,
+      });
     }
   });
 
@@ -97,7 +126,10 @@ describe('docker events through swarm on Mesos', () => {
       expect(seen.filter((action) => action === 'die')).toHaveLength(1);
       expect(seen.indexOf('die')).toBeLessThan(seen.indexOf('destroy'));
       // the task's TASK_KILLED update came too, but the engine had already told it
-      await waitUntil(() => master.taskList().some((task) => task.taskId.startsWith('ev1.') && task.state === 'TASK_KILLED'), 'TASK_KILLED');
+      await waitUntil(
+        () => master.taskList().some((task) => task.taskId.startsWith('ev1.') && task.state === 'TASK_KILLED'),
+        'TASK_KILLED',
+      );
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const replay = await eventsBetween(removedAt, nowSeconds() + 1, 'container=ev1', 'event=die');
       expect(replay).toHaveLength(1);

@@ -46,7 +46,10 @@ describe('driver-mesos resilience', () => {
     expect(first.isLeader()).toBe(true);
     expect(second.isLeader()).toBe(false);
     expect(row(await systemStatus(API_PORT), 'Mesos Master')).toBe(first.address);
-    const redirect = await post(second.address, JSON.stringify({ type: 'SUBSCRIBE', subscribe: { framework_info: { user: 'root', name: 'probe' } } }));
+    const redirect = await post(
+      second.address,
+      JSON.stringify({ type: 'SUBSCRIBE', subscribe: { framework_info: { user: 'root', name: 'probe' } } }),
+    );
     expect(redirect.status).toBe(307);
     expect(redirect.headers.location).toBe(`//${first.address}/api/v1/scheduler`);
     frameworkId = first.frameworkList()[0]!.id;
@@ -57,7 +60,10 @@ describe('driver-mesos resilience', () => {
 
   it('follows the new leader when the leading master dies, re-subscribing as the same framework', async () => {
     await first.stop();
-    await waitUntil(() => second.frameworkList().some((framework) => framework.id === frameworkId && framework.connected), 'framework on the new leader');
+    await waitUntil(
+      () => second.frameworkList().some((framework) => framework.id === frameworkId && framework.connected),
+      'framework on the new leader',
+    );
     expect(subscribeCalls(second)[0]).toMatchObject({ framework_id: { value: frameworkId } });
     await waitUntil(() => second.calls.some((call) => call.type === 'RECONCILE'), 'reconciliation on the new leader');
     await waitUntil(async () => row(await systemStatus(API_PORT), 'Mesos Master') === second.address, 'info shows the new master');
@@ -73,8 +79,14 @@ describe('driver-mesos resilience', () => {
     manager = await manage();
     const resubscribe = subscribeCalls(second)[before];
     expect(resubscribe).toMatchObject({ framework_id: { value: frameworkId } });
-    await waitUntil(() => second.calls.slice(second.calls.indexOf(resubscribe!)).some((call) => call.type === 'RECONCILE'), 'reconciliation after restart');
-    await waitUntil(async () => (await docker(API_PORT, 'ps', '--format', '{{.Names}}')).stdout.includes('survivor'), 'survivor listed after restart');
+    await waitUntil(
+      () => second.calls.slice(second.calls.indexOf(resubscribe!)).some((call) => call.type === 'RECONCILE'),
+      'reconciliation after restart',
+    );
+    await waitUntil(
+      async () => (await docker(API_PORT, 'ps', '--format', '{{.Names}}')).stdout.includes('survivor'),
+      'survivor listed after restart',
+    );
     expect((await docker(API_PORT, 'rm', '-f', 'survivor')).code).toBe(0);
     expect(second.taskList().find((task) => task.containerId === containerId)?.state).toBe('TASK_KILLED');
   });

@@ -43,7 +43,12 @@ describe('driver-mesos under faults', () => {
     await waitUntil(async () => (await status('Mesos Discovery')).includes('unreachable'), 'unreachable ZooKeeper in info', 10_000);
     expect(manager.output()).toContain(`ZooKeeper 127.0.0.1:${ZK_PORT} unreachable`);
     zk = await startZooKeeper(ZK_PORT);
-    master = await startMesosMaster({ agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port })), zk: { servers: zk.addr, path: '/mesos' }, heartbeatIntervalSeconds: 2, statusRetryMs: 500 });
+    master = await startMesosMaster({
+      agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port })),
+      zk: { servers: zk.addr, path: '/mesos' },
+      heartbeatIntervalSeconds: 2,
+      statusRetryMs: 500,
+    });
     await waitUntil(async () => (await offers()) >= 1, 'offers after ZooKeeper came', 30_000);
     expect(await status('Mesos Discovery')).toContain('connected');
     expect(await status('Mesos Status')).toBe('subscribed');
@@ -78,7 +83,11 @@ describe('driver-mesos under faults', () => {
 
   it('declines offers it did not use after mesos.offertimeout, with mesos.offerrefusetimeout', async () => {
     const declinesBefore = master!.calls.filter((call) => call.type === 'DECLINE').length;
-    await waitUntil(() => master!.calls.filter((call) => call.type === 'DECLINE').length > declinesBefore, 'DECLINE after the offer timeout', 10_000);
+    await waitUntil(
+      () => master!.calls.filter((call) => call.type === 'DECLINE').length > declinesBefore,
+      'DECLINE after the offer timeout',
+      10_000,
+    );
     const decline = master!.calls.filter((call) => call.type === 'DECLINE').at(-1)!;
     expect(decline.decline).toMatchObject({ filters: { refuse_seconds: 1 } });
   });
@@ -100,8 +109,16 @@ describe('driver-mesos under faults', () => {
     // Straight to the master (host:port) with a fresh state file: a second framework, torn down on stop.
     const stateDir = mkdtempSync(join(tmpdir(), 'swarm-mesos-'));
     try {
-      manager = await startMesosManager(API_PORT, master!.address, [...MANAGER_OPTIONS, 'mesos.teardown=true', `mesos.statefile=${join(stateDir, 'framework.json')}`], 0);
-      await waitUntil(() => master!.frameworkList().some((framework) => framework.id !== frameworkId && framework.connected), 'second framework subscribed');
+      manager = await startMesosManager(
+        API_PORT,
+        master!.address,
+        [...MANAGER_OPTIONS, 'mesos.teardown=true', `mesos.statefile=${join(stateDir, 'framework.json')}`],
+        0,
+      );
+      await waitUntil(
+        () => master!.frameworkList().some((framework) => framework.id !== frameworkId && framework.connected),
+        'second framework subscribed',
+      );
       await manager.stop();
       await waitUntil(() => master!.calls.some((call) => call.type === 'TEARDOWN'), 'TEARDOWN');
       expect(master!.frameworkList()).toEqual([expect.objectContaining({ id: frameworkId, connected: false })]);

@@ -27,7 +27,12 @@ beforeAll(async () => {
     heartbeatIntervalSeconds: 2,
     statusRetryMs: 500,
   });
-  manager = await startMesosManager(API_PORT, `zk://${zk.addr}/mesos`, ['mesos.tasktimeout=3s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${stateFile}`], 3);
+  manager = await startMesosManager(
+    API_PORT,
+    `zk://${zk.addr}/mesos`,
+    ['mesos.tasktimeout=3s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${stateFile}`],
+    3,
+  );
 });
 
 afterAll(async () => {
@@ -52,7 +57,19 @@ describe('swarm manage -c mesos with the docker CLI', () => {
   });
 
   it('runs `docker run -d -m 64m` as a Mesos task on an agent and serves ps, logs, exec, inspect and rm -f', async () => {
-    const run = await docker(API_PORT, 'run', '-d', '-m', '64m', '--name', 'web1', 'busybox:local', 'sh', '-c', 'echo hello-from-mesos; sleep 1000');
+    const run = await docker(
+      API_PORT,
+      'run',
+      '-d',
+      '-m',
+      '64m',
+      '--name',
+      'web1',
+      'busybox:local',
+      'sh',
+      '-c',
+      'echo hello-from-mesos; sleep 1000',
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const containerId = run.stdout;
@@ -73,7 +90,10 @@ describe('swarm manage -c mesos with the docker CLI', () => {
     const removed = await docker(API_PORT, 'rm', '-f', 'web1');
     expect(removed.code).toBe(0);
     expect(master.taskList().find((candidate) => candidate.taskId === task.taskId)?.state).toBe('TASK_KILLED');
-    await waitUntil(async () => !(await docker(API_PORT, 'ps', '-a', '--format', '{{.Names}}')).stdout.includes('web1'), 'web1 gone from ps');
+    await waitUntil(
+      async () => !(await docker(API_PORT, 'ps', '-a', '--format', '{{.Names}}')).stdout.includes('web1'),
+      'web1 gone from ps',
+    );
   });
 
   it('measures docker run -> TASK_RUNNING through the double', async () => {
@@ -87,33 +107,76 @@ describe('swarm manage -c mesos with the docker CLI', () => {
       samples.push({ toAccept: task.acceptedAt! - started, toRunning: task.runningAt! - started, toExit: exited - started });
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const ms = (pick: (sample: (typeof samples)[number]) => number) => `${samples.map(pick).join(', ')} (median ${median(samples.map(pick))})`;
-    console.log(`docker run -> ACCEPT ms: ${ms((s) => s.toAccept)}; -> TASK_RUNNING ms: ${ms((s) => s.toRunning)}; docker run exits after ms: ${ms((s) => s.toExit)}`);
+    const ms = (pick: (sample: (typeof samples)[number]) => number) =>
+      `${samples.map(pick).join(', ')} (median ${median(samples.map(pick))})`;
+    console.log(
+      `docker run -> ACCEPT ms: ${ms((s) => s.toAccept)}; -> TASK_RUNNING ms: ${ms((s) => s.toRunning)}; docker run exits after ms: ${ms((s) => s.toExit)}`,
+    );
     for (const sample of samples) expect(sample.toRunning).toBeLessThan(sample.toExit);
     expect((await docker(API_PORT, 'rm', '-f', 'timed0', 'timed1', 'timed2')).code).toBe(0);
   });
 
   it('maps a published port to a host port taken from the offer', async () => {
-    const run = await docker(API_PORT, 'run', '-d', '-m', '16m', '-p', '80', '--name', 'www', 'busybox:local', 'httpd', '-f', '-p', '80', '-h', '/www');
+    const run = await docker(
+      API_PORT,
+      'run',
+      '-d',
+      '-m',
+      '16m',
+      '-p',
+      '80',
+      '--name',
+      'www',
+      'busybox:local',
+      'httpd',
+      '-f',
+      '-p',
+      '80',
+      '-h',
+      '/www',
+    );
     expect(run.stderr).toBe('');
     const task = master.taskList().find((candidate) => candidate.taskId.startsWith('www.'))!;
     const engine = engineOf(task.hostname);
-    const ports = (await new Docker({ host: engine.host, port: engine.port }).getContainer(run.stdout).inspect()).NetworkSettings.Ports['80/tcp'];
+    const ports = (await new Docker({ host: engine.host, port: engine.port }).getContainer(run.stdout).inspect()).NetworkSettings.Ports[
+      '80/tcp'
+    ];
     const hostPort = Number(ports?.[0]?.HostPort);
     expect(hostPort).toBeGreaterThanOrEqual(31000);
     expect(hostPort).toBeLessThanOrEqual(31099);
-    await waitUntil(async () => (await fetch(`http://${engine.host}:${hostPort}/`).then((res) => res.text()).catch(() => '')).includes('hello from busybox:local'), 'httpd answers');
+    await waitUntil(
+      async () =>
+        (
+          await fetch(`http://${engine.host}:${hostPort}/`)
+            .then((res) => res.text())
+            .catch(() => '')
+        ).includes('hello from busybox:local'),
+      'httpd answers',
+    );
     expect((await docker(API_PORT, 'rm', '-f', 'www')).code).toBe(0);
   });
 
-  it('refuses a run without -c or -m with Swarm classic\'s text', async () => {
+  it("refuses a run without -c or -m with Swarm classic's text", async () => {
     const run = await docker(API_PORT, 'run', '-d', 'busybox:local', 'sleep', '10');
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('resources constraints (-c and/or -m) are required by mesos');
   });
 
   it('places by constraints on agent attributes', async () => {
-    const run = await docker(API_PORT, 'run', '-d', '-m', '32m', '-e', 'constraint:rack==r2', '--name', 'pinned', 'busybox:local', 'sleep', '1000');
+    const run = await docker(
+      API_PORT,
+      'run',
+      '-d',
+      '-m',
+      '32m',
+      '-e',
+      'constraint:rack==r2',
+      '--name',
+      'pinned',
+      'busybox:local',
+      'sleep',
+      '1000',
+    );
     expect(run.code).toBe(0);
     const task = master.taskList().find((candidate) => candidate.taskId.startsWith('pinned.'))!;
     expect(task.hostname).toBe(testbed.engines[2]!.name);

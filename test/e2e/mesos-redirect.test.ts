@@ -27,10 +27,14 @@ async function zkGroup(): Promise<Array<{ name: string; info: Record<string, unk
     client.connect();
   });
   try {
-    const children = await new Promise<string[]>((resolve, reject) => client.getChildren('/mesos', (error: Error | null, names: string[]) => (error ? reject(error) : resolve(names))));
+    const children = await new Promise<string[]>((resolve, reject) =>
+      client.getChildren('/mesos', (error: Error | null, names: string[]) => (error ? reject(error) : resolve(names))),
+    );
     const entries = [];
     for (const name of children.sort()) {
-      const data = await new Promise<Buffer>((resolve, reject) => client.getData(`/mesos/${name}`, (error: Error | null, bytes: Buffer) => (error ? reject(error) : resolve(bytes))));
+      const data = await new Promise<Buffer>((resolve, reject) =>
+        client.getData(`/mesos/${name}`, (error: Error | null, bytes: Buffer) => (error ? reject(error) : resolve(bytes))),
+      );
       entries.push({ name, info: JSON.parse(data.toString('utf8')) as Record<string, unknown> });
     }
     return entries;
@@ -42,7 +46,13 @@ async function zkGroup(): Promise<Array<{ name: string; info: Record<string, unk
 beforeAll(async () => {
   [testbed, zk] = await Promise.all([startTestbed({ first: 68, count: 1 }), startZooKeeper(ZK_PORT)]);
   for (let i = 0; i < 2; i++) {
-    masters.push(await startMesosMaster({ agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port })), zk: { servers: zk.addr, path: '/mesos' }, heartbeatIntervalSeconds: 2 }));
+    masters.push(
+      await startMesosMaster({
+        agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port })),
+        zk: { servers: zk.addr, path: '/mesos' },
+        heartbeatIntervalSeconds: 2,
+      }),
+    );
   }
 });
 
@@ -58,7 +68,12 @@ describe('Mesos master double in ZooKeeper', () => {
     const [leader, standby] = masters;
     const group = await zkGroup();
     expect(group.map((entry) => entry.name)).toEqual(['json.info_0000000000', 'json.info_0000000001']);
-    expect(group[0]!.info).toMatchObject({ address: { ip: '127.0.0.1', port: leader!.port }, ip: 16777343, port: leader!.port, version: '1.11.0' });
+    expect(group[0]!.info).toMatchObject({
+      address: { ip: '127.0.0.1', port: leader!.port },
+      ip: 16777343,
+      port: leader!.port,
+      version: '1.11.0',
+    });
     expect(group[1]!.info).toMatchObject({ port: standby!.port });
     expect(leader!.isLeader()).toBe(true);
     expect(standby!.isLeader()).toBe(false);

@@ -37,10 +37,16 @@ beforeAll(async () => {
     heartbeatIntervalSeconds: 2,
     statusRetryMs: 500,
   });
-  manager = await startMesosManager(API_PORT, `mesos://127.0.0.1:${MASTER_PORT}`, ['mesos.tasktimeout=10s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${join(dir, 'framework.json')}`], 2, {
-    args: ['--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.serverCert, '--tlskey', certs.serverKey],
-    cliFlags,
-  });
+  manager = await startMesosManager(
+    API_PORT,
+    `mesos://127.0.0.1:${MASTER_PORT}`,
+    ['mesos.tasktimeout=10s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${join(dir, 'framework.json')}`],
+    2,
+    {
+      args: ['--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.serverCert, '--tlskey', certs.serverKey],
+      cliFlags,
+    },
+  );
 });
 
 afterAll(async () => {
@@ -54,7 +60,10 @@ describe('driver-mesos with agents whose engines listen with --tlsverify', () =>
   it('really needs TLS: the engines refuse plain HTTP', async () => {
     const engine = testbed.engines[0]!;
     expect(engine.port).toBe(2376);
-    const plain = await fetch(`http://${engine.host}:${engine.port}/info`).then((res) => res.text(), (error: Error) => error.message);
+    const plain = await fetch(`http://${engine.host}:${engine.port}/info`).then(
+      (res) => res.text(),
+      (error: Error) => error.message,
+    );
     expect(plain).toContain('Client sent an HTTP request to an HTTPS server');
   });
 
@@ -76,7 +85,19 @@ describe('driver-mesos with agents whose engines listen with --tlsverify', () =>
 
     await waitUntil(async () => {
       const until = String(Math.floor(Date.now() / 1000) + 1);
-      const events = await docker('events', '--since', since, '--until', until, '--filter', 'container=tlsweb', '--filter', 'event=start', '--format', '{{json .}}');
+      const events = await docker(
+        'events',
+        '--since',
+        since,
+        '--until',
+        until,
+        '--filter',
+        'container=tlsweb',
+        '--filter',
+        'event=start',
+        '--format',
+        '{{json .}}',
+      );
       return events.stdout.includes(containerId) && events.stdout.includes(`"node.name":"${task.hostname}"`);
     }, 'the start event from the agent engine');
 
@@ -94,11 +115,21 @@ describe('driver-mesos with agents whose engines listen with --tlsverify', () =>
   it('without the TLS files, a run fails saying why the agent engines cannot be read', async () => {
     const engineTls = { ca: readFileSync(certs.ca), cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey) };
     const plainMaster = await startMesosMaster({
-      agents: testbed.engines.map((engine) => ({ host: engine.host, port: engine.port, tls: engineTls, attributes: { docker_port: '2376' } })),
+      agents: testbed.engines.map((engine) => ({
+        host: engine.host,
+        port: engine.port,
+        tls: engineTls,
+        attributes: { docker_port: '2376' },
+      })),
       port: PLAIN_MASTER_PORT,
       heartbeatIntervalSeconds: 2,
     });
-    const plain = await startMesosManager(PLAIN_API_PORT, `mesos://127.0.0.1:${PLAIN_MASTER_PORT}`, ['mesos.tasktimeout=4s', `mesos.statefile=${join(dir, 'plain.json')}`], 1);
+    const plain = await startMesosManager(
+      PLAIN_API_PORT,
+      `mesos://127.0.0.1:${PLAIN_MASTER_PORT}`,
+      ['mesos.tasktimeout=4s', `mesos.statefile=${join(dir, 'plain.json')}`],
+      1,
+    );
     try {
       const run = await plainDocker(PLAIN_API_PORT, 'run', '-d', '-m', '16m', 'busybox:local', 'sleep', '100');
       expect(run.code).not.toBe(0);

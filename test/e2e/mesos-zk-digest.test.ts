@@ -21,14 +21,20 @@ let zk: Service;
 let master: MesosMasterDouble;
 const managers = new Map<number, Manager>();
 
-const options = (name: string) => ['mesos.tasktimeout=2s', 'mesos.offerrefusetimeout=1s', `mesos.statefile=${join(stateDir, `${name}.json`)}`];
+const options = (name: string) => [
+  'mesos.tasktimeout=2s',
+  'mesos.offerrefusetimeout=1s',
+  `mesos.statefile=${join(stateDir, `${name}.json`)}`,
+];
 const status = async (port: number, key: string) => row(await systemStatus(port), key) ?? '';
 
 /** What an unauthenticated ZooKeeper client gets for the group's children. */
 function childrenWithoutCredentials(servers: string, path: string): Promise<string> {
   const client = zookeeper.createClient(servers, { sessionTimeout: 10_000 });
   return new Promise<string>((resolve) => {
-    client.once('connected', () => client.getChildren(path, (error: Error | null, children: string[]) => resolve(error ? error.message : children.join(','))));
+    client.once('connected', () =>
+      client.getChildren(path, (error: Error | null, children: string[]) => resolve(error ? error.message : children.join(','))),
+    );
     client.connect();
   }).finally(() => client.close());
 }
@@ -81,7 +87,8 @@ describe('driver-mesos with a digest-protected Mesos group in ZooKeeper', () => 
   });
 
   it('says the credentials are wrong for a wrong password, without printing it, and keeps serving', async () => {
-    const expected = 'ZooKeeper denied reading /mesos (NO_AUTH): the credentials of user swarm in the zk:// URL are wrong or not allowed to read it';
+    const expected =
+      'ZooKeeper denied reading /mesos (NO_AUTH): the credentials of user swarm in the zk:// URL are wrong or not allowed to read it';
     await waitUntil(async () => (await status(WRONG, 'Mesos Status')) === expected, 'wrong credentials in docker info');
     const manager = managers.get(WRONG)!;
     expect(manager.output()).toContain(expected);

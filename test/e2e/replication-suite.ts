@@ -46,14 +46,23 @@ function lastLeadershipAt(output: string): number {
 /** Every manager's `Leader Election` and `New leader` lines, for failure messages. */
 function electionLog(managers: readonly Manager[]): string {
   return managers
-    .flatMap((manager) => manager.output().split('\n').filter((line) => /Leader Election|New leader/.test(line)).map((line) => `${manager.port}: ${line}`))
+    .flatMap((manager) =>
+      manager
+        .output()
+        .split('\n')
+        .filter((line) => /Leader Election|New leader/.test(line))
+        .map((line) => `${manager.port}: ${line}`),
+    )
     .join('\n');
 }
 
 /** `docker info` as a user reads it: the `Role: ...` and `Primary: ...` lines. */
 async function infoRoleLines(host: string): Promise<string[]> {
   const text = await docker(host, 'info');
-  return text.split('\n').map((line) => line.trim()).filter((line) => /^(Role|Primary):/.test(line));
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^(Role|Primary):/.test(line));
 }
 
 /**
@@ -76,7 +85,10 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
     const byPort = (port: number) => managers.find((manager) => manager.port === port)!;
 
     beforeAll(async () => {
-      [testbed, store] = await Promise.all([startTestbed({ first: setup.firstEngine, count: 2 }), startStore(setup.scheme, setup.storePort)]);
+      [testbed, store] = await Promise.all([
+        startTestbed({ first: setup.firstEngine, count: 2 }),
+        startStore(setup.scheme, setup.storePort),
+      ]);
       const discovery = `${setup.scheme}://${store.addr}/replication`;
       for (const engine of testbed.engines) joins.push(startJoin(discovery, engine.addr, '20s'));
       const started = await Promise.all(
@@ -107,7 +119,11 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
     let primaryPort = 0;
 
     it('elects one primary; docker info shows Role: primary there and Role: replica with the Primary elsewhere', async () => {
-      expectedGaps[0]!.to = await seenWithin(async () => (await primariesAmong(ports)).length === 1, 'one primary among three managers', 15_000);
+      expectedGaps[0]!.to = await seenWithin(
+        async () => (await primariesAmong(ports)).length === 1,
+        'one primary among three managers',
+        15_000,
+      );
       primaryPort = (await primariesAmong(ports))[0]!;
       for (const port of ports) {
         const expected = port === primaryPort ? ['Role: primary'] : ['Role: replica', `Primary: ${advertise(primaryPort)}`];
@@ -138,12 +154,18 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
       const [newPrimary] = await primariesAmong(survivors);
       // The elected manager's own log says when it took over, free of this test's polling delays.
       const failoverMs = lastLeadershipAt(byPort(newPrimary!).output()) - killedAt;
-      console.log(`${setup.scheme}: new primary ${failoverMs} ms after kill -9 of the primary (seen by clients after ${seenMs} ms; replication TTL ${TTL_SECONDS}s)`);
+      console.log(
+        `${setup.scheme}: new primary ${failoverMs} ms after kill -9 of the primary (seen by clients after ${seenMs} ms; replication TTL ${TTL_SECONDS}s)`,
+      );
       expect(failoverMs).toBeLessThanOrEqual(TTL_SECONDS * 1000);
       expect(seenMs).toBeLessThanOrEqual(TTL_SECONDS * 1000 + POLLING_MARGIN_MS);
 
       const replicaPort = survivors.find((port) => port !== newPrimary)!;
-      await eventually(async () => (await readRole(replicaPort)).primary === advertise(newPrimary!), 'the replica to follow the new primary', 10_000);
+      await eventually(
+        async () => (await readRole(replicaPort)).primary === advertise(newPrimary!),
+        'the replica to follow the new primary',
+        10_000,
+      );
       expect(await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after failover')).toBe('after failover');
       ports.splice(ports.indexOf(primaryPort), 1);
       primaryPort = newPrimary!;
@@ -154,7 +176,12 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
       const downAt = Date.now();
       const outage = { from: downAt, to: Number.POSITIVE_INFINITY };
       expectedGaps.push(outage);
-      const steppedDownMs = (await seenWithin(async () => (await primariesAmong(ports)).length === 0, 'every manager to step down', TTL_SECONDS * 1000 + 3000)) - downAt;
+      const steppedDownMs =
+        (await seenWithin(
+          async () => (await primariesAmong(ports)).length === 0,
+          'every manager to step down',
+          TTL_SECONDS * 1000 + 3000,
+        )) - downAt;
       console.log(`${setup.scheme}: no primary ${steppedDownMs} ms after the store went down`);
       // The primary may lead only while its session or lease is certainly alive, which is less than the TTL.
       expect(steppedDownMs).toBeLessThanOrEqual(TTL_SECONDS * 1000 + POLLING_MARGIN_MS);
@@ -164,21 +191,31 @@ export function replicationSuite(setup: ReplicationSuiteSetup): void {
       console.log(`${setup.scheme}: one primary again ${outage.to - backAt} ms after the store came back`);
       const [primary] = await primariesAmong(ports);
       const replicaPort = ports.find((port) => port !== primary)!;
-      await eventually(async () => (await readRole(replicaPort)).primary === advertise(primary!), 'the replica to follow the primary', 10_000);
+      await eventually(
+        async () => (await readRole(replicaPort)).primary === advertise(primary!),
+        'the replica to follow the primary',
+        10_000,
+      );
       expect(await infoRoleLines(byPort(replicaPort).host)).toEqual(['Role: replica', `Primary: ${advertise(primary!)}`]);
-      const ran = await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after store restart').catch((error: Error) => {
-        throw new Error(`${error.message}\nelection log:\n${electionLog(ports.map(byPort))}`);
-      });
+      const ran = await docker(byPort(replicaPort).host, 'run', '--rm', 'busybox:local', 'echo', 'after store restart').catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\nelection log:\n${electionLog(ports.map(byPort))}`);
+        },
+      );
       expect(ran).toBe('after store restart');
     });
 
     it('showed exactly one primary at all times while polling all managers (none only during start-up, failover and the store outage)', async () => {
       await watch!.stop();
-      console.log(`${setup.scheme}: ${watch!.rounds} polling rounds of /info, at most ${watch!.mostPrimaries} primary at once, ${watch!.gaps.length} stretches without one`);
+      console.log(
+        `${setup.scheme}: ${watch!.rounds} polling rounds of /info, at most ${watch!.mostPrimaries} primary at once, ${watch!.gaps.length} stretches without one`,
+      );
       expect(watch!.rounds).toBeGreaterThan(50);
       expect(watch!.overlaps).toEqual([]);
       expect(watch!.mostPrimaries).toBe(1);
-      const unexpected = watch!.gaps.filter((gap) => !expectedGaps.some((allowed) => gap.from >= allowed.from - WATCH_ROUND_MS && gap.to <= allowed.to + WATCH_ROUND_MS));
+      const unexpected = watch!.gaps.filter(
+        (gap) => !expectedGaps.some((allowed) => gap.from >= allowed.from - WATCH_ROUND_MS && gap.to <= allowed.to + WATCH_ROUND_MS),
+      );
       expect(unexpected.map((gap) => `${new Date(gap.from).toISOString()} for ${gap.to - gap.from} ms`)).toEqual([]);
     });
   });

@@ -14,7 +14,13 @@ async function snapshot(host: string): Promise<string[]> {
   const ids = (await docker(host, 'ps', '-a', '-q', '--no-trunc')).split('\n').filter(Boolean);
   const lines = await Promise.all(
     ids.map((id) =>
-      docker(host, 'inspect', '-f', `{{.Id}} {{.Name}} {{.Node.Name}} {{.State.Status}} {{index .Config.Labels "${SWARM_ID}"}} {{index .Config.Labels "com.docker.swarm.reschedule-policies"}}`, id),
+      docker(
+        host,
+        'inspect',
+        '-f',
+        `{{.Id}} {{.Name}} {{.Node.Name}} {{.State.Status}} {{index .Config.Labels "${SWARM_ID}"}} {{index .Config.Labels "com.docker.swarm.reschedule-policies"}}`,
+        id,
+      ),
     ),
   );
   return lines.sort();
@@ -38,7 +44,19 @@ describe('a restarted manager loses nothing', () => {
   });
 
   it('rebuilds containers, swarm ids and policies from the engines after a restart', async () => {
-    await swarm('run', '-d', '--name', 'kept', '-e', 'reschedule:on-node-failure', '-e', `constraint:node==~node${FIRST}`, 'busybox:local', 'sleep', '600');
+    await swarm(
+      'run',
+      '-d',
+      '--name',
+      'kept',
+      '-e',
+      'reschedule:on-node-failure',
+      '-e',
+      `constraint:node==~node${FIRST}`,
+      'busybox:local',
+      'sleep',
+      '600',
+    );
     await swarm('run', '-d', '--name', 'plain', '-e', `constraint:node==node${FIRST + 1}`, 'busybox:local', 'sleep', '600');
     await swarm('create', '--name', 'idle', '-l', 'com.docker.swarm.reschedule-policies=["off"]', 'busybox:local', 'true');
     before = await snapshot(manager!.host);
@@ -62,7 +80,9 @@ describe('a restarted manager loses nothing', () => {
     const moved = await pollAsync(
       'kept running on the other node',
       async () => {
-        const found = rowsNamed(await rows(manager!.host), 'kept').find(([name, row]) => name === `node${FIRST + 1}/kept` && row.status.startsWith('Up'));
+        const found = rowsNamed(await rows(manager!.host), 'kept').find(
+          ([name, row]) => name === `node${FIRST + 1}/kept` && row.status.startsWith('Up'),
+        );
         return found?.[0];
       },
       30_000,

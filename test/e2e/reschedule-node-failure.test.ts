@@ -31,13 +31,26 @@ describe('rescheduling containers off a failed node (docker CLI through swarm ma
   });
 
   it('refuses invalid policies with Swarm classic texts (HTTP 400)', async () => {
-    await expect(swarm('run', '-d', '--name', 'bad1', '-l', 'com.docker.swarm.reschedule-policies=["false"]', 'busybox:local', 'true')).rejects.toThrow(
-      'invalid reschedule policy: false',
-    );
     await expect(
-      swarm('run', '-d', '--name', 'bad2', '-e', 'reschedule:off', '-l', 'com.docker.swarm.reschedule-policies=["on-node-failure"]', 'busybox:local', 'true'),
+      swarm('run', '-d', '--name', 'bad1', '-l', 'com.docker.swarm.reschedule-policies=["false"]', 'busybox:local', 'true'),
+    ).rejects.toThrow('invalid reschedule policy: false');
+    await expect(
+      swarm(
+        'run',
+        '-d',
+        '--name',
+        'bad2',
+        '-e',
+        'reschedule:off',
+        '-l',
+        'com.docker.swarm.reschedule-policies=["on-node-failure"]',
+        'busybox:local',
+        'true',
+      ),
     ).rejects.toThrow('too many reschedule policies');
-    await expect(swarm('run', '-d', '-e', 'reschedule:always', 'busybox:local', 'true')).rejects.toThrow('invalid reschedule policy: always');
+    await expect(swarm('run', '-d', '-e', 'reschedule:always', 'busybox:local', 'true')).rejects.toThrow(
+      'invalid reschedule policy: always',
+    );
     const response = await fetch(`http://127.0.0.1:${PORT}/containers/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -49,9 +62,39 @@ describe('rescheduling containers off a failed node (docker CLI through swarm ma
   });
 
   it('re-creates an on-node-failure container elsewhere with its swarm id and port; off and node== pinned ones stay', async () => {
-    await swarm('run', '-d', '--name', 'web', '-p', '8080:80', '-e', 'reschedule:on-node-failure', '-e', `constraint:node==~${dead}`, 'busybox:local', 'httpd', '-f', '-p', '80', '-h', '/www');
+    await swarm(
+      'run',
+      '-d',
+      '--name',
+      'web',
+      '-p',
+      '8080:80',
+      '-e',
+      'reschedule:on-node-failure',
+      '-e',
+      `constraint:node==~${dead}`,
+      'busybox:local',
+      'httpd',
+      '-f',
+      '-p',
+      '80',
+      '-h',
+      '/www',
+    );
     await swarm('run', '-d', '--name', 'off', '-e', `constraint:node==~${dead}`, 'busybox:local', 'sleep', '600');
-    await swarm('run', '-d', '--name', 'pinned', '-l', 'com.docker.swarm.reschedule-policies=["on-node-failure"]', '-e', `constraint:node==${dead}`, 'busybox:local', 'sleep', '600');
+    await swarm(
+      'run',
+      '-d',
+      '--name',
+      'pinned',
+      '-l',
+      'com.docker.swarm.reschedule-policies=["on-node-failure"]',
+      '-e',
+      `constraint:node==${dead}`,
+      'busybox:local',
+      'sleep',
+      '600',
+    );
     const before = await rows(manager.host);
     for (const name of ['web', 'off', 'pinned']) expect(before.get(`${dead}/${name}`)?.status).toMatch(/^Up/);
     webSwarmId = await swarm('inspect', '-f', `{{index .Config.Labels "${SWARM_ID}"}}`, 'web');
@@ -62,7 +105,9 @@ describe('rescheduling containers off a failed node (docker CLI through swarm ma
     const moved = await pollAsync(
       'web running on another node',
       async () => {
-        const found = rowsNamed(await rows(manager.host), 'web').find(([name, row]) => !name.startsWith(`${dead}/`) && row.status.startsWith('Up'));
+        const found = rowsNamed(await rows(manager.host), 'web').find(
+          ([name, row]) => !name.startsWith(`${dead}/`) && row.status.startsWith('Up'),
+        );
         return found ? { at: Date.now(), name: found[0], ports: found[1].ports } : undefined;
       },
       30_000,
@@ -79,14 +124,20 @@ describe('rescheduling containers off a failed node (docker CLI through swarm ma
     const engine = testbed.engines.find((candidate) => candidate.name === node)!;
     expect(moved.ports).toBe(`${engine.host}:8080->80/tcp`);
     expect(await swarm('inspect', '-f', `{{index .Config.Labels "${SWARM_ID}"}}`, 'web')).toBe(webSwarmId);
-    expect(await swarm('inspect', '-f', '{{index .Config.Labels "com.docker.swarm.reschedule-policies"}}', 'web')).toBe('["on-node-failure"]');
+    expect(await swarm('inspect', '-f', '{{index .Config.Labels "com.docker.swarm.reschedule-policies"}}', 'web')).toBe(
+      '["on-node-failure"]',
+    );
     expect(await (await fetch(`http://${engine.host}:8080/`)).text()).toContain('hello from busybox:local');
 
     const after = await rows(manager.host);
     expect(rowsNamed(after, 'web').map(([name]) => name)).toEqual([moved.name]);
     expect(rowsNamed(after, 'off').map(([name]) => name)).toEqual([`${dead}/off`]);
     expect(rowsNamed(after, 'pinned').map(([name]) => name)).toEqual([`${dead}/pinned`]);
-    await eventually('the refused move logged', () => /Failed to reschedule container [0-9a-f]{64}: .*constraint/.test(manager.output()), 5_000);
+    await eventually(
+      'the refused move logged',
+      () => /Failed to reschedule container [0-9a-f]{64}: .*constraint/.test(manager.output()),
+      5_000,
+    );
     expect(manager.output()).toMatch(new RegExp(`Rescheduled container [0-9a-f]{64} from ${dead} to ${node} as [0-9a-f]{64}`));
   });
 

@@ -27,19 +27,23 @@ export function rowsNamed(all: Map<string, PsRow>, name: string): Array<[string,
 export async function pollAsync<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   let found: T | undefined;
   let busy = false;
-  return eventually(what, () => {
-    if (!busy) {
-      busy = true;
-      void check().then(
-        (value) => {
-          found = value;
-          busy = false;
-        },
-        () => {
-          busy = false;
-        },
-      );
-    }
-    return found;
-  }, timeoutMs);
+  return eventually(
+    what,
+    () => {
+      if (!busy) {
+        busy = true;
+        void check().then(
+          (value) => {
+            found = value;
+            busy = false;
+          },
+          () => {
+            busy = false;
+          },
+        );
+      }
+      return found;
+    },
+    timeoutMs,
+  );
 }

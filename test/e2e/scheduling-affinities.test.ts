@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOn, daemonError, docker, dockerFails, eventually, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
+import {
+  createOn,
+  daemonError,
+  docker,
+  dockerFails,
+  eventually,
+  startSchedulingCluster,
+  type SchedulingCluster,
+} from './scheduling-support.js';
 
 // engines 53-54, manager on 23201
 const PORT = 23201;
@@ -11,7 +19,20 @@ describe('scheduling: affinities through the docker CLI over two real engines', 
   beforeAll(async () => {
     cluster = await startSchedulingCluster([{ index: 53 }, { index: 54 }], PORT);
     host = cluster.host;
-    await docker(host, 'run', '-d', '--name', 'anchor', '--label', 'tier=front', '-e', 'constraint:node==node54', 'busybox:local', 'sleep', '300');
+    await docker(
+      host,
+      'run',
+      '-d',
+      '--name',
+      'anchor',
+      '--label',
+      'tier=front',
+      '-e',
+      'constraint:node==node54',
+      'busybox:local',
+      'sleep',
+      '300',
+    );
   });
 
   afterAll(async () => {
@@ -28,7 +49,9 @@ describe('scheduling: affinities through the docker CLI over two real engines', 
 
   it('image affinity by repository and by repo:tag', async () => {
     await docker('tcp://127.0.0.54:2375', 'tag', 'busybox:local', 'only-here:1');
-    await eventually('the manager to see the new tag', async () => (await docker(host, 'images', '--format', '{{.Repository}}')).includes('only-here'));
+    await eventually('the manager to see the new tag', async () =>
+      (await docker(host, 'images', '--format', '{{.Repository}}')).includes('only-here'),
+    );
     expect(await createOn(host, '-e', 'affinity:image==only-here')).toBe('node53');
     expect(await createOn(host, '-e', 'affinity:image==only-here:1')).toBe('node53');
   });

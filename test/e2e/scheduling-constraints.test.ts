@@ -50,18 +50,41 @@ describe('scheduling: constraints through the docker CLI over three real engines
   });
 
   it('refuses invalid expressions with Swarm texts', async () => {
-    expect(daemonError(await dockerFails(host, 'run', '-e', 'constraint:storage=ssd', 'busybox:local', 'true'))).toBe('One of operator ==, != is expected');
+    expect(daemonError(await dockerFails(host, 'run', '-e', 'constraint:storage=ssd', 'busybox:local', 'true'))).toBe(
+      'One of operator ==, != is expected',
+    );
     expect(daemonError(await dockerFails(host, 'run', '-e', 'constraint:s==ssd', 'busybox:local', 'true'))).toBe("Key 's' is invalid");
-    expect(daemonError(await dockerFails(host, 'run', '-e', 'affinity:container==a,b', 'busybox:local', 'true'))).toBe("Value 'a,b' is invalid");
+    expect(daemonError(await dockerFails(host, 'run', '-e', 'affinity:container==a,b', 'busybox:local', 'true'))).toBe(
+      "Value 'a,b' is invalid",
+    );
   });
 
   it('swarm schedule --explain reports every node with its verdicts and the ranking', async () => {
     const bin = fileURLToPath(new URL('../../core/dist/cli/bin.js', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'schedule', '--explain', '--json', '-H', host, '-e', 'constraint:zone==eu-*', 'busybox:local']);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      bin,
+      'schedule',
+      '--explain',
+      '--json',
+      '-H',
+      host,
+      '-e',
+      'constraint:zone==eu-*',
+      'busybox:local',
+    ]);
     const explanation = JSON.parse(stdout) as PlacementExplanation;
     expect(explanation.summary).toBe('2/3 nodes are available: 1 constraint zone==eu-*.');
-    expect(explanation.nodes.find((node) => node.name === 'node52')?.verdicts.at(-1)).toMatchObject({ filter: 'constraint', pass: false, reason: 'constraint zone==eu-*' });
-    expect(explanation.nodes.filter((node) => node.rank !== undefined).map((node) => node.name).sort()).toEqual(['node50', 'node51']);
+    expect(explanation.nodes.find((node) => node.name === 'node52')?.verdicts.at(-1)).toMatchObject({
+      filter: 'constraint',
+      pass: false,
+      reason: 'constraint zone==eu-*',
+    });
+    expect(
+      explanation.nodes
+        .filter((node) => node.rank !== undefined)
+        .map((node) => node.name)
+        .sort(),
+    ).toEqual(['node50', 'node51']);
     expect(['node50', 'node51']).toContain(explanation.chosen);
   });
 });

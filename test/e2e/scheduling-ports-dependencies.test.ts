@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countsByNode, createOn, daemonError, docker, dockerFails, removeAll, runOn, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
+import {
+  countsByNode,
+  createOn,
+  daemonError,
+  docker,
+  dockerFails,
+  removeAll,
+  runOn,
+  startSchedulingCluster,
+  type SchedulingCluster,
+} from './scheduling-support.js';
 
 // engines 55-56 (containerslots=4), manager on 23202
 const PORT = 23202;
@@ -10,7 +20,13 @@ describe('scheduling (docker create/run): ports, dependencies and container slot
   let host: string;
 
   beforeAll(async () => {
-    cluster = await startSchedulingCluster([{ index: 55, labels: ['containerslots=4'] }, { index: 56, labels: ['containerslots=4'] }], PORT);
+    cluster = await startSchedulingCluster(
+      [
+        { index: 55, labels: ['containerslots=4'] },
+        { index: 56, labels: ['containerslots=4'] },
+      ],
+      PORT,
+    );
     host = cluster.host;
   });
 

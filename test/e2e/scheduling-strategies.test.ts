@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type Manager } from '../harness/manager.js';
-import { countsByNode, createOn, daemonError, docker, dockerFails, removeAll, runOn, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
+import {
+  countsByNode,
+  createOn,
+  daemonError,
+  docker,
+  dockerFails,
+  removeAll,
+  runOn,
+  startSchedulingCluster,
+  type SchedulingCluster,
+} from './scheduling-support.js';
 
 // engines 57-59, managers on 23203 (spread) and 23204 (binpack)
 const PORTS = { spread: 23203, binpack: 23204 };
@@ -15,7 +25,10 @@ describe('scheduling: spread and binpack, over-asks and parallel runs through th
   let ncpu: number;
 
   beforeAll(async () => {
-    cluster = await startSchedulingCluster(ENGINES.map((index) => ({ index })), PORTS.spread);
+    cluster = await startSchedulingCluster(
+      ENGINES.map((index) => ({ index })),
+      PORTS.spread,
+    );
     host = cluster.host;
     const [mem, cpus] = (await docker('tcp://127.0.0.58:2375', 'info', '--format', '{{.MemTotal}} {{.NCPU}}')).split(' ');
     memTotal = Number(mem);
@@ -36,7 +49,12 @@ describe('scheduling: spread and binpack, over-asks and parallel runs through th
   it('binpack fills one node with six, the seventh goes to the next', async () => {
     let binpack: Manager | undefined;
     try {
-      binpack = await startManager({ discovery: ENGINES.map((index) => `127.0.0.${index + 1}:2375`).join(','), port: PORTS.binpack, expectNodes: 3, args: ['--strategy', 'binpack'] });
+      binpack = await startManager({
+        discovery: ENGINES.map((index) => `127.0.0.${index + 1}:2375`).join(','),
+        port: PORTS.binpack,
+        expectNodes: 3,
+        args: ['--strategy', 'binpack'],
+      });
       const sixth = String(Math.floor(memTotal / 6));
       const placed = [];
       for (let i = 0; i < 6; i++) placed.push(await createOn(binpack.host, '-m', sixth));

@@ -76,8 +76,14 @@ export interface SchedulingCluster {
 }
 
 /** Real engines (each with its own labels) behind `swarm manage` on `port`. */
-export async function startSchedulingCluster(engines: readonly EngineSpec[], port: number, args: string[] = []): Promise<SchedulingCluster> {
-  const beds: Testbed[] = await Promise.all(engines.map((engine) => startTestbed({ first: engine.index, count: 1, labels: engine.labels ?? [] })));
+export async function startSchedulingCluster(
+  engines: readonly EngineSpec[],
+  port: number,
+  args: string[] = [],
+): Promise<SchedulingCluster> {
+  const beds: Testbed[] = await Promise.all(
+    engines.map((engine) => startTestbed({ first: engine.index, count: 1, labels: engine.labels ?? [] })),
+  );
   try {
     const discovery = engines.map((engine) => `127.0.0.${engine.index + 1}:2375`).join(',');
     const manager = await startManager({ discovery, port, expectNodes: engines.length, args });

@@ -74,5 +74,8 @@ export async function startTestbed(options: TestbedOptions): Promise<Testbed> {
 /** Stop one engine without removing its data (containers survive a later start). */
 async function killEngine(index: number): Promise<void> {
   const dir = `${root()}/engine${index}`;
-  await run('bash', ['-c', `pid=$(cat ${dir}/pid 2>/dev/null) || exit 0; kill $pid 2>/dev/null || exit 0; for i in $(seq 1 200); do kill -0 $pid 2>/dev/null || exit 0; sleep 0.1; done; kill -9 $pid 2>/dev/null || true`]);
+  await run('bash', [
+    '-c',
+    `pid=$(cat ${dir}/pid 2>/dev/null) || exit 0; kill $pid 2>/dev/null || exit 0; for i in $(seq 1 200); do kill -0 $pid 2>/dev/null || exit 0; sleep 0.1; done; kill -9 $pid 2>/dev/null || true`,
+  ]);
 }

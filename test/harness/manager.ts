@@ -76,7 +76,12 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const manager: Manager = { host: `tcp://127.0.0.1:${options.port}`, port: options.port, output: () => output, stop: () => stopChild(child) };
+  const manager: Manager = {
+    host: `tcp://127.0.0.1:${options.port}`,
+    port: options.port,
+    output: () => output,
+    stop: () => stopChild(child),
+  };
   const readInfo = options.readInfo ?? (() => plainInfo(options.port));
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let healthy = 0;

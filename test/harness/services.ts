@@ -22,10 +22,15 @@ function fourLetterWord(port: number, word: string, timeoutMs = 1000): Promise<s
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
     let answer = '';
-    const done = () => { socket.destroy(); resolve(answer); };
+    const done = () => {
+      socket.destroy();
+      resolve(answer);
+    };
     socket.setTimeout(timeoutMs, done);
     socket.on('connect', () => socket.write(word));
-    socket.on('data', (chunk) => { answer += chunk.toString(); });
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
     socket.on('end', done);
     socket.on('error', done);
   });
@@ -55,8 +60,14 @@ async function manage(port: number, dir: string, launch: () => Promise<ChildProc
     addr: `127.0.0.1:${port}`,
     port,
     kill: () => stopProcess(child),
-    restart: async () => { await stopProcess(child); child = await launch(); },
-    stop: async () => { await stopProcess(child); rmSync(dir, { recursive: true, force: true }); },
+    restart: async () => {
+      await stopProcess(child);
+      child = await launch();
+    },
+    stop: async () => {
+      await stopProcess(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -89,10 +100,14 @@ export async function makeZooKeeperTlsFiles(dir: string): Promise<ZooKeeperTlsFi
 /** ZooKeeper 3.8's TLS port (Netty connection factory, PEM key and trust stores, client certificates required). */
 function secureClientConfig(tls: ZooKeeperTls): string[] {
   return [
-    `secureClientPort=${tls.securePort}`, 'secureClientPortAddress=127.0.0.1',
+    `secureClientPort=${tls.securePort}`,
+    'secureClientPortAddress=127.0.0.1',
     'serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory',
-    `ssl.keyStore.location=${tls.keyAndCertFile}`, 'ssl.keyStore.type=PEM',
-    `ssl.trustStore.location=${tls.caFile}`, 'ssl.trustStore.type=PEM', 'ssl.clientAuth=need',
+    `ssl.keyStore.location=${tls.keyAndCertFile}`,
+    'ssl.keyStore.type=PEM',
+    `ssl.trustStore.location=${tls.caFile}`,
+    'ssl.trustStore.type=PEM',
+    'ssl.clientAuth=need',
   ];
 }
 
@@ -100,16 +115,29 @@ function secureClientConfig(tls: ZooKeeperTls): string[] {
 export async function startZooKeeper(port: number, tls?: ZooKeeperTls): Promise<Service> {
   const dir = mkdtempSync(join(tmpdir(), 'swarm-zk-'));
   const cfg = join(dir, 'zoo.cfg');
-  writeFileSync(cfg, [
-    'tickTime=2000', `dataDir=${dir}/data`, `clientPort=${port}`, 'clientPortAddress=127.0.0.1',
-    'admin.enableServer=false', '4lw.commands.whitelist=ruok,stat', 'maxSessionTimeout=60000', 'minSessionTimeout=2000',
-    ...(tls === undefined ? [] : secureClientConfig(tls)),
-  ].join('\n'));
+  writeFileSync(
+    cfg,
+    [
+      'tickTime=2000',
+      `dataDir=${dir}/data`,
+      `clientPort=${port}`,
+      'clientPortAddress=127.0.0.1',
+      'admin.enableServer=false',
+      '4lw.commands.whitelist=ruok,stat',
+      'maxSessionTimeout=60000',
+      'minSessionTimeout=2000',
+      ...(tls === undefined ? [] : secureClientConfig(tls)),
+    ].join('\n'),
+  );
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawn('java', ['-Xmx256m', '-cp', '/usr/share/java/*:/etc/zookeeper/conf', 'org.apache.zookeeper.server.quorum.QuorumPeerMain', cfg], {
-      stdio: 'ignore',
-      env: { ...process.env, ZOO_LOG_DIR: dir, ZOO_LOG4J_PROP: 'WARN,CONSOLE' },
-    });
+    const child = spawn(
+      'java',
+      ['-Xmx256m', '-cp', '/usr/share/java/*:/etc/zookeeper/conf', 'org.apache.zookeeper.server.quorum.QuorumPeerMain', cfg],
+      {
+        stdio: 'ignore',
+        env: { ...process.env, ZOO_LOG_DIR: dir, ZOO_LOG4J_PROP: 'WARN,CONSOLE' },
+      },
+    );
     await waitFor(async () => (await fourLetterWord(port, 'ruok')) === 'imok', `ZooKeeper on port ${port}`);
     if (tls !== undefined) await waitFor(() => portOpen(tls.securePort), `ZooKeeper's TLS port ${tls.securePort}`);
     return child;
@@ -120,7 +148,10 @@ export async function startZooKeeper(port: number, tls?: ZooKeeperTls): Promise<
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(true); });
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.on('error', () => resolve(false));
   });
 }
@@ -130,13 +161,26 @@ export async function startEtcd(port: number): Promise<Service> {
   const dir = mkdtempSync(join(tmpdir(), 'swarm-etcd-'));
   const client = `http://127.0.0.1:${port}`;
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawn('etcd', [
-      '--data-dir', `${dir}/data`, '--name', `test${port}`,
-      '--listen-client-urls', client, '--advertise-client-urls', client,
-      '--listen-peer-urls', `http://127.0.0.1:${port + 1}`,
-      '--initial-advertise-peer-urls', `http://127.0.0.1:${port + 1}`,
-      '--initial-cluster', `test${port}=http://127.0.0.1:${port + 1}`,
-    ], { stdio: 'ignore' });
+    const child = spawn(
+      'etcd',
+      [
+        '--data-dir',
+        `${dir}/data`,
+        '--name',
+        `test${port}`,
+        '--listen-client-urls',
+        client,
+        '--advertise-client-urls',
+        client,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${port + 1}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${port + 1}`,
+        '--initial-cluster',
+        `test${port}=http://127.0.0.1:${port + 1}`,
+      ],
+      { stdio: 'ignore' },
+    );
     await waitFor(async () => {
       try {
         const response = await fetch(`${client}/health`);

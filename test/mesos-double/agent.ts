@@ -22,8 +22,13 @@ export class DoubleAgent {
   memMb = 0;
   readonly disk = DISK_MB;
 
-  constructor(readonly spec: AgentSpec, readonly ports: Range) {
-    this.docker = spec.tls ? new Docker({ host: spec.host, port: spec.port, protocol: 'https', ...spec.tls }) : new Docker({ host: spec.host, port: spec.port });
+  constructor(
+    readonly spec: AgentSpec,
+    readonly ports: Range,
+  ) {
+    this.docker = spec.tls
+      ? new Docker({ host: spec.host, port: spec.port, protocol: 'https', ...spec.tls })
+      : new Docker({ host: spec.host, port: spec.port });
   }
 
   async load(): Promise<void> {

@@ -8,16 +8,40 @@ export interface Refusal {
 }
 
 const CALL_TYPES = new Set([
-  'SUBSCRIBE', 'TEARDOWN', 'ACCEPT', 'DECLINE', 'ACCEPT_INVERSE_OFFERS', 'DECLINE_INVERSE_OFFERS', 'REVIVE', 'KILL', 'SHUTDOWN',
-  'ACKNOWLEDGE', 'ACKNOWLEDGE_OPERATION_STATUS', 'RECONCILE', 'RECONCILE_OPERATIONS', 'MESSAGE', 'REQUEST', 'SUPPRESS', 'UPDATE_FRAMEWORK',
+  'SUBSCRIBE',
+  'TEARDOWN',
+  'ACCEPT',
+  'DECLINE',
+  'ACCEPT_INVERSE_OFFERS',
+  'DECLINE_INVERSE_OFFERS',
+  'REVIVE',
+  'KILL',
+  'SHUTDOWN',
+  'ACKNOWLEDGE',
+  'ACKNOWLEDGE_OPERATION_STATUS',
+  'RECONCILE',
+  'RECONCILE_OPERATIONS',
+  'MESSAGE',
+  'REQUEST',
+  'SUPPRESS',
+  'UPDATE_FRAMEWORK',
 ]);
 
 /** The member a call type must carry (validation::scheduler::call::validate). */
 const REQUIRED_MEMBER: Readonly<Record<string, string>> = {
-  ACCEPT: 'accept', DECLINE: 'decline', KILL: 'kill', SHUTDOWN: 'shutdown', ACKNOWLEDGE: 'acknowledge',
-  RECONCILE: 'reconcile', MESSAGE: 'message', REQUEST: 'request', ACCEPT_INVERSE_OFFERS: 'accept_inverse_offers',
-  DECLINE_INVERSE_OFFERS: 'decline_inverse_offers', ACKNOWLEDGE_OPERATION_STATUS: 'acknowledge_operation_status',
-  RECONCILE_OPERATIONS: 'reconcile_operations', UPDATE_FRAMEWORK: 'update_framework',
+  ACCEPT: 'accept',
+  DECLINE: 'decline',
+  KILL: 'kill',
+  SHUTDOWN: 'shutdown',
+  ACKNOWLEDGE: 'acknowledge',
+  RECONCILE: 'reconcile',
+  MESSAGE: 'message',
+  REQUEST: 'request',
+  ACCEPT_INVERSE_OFFERS: 'accept_inverse_offers',
+  DECLINE_INVERSE_OFFERS: 'decline_inverse_offers',
+  ACKNOWLEDGE_OPERATION_STATUS: 'acknowledge_operation_status',
+  RECONCILE_OPERATIONS: 'reconcile_operations',
+  UPDATE_FRAMEWORK: 'update_framework',
 };
 
 const badRequest = (body: string): Refusal => ({ status: 400, body });
@@ -27,21 +51,25 @@ export function parseCall(method: string, contentType: string | undefined, body:
   if (method !== 'POST') return { status: 405, body: `Expecting one of { 'POST' }, but received '${method}'`, headers: { Allow: 'POST' } };
   if (contentType === undefined) return badRequest("Expecting 'Content-Type' to be present");
   if (contentType === 'application/x-protobuf') return badRequest('Failed to parse body into Call protobuf');
-  if (contentType !== 'application/json') return { status: 415, body: "Expecting 'Content-Type' of application/json or application/x-protobuf" };
+  if (contentType !== 'application/json')
+    return { status: 415, body: "Expecting 'Content-Type' of application/json or application/x-protobuf" };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch (error) {
     return badRequest(`Failed to parse body into JSON: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return badRequest('Failed to convert JSON into Call protobuf: Expecting a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return badRequest('Failed to convert JSON into Call protobuf: Expecting a JSON object');
   const call = parsed as CallJson;
   if (call.type !== undefined && (typeof call.type !== 'string' || !CALL_TYPES.has(call.type))) {
     return badRequest(`Failed to convert JSON into Call protobuf: Failed to find enum for '${String(call.type)}'`);
   }
   const info = call.subscribe?.framework_info;
   if (call.subscribe && (!info || info.user === undefined || info.name === undefined)) {
-    const missing = ['user', 'name'].filter((field) => info?.[field as 'user' | 'name'] === undefined).map((field) => `subscribe.framework_info.${field}`);
+    const missing = ['user', 'name']
+      .filter((field) => info?.[field as 'user' | 'name'] === undefined)
+      .map((field) => `subscribe.framework_info.${field}`);
     return badRequest(`Failed to convert JSON into Call protobuf: Missing required fields: ${missing.join(', ')}`);
   }
   return call;

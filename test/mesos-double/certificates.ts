@@ -22,16 +22,64 @@ export interface TestCertificates {
  */
 export async function makeTestCertificates(dir: string, ips: readonly string[]): Promise<TestCertificates> {
   const openssl = (...args: string[]) => exec('openssl', args, { cwd: dir });
-  await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=mesos-test-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem');
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=mesos-test-ca',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+  );
   const extensions = {
     server: `subjectAltName=${ips.map((ip) => `IP:${ip}`).join(',')}\nextendedKeyUsage=serverAuth,clientAuth\n`,
     client: 'extendedKeyUsage=clientAuth\n',
   };
   for (const [name, ext] of Object.entries(extensions)) {
     writeFileSync(join(dir, `${name}.ext`), ext);
-    await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=mesos-test-${name}`, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
-    await openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}-cert.pem`);
+    await openssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=mesos-test-${name}`,
+      '-keyout',
+      `${name}-key.pem`,
+      '-out',
+      `${name}.csr`,
+    );
+    await openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}-cert.pem`,
+    );
   }
   const path = (file: string) => join(dir, file);
-  return { dir, ca: path('ca.pem'), serverCert: path('server-cert.pem'), serverKey: path('server-key.pem'), clientCert: path('client-cert.pem'), clientKey: path('client-key.pem') };
+  return {
+    dir,
+    ca: path('ca.pem'),
+    serverCert: path('server-cert.pem'),
+    serverKey: path('server-key.pem'),
+    clientCert: path('client-cert.pem'),
+    clientKey: path('client-key.pem'),
+  };
 }

@@ -20,7 +20,10 @@ export class Framework {
   /** taskId → status updates waiting for ACKNOWLEDGE, oldest first (the agent's status update stream). */
   readonly unacknowledged = new Map<string, TaskStatusJson[]>();
 
-  constructor(readonly id: string, public info: { name?: string; user?: string; failover_timeout?: number; role?: string }) {}
+  constructor(
+    readonly id: string,
+    public info: { name?: string; user?: string; failover_timeout?: number; role?: string },
+  ) {}
 
   connected(): boolean {
     return this.stream !== undefined;

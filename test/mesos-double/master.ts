@@ -76,8 +76,13 @@ export class MesosMasterDouble {
 
   masterInfo(): object {
     return {
-      id: this.id, ip: ipToUint32('127.0.0.1'), port: this.port, hostname: 'localhost', pid: `master@127.0.0.1:${this.port}`,
-      version: '1.11.0', address: { hostname: 'localhost', ip: '127.0.0.1', port: this.port },
+      id: this.id,
+      ip: ipToUint32('127.0.0.1'),
+      port: this.port,
+      hostname: 'localhost',
+      pid: `master@127.0.0.1:${this.port}`,
+      version: '1.11.0',
+      address: { hostname: 'localhost', ip: '127.0.0.1', port: this.port },
     };
   }
 
@@ -98,7 +103,12 @@ export class MesosMasterDouble {
       void this.pollContainers();
     });
     if (this.options.zk) {
-      this.membership = new ZkMembership(this.options.zk.servers, this.options.zk.path, () => void this.leadershipChanged(), this.options.zk.digest);
+      this.membership = new ZkMembership(
+        this.options.zk.servers,
+        this.options.zk.path,
+        () => void this.leadershipChanged(),
+        this.options.zk.digest,
+      );
       await this.membership.join(this.masterInfo());
     } else {
       await this.becomeLeader();
@@ -143,12 +153,30 @@ export class MesosMasterDouble {
   }
 
   frameworkList(): Array<{ id: string; name: string | undefined; connected: boolean; suppressed: boolean }> {
-    return [...this.frameworks.values()].map((fw) => ({ id: fw.id, name: fw.info.name, connected: fw.connected(), suppressed: fw.suppressed }));
+    return [...this.frameworks.values()].map((fw) => ({
+      id: fw.id,
+      name: fw.info.name,
+      connected: fw.connected(),
+      suppressed: fw.suppressed,
+    }));
   }
 
-  taskList(): Array<{ taskId: string; frameworkId: string; agentId: string; hostname: string; state: TaskState; containerId?: string; acceptedAt?: number; runningAt?: number }> {
+  taskList(): Array<{
+    taskId: string;
+    frameworkId: string;
+    agentId: string;
+    hostname: string;
+    state: TaskState;
+    containerId?: string;
+    acceptedAt?: number;
+    runningAt?: number;
+  }> {
     return [...this.tasks.values()].map((task) => ({
-      taskId: task.meta.taskId, frameworkId: task.meta.frameworkId, agentId: task.agent.id, hostname: task.agent.hostname, state: task.state,
+      taskId: task.meta.taskId,
+      frameworkId: task.meta.frameworkId,
+      agentId: task.agent.id,
+      hostname: task.agent.hostname,
+      state: task.state,
       ...(task.containerId ? { containerId: task.containerId } : {}),
       ...(task.acceptedAt ? { acceptedAt: task.acceptedAt } : {}),
       ...(task.runningAt ? { runningAt: task.runningAt } : {}),
@@ -180,7 +208,12 @@ export class MesosMasterDouble {
     for (const agent of this.agents) {
       for (const found of await recoverTasks(agent.docker).catch(() => [])) {
         if (found.meta.agentId !== agent.id || this.tasks.has(found.meta.taskId)) continue;
-        this.tasks.set(found.meta.taskId, { meta: found.meta, agent, containerId: found.containerId, state: found.running ? 'TASK_RUNNING' : 'TASK_FINISHED' });
+        this.tasks.set(found.meta.taskId, {
+          meta: found.meta,
+          agent,
+          containerId: found.containerId,
+          state: found.running ? 'TASK_RUNNING' : 'TASK_FINISHED',
+        });
       }
     }
     this.leading = true;
@@ -217,16 +250,21 @@ export class MesosMasterDouble {
       if (accept && !/application\/json|application\/x-protobuf|\*\/\*/.test(accept)) {
         return this.answer(res, { status: 406, body: "Expecting 'Accept' to allow 'application/x-protobuf' or 'application/json'" });
       }
-      if (streamHeader !== undefined) return this.answer(res, { status: 400, body: "Subscribe calls should not include the 'Mesos-Stream-Id' header" });
+      if (streamHeader !== undefined)
+        return this.answer(res, { status: 400, body: "Subscribe calls should not include the 'Mesos-Stream-Id' header" });
       this.calls.push(parsed);
       return this.subscribe(parsed, res);
     }
     const framework = this.frameworks.get(parsed.framework_id?.value ?? '');
     if (!framework) return this.answer(res, { status: 400, body: 'Framework cannot be found' });
     if (!framework.connected()) return this.answer(res, { status: 403, body: 'Framework is not subscribed' });
-    if (streamHeader === undefined) return this.answer(res, { status: 400, body: "All non-subscribe calls should include the 'Mesos-Stream-Id' header" });
+    if (streamHeader === undefined)
+      return this.answer(res, { status: 400, body: "All non-subscribe calls should include the 'Mesos-Stream-Id' header" });
     if (streamHeader !== framework.stream?.id) {
-      return this.answer(res, { status: 400, body: `The stream ID '${String(streamHeader)}' included in this request didn't match the stream ID currently associated with framework ID ${framework.id}` });
+      return this.answer(res, {
+        status: 400,
+        body: `The stream ID '${String(streamHeader)}' included in this request didn't match the stream ID currently associated with framework ID ${framework.id}`,
+      });
     }
     this.calls.push(parsed);
     this.answer(res, { status: 202, body: '' });
@@ -267,9 +305,14 @@ export class MesosMasterDouble {
     });
     this.emit(subscribed, {
       type: 'SUBSCRIBED',
-      subscribed: { framework_id: { value: subscribed.id }, heartbeat_interval_seconds: this.options.heartbeatIntervalSeconds ?? 15, master_info: this.masterInfo() },
+      subscribed: {
+        framework_id: { value: subscribed.id },
+        heartbeat_interval_seconds: this.options.heartbeatIntervalSeconds ?? 15,
+        master_info: this.masterInfo(),
+      },
     });
-    for (const queue of subscribed.unacknowledged.values()) if (queue[0]) this.emit(subscribed, { type: 'UPDATE', update: { status: queue[0] } });
+    for (const queue of subscribed.unacknowledged.values())
+      if (queue[0]) this.emit(subscribed, { type: 'UPDATE', update: { status: queue[0] } });
   }
 
   private disconnected(framework: Framework): void {
@@ -302,7 +345,8 @@ export class MesosMasterDouble {
         this.accept(framework, call);
         break;
       case 'DECLINE':
-        for (const offerId of call.decline?.offer_ids ?? []) this.dropOffer(framework, offerId.value, call.decline?.filters?.refuse_seconds);
+        for (const offerId of call.decline?.offer_ids ?? [])
+          this.dropOffer(framework, offerId.value, call.decline?.filters?.refuse_seconds);
         break;
       case 'REVIVE':
         framework.suppressed = false;
@@ -318,7 +362,10 @@ export class MesosMasterDouble {
         this.acknowledge(framework, call.acknowledge?.task_id?.value ?? '', call.acknowledge?.uuid ?? '');
         break;
       case 'RECONCILE':
-        this.reconcile(framework, (call.reconcile?.tasks ?? []).map((task) => task.task_id?.value ?? ''));
+        this.reconcile(
+          framework,
+          (call.reconcile?.tasks ?? []).map((task) => task.task_id?.value ?? ''),
+        );
         break;
       default:
         break;
@@ -343,13 +390,21 @@ export class MesosMasterDouble {
       const taskId = task.task_id?.value ?? '';
       const agent = this.agents.find((candidate) => candidate.id === task.agent_id?.value);
       if (invalid !== undefined || offerIds.length === 0 || agentIds.size !== 1) {
-        this.update(framework, taskId, task.agent_id?.value, 'TASK_LOST', { source: 'SOURCE_MASTER', reason: 'REASON_INVALID_OFFERS', message: `Task launched with invalid offers: Offer ${invalid ?? '(none)'} is no longer valid` });
+        this.update(framework, taskId, task.agent_id?.value, 'TASK_LOST', {
+          source: 'SOURCE_MASTER',
+          reason: 'REASON_INVALID_OFFERS',
+          message: `Task launched with invalid offers: Offer ${invalid ?? '(none)'} is no longer valid`,
+        });
         continue;
       }
       const offered = offers.flatMap((offer) => offer?.resources ?? []);
       const problem = this.checkTask(task, offered, agent);
       if (problem || !agent) {
-        this.update(framework, taskId, task.agent_id?.value, 'TASK_ERROR', { source: 'SOURCE_MASTER', reason: 'REASON_TASK_INVALID', message: problem ?? 'Task uses an unknown agent' });
+        this.update(framework, taskId, task.agent_id?.value, 'TASK_ERROR', {
+          source: 'SOURCE_MASTER',
+          reason: 'REASON_TASK_INVALID',
+          message: problem ?? 'Task uses an unknown agent',
+        });
         continue;
       }
       this.launch(framework, agent, task);
@@ -361,7 +416,8 @@ export class MesosMasterDouble {
     if (!task.task_id?.value) return "Task ID ''' is invalid";
     if (this.tasks.has(task.task_id.value)) return `Task has duplicate ID: ${task.task_id.value}`;
     const wanted = taskResources(task);
-    const sum = (name: string) => offered.filter((resource) => resource.name === name).reduce((total, resource) => total + (resource.scalar?.value ?? 0), 0);
+    const sum = (name: string) =>
+      offered.filter((resource) => resource.name === name).reduce((total, resource) => total + (resource.scalar?.value ?? 0), 0);
     const ranges = offered.filter((resource) => resource.name === 'ports').flatMap((resource) => resource.ranges?.range ?? []);
     const portFree = (port: number) => ranges.some((range) => port >= range.begin && port <= range.end);
     if (wanted.cpus > sum('cpus') + 1e-9 || wanted.mem > sum('mem') + 1e-9 || !wanted.ports.every(portFree)) {
@@ -380,7 +436,9 @@ export class MesosMasterDouble {
       ({ containerId, inspect }) => {
         record.containerId = containerId;
         if (record.killRequested) {
-          void killTask(agent.docker, containerId).then(() => this.update(framework, meta.taskId, agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR' }));
+          void killTask(agent.docker, containerId).then(() =>
+            this.update(framework, meta.taskId, agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR' }),
+          );
           return;
         }
         record.runningAt = Date.now();
@@ -390,16 +448,31 @@ export class MesosMasterDouble {
           container_status: { container_id: { value: containerId } },
         });
       },
-      (error: Error) => this.update(framework, meta.taskId, agent.id, 'TASK_FAILED', { source: 'SOURCE_EXECUTOR', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message: `Failed to launch container: ${error.message}` }),
+      (error: Error) =>
+        this.update(framework, meta.taskId, agent.id, 'TASK_FAILED', {
+          source: 'SOURCE_EXECUTOR',
+          reason: 'REASON_CONTAINER_LAUNCH_FAILED',
+          message: `Failed to launch container: ${error.message}`,
+        }),
     );
   }
 
   /** A reliable status update: kept and re-sent until the framework acknowledges its uuid. */
-  private update(framework: Framework, taskId: string, agentId: string | undefined, state: TaskState, extra: Partial<TaskStatusJson>): void {
+  private update(
+    framework: Framework,
+    taskId: string,
+    agentId: string | undefined,
+    state: TaskState,
+    extra: Partial<TaskStatusJson>,
+  ): void {
     const record = this.tasks.get(taskId);
     if (record) record.state = state;
     const status: TaskStatusJson = {
-      task_id: { value: taskId }, state, source: 'SOURCE_MASTER', timestamp: Date.now() / 1000, ...extra,
+      task_id: { value: taskId },
+      state,
+      source: 'SOURCE_MASTER',
+      timestamp: Date.now() / 1000,
+      ...extra,
       ...(agentId ? { agent_id: { value: agentId } } : {}),
     };
     if (status.source === 'SOURCE_MASTER') {
@@ -424,14 +497,27 @@ export class MesosMasterDouble {
 
   private retryUpdates(): void {
     for (const framework of this.frameworks.values()) {
-      for (const queue of framework.unacknowledged.values()) if (queue[0]) this.emit(framework, { type: 'UPDATE', update: { status: queue[0] } });
+      for (const queue of framework.unacknowledged.values())
+        if (queue[0]) this.emit(framework, { type: 'UPDATE', update: { status: queue[0] } });
     }
   }
 
   private kill(framework: Framework, taskId: string): void {
     const record = this.tasks.get(taskId);
     if (!record || record.meta.frameworkId !== framework.id) {
-      this.emit(framework, { type: 'UPDATE', update: { status: { task_id: { value: taskId }, state: 'TASK_LOST', source: 'SOURCE_MASTER', reason: 'REASON_RECONCILIATION', message: 'Reconciliation: Task is unknown', timestamp: Date.now() / 1000 } } });
+      this.emit(framework, {
+        type: 'UPDATE',
+        update: {
+          status: {
+            task_id: { value: taskId },
+            state: 'TASK_LOST',
+            source: 'SOURCE_MASTER',
+            reason: 'REASON_RECONCILIATION',
+            message: 'Reconciliation: Task is unknown',
+            timestamp: Date.now() / 1000,
+          },
+        },
+      });
       return;
     }
     if (TERMINAL.has(record.state)) return;
@@ -440,17 +526,35 @@ export class MesosMasterDouble {
     if (!launched) return;
     void killTask(record.agent.docker, record.containerId!).then(
       () => this.update(framework, taskId, record.agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR', message: 'Container killed' }),
-      (error: Error) => this.update(framework, taskId, record.agent.id, 'TASK_FAILED', { source: 'SOURCE_EXECUTOR', message: `Failed to kill container: ${error.message}` }),
+      (error: Error) =>
+        this.update(framework, taskId, record.agent.id, 'TASK_FAILED', {
+          source: 'SOURCE_EXECUTOR',
+          message: `Failed to kill container: ${error.message}`,
+        }),
     );
   }
 
   /** Reconciliation answers carry the latest state, no uuid, reason REASON_RECONCILIATION. */
   private reconcile(framework: Framework, taskIds: string[]): void {
     const answer = (taskId: string, state: TaskState, agentId: string | undefined, message: string) =>
-      this.emit(framework, { type: 'UPDATE', update: { status: { task_id: { value: taskId }, state, source: 'SOURCE_MASTER', reason: 'REASON_RECONCILIATION', message, timestamp: Date.now() / 1000, ...(agentId ? { agent_id: { value: agentId } } : {}) } } });
+      this.emit(framework, {
+        type: 'UPDATE',
+        update: {
+          status: {
+            task_id: { value: taskId },
+            state,
+            source: 'SOURCE_MASTER',
+            reason: 'REASON_RECONCILIATION',
+            message,
+            timestamp: Date.now() / 1000,
+            ...(agentId ? { agent_id: { value: agentId } } : {}),
+          },
+        },
+      });
     if (taskIds.length === 0) {
       for (const task of this.tasks.values()) {
-        if (task.meta.frameworkId === framework.id && !TERMINAL.has(task.state)) answer(task.meta.taskId, task.state, task.agent.id, 'Reconciliation: Latest task state');
+        if (task.meta.frameworkId === framework.id && !TERMINAL.has(task.state))
+          answer(task.meta.taskId, task.state, task.agent.id, 'Reconciliation: Latest task state');
       }
       return;
     }
@@ -488,8 +592,13 @@ export class MesosMasterDouble {
         framework.offers.set(offerId, { id: offerId, agentId: agent.id, resources });
         offeredAgents.add(agent.id);
         batch.push({
-          id: { value: offerId }, framework_id: { value: framework.id }, agent_id: { value: agent.id }, hostname: agent.hostname,
-          url: agent.url(), resources, attributes: agent.attributes(),
+          id: { value: offerId },
+          framework_id: { value: framework.id },
+          agent_id: { value: agent.id },
+          hostname: agent.hostname,
+          url: agent.url(),
+          resources,
+          attributes: agent.attributes(),
         });
       }
       if (batch.length > 0) {

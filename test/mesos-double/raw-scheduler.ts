@@ -13,7 +13,12 @@ export interface RawAnswer {
 }
 
 /** Send one HTTP request to the double as a scheduler would (or would not: headers are free). */
-export function post(address: string, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }, method = 'POST'): Promise<RawAnswer> {
+export function post(
+  address: string,
+  body: string,
+  headers: Record<string, string> = { 'Content-Type': 'application/json' },
+  method = 'POST',
+): Promise<RawAnswer> {
   const [host, port] = address.split(':');
   return new Promise((resolve, reject) => {
     const req = request({ host, port: Number(port), method, path: '/api/v1/scheduler', headers }, (res) => {
@@ -34,7 +39,11 @@ export class RawScheduler {
   autoAck = false;
   private waiters: Array<() => void> = [];
 
-  private constructor(readonly address: string, readonly streamId: string, private readonly response: IncomingMessage) {
+  private constructor(
+    readonly address: string,
+    readonly streamId: string,
+    private readonly response: IncomingMessage,
+  ) {
     const decoder = new RecordIoDecoder();
     response.on('data', (chunk: Buffer) => {
       for (const record of decoder.push(chunk)) {
@@ -59,13 +68,22 @@ export class RawScheduler {
     const id = frameworkInfo.id as { value: string } | undefined;
     const body = JSON.stringify({ type: 'SUBSCRIBE', ...(id ? { framework_id: id } : {}), subscribe: { framework_info: frameworkInfo } });
     return new Promise((resolve, reject) => {
-      const req = request({ host, port: Number(port), method: 'POST', path: '/api/v1/scheduler', headers: { 'Content-Type': 'application/json', Accept: 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) {
-          reject(new Error(`SUBSCRIBE answered ${res.statusCode}`));
-          return;
-        }
-        resolve(new RawScheduler(address, String(res.headers['mesos-stream-id']), res));
-      });
+      const req = request(
+        {
+          host,
+          port: Number(port),
+          method: 'POST',
+          path: '/api/v1/scheduler',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        },
+        (res) => {
+          if (res.statusCode !== 200) {
+            reject(new Error(`SUBSCRIBE answered ${res.statusCode}`));
+            return;
+          }
+          resolve(new RawScheduler(address, String(res.headers['mesos-stream-id']), res));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -78,7 +96,8 @@ export class RawScheduler {
   }
 
   get frameworkId(): string {
-    const subscribed = this.events.find((event) => event.type === 'SUBSCRIBED') as { subscribed: { framework_id: { value: string } } } | undefined;
+    const subscribed = this.events.find((event) => event.type === 'SUBSCRIBED') as
+      { subscribed: { framework_id: { value: string } } } | undefined;
     return subscribed?.subscribed.framework_id.value ?? '';
   }
 
@@ -89,7 +108,8 @@ export class RawScheduler {
       const found = this.events.slice(from).find(match);
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0 || this.ended) throw new Error(`no matching event within ${timeoutMs} ms (got ${this.events.map((event) => event.type).join(',')})`);
+      if (left <= 0 || this.ended)
+        throw new Error(`no matching event within ${timeoutMs} ms (got ${this.events.map((event) => event.type).join(',')})`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -101,7 +121,10 @@ export class RawScheduler {
   }
 
   call(body: Record<string, unknown>): Promise<RawAnswer> {
-    return post(this.address, JSON.stringify({ framework_id: { value: this.frameworkId }, ...body }), { 'Content-Type': 'application/json', 'Mesos-Stream-Id': this.streamId });
+    return post(this.address, JSON.stringify({ framework_id: { value: this.frameworkId }, ...body }), {
+      'Content-Type': 'application/json',
+      'Mesos-Stream-Id': this.streamId,
+    });
   }
 
   close(): void {
@@ -109,9 +132,23 @@ export class RawScheduler {
   }
 }
 
-export type UpdateEvent = RawEvent & { update: { status: { task_id: { value: string }; state: string; uuid?: string; data?: string; agent_id?: { value: string }; message?: string; reason?: string } } };
-
-export const isUpdate = (taskId: string, state?: string) => (event: RawEvent): boolean => {
-  const update = (event as UpdateEvent).update;
-  return event.type === 'UPDATE' && update.status.task_id.value === taskId && (state === undefined || update.status.state === state);
+export type UpdateEvent = RawEvent & {
+  update: {
+    status: {
+      task_id: { value: string };
+      state: string;
+      uuid?: string;
+      data?: string;
+      agent_id?: { value: string };
+      message?: string;
+      reason?: string;
+    };
+  };
 };
+
+export const isUpdate =
+  (taskId: string, state?: string) =>
+  (event: RawEvent): boolean => {
+    const update = (event as UpdateEvent).update;
+    return event.type === 'UPDATE' && update.status.task_id.value === taskId && (state === undefined || update.status.state === state);
+  };

@@ -17,7 +17,11 @@ export async function docker(port: number, ...args: string[]): Promise<CliResult
     return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: (failed.stdout ?? '').trim(), stderr: (failed.stderr ?? '').trim() };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : 1,
+      stdout: (failed.stdout ?? '').trim(),
+      stderr: (failed.stderr ?? '').trim(),
+    };
   }
 }
 
@@ -50,15 +54,25 @@ export interface MesosManagerExtras {
 }
 
 /** `swarm manage -c mesos <discovery>` (the built CLI), waiting until `docker info` shows `minOffers` offers. */
-export async function startMesosManager(port: number, discovery: string, clusterOpts: string[], minOffers: number, extras: MesosManagerExtras = {}): Promise<Manager> {
+export async function startMesosManager(
+  port: number,
+  discovery: string,
+  clusterOpts: string[],
+  minOffers: number,
+  extras: MesosManagerExtras = {},
+): Promise<Manager> {
   const args = ['-c', 'mesos', ...clusterOpts.flatMap((opt) => ['--cluster-opt', opt]), ...(extras.args ?? [])];
   // Mesos has no `└ Status` rows: wait for offers instead of healthy nodes.
   const manager = await startManager({ discovery, port, expectNodes: 0, args });
   try {
-    await waitUntil(async () => {
-      const offers = row(await systemStatus(port, extras.cliFlags), 'Offers');
-      return offers !== undefined && Number(offers) >= minOffers;
-    }, `swarm manage on ${port} with ${minOffers} offers`, 30_000);
+    await waitUntil(
+      async () => {
+        const offers = row(await systemStatus(port, extras.cliFlags), 'Offers');
+        return offers !== undefined && Number(offers) >= minOffers;
+      },
+      `swarm manage on ${port} with ${minOffers} offers`,
+      30_000,
+    );
   } catch (error) {
     await manager.stop();
     throw new Error(`${(error as Error).message}\n${manager.output()}`);

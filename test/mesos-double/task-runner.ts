@@ -15,7 +15,9 @@ export interface TaskMeta {
 }
 
 function scalarOf(task: TaskInfoJson, name: string): number {
-  return (task.resources ?? []).filter((resource) => resource.name === name).reduce((sum, resource) => sum + (resource.scalar?.value ?? 0), 0);
+  return (task.resources ?? [])
+    .filter((resource) => resource.name === name)
+    .reduce((sum, resource) => sum + (resource.scalar?.value ?? 0), 0);
 }
 
 export function portsOf(task: TaskInfoJson): number[] {
@@ -41,7 +43,9 @@ function createOptions(task: TaskInfoJson, meta: TaskMeta): Docker.ContainerCrea
   const hostConfig: Docker.HostConfig = {};
   for (const { key, value } of docker.parameters ?? []) {
     if (key === 'env') env.push(value);
-    else if (key === 'label') labels[value.slice(0, value.indexOf('=') < 0 ? value.length : value.indexOf('='))] = value.indexOf('=') < 0 ? '' : value.slice(value.indexOf('=') + 1);
+    else if (key === 'label')
+      labels[value.slice(0, value.indexOf('=') < 0 ? value.length : value.indexOf('='))] =
+        value.indexOf('=') < 0 ? '' : value.slice(value.indexOf('=') + 1);
     else if (key === 'hostname') options.Hostname = value;
     else if (key === 'workdir') options.WorkingDir = value;
     else if (key === 'user') options.User = value;
@@ -83,9 +87,12 @@ export async function runTask(docker: Docker, task: TaskInfoJson, meta: TaskMeta
 }
 
 export async function killTask(docker: Docker, containerId: string): Promise<void> {
-  await docker.getContainer(containerId).kill().catch((error: { statusCode?: number }) => {
-    if (error.statusCode !== 409 && error.statusCode !== 404) throw error;
-  });
+  await docker
+    .getContainer(containerId)
+    .kill()
+    .catch((error: { statusCode?: number }) => {
+      if (error.statusCode !== 409 && error.statusCode !== 404) throw error;
+    });
 }
 
 /** running | exited:<code> | gone */

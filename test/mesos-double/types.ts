@@ -42,8 +42,22 @@ export interface TaskInfoJson {
 export interface CallJson {
   type?: string;
   framework_id?: Value;
-  subscribe?: { framework_info?: { user?: string; name?: string; id?: Value; failover_timeout?: number; checkpoint?: boolean; role?: string; hostname?: string } };
-  accept?: { offer_ids?: Value[]; operations?: Array<{ type?: string; launch?: { task_infos?: TaskInfoJson[] } }>; filters?: { refuse_seconds?: number } };
+  subscribe?: {
+    framework_info?: {
+      user?: string;
+      name?: string;
+      id?: Value;
+      failover_timeout?: number;
+      checkpoint?: boolean;
+      role?: string;
+      hostname?: string;
+    };
+  };
+  accept?: {
+    offer_ids?: Value[];
+    operations?: Array<{ type?: string; launch?: { task_infos?: TaskInfoJson[] } }>;
+    filters?: { refuse_seconds?: number };
+  };
   decline?: { offer_ids?: Value[]; filters?: { refuse_seconds?: number } };
   kill?: { task_id?: Value; agent_id?: Value };
   acknowledge?: { agent_id?: Value; task_id?: Value; uuid?: string };
@@ -52,10 +66,24 @@ export interface CallJson {
 }
 
 export type TaskState =
-  | 'TASK_STAGING' | 'TASK_STARTING' | 'TASK_RUNNING' | 'TASK_FINISHED' | 'TASK_FAILED' | 'TASK_KILLED'
-  | 'TASK_ERROR' | 'TASK_LOST' | 'TASK_DROPPED';
+  | 'TASK_STAGING'
+  | 'TASK_STARTING'
+  | 'TASK_RUNNING'
+  | 'TASK_FINISHED'
+  | 'TASK_FAILED'
+  | 'TASK_KILLED'
+  | 'TASK_ERROR'
+  | 'TASK_LOST'
+  | 'TASK_DROPPED';
 
-export const TERMINAL: ReadonlySet<TaskState> = new Set<TaskState>(['TASK_FINISHED', 'TASK_FAILED', 'TASK_KILLED', 'TASK_ERROR', 'TASK_LOST', 'TASK_DROPPED']);
+export const TERMINAL: ReadonlySet<TaskState> = new Set<TaskState>([
+  'TASK_FINISHED',
+  'TASK_FAILED',
+  'TASK_KILLED',
+  'TASK_ERROR',
+  'TASK_LOST',
+  'TASK_DROPPED',
+]);
 
 export interface TaskStatusJson {
   task_id: Value;

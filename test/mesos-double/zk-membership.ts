@@ -53,10 +53,17 @@ export class ZkMembership {
       });
       client.connect();
     });
-    await new Promise<void>((resolve, reject) => client.mkdirp(this.path, acls, (error: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      client.mkdirp(this.path, acls, (error: Error | null) => (error ? reject(error) : resolve())),
+    );
     const created = await new Promise<string>((resolve, reject) =>
-      client.create(`${this.path}/json.info_`, Buffer.from(JSON.stringify(masterInfo)), acls, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
-        (error: Error | null, path: string) => (error ? reject(error) : resolve(path))),
+      client.create(
+        `${this.path}/json.info_`,
+        Buffer.from(JSON.stringify(masterInfo)),
+        acls,
+        zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
+        (error: Error | null, path: string) => (error ? reject(error) : resolve(path)),
+      ),
     );
     this.ownName = created.slice(created.lastIndexOf('/') + 1);
     await this.watch();
@@ -66,20 +73,24 @@ export class ZkMembership {
     const client = this.client;
     if (!client) return Promise.resolve();
     return new Promise((resolve) => {
-      client.getChildren(this.path, () => void this.watch(), (error: Error | null, children: string[]) => {
-        if (error || this.client !== client) return resolve();
-        const leader = children.filter((name) => /^json\.info_\d+$/.test(name)).sort()[0];
-        if (!leader) {
-          this.leaderInfo = undefined;
-          this.onChange();
-          return resolve();
-        }
-        client.getData(`${this.path}/${leader}`, (readError: Error | null, data: Buffer | undefined) => {
-          if (!readError && data) this.leaderInfo = { name: leader, info: JSON.parse(data.toString('utf8')) };
-          this.onChange();
-          resolve();
-        });
-      });
+      client.getChildren(
+        this.path,
+        () => void this.watch(),
+        (error: Error | null, children: string[]) => {
+          if (error || this.client !== client) return resolve();
+          const leader = children.filter((name) => /^json\.info_\d+$/.test(name)).sort()[0];
+          if (!leader) {
+            this.leaderInfo = undefined;
+            this.onChange();
+            return resolve();
+          }
+          client.getData(`${this.path}/${leader}`, (readError: Error | null, data: Buffer | undefined) => {
+            if (!readError && data) this.leaderInfo = { name: leader, info: JSON.parse(data.toString('utf8')) };
+            this.onChange();
+            resolve();
+          });
+        },
+      );
     });
   }
 

@@ -3,13 +3,18 @@
 const [scheme, uri, ttlText, mode, value] = process.argv.slice(2);
 const ttl = Number(ttlText);
 // Import only the backend in use: loading etcd3 (gRPC) is slow on a busy machine.
-const backend = scheme === 'zk'
-  ? new (await import('@swarm/discovery-zk')).ZkDiscoveryBackend()
-  : new (await import('@swarm/discovery-etcd')).EtcdDiscoveryBackend();
+const backend =
+  scheme === 'zk'
+    ? new (await import('@swarm/discovery-zk')).ZkDiscoveryBackend()
+    : new (await import('@swarm/discovery-etcd')).EtcdDiscoveryBackend();
 const discovery = backend.open(uri, { heartbeat: 1, ttl, options: {} });
 
 if (mode === 'join') {
-  const beat = () => discovery.register(value).then(() => console.log('registered'), (error) => console.log(`error ${error.message}`));
+  const beat = () =>
+    discovery.register(value).then(
+      () => console.log('registered'),
+      (error) => console.log(`error ${error.message}`),
+    );
   await beat();
   setInterval(beat, 1000);
 } else {

@@ -13,26 +13,67 @@ const PORT = 23620;
 /** A CA, a server certificate for 127.0.0.1 and a client certificate, made with openssl. */
 function makeCertificates(dir: string): void {
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=swarm-test-ca', '-keyout', 'ca-key.pem', '-out', 'ca.pem');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=swarm-test-ca',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+  );
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [['server', '/CN=127.0.0.1'], ['client', '/CN=swarm-client']] as const) {
+  for (const [name, subject] of [
+    ['server', '/CN=127.0.0.1'],
+    ['client', '/CN=swarm-client'],
+  ] as const) {
     ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}-cert.pem`);
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}-cert.pem`,
+    );
   }
 }
 
-const portOpen = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = connect({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(true); });
-  socket.on('error', () => resolve(false));
-});
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 
 describe('etcd:// with kv.cacertfile, kv.certfile and kv.keyfile (TLS with client certificates)', () => {
   let dir: string;
   let etcd: ChildProcess;
   const opened: Discovery[] = [];
   const backend = new EtcdDiscoveryBackend();
-  const tlsOptions = () => ({ 'kv.cacertfile': join(dir, 'ca.pem'), 'kv.certfile': join(dir, 'client-cert.pem'), 'kv.keyfile': join(dir, 'client-key.pem') });
+  const tlsOptions = () => ({
+    'kv.cacertfile': join(dir, 'ca.pem'),
+    'kv.certfile': join(dir, 'client-cert.pem'),
+    'kv.keyfile': join(dir, 'client-key.pem'),
+  });
   const open = (options: Record<string, string>) => {
     const discovery = backend.open(`127.0.0.1:${PORT}/tls`, { heartbeat: 1, ttl: 10, options });
     opened.push(discovery);
@@ -43,25 +84,58 @@ describe('etcd:// with kv.cacertfile, kv.certfile and kv.keyfile (TLS with clien
     dir = mkdtempSync(join(tmpdir(), 'swarm-etcd-tls-'));
     makeCertificates(dir);
     const client = `https://127.0.0.1:${PORT}`;
-    etcd = spawn('etcd', [
-      '--data-dir', join(dir, 'data'), '--name', 'tls',
-      '--listen-client-urls', client, '--advertise-client-urls', client,
-      '--listen-peer-urls', `http://127.0.0.1:${PORT + 1}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${PORT + 1}`,
-      '--initial-cluster', `tls=http://127.0.0.1:${PORT + 1}`,
-      '--cert-file', join(dir, 'server-cert.pem'), '--key-file', join(dir, 'server-key.pem'),
-      '--trusted-ca-file', join(dir, 'ca.pem'), '--client-cert-auth',
-    ], { stdio: 'ignore' });
+    etcd = spawn(
+      'etcd',
+      [
+        '--data-dir',
+        join(dir, 'data'),
+        '--name',
+        'tls',
+        '--listen-client-urls',
+        client,
+        '--advertise-client-urls',
+        client,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${PORT + 1}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${PORT + 1}`,
+        '--initial-cluster',
+        `tls=http://127.0.0.1:${PORT + 1}`,
+        '--cert-file',
+        join(dir, 'server-cert.pem'),
+        '--key-file',
+        join(dir, 'server-key.pem'),
+        '--trusted-ca-file',
+        join(dir, 'ca.pem'),
+        '--client-cert-auth',
+      ],
+      { stdio: 'ignore' },
+    );
     await eventually(() => portOpen(PORT), 'etcd to listen', 60_000);
   }, 90_000);
 
   afterAll(async () => {
     await Promise.all(opened.map((discovery) => discovery.close()));
-    if (etcd.exitCode === null) await new Promise((resolve) => { etcd.once('exit', resolve); etcd.kill('SIGKILL'); });
+    if (etcd.exitCode === null)
+      await new Promise((resolve) => {
+        etcd.once('exit', resolve);
+        etcd.kill('SIGKILL');
+      });
     rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 
   it('registers and watches over TLS', async () => {
-    await eventually(() => open(tlsOptions()).register('127.0.0.71:2375').then(() => true, () => false), 'a registration over TLS', 30_000);
+    await eventually(
+      () =>
+        open(tlsOptions())
+          .register('127.0.0.71:2375')
+          .then(
+            () => true,
+            () => false,
+          ),
+      'a registration over TLS',
+      30_000,
+    );
     const log = new WatchLog();
     open(tlsOptions()).watch(log.onEntries, log.onError);
     await eventually(() => log.sees(['127.0.0.71:2375']), 'the entry over TLS');
@@ -75,10 +149,22 @@ describe('etcd:// with kv.cacertfile, kv.certfile and kv.keyfile (TLS with clien
   });
 
   it('refuses incomplete or unreadable TLS options with DISCOVERY_INVALID', () => {
-    const partial = (() => { try { open({ 'kv.cacertfile': join(dir, 'ca.pem') }); } catch (error) { return error; } })();
+    const partial = (() => {
+      try {
+        open({ 'kv.cacertfile': join(dir, 'ca.pem') });
+      } catch (error) {
+        return error;
+      }
+    })();
     expect(isSwarmError(partial, 'SWARM_ERR_DISCOVERY_INVALID')).toBe(true);
     expect((partial as Error).message).toContain('kv.cacertfile, kv.certfile and kv.keyfile');
-    const missing = (() => { try { open({ ...tlsOptions(), 'kv.keyfile': join(dir, 'nope.pem') }); } catch (error) { return error; } })();
+    const missing = (() => {
+      try {
+        open({ ...tlsOptions(), 'kv.keyfile': join(dir, 'nope.pem') });
+      } catch (error) {
+        return error;
+      }
+    })();
     expect((missing as Error).message).toMatch(/cannot read kv\.keyfile .*nope\.pem/);
   });
 });

@@ -21,19 +21,21 @@ export const zkStore: KvStore = {
   scheme: 'zk',
   backend: new ZkDiscoveryBackend(),
   start: startZooKeeper,
-  list: (service, path) => withZk(service, async (client) => {
-    const children = await zkCall<string[]>((done) => client.getChildren(`/${path}`, done)).catch(() => [] as string[]);
-    const result: Record<string, string> = {};
-    for (const child of children) {
-      const data = await zkCall<Buffer | undefined>((done) => client.getData(`/${path}/${child}`, done));
-      result[`${path}/${child}`] = data?.toString() ?? '';
-    }
-    return result;
-  }),
-  write: (service, key, value) => withZk(service, async (client) => {
-    await zkCall((done) => client.mkdirp(`/${key}`, done));
-    await zkCall((done) => client.setData(`/${key}`, Buffer.from(value), done));
-  }),
+  list: (service, path) =>
+    withZk(service, async (client) => {
+      const children = await zkCall<string[]>((done) => client.getChildren(`/${path}`, done)).catch(() => [] as string[]);
+      const result: Record<string, string> = {};
+      for (const child of children) {
+        const data = await zkCall<Buffer | undefined>((done) => client.getData(`/${path}/${child}`, done));
+        result[`${path}/${child}`] = data?.toString() ?? '';
+      }
+      return result;
+    }),
+  write: (service, key, value) =>
+    withZk(service, async (client) => {
+      await zkCall((done) => client.mkdirp(`/${key}`, done));
+      await zkCall((done) => client.setData(`/${key}`, Buffer.from(value), done));
+    }),
 };
 
 export const etcdStore: KvStore = {
@@ -41,7 +43,10 @@ export const etcdStore: KvStore = {
   backend: new EtcdDiscoveryBackend(),
   start: startEtcd,
   list: (service, path) => withEtcd(service, (client) => client.getAll().prefix(`${path}/`).strings()),
-  write: (service, key, value) => withEtcd(service, async (client) => { await client.put(key).value(value); }),
+  write: (service, key, value) =>
+    withEtcd(service, async (client) => {
+      await client.put(key).value(value);
+    }),
 };
 
 type ZkClient = ReturnType<typeof zookeeper.createClient>;
@@ -52,7 +57,10 @@ function zkCall<T = unknown>(operation: (done: (error: Error | null, result: T) 
 
 async function withZk<T>(service: Service, use: (client: ZkClient) => Promise<T>): Promise<T> {
   const client = zookeeper.createClient(service.addr, { sessionTimeout: 5000 });
-  await new Promise<void>((resolve) => { client.once('connected', () => resolve()); client.connect(); });
+  await new Promise<void>((resolve) => {
+    client.once('connected', () => resolve());
+    client.connect();
+  });
   try {
     return await use(client);
   } finally {
@@ -72,7 +80,11 @@ async function withEtcd<T>(service: Service, use: (client: Etcd3) => Promise<T>)
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns true; fails with `what` after `timeoutMs`. */
-export async function eventually(probe: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 30_000): Promise<void> {
+export async function eventually(
+  probe: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
@@ -85,8 +97,12 @@ export async function eventually(probe: () => boolean | Promise<boolean>, what: 
 export class WatchLog {
   readonly sets: string[][] = [];
   readonly errors: Error[] = [];
-  readonly onEntries = (entries: readonly DiscoveryEntry[]) => { this.sets.push(entries.map((entry) => entry.addr)); };
-  readonly onError = (error: Error) => { this.errors.push(error); };
+  readonly onEntries = (entries: readonly DiscoveryEntry[]) => {
+    this.sets.push(entries.map((entry) => entry.addr));
+  };
+  readonly onError = (error: Error) => {
+    this.errors.push(error);
+  };
   get latest(): string[] | undefined {
     return this.sets.at(-1);
   }
@@ -108,20 +124,30 @@ export interface StoreChild {
 
 /** `join <addr>` registers every second; `campaign <value>` runs for leader and prints elected/lost. */
 export function startChild(store: KvStore, uri: string, ttl: number, mode: 'join' | 'campaign', value: string): StoreChild {
-  const child: ChildProcess = spawn(process.execPath, [CHILD, store.scheme, uri, String(ttl), mode, value], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [CHILD, store.scheme, uri, String(ttl), mode, value], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter((line) => line !== '')));
+  child.stdout?.on('data', (chunk: Buffer) =>
+    output.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter((line) => line !== ''),
+    ),
+  );
   child.stderr?.on('data', (chunk: Buffer) => output.push(`stderr: ${chunk.toString().trim()}`));
   child.on('exit', (code, signal) => output.push(`exited ${code ?? signal}`));
   return {
     output,
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
-    kill: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-      child.kill('SIGCONT');
-    }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+        child.kill('SIGCONT');
+      }),
   };
 }

@@ -7,10 +7,14 @@ const options = (extra: Record<string, string> = {}) => ({ heartbeat: 20, ttl: 6
 describe('zk:// and etcd:// URIs', () => {
   it('splits hosts and prefix and places nodes under <prefix>/docker/swarm/nodes', () => {
     expect(parseKvDiscovery('zk', '10.0.0.1:2181,10.0.0.2:2181/swarm/prod', options(), 2181)).toEqual({
-      hosts: ['10.0.0.1:2181', '10.0.0.2:2181'], prefix: 'swarm/prod', nodesPath: 'swarm/prod/docker/swarm/nodes',
+      hosts: ['10.0.0.1:2181', '10.0.0.2:2181'],
+      prefix: 'swarm/prod',
+      nodesPath: 'swarm/prod/docker/swarm/nodes',
     });
     expect(parseKvDiscovery('etcd', 'etcd1,etcd2:4001', options(), 2379)).toMatchObject({
-      hosts: ['etcd1:2379', 'etcd2:4001'], prefix: '', nodesPath: 'docker/swarm/nodes',
+      hosts: ['etcd1:2379', 'etcd2:4001'],
+      prefix: '',
+      nodesPath: 'docker/swarm/nodes',
     });
   });
 
@@ -19,9 +23,17 @@ describe('zk:// and etcd:// URIs', () => {
   });
 
   it('rejects a URI without hosts or with a bad port, naming the scheme', () => {
-    for (const [scheme, uri] of [['zk', '/prefix'], ['etcd', 'host:notaport/x'], ['zk', 'h:99999']] as const) {
+    for (const [scheme, uri] of [
+      ['zk', '/prefix'],
+      ['etcd', 'host:notaport/x'],
+      ['zk', 'h:99999'],
+    ] as const) {
       let caught: unknown;
-      try { parseKvDiscovery(scheme, uri, options(), 2181); } catch (error) { caught = error; }
+      try {
+        parseKvDiscovery(scheme, uri, options(), 2181);
+      } catch (error) {
+        caught = error;
+      }
       expect(isSwarmError(caught, 'SWARM_ERR_DISCOVERY_INVALID')).toBe(true);
       expect((caught as Error).message).toContain(scheme);
     }
@@ -30,7 +42,9 @@ describe('zk:// and etcd:// URIs', () => {
   it('registers as the built-in discovery backends for the zk and etcd schemes', async () => {
     const builtins = await loadBuiltins();
     const mine = builtins.plugins.filter((plugin) => ['@swarm/discovery-zk', '@swarm/discovery-etcd'].includes(plugin.manifest.name));
-    const discovery = stagePlugins(mine).filter((entry) => entry.kind === Tokens.DiscoveryBackend).map((entry) => entry.name);
+    const discovery = stagePlugins(mine)
+      .filter((entry) => entry.kind === Tokens.DiscoveryBackend)
+      .map((entry) => entry.name);
     expect(discovery.sort()).toEqual(['etcd', 'zk']);
   });
 });

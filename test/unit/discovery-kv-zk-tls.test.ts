@@ -55,7 +55,10 @@ describe('zk:// with kv.cacertfile, kv.certfile and kv.keyfile (ZooKeeper secure
     const events: string[] = [];
     const campaign = election.campaign('127.0.0.1:23632', { onElected: () => events.push('elected'), onLost: () => events.push('lost') });
     const seen: Array<string | undefined> = [];
-    election.follow((leader) => seen.push(leader), () => undefined);
+    election.follow(
+      (leader) => seen.push(leader),
+      () => undefined,
+    );
     await eventually(() => campaign.isLeader(), 'the candidate to lead over TLS');
     await eventually(() => seen.at(-1) === '127.0.0.1:23632', 'the follower to see the leader');
     await campaign.resign();
@@ -68,7 +71,11 @@ describe('zk:// with kv.cacertfile, kv.certfile and kv.keyfile (ZooKeeper secure
     open(zk.secureAddr!, 'tls', tlsOptions(strangerCa)).watch(log.onEntries, log.onError);
     await eventually(() => log.errors.length > 0, 'an error report', 15_000);
     console.log(`wrong CA: ${log.errors[0]!.message}`);
-    expect(log.errors[0]!.message).toMatch(new RegExp(`^zk: TLS to ZooKeeper at 127\\.0\\.0\\.1:${SECURE_PORT} failed: .*(certificate|issuer).* \\(check kv\\.cacertfile, kv\\.certfile and kv\\.keyfile\\)$`));
+    expect(log.errors[0]!.message).toMatch(
+      new RegExp(
+        `^zk: TLS to ZooKeeper at 127\\.0\\.0\\.1:${SECURE_PORT} failed: .*(certificate|issuer).* \\(check kv\\.cacertfile, kv\\.certfile and kv\\.keyfile\\)$`,
+      ),
+    );
     expect(log.sets).toEqual([]);
   });
 
@@ -88,12 +95,15 @@ describe('zk:// with kv.cacertfile, kv.certfile and kv.keyfile (ZooKeeper secure
     expect(log.sets).toEqual([]);
   });
 
-  it("serves only this process: another process dialling the loopback bridge gets no ZooKeeper session", async () => {
+  it('serves only this process: another process dialling the loopback bridge gets no ZooKeeper session', async () => {
     const log = new WatchLog();
     open(zk.secureAddr!, 'tls', tlsOptions()).watch(log.onEntries, log.onError);
     await eventually(() => log.sets.length > 0, 'a watch through the bridge');
     const { stdout } = await run('ss', ['-ltnpH']);
-    const bridgePorts = stdout.split('\n').filter((line) => line.includes(`pid=${process.pid},`)).map((line) => Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1]));
+    const bridgePorts = stdout
+      .split('\n')
+      .filter((line) => line.includes(`pid=${process.pid},`))
+      .map((line) => Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1]));
     expect(bridgePorts.length).toBeGreaterThan(0);
     for (const port of bridgePorts) {
       // A ZooKeeper ConnectRequest (protocol 0, timeout 4000 ms, no session); a bridge that forwarded it would get a ConnectResponse.
@@ -101,14 +111,21 @@ describe('zk:// with kv.cacertfile, kv.certfile and kv.keyfile (ZooKeeper secure
       request.writeInt32BE(44, 0);
       request.writeInt32BE(4000, 16);
       request.writeInt32BE(16, 28);
-      const probe = spawn(process.execPath, ['-e', `
+      const probe = spawn(
+        process.execPath,
+        [
+          '-e',
+          `
         const socket = require('node:net').connect(${port}, '127.0.0.1', () => socket.write(Buffer.from('${request.toString('hex')}', 'hex')));
         let bytes = 0;
         socket.on('data', (chunk) => { bytes += chunk.length; });
         socket.on('error', () => undefined);
         socket.on('close', () => { console.log(bytes); process.exit(0); });
         setTimeout(() => { console.log('open ' + bytes); process.exit(0); }, 5000);
-      `], { stdio: ['ignore', 'pipe', 'inherit'] });
+      `,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       const answer = await new Promise<string>((resolve) => {
         let out = '';
         probe.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -9,7 +9,14 @@ let rssBefore: number;
 
 beforeAll(async () => {
   rssBefore = process.memoryUsage().rss;
-  cluster = await startHollowCluster({ count: COUNT, containersPerEngine: PER_ENGINE, delayMs: 0, firstSlot: 1000, ephemeralPorts: true, labels: (index) => [`rack=${index % 10}`] });
+  cluster = await startHollowCluster({
+    count: COUNT,
+    containersPerEngine: PER_ENGINE,
+    delayMs: 0,
+    firstSlot: 1000,
+    ephemeralPorts: true,
+    labels: (index) => [`rack=${index % 10}`],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -22,14 +29,19 @@ describe('a hollow cluster', () => {
     expect(new Set(cluster.engines.map((engine) => engine.host)).size).toBe(COUNT);
     expect(cluster.addrs.split(',')).toHaveLength(COUNT);
     const sampled = cluster.engines.filter((_, index) => index % 50 === 0);
-    const infos = await Promise.all(sampled.map(async (engine) => {
-      const client = new EngineClient(engine.host, engine.port);
-      try {
-        return await client.json<{ ID: string; Name: string; Containers: number; ContainersRunning: number; Labels: string[] }>('GET', '/v1.41/info');
-      } finally {
-        client.close();
-      }
-    }));
+    const infos = await Promise.all(
+      sampled.map(async (engine) => {
+        const client = new EngineClient(engine.host, engine.port);
+        try {
+          return await client.json<{ ID: string; Name: string; Containers: number; ContainersRunning: number; Labels: string[] }>(
+            'GET',
+            '/v1.41/info',
+          );
+        } finally {
+          client.close();
+        }
+      }),
+    );
     expect(new Set(infos.map((info) => info.ID)).size).toBe(sampled.length);
     expect(infos.map((info) => info.Name)).toEqual(sampled.map((engine) => engine.name));
     for (const info of infos) expect(info).toMatchObject({ Containers: PER_ENGINE, ContainersRunning: PER_ENGINE });
@@ -37,14 +49,16 @@ describe('a hollow cluster', () => {
   });
 
   it('answers every engine at once', async () => {
-    const answers = await Promise.all(cluster.engines.map(async (engine) => {
-      const client = new EngineClient(engine.host, engine.port);
-      try {
-        return (await client.json<unknown[]>('GET', '/v1.41/containers/json?all=1')).length;
-      } finally {
-        client.close();
-      }
-    }));
+    const answers = await Promise.all(
+      cluster.engines.map(async (engine) => {
+        const client = new EngineClient(engine.host, engine.port);
+        try {
+          return (await client.json<unknown[]>('GET', '/v1.41/containers/json?all=1')).length;
+        } finally {
+          client.close();
+        }
+      }),
+    );
     expect(answers.every((length) => length === PER_ENGINE)).toBe(true);
   });
 

@@ -17,7 +17,14 @@ let engine: HollowEngine;
 let client: EngineClient;
 
 beforeAll(async () => {
-  engine = await new HollowEngine({ name: 'unit-hollow', host: HOST, labels: ['zone=b', 'disk=ssd'], ncpu: 8, memTotal: 2 ** 33, delayMs: 0 }).start();
+  engine = await new HollowEngine({
+    name: 'unit-hollow',
+    host: HOST,
+    labels: ['zone=b', 'disk=ssd'],
+    ncpu: 8,
+    memTotal: 2 ** 33,
+    delayMs: 0,
+  }).start();
   client = new EngineClient(HOST, engine.port);
 });
 
@@ -43,7 +50,9 @@ describe('hollow engine', () => {
     const id = await create('life');
     expect((await client.call('POST', '/containers/life/start')).status).toBe(204);
     expect((await client.call('POST', '/containers/life/start')).status).toBe(304);
-    expect((await client.json<{ State: { Running: boolean; Pid: number } }>('GET', `/containers/${id.slice(0, 10)}/json`)).State).toMatchObject({ Running: true });
+    expect(
+      (await client.json<{ State: { Running: boolean; Pid: number } }>('GET', `/containers/${id.slice(0, 10)}/json`)).State,
+    ).toMatchObject({ Running: true });
     expect((await client.call('DELETE', '/containers/life')).status).toBe(409);
     expect((await client.call('POST', '/containers/life/stop')).status).toBe(204);
     expect((await client.call('POST', '/containers/life/stop')).status).toBe(304);
@@ -69,10 +78,20 @@ describe('hollow engine', () => {
     expect(kill.Actor.Attributes).toEqual({ image: 'busybox:local', name: 'evented', signal: '15', team: 'x' });
     expect((recorder.events[3] as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes['exitCode']).toBe('143');
 
-    const replay = await client.call('GET', `/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent('{"container":{"evented":true}}')}`);
-    const lines = replay.body.trim().split('\n').map((line) => JSON.parse(line) as { Type: string; Action: string });
+    const replay = await client.call(
+      'GET',
+      `/events?since=${since}&until=${Math.floor(Date.now() / 1000) + 1}&filters=${encodeURIComponent('{"container":{"evented":true}}')}`,
+    );
+    const lines = replay.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { Type: string; Action: string });
     expect(lines.map((event) => `${event.Type}:${event.Action}`)).toEqual([
-      'container:create', 'container:start', 'container:kill', 'container:die', 'container:destroy',
+      'container:create',
+      'container:start',
+      'container:kill',
+      'container:die',
+      'container:destroy',
     ]);
   });
 
@@ -95,7 +114,10 @@ describe('hollow engine', () => {
   });
 
   it('publishes ports on its own address and refuses a port already taken', async () => {
-    const published = { ...SLEEPER, HostConfig: { PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }], '443/tcp': [{ HostPort: '' }] } } };
+    const published = {
+      ...SLEEPER,
+      HostConfig: { PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }], '443/tcp': [{ HostPort: '' }] } },
+    };
     await create('port1', published);
     await create('port2', published);
     await client.call('POST', '/containers/port1/start');

@@ -21,8 +21,13 @@ function compareVersions(a: string, b: string): number {
 function checkClientVersion(versionPrefix: string): void {
   if (versionPrefix === '') return;
   const asked = versionPrefix.slice(2);
-  if (compareVersions(asked, API_VERSION) > 0) throw new HttpError(400, `client version ${asked} is too new. Maximum supported API version is ${API_VERSION}`);
-  if (compareVersions(asked, MIN_API_VERSION) < 0) throw new HttpError(400, `client version ${asked} is too old. Minimum supported API version is ${MIN_API_VERSION}, please upgrade your client to a newer version`);
+  if (compareVersions(asked, API_VERSION) > 0)
+    throw new HttpError(400, `client version ${asked} is too new. Maximum supported API version is ${API_VERSION}`);
+  if (compareVersions(asked, MIN_API_VERSION) < 0)
+    throw new HttpError(
+      400,
+      `client version ${asked} is too old. Minimum supported API version is ${MIN_API_VERSION}, please upgrade your client to a newer version`,
+    );
 }
 
 // A refused body is read and dropped before answering (closing while the client still writes
@@ -105,7 +110,10 @@ export class Dispatcher {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = upgrade && !res.headersSent ? 101 : res.statusCode;
       this.api.metrics.observeRequest(method, route, status, seconds);
-      this.api.logger.debug({ method, url: req.url, route, status, ms: Math.round(seconds * 1000), remote: req.socket.remoteAddress ?? 'unix' }, 'api request');
+      this.api.logger.debug(
+        { method, url: req.url, route, status, ms: Math.round(seconds * 1000), remote: req.socket.remoteAddress ?? 'unix' },
+        'api request',
+      );
     }
   }
 }

@@ -16,7 +16,12 @@ export function parseFilters(raw: string | null): DockerFilters {
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (Array.isArray(value)) filters.set(key, value.map(String));
     else if (typeof value === 'object' && value !== null) {
-      filters.set(key, Object.entries(value as Record<string, unknown>).filter(([, on]) => on === true).map(([name]) => name));
+      filters.set(
+        key,
+        Object.entries(value as Record<string, unknown>)
+          .filter(([, on]) => on === true)
+          .map(([name]) => name),
+      );
     } else throw new HttpError(400, `invalid filter '${key}': ${JSON.stringify(value)}`);
   }
   return filters;

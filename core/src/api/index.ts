@@ -58,7 +58,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     events.close();
     throw error;
   }
-  options.logger.info({ addresses: listeners.map((listener) => listener.address), tls: Boolean(options.settings.tls) }, 'Docker API listening');
+  options.logger.info(
+    { addresses: listeners.map((listener) => listener.address), tls: Boolean(options.settings.tls) },
+    'Docker API listening',
+  );
   return {
     addresses: listeners.map((listener) => listener.address),
     close: async () => {

@@ -12,12 +12,14 @@ export type ListenAddress = { kind: 'tcp'; host: string; port: number } | { kind
 export function parseListenAddress(value: string): ListenAddress {
   if (value.startsWith('unix://')) {
     const path = value.slice('unix://'.length);
-    if (!path.startsWith('/')) throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid unix socket address ${value}: the path must be absolute`);
+    if (!path.startsWith('/'))
+      throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid unix socket address ${value}: the path must be absolute`);
     return { kind: 'unix', path };
   }
   const rest = value.startsWith('tcp://') ? value.slice('tcp://'.length) : value;
   const match = /^(\[[^\]]+\]|[^:/]*):(\d+)\/?$/.exec(rest);
-  if (!match || /^[a-z]+:\/\//.test(rest)) throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid listen address ${value}: use tcp://host:port or unix:///path`);
+  if (!match || /^[a-z]+:\/\//.test(rest))
+    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid listen address ${value}: use tcp://host:port or unix:///path`);
   const port = Number(match[2]);
   if (port > 65535) throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid listen address ${value}: port out of range`);
   return { kind: 'tcp', host: match[1] === '' ? '0.0.0.0' : match[1]!.replace(/^\[|\]$/g, ''), port };
@@ -45,7 +47,12 @@ function makeServer(tls: TlsFiles | undefined, limits: ListenerLimits): Server {
   return tls ? createHttpsServer({ ...options, ...serverTlsOptions(tls), allowHalfOpen: true }) : createHttpServer(options);
 }
 
-export async function listen(target: ListenAddress, tls: TlsFiles | undefined, limits: ListenerLimits, dispatcher: Dispatcher): Promise<Listener> {
+export async function listen(
+  target: ListenAddress,
+  tls: TlsFiles | undefined,
+  limits: ListenerLimits,
+  dispatcher: Dispatcher,
+): Promise<Listener> {
   const server = makeServer(tls, limits);
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -60,9 +67,18 @@ export async function listen(target: ListenAddress, tls: TlsFiles | undefined, l
   server.on('upgrade', dispatcher.onUpgrade);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    const body = JSON.stringify({ message: error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timed out waiting for the request headers' : `bad request: ${error.message}` });
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
+    const body = JSON.stringify({
+      message: error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timed out waiting for the request headers' : `bad request: ${error.message}`,
+    });
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
 
   if (target.kind === 'unix' && existsSync(target.path)) unlinkSync(target.path);

@@ -34,7 +34,10 @@ export function placeWithNetwork(cluster: Cluster, config: ContainerConfig): Con
   const endpoints = (config.NetworkingConfig as { EndpointsConfig?: Record<string, unknown> } | undefined)?.EndpointsConfig;
   const networkingConfig =
     endpoints && mode !== network.name && endpoints[mode] !== undefined
-      ? { ...(config.NetworkingConfig as Record<string, unknown>), EndpointsConfig: Object.fromEntries(Object.entries(endpoints).map(([key, value]) => [key === mode ? network.name : key, value])) }
+      ? {
+          ...(config.NetworkingConfig as Record<string, unknown>),
+          EndpointsConfig: Object.fromEntries(Object.entries(endpoints).map(([key, value]) => [key === mode ? network.name : key, value])),
+        }
       : config.NetworkingConfig;
   const env = hasNodeConstraint(config) ? config.Env : [...(config.Env ?? []), `constraint:node==~${network.node.name}`];
   return { ...config, Env: env, HostConfig: hostConfig, ...(networkingConfig === undefined ? {} : { NetworkingConfig: networkingConfig }) };

@@ -13,7 +13,8 @@ function read(path: string, what: string): Buffer {
 /** Server TLS settings: TLS 1.2+, client certificates required (and checked against the CA) with verify. */
 export function serverTlsOptions(files: TlsFiles): TlsOptions {
   if (!files.cert || !files.key) throw new SwarmError(ErrorCodes.CONFIG_INVALID, 'TLS needs a certificate and a key (--tlscert, --tlskey)');
-  if (files.verify && !files.ca) throw new SwarmError(ErrorCodes.CONFIG_INVALID, '--tlsverify needs a CA certificate (--tlscacert) to check clients against');
+  if (files.verify && !files.ca)
+    throw new SwarmError(ErrorCodes.CONFIG_INVALID, '--tlsverify needs a CA certificate (--tlscacert) to check clients against');
   return {
     cert: read(files.cert, 'certificate'),
     key: read(files.key, 'key'),

@@ -15,7 +15,12 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
-      { ...managerTarget(host), path, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      {
+        ...managerTarget(host),
+        path,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,7 +44,9 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
         });
       },
     );
-    req.on('error', (error) => reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `Cannot connect to the swarm manager at ${host}: ${error.message}`)));
+    req.on('error', (error) =>
+      reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `Cannot connect to the swarm manager at ${host}: ${error.message}`)),
+    );
     req.end(payload);
   });
 }

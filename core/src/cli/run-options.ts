@@ -26,7 +26,8 @@ export function parsePublish(spec: string): { port: string; binding: PortBinding
   const [address, proto = 'tcp'] = spec.split('/');
   const parts = address!.split(':');
   const containerPort = parts.pop();
-  if (!containerPort || !/^\d+$/.test(containerPort)) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid port specification: "${spec}"`);
+  if (!containerPort || !/^\d+$/.test(containerPort))
+    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid port specification: "${spec}"`);
   const hostPort = parts.pop() ?? '';
   const hostIp = parts.join(':');
   return { port: `${containerPort}/${proto}`, binding: { HostIp: hostIp, HostPort: hostPort } };
@@ -67,6 +68,7 @@ export function buildContainerConfig(image: string, cmd: readonly string[], opti
       VolumesFrom: options.volumesFrom ?? [],
     },
   };
-  if (Number.isNaN(config.HostConfig!.CpuShares)) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid --cpu-shares: "${options.cpuShares}"`);
+  if (Number.isNaN(config.HostConfig!.CpuShares))
+    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid --cpu-shares: "${options.cpuShares}"`);
   return config;
 }

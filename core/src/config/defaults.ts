@@ -1,13 +1,5 @@
 /** Swarm classic 1.2's defaults (cli/flags.go). */
-export const DEFAULT_FILTERS: readonly string[] = [
-  'health',
-  'port',
-  'containerslots',
-  'dependency',
-  'affinity',
-  'constraint',
-  'whitelist',
-];
+export const DEFAULT_FILTERS: readonly string[] = ['health', 'port', 'containerslots', 'dependency', 'affinity', 'constraint', 'whitelist'];
 
 export const Defaults = {
   driver: 'swarm',

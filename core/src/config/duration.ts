@@ -3,7 +3,7 @@ import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 const UNIT_SECONDS: Readonly<Record<string, number>> = {
   ns: 1e-9,
   us: 1e-6,
-  'µs': 1e-6,
+  µs: 1e-6,
   ms: 1e-3,
   s: 1,
   m: 60,

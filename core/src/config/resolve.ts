@@ -19,7 +19,13 @@ export function isAddrFormat(addr: string): boolean {
   return ADDR_FORMAT.test(addr);
 }
 
-function seconds(layers: readonly ConfigLayer[], keyPath: string, flag: string, read: (i: SwarmConfigInput) => DurationInput | undefined, fallback: number): { value: number; origin: ConfigOrigin } {
+function seconds(
+  layers: readonly ConfigLayer[],
+  keyPath: string,
+  flag: string,
+  read: (i: SwarmConfigInput) => DurationInput | undefined,
+  fallback: number,
+): { value: number; origin: ConfigOrigin } {
   const picked = pick(layers, read);
   if (!picked) return { value: fallback, origin: 'defaults' };
   try {
@@ -37,7 +43,10 @@ function stringOptions(options: Readonly<Record<string, OptionValue>> | undefine
 }
 
 /** Options maps merge key by key, later layers winning. */
-function mergedOptions<T>(layers: readonly ConfigLayer[], read: (i: SwarmConfigInput) => Readonly<Record<string, T>> | undefined): Record<string, T> {
+function mergedOptions<T>(
+  layers: readonly ConfigLayer[],
+  read: (i: SwarmConfigInput) => Readonly<Record<string, T>> | undefined,
+): Record<string, T> {
   const out: Record<string, T> = {};
   for (const layer of layers) Object.assign(out, read(layer.input) ?? {});
   return out;
@@ -74,12 +83,28 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
 
   const heartbeat = seconds(layers, 'cluster.heartbeat', '--heartbeat', (i) => i.cluster?.heartbeat, Defaults.heartbeatSeconds);
   if (heartbeat.value < 1) throw configError(heartbeat.origin, 'cluster.heartbeat', '--heartbeat should be at least one second');
-  const refreshMin = seconds(layers, 'cluster.engineRefreshMinInterval', '--engine-refresh-min-interval', (i) => i.cluster?.engineRefreshMinInterval, Defaults.engineRefreshMinSeconds);
-  if (refreshMin.value <= 0) throw configError(refreshMin.origin, 'cluster.engineRefreshMinInterval', 'min refresh interval should be a positive number');
-  const refreshMax = seconds(layers, 'cluster.engineRefreshMaxInterval', '--engine-refresh-max-interval', (i) => i.cluster?.engineRefreshMaxInterval, Defaults.engineRefreshMaxSeconds);
+  const refreshMin = seconds(
+    layers,
+    'cluster.engineRefreshMinInterval',
+    '--engine-refresh-min-interval',
+    (i) => i.cluster?.engineRefreshMinInterval,
+    Defaults.engineRefreshMinSeconds,
+  );
+  if (refreshMin.value <= 0)
+    throw configError(refreshMin.origin, 'cluster.engineRefreshMinInterval', 'min refresh interval should be a positive number');
+  const refreshMax = seconds(
+    layers,
+    'cluster.engineRefreshMaxInterval',
+    '--engine-refresh-max-interval',
+    (i) => i.cluster?.engineRefreshMaxInterval,
+    Defaults.engineRefreshMaxSeconds,
+  );
   if (refreshMax.value < refreshMin.value) {
     // Point at whichever of the two was set (the max when both were).
-    const [origin, keyPath] = refreshMax.origin === 'defaults' ? [refreshMin.origin, 'cluster.engineRefreshMinInterval'] : [refreshMax.origin, 'cluster.engineRefreshMaxInterval'];
+    const [origin, keyPath] =
+      refreshMax.origin === 'defaults'
+        ? [refreshMin.origin, 'cluster.engineRefreshMinInterval']
+        : [refreshMax.origin, 'cluster.engineRefreshMaxInterval'];
     throw configError(origin, keyPath, 'max refresh interval cannot be less than min refresh interval');
   }
   const retryPicked = pick(layers, (i) => i.cluster?.engineFailureRetry);
@@ -92,11 +117,20 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   const advertise = track('replication.advertise', advertisePicked, undefined);
   const ttl = seconds(layers, 'replication.ttl', '--replication-ttl', (i) => i.replication?.ttl, Defaults.replicationTtlSeconds);
   if (replicationEnabled) {
-    if (!advertise) throw configError(enabledPicked?.origin ?? 'defaults', 'replication.advertise', '--advertise address must be provided when using --leader-election');
+    if (!advertise)
+      throw configError(
+        enabledPicked?.origin ?? 'defaults',
+        'replication.advertise',
+        '--advertise address must be provided when using --leader-election',
+      );
     if (ttl.value <= 0) throw configError(ttl.origin, 'replication.ttl', '--replication-ttl should be a positive number');
   }
   if (advertise !== undefined && !isAddrFormat(advertise)) {
-    throw configError(advertisePicked?.origin ?? 'defaults', 'replication.advertise', '--advertise should be of the form ip:port or hostname:port');
+    throw configError(
+      advertisePicked?.origin ?? 'defaults',
+      'replication.advertise',
+      '--advertise should be of the form ip:port or hostname:port',
+    );
   }
 
   const tls = resolveTls(layers);
@@ -106,8 +140,16 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   const config: DeploymentConfig = {
     plugins,
     cluster: {
-      driver: track('cluster.driver', pick(layers, (i) => i.cluster?.driver), Defaults.driver),
-      discovery: track('cluster.discovery', pick(layers, (i) => i.cluster?.discovery), ''),
+      driver: track(
+        'cluster.driver',
+        pick(layers, (i) => i.cluster?.driver),
+        Defaults.driver,
+      ),
+      discovery: track(
+        'cluster.discovery',
+        pick(layers, (i) => i.cluster?.discovery),
+        '',
+      ),
       options: stringOptions(mergedOptions(layers, (i) => i.cluster?.options)),
       discoveryOptions: mergedOptions(layers, (i) => i.cluster?.discoveryOptions),
       heartbeat: heartbeat.value,
@@ -117,17 +159,33 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
       tls,
     },
     scheduler: {
-      filters: track('scheduler.filters', pick(layers, (i) => i.scheduler?.filters), [...Defaults.filters]),
-      strategy: track('scheduler.strategy', pick(layers, (i) => i.scheduler?.strategy), Defaults.strategy),
+      filters: track(
+        'scheduler.filters',
+        pick(layers, (i) => i.scheduler?.filters),
+        [...Defaults.filters],
+      ),
+      strategy: track(
+        'scheduler.strategy',
+        pick(layers, (i) => i.scheduler?.strategy),
+        Defaults.strategy,
+      ),
       strategyOptions: mergedOptions(layers, (i) => i.scheduler?.strategyOptions),
     },
     api: {
       hosts: track('api.hosts', pick(layers, apiHosts), [Defaults.host]),
       tls,
-      cors: track('api.cors', pick(layers, (i) => i.api?.cors), false),
+      cors: track(
+        'api.cors',
+        pick(layers, (i) => i.api?.cors),
+        false,
+      ),
     },
     replication: { enabled: replicationEnabled, advertise, ttl: ttl.value },
-    logLevel: track('logLevel', pick(layers, (i) => i.logLevel), Defaults.logLevel),
+    logLevel: track(
+      'logLevel',
+      pick(layers, (i) => i.logLevel),
+      Defaults.logLevel,
+    ),
   };
   return { config, originOf: (keyPath) => origins.get(keyPath) ?? 'defaults' };
 }

@@ -39,7 +39,9 @@ function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) =
     if (!names.includes(name)) throw unknownProvider(kind, name, names, origin, keyPath);
   };
   known(Tokens.ClusterDriver, config.cluster.driver, 'cluster.driver');
-  config.scheduler.filters.forEach((name, index) => known(Tokens.Filter, name, `scheduler.filters[${index}]`, originOf('scheduler.filters')));
+  config.scheduler.filters.forEach((name, index) =>
+    known(Tokens.Filter, name, `scheduler.filters[${index}]`, originOf('scheduler.filters')),
+  );
   known(Tokens.Strategy, config.scheduler.strategy, 'scheduler.strategy');
 }
 
@@ -87,7 +89,9 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     });
     return opened;
   });
-  registerLazy<Cluster>(container, Tokens.Cluster, (resolver) => resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)));
+  registerLazy<Cluster>(container, Tokens.Cluster, (resolver) =>
+    resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)),
+  );
 
   return {
     config,

@@ -38,7 +38,9 @@ function neededBuiltins(needs: PluginNeeds): string[] {
 }
 
 function satisfies(staged: readonly StagedProvider[], needs: PluginNeeds): boolean {
-  return NEED_KINDS.every(([key, , kind]) => (needs[key] ?? []).every((name) => staged.some((entry) => entry.kind === kind && entry.name === name)));
+  return NEED_KINDS.every(([key, , kind]) =>
+    (needs[key] ?? []).every((name) => staged.some((entry) => entry.kind === kind && entry.name === name)),
+  );
 }
 
 function assemble(builtins: Builtins, configured: readonly LoadedPlugin[]): { plugins: LoadedPlugin[]; staged: StagedProvider[] } {
@@ -69,7 +71,11 @@ export async function loadPluginSet(specs: readonly string[], configDir: string,
     plugins,
     builtinFailures: builtins.failures,
     staged,
-    available: (kind) => staged.filter((entry) => entry.kind === kind).map((entry) => entry.name).sort(),
+    available: (kind) =>
+      staged
+        .filter((entry) => entry.kind === kind)
+        .map((entry) => entry.name)
+        .sort(),
     createContainer: () => {
       const container = createDeploymentContainer();
       commitProviders(container, staged);

@@ -1,4 +1,13 @@
-import { ErrorCodes, named, SwarmError, Tokens, type Discovery, type DiscoveryBackend, type DiscoveryOptions, type Resolver } from '@swarm/plugin-sdk';
+import {
+  ErrorCodes,
+  named,
+  SwarmError,
+  Tokens,
+  type Discovery,
+  type DiscoveryBackend,
+  type DiscoveryOptions,
+  type Resolver,
+} from '@swarm/plugin-sdk';
 import { Defaults } from '../config/defaults.js';
 import { parseDiscoveryUri } from './discovery-uri.js';
 

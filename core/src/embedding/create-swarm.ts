@@ -39,7 +39,14 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
       const apiStarting = startOptions.api
         ? import('../api/index.js')
             .then(({ startApiServer }) =>
-              startApiServer({ cluster, scheduler: deployment.scheduler(), settings: resolved.config.api, logger: options.logger, version: SWARM_VERSION, role: replication }),
+              startApiServer({
+                cluster,
+                scheduler: deployment.scheduler(),
+                settings: resolved.config.api,
+                logger: options.logger,
+                version: SWARM_VERSION,
+                role: replication,
+              }),
             )
             .then((server) => {
               api = server;

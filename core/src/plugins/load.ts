@@ -14,7 +14,8 @@ export interface PluginLocation extends LocatedPlugin {
 export function resolvePlugin(spec: string, fromDir: string, finder = new PackageFinder()): PluginLocation {
   if (isPathSpecifier(spec)) {
     const located = locatePath(spec, fromDir);
-    if (!located) throw new SwarmError(ErrorCodes.PLUGIN_NOT_FOUND, `plugin "${spec}" not found: no such file or folder relative to ${fromDir}`);
+    if (!located)
+      throw new SwarmError(ErrorCodes.PLUGIN_NOT_FOUND, `plugin "${spec}" not found: no such file or folder relative to ${fromDir}`);
     return { ...located, spec, packageName: located.packageJson?.name ?? located.entry };
   }
   const tried = candidatePackages(spec);
@@ -36,10 +37,14 @@ export async function importManifest(location: PluginLocation): Promise<PluginMa
   try {
     module = (await import(pathToFileURL(location.entry).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new SwarmError(ErrorCodes.PLUGIN_LOAD_FAILED, `plugin "${location.packageName}" failed to load from ${location.entry}: ${(error as Error).message}`, {
-      cause: error,
-      details: { plugin: location.packageName },
-    });
+    throw new SwarmError(
+      ErrorCodes.PLUGIN_LOAD_FAILED,
+      `plugin "${location.packageName}" failed to load from ${location.entry}: ${(error as Error).message}`,
+      {
+        cause: error,
+        details: { plugin: location.packageName },
+      },
+    );
   }
   return manifestOf(module, `"${location.packageName}" (${location.entry})`);
 }

@@ -7,7 +7,7 @@ function invalid(where: string, text: string): SwarmError {
 
 /** The manifest a plugin module exports: `export default definePlugin(...)` or `export const plugin`. */
 export function manifestOf(module: Record<string, unknown>, where: string): PluginManifest {
-  const candidate = isPluginManifest(module.default) ? module.default : module.plugin ?? module.default;
+  const candidate = isPluginManifest(module.default) ? module.default : (module.plugin ?? module.default);
   if (typeof candidate !== 'object' || candidate === null) {
     throw invalid(where, 'the module exports no plugin manifest (export default definePlugin({ ... }))');
   }
@@ -18,7 +18,8 @@ export function manifestOf(module: Record<string, unknown>, where: string): Plug
   }
   if (typeof fields.register !== 'function') throw invalid(where, 'field "register" is missing or not a function');
   if (semver.valid(candidate.version) === null) throw invalid(where, `field "version" is not a semver version: "${candidate.version}"`);
-  if (semver.validRange(candidate.apiVersion) === null) throw invalid(where, `field "apiVersion" is not a semver range: "${candidate.apiVersion}"`);
+  if (semver.validRange(candidate.apiVersion) === null)
+    throw invalid(where, `field "apiVersion" is not a semver range: "${candidate.apiVersion}"`);
   return candidate;
 }
 

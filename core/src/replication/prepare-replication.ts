@@ -1,4 +1,12 @@
-import { ErrorCodes, LEADER_ELECTION_PATH, SwarmError, Tokens, type DeploymentConfig, type Discovery, type Logger } from '@swarm/plugin-sdk';
+import {
+  ErrorCodes,
+  LEADER_ELECTION_PATH,
+  SwarmError,
+  Tokens,
+  type DeploymentConfig,
+  type Discovery,
+  type Logger,
+} from '@swarm/plugin-sdk';
 import type { Deployment } from '../deployment/deployment.js';
 import { primaryEndpoint } from './primary-endpoint.js';
 import { ReplicationController } from './replication-controller.js';

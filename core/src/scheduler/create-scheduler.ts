@@ -39,10 +39,18 @@ interface Attempt extends Outcome {
 
 const DEBUG_LEVELS = new Set(['debug', 'trace']);
 
-function rankFeasible(strategy: Strategy, request: PlacementRequest, table: NodeTable, limit: number | undefined): RankedNode[] | SwarmError {
+function rankFeasible(
+  strategy: Strategy,
+  request: PlacementRequest,
+  table: NodeTable,
+  limit: number | undefined,
+): RankedNode[] | SwarmError {
   try {
     const feasible = table.nodes;
-    const ranked = limit === undefined ? strategy.rank(request, feasible, undefined, table) : strategy.rank(request, feasible, limit, table).slice(0, limit);
+    const ranked =
+      limit === undefined
+        ? strategy.rank(request, feasible, undefined, table)
+        : strategy.rank(request, feasible, limit, table).slice(0, limit);
     return ranked.length > 0 ? ranked : new SwarmError(ErrorCodes.NO_RESOURCES, 'no resources available to schedule container');
   } catch (error) {
     if (isSwarmError(error)) return error;
@@ -50,7 +58,14 @@ function rankFeasible(strategy: Strategy, request: PlacementRequest, table: Node
   }
 }
 
-function attempt(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, table: NodeTable, softDropped: boolean, limit?: number): Attempt {
+function attempt(
+  filters: readonly Filter[],
+  strategy: Strategy,
+  request: PlacementRequest,
+  table: NodeTable,
+  softDropped: boolean,
+  limit?: number,
+): Attempt {
   const pass = runFilters(filters, request, table);
   const base = { pass, strategy: strategy.name, softDropped };
   if (pass.feasible.length === 0) {
@@ -86,7 +101,12 @@ function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy)
   };
 }
 
-function invalidRequestExplanation(filters: readonly Filter[], strategy: Strategy, nodes: readonly Node[], message: string): PlacementExplanation {
+function invalidRequestExplanation(
+  filters: readonly Filter[],
+  strategy: Strategy,
+  nodes: readonly Node[],
+  message: string,
+): PlacementExplanation {
   return {
     strategy: strategy.name,
     filters: filters.map((filter) => filter.name),

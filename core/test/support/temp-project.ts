@@ -51,13 +51,16 @@ export function createTempProject(): TempProject {
     write,
     addPlugin(packageName, fixture = {}, under = 'node_modules') {
       const base = `${under}/${packageName}`;
-      write(`${base}/package.json`, JSON.stringify({
-        name: packageName,
-        version: fixture.version ?? '1.0.0',
-        type: 'module',
-        main: 'index.js',
-        swarm: { plugin: true, kinds: fixture.kinds ?? [] },
-      }));
+      write(
+        `${base}/package.json`,
+        JSON.stringify({
+          name: packageName,
+          version: fixture.version ?? '1.0.0',
+          type: 'module',
+          main: 'index.js',
+          swarm: { plugin: true, kinds: fixture.kinds ?? [] },
+        }),
+      );
       write(`${base}/index.js`, fixture.source ?? pluginSource(packageName, fixture));
       return join(dir, base);
     },
@@ -67,7 +70,11 @@ export function createTempProject(): TempProject {
 
 /** A `register` body providing filters that pass every node. */
 export function filtersBody(...names: string[]): string {
-  return names.map((name) => `ctx.filter(${JSON.stringify(name)}, { useFactory: () => ({ name: ${JSON.stringify(name)}, prepare: () => undefined }) });`).join('\n    ');
+  return names
+    .map(
+      (name) => `ctx.filter(${JSON.stringify(name)}, { useFactory: () => ({ name: ${JSON.stringify(name)}, prepare: () => undefined }) });`,
+    )
+    .join('\n    ');
 }
 
 /** A `register` body providing a strategy that keeps the node order. */

@@ -134,7 +134,10 @@ export function strategyConformance(strategy: Strategy, tester?: Tester, options
       run: () => {
         const ranked = strategy.rank(placementRequest({ cpus: 1, memory: GiB }), Object.freeze([...nodes]));
         ok(ranked.length > 0);
-        ok(ranked.every((entry) => nodes.includes(entry.node)), 'only given nodes');
+        ok(
+          ranked.every((entry) => nodes.includes(entry.node)),
+          'only given nodes',
+        );
         strictEqual(new Set(ranked.map((entry) => entry.node)).size, ranked.length, 'no duplicates');
       },
     },

@@ -24,7 +24,12 @@ export interface FilterOutcome {
  * Prepare the filter for the request and check every node, as the pipeline does: with the nodes'
  * NodeTable (`table`, or one read from the nodes now).
  */
-export function evaluateFilter(filter: Filter, request: PlacementRequest, nodes: readonly Node[], table: NodeTable = NodeColumns.of(nodes)): FilterOutcome {
+export function evaluateFilter(
+  filter: Filter,
+  request: PlacementRequest,
+  nodes: readonly Node[],
+  table: NodeTable = NodeColumns.of(nodes),
+): FilterOutcome {
   const run = filter.prepare(request, table);
   const verdicts = new Map<string, FilterVerdict>();
   const passing: string[] = [];

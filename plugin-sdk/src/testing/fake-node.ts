@@ -80,40 +80,46 @@ function buildContainer(spec: FakeContainerSpec, node: Node, frozen: boolean): C
     Labels: { ...(config.Labels ?? {}) },
   };
   const ports = state === 'running' ? config.HostConfig?.PortBindings : undefined;
-  return deepFreeze({
-    id,
-    name: spec.name,
-    names: [spec.name],
-    image: config.Image,
-    imageId: summary.ImageID ?? '',
-    state,
-    labels: config.Labels ?? {},
-    config,
-    summary,
-    inspect: {
-      Id: id,
-      Name: `/${spec.name}`,
-      Image: summary.ImageID ?? '',
-      Config: config,
-      HostConfig: config.HostConfig ?? {},
-      State: { Status: state, Running: state === 'running' },
-      NetworkSettings: { Ports: ports ?? null },
+  return deepFreeze(
+    {
+      id,
+      name: spec.name,
+      names: [spec.name],
+      image: config.Image,
+      imageId: summary.ImageID ?? '',
+      state,
+      labels: config.Labels ?? {},
+      config,
+      summary,
+      inspect: {
+        Id: id,
+        Name: `/${spec.name}`,
+        Image: summary.ImageID ?? '',
+        Config: config,
+        HostConfig: config.HostConfig ?? {},
+        State: { Status: state, Running: state === 'running' },
+        NetworkSettings: { Ports: ports ?? null },
+      },
+      node,
     },
-    node,
-  }, frozen);
+    frozen,
+  );
 }
 
 function buildImage(spec: FakeImageSpec, node: Node, frozen: boolean): Image {
   const repoTags = [...(spec.repoTags ?? [])];
   const id = spec.id ?? `sha256:${fakeId(`image:${repoTags[0] ?? 'none'}`)}`;
   const repoDigests = [...(spec.repoDigests ?? [])];
-  return deepFreeze({
-    id,
-    repoTags,
-    repoDigests,
-    summary: { Id: id, RepoTags: repoTags, RepoDigests: repoDigests, Created: 0, Size: 0 },
-    node,
-  }, frozen);
+  return deepFreeze(
+    {
+      id,
+      repoTags,
+      repoDigests,
+      summary: { Id: id, RepoTags: repoTags, RepoDigests: repoDigests, Created: 0, Size: 0 },
+      node,
+    },
+    frozen,
+  );
 }
 
 function findContainer(containers: readonly Container[], idOrName: string): Container | undefined {
@@ -249,6 +255,7 @@ export function fakeNode(spec: FakeNodeSpec): Node {
 
 /** Several nodes at once: `fakeNodes(3)` gives node1..node3, or pass specs. */
 export function fakeNodes(countOrSpecs: number | readonly FakeNodeSpec[]): Node[] {
-  const specs = typeof countOrSpecs === 'number' ? Array.from({ length: countOrSpecs }, (_, i) => ({ name: `node${i + 1}` })) : countOrSpecs;
+  const specs =
+    typeof countOrSpecs === 'number' ? Array.from({ length: countOrSpecs }, (_, i) => ({ name: `node${i + 1}` })) : countOrSpecs;
   return specs.map(fakeNode);
 }

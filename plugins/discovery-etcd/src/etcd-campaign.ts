@@ -106,7 +106,13 @@ export class EtcdCampaign implements Campaign {
   }
 
   private async confirm(): Promise<void> {
-    const [renewal, holder] = await Promise.all([this.lease.renew(), this.client.get(this.key).exec().then((answer) => answer.kvs[0])]);
+    const [renewal, holder] = await Promise.all([
+      this.lease.renew(),
+      this.client
+        .get(this.key)
+        .exec()
+        .then((answer) => answer.kvs[0]),
+    ]);
     this.checkGranted(renewal);
     if (renewal.fresh) throw lost(`the lease on ${this.key} expired, stepping down`);
     if (holder === undefined || holder.lease !== renewal.id) throw lost(`${this.key} was removed or taken over, stepping down`);
@@ -114,7 +120,11 @@ export class EtcdCampaign implements Campaign {
   }
 
   private async waitForChange(revision: string): Promise<void> {
-    const watcher = this.client.watch().key(this.key).startRevision(String(Number(revision) + 1)).watcher();
+    const watcher = this.client
+      .watch()
+      .key(this.key)
+      .startRevision(String(Number(revision) + 1))
+      .watcher();
     try {
       // Without an event (missed while reconnecting), try again once a lease could have expired.
       await this.sleep(this.leaseSeconds * 1000, (done) => {
@@ -142,10 +152,13 @@ export class EtcdCampaign implements Campaign {
     // covers serving a request that started just before the deadline.
     const margin = Math.min(500, (this.leaseSeconds * 1000) / 10);
     this.validUntil = validUntil - margin;
-    this.deadline = setTimeout(() => {
-      this.stepDown(lost(`could not renew the lease on ${this.key} in time, stepping down`));
-      this.wake?.();
-    }, Math.max(0, this.validUntil - Date.now()));
+    this.deadline = setTimeout(
+      () => {
+        this.stepDown(lost(`could not renew the lease on ${this.key} in time, stepping down`));
+        this.wake?.();
+      },
+      Math.max(0, this.validUntil - Date.now()),
+    );
   }
 
   private checkGranted(renewal: LeaseRenewal): void {

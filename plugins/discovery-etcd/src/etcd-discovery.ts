@@ -47,11 +47,7 @@ export class EtcdDiscovery implements Discovery {
     const { id } = await this.registration.renew();
     const key = joinKeyPath(this.target.nodesPath, entry.addr);
     // Rewrite only when missing or stale, so a heartbeat does not wake every watcher.
-    await client
-      .if(key, 'Lease', '==', id)
-      .and(key, 'Value', '==', entry.addr)
-      .else(client.put(key).value(entry.addr).lease(id))
-      .commit();
+    await client.if(key, 'Lease', '==', id).and(key, 'Value', '==', entry.addr).else(client.put(key).value(entry.addr).lease(id)).commit();
   }
 
   leadership(key: string, ttlSeconds: number): LeaderElection {

@@ -8,12 +8,16 @@ export class EtcdLeaderFollower implements LeaderFollower {
 
   constructor(client: Etcd3, key: string, onLeader: (leader: string | undefined) => void, onError: (error: Error) => void) {
     const report = distinctLeaderUpdates(onLeader);
-    this.watch = new SnapshotWatch(client, { key }, {
-      snapshot: (kvs) => report(kvs[0]?.value.toString()),
-      put: (kv) => report(kv.value.toString()),
-      delete: () => report(undefined),
-      error: onError,
-    });
+    this.watch = new SnapshotWatch(
+      client,
+      { key },
+      {
+        snapshot: (kvs) => report(kvs[0]?.value.toString()),
+        put: (kv) => report(kv.value.toString()),
+        delete: () => report(undefined),
+        error: onError,
+      },
+    );
   }
 
   stop(): void {

@@ -15,16 +15,20 @@ export class EtcdNodesWatch implements DiscoveryWatcher {
     private readonly onError: (error: Error) => void,
   ) {
     this.deduper = new EntrySetDeduper(onEntries);
-    this.watch = new SnapshotWatch(client, { prefix }, {
-      snapshot: (kvs) => {
-        this.values.clear();
-        for (const kv of kvs) this.values.set(kv.key.toString(), kv.value.toString());
-        this.publish();
+    this.watch = new SnapshotWatch(
+      client,
+      { prefix },
+      {
+        snapshot: (kvs) => {
+          this.values.clear();
+          for (const kv of kvs) this.values.set(kv.key.toString(), kv.value.toString());
+          this.publish();
+        },
+        put: (kv) => this.change(kv, kv.value.toString()),
+        delete: (kv) => this.change(kv, undefined),
+        error: onError,
       },
-      put: (kv) => this.change(kv, kv.value.toString()),
-      delete: (kv) => this.change(kv, undefined),
-      error: onError,
-    });
+    );
   }
 
   stop(): void {
@@ -39,6 +43,10 @@ export class EtcdNodesWatch implements DiscoveryWatcher {
   }
 
   private publish(): void {
-    this.deduper.offer(collectEntries(this.values.values(), (error) => this.onError(new Error(`etcd: ignoring an entry under ${this.prefix}: ${error.message}`))));
+    this.deduper.offer(
+      collectEntries(this.values.values(), (error) =>
+        this.onError(new Error(`etcd: ignoring an entry under ${this.prefix}: ${error.message}`)),
+      ),
+    );
   }
 }

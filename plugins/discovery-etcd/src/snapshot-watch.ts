@@ -25,7 +25,10 @@ export class SnapshotWatch {
     private readonly range: WatchedRange,
     private readonly handlers: SnapshotHandlers,
   ) {
-    this.starter = new SerialRetryTask(() => this.start(), (error) => handlers.error(new Error(`etcd: cannot read ${this.describe()}: ${error.message}`)));
+    this.starter = new SerialRetryTask(
+      () => this.start(),
+      (error) => handlers.error(new Error(`etcd: cannot read ${this.describe()}: ${error.message}`)),
+    );
     this.starter.trigger();
   }
 
@@ -44,7 +47,9 @@ export class SnapshotWatch {
     const watcher = scoped.startRevision(String(Number(response.header.revision) + 1)).watcher();
     watcher.on('put', (kv) => this.handlers.put(kv));
     watcher.on('delete', (kv) => this.handlers.delete(kv));
-    watcher.on('disconnected', (error) => this.handlers.error(new Error(`etcd: lost the watch on ${this.describe()}, reconnecting: ${error.message}`)));
+    watcher.on('disconnected', (error) =>
+      this.handlers.error(new Error(`etcd: lost the watch on ${this.describe()}, reconnecting: ${error.message}`)),
+    );
     watcher.on('error', (error) => {
       this.handlers.error(new Error(`etcd: the watch on ${this.describe()} failed, restarting it: ${error.message}`));
       this.starter.trigger();

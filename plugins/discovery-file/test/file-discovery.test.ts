@@ -25,7 +25,10 @@ describe('file:// discovery', () => {
     writeFileSync(file, 'a:1\n');
     const discovery = new FileDiscoveryBackend().open(file, { heartbeat: 0.05, ttl: 20, options: {} });
     const seen: string[][] = [];
-    const watcher = discovery.watch((entries) => seen.push(entries.map((entry) => entry.addr)), () => undefined);
+    const watcher = discovery.watch(
+      (entries) => seen.push(entries.map((entry) => entry.addr)),
+      () => undefined,
+    );
     await new Promise((resolve) => setTimeout(resolve, 120));
     writeFileSync(file, 'a:1\nb:2\n');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -36,10 +39,13 @@ describe('file:// discovery', () => {
   it('reports a missing file as DISCOVERY_FAILED through onError', async () => {
     const discovery = new FileDiscoveryBackend().open(join(dir, 'missing'), { heartbeat: 1, ttl: 20, options: {} });
     const error = await new Promise<Error>((resolve) => {
-      const watcher = discovery.watch(() => undefined, (failure) => {
-        watcher.stop();
-        resolve(failure);
-      });
+      const watcher = discovery.watch(
+        () => undefined,
+        (failure) => {
+          watcher.stop();
+          resolve(failure);
+        },
+      );
     });
     expect(isSwarmError(error, ErrorCodes.DISCOVERY_FAILED)).toBe(true);
     expect(error.message).toMatch(/^cannot read discovery file .*missing: ENOENT/);

@@ -9,7 +9,11 @@ export class StaticDiscovery implements Discovery {
     queueMicrotask(() => {
       if (!stopped) onEntries(this.entries);
     });
-    return { stop: () => { stopped = true; } };
+    return {
+      stop: () => {
+        stopped = true;
+      },
+    };
   }
 
   register(addr: string): Promise<void> {

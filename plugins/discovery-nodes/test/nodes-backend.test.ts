@@ -43,7 +43,9 @@ describe('nodes:// discovery', () => {
   });
 
   it('cannot register addresses', async () => {
-    await expect(new NodesDiscoveryBackend().open('h:1', options).register('h:2')).rejects.toMatchObject({ code: ErrorCodes.NOT_SUPPORTED });
+    await expect(new NodesDiscoveryBackend().open('h:1', options).register('h:2')).rejects.toMatchObject({
+      code: ErrorCodes.NOT_SUPPORTED,
+    });
   });
 
   it('registers the nodes scheme', () => {

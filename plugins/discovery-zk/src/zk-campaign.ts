@@ -35,7 +35,10 @@ export class ZkCampaign implements Campaign {
     private readonly ttlSeconds: number,
     private readonly handlers: CampaignHandlers,
   ) {
-    this.evaluator = new SerialRetryTask(() => this.evaluate(), (error) => handlers.onError?.(error));
+    this.evaluator = new SerialRetryTask(
+      () => this.evaluate(),
+      (error) => handlers.onError?.(error),
+    );
     session.listen({
       connected: (fresh) => {
         if (fresh) this.node = undefined;
@@ -73,7 +76,8 @@ export class ZkCampaign implements Campaign {
     if (this.node === undefined || !(await exists(this.session, this.node))) {
       await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(this.key, done));
       this.node = await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) =>
-        client.create(`${this.key}/${CANDIDATE_PREFIX}`, Buffer.from(this.value), ZkCreateMode.EPHEMERAL_SEQUENTIAL, done));
+        client.create(`${this.key}/${CANDIDATE_PREFIX}`, Buffer.from(this.value), ZkCreateMode.EPHEMERAL_SEQUENTIAL, done),
+      );
     }
     const candidates = await listCandidates(this.session, this.key);
     const index = candidates.indexOf(this.node.slice(this.node.lastIndexOf('/') + 1));
@@ -99,7 +103,10 @@ export class ZkCampaign implements Campaign {
     const margin = Math.min(500, timeout / 10);
     this.validUntil = sentAt + timeout - margin;
     clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.stepDown('could not confirm the ZooKeeper session in time, stepping down'), Math.max(0, this.validUntil - Date.now()));
+    this.deadline = setTimeout(
+      () => this.stepDown('could not confirm the ZooKeeper session in time, stepping down'),
+      Math.max(0, this.validUntil - Date.now()),
+    );
     clearTimeout(this.reconfirm);
     this.reconfirm = setTimeout(() => this.evaluator.trigger(), timeout / RECONFIRMATIONS_PER_TIMEOUT);
     if (this.leader) return;

@@ -14,6 +14,7 @@ export function sortCandidates(children: readonly string[]): string[] {
 export async function listCandidates(session: ZkSession, key: string, onChange?: () => void): Promise<string[]> {
   await session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(key, done));
   const children = await session.call<string[]>(CALL_TIMEOUT_MS, (client, done) =>
-    client.getChildren(key, onChange === undefined ? undefined : () => onChange(), done));
+    client.getChildren(key, onChange === undefined ? undefined : () => onChange(), done),
+  );
   return sortCandidates(children);
 }

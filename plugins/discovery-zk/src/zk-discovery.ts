@@ -52,7 +52,9 @@ export class ZkDiscovery implements Discovery {
   }
 
   leadership(key: string, ttlSeconds: number): LeaderElection {
-    return new ZkLeaderElection(this.transport(), `/${joinKeyPath(this.target.prefix, key)}`, ttlSeconds, (session) => this.electionSessions.add(session));
+    return new ZkLeaderElection(this.transport(), `/${joinKeyPath(this.target.prefix, key)}`, ttlSeconds, (session) =>
+      this.electionSessions.add(session),
+    );
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,10 @@ export class ZkNodesWatch implements DiscoveryWatcher {
     private readonly onError: (error: Error) => void,
   ) {
     this.deduper = new EntrySetDeduper(onEntries);
-    this.reader = new SerialRetryTask(() => this.read(), (error) => onError(new Error(`zk: cannot read ${path}: ${error.message}`)));
+    this.reader = new SerialRetryTask(
+      () => this.read(),
+      (error) => onError(new Error(`zk: cannot read ${path}: ${error.message}`)),
+    );
     this.unlisten = session.listen({ connected: () => this.reader.trigger() });
     this.reader.trigger();
   }
@@ -33,13 +36,18 @@ export class ZkNodesWatch implements DiscoveryWatcher {
   private async read(): Promise<void> {
     await this.session.call<string>(CALL_TIMEOUT_MS, (client, done) => client.mkdirp(this.path, done));
     const children = await this.session.call<string[]>(CALL_TIMEOUT_MS, (client, done) =>
-      client.getChildren(this.path, () => this.reader.trigger(), done));
+      client.getChildren(this.path, () => this.reader.trigger(), done),
+    );
     for (const name of [...this.values.keys()]) if (!children.includes(name)) this.values.delete(name);
     for (const name of children) {
       if (this.values.has(name)) continue;
       const value = await readIfPresent(this.session, `${this.path}/${name}`);
       if (value !== undefined) this.values.set(name, value);
     }
-    this.deduper.offer(collectEntries(this.values.values(), (error) => this.onError(new Error(`zk: ignoring an entry under ${this.path}: ${error.message}`))));
+    this.deduper.offer(
+      collectEntries(this.values.values(), (error) =>
+        this.onError(new Error(`zk: ignoring an entry under ${this.path}: ${error.message}`)),
+      ),
+    );
   }
 }

@@ -77,8 +77,14 @@ export class ZkSession {
     if (this.isConnected && this.client !== undefined) return Promise.resolve(this.client);
     return new Promise<Client>((resolve, reject) => {
       const waiter = {
-        resolve: (client: Client) => { clearTimeout(timer); resolve(client); },
-        reject: (error: Error) => { clearTimeout(timer); reject(error); },
+        resolve: (client: Client) => {
+          clearTimeout(timer);
+          resolve(client);
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       };
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
@@ -112,16 +118,25 @@ export class ZkSession {
   private start(): void {
     this.armUnreachableReports();
     this.connection.then(
-      (connection) => { if (!this.closed) this.client = this.open(connection); },
-      (error: unknown) => this.onError(this.failure(`cannot set up the connection to ${this.endpoint.description}: ${(error as Error).message}`)),
+      (connection) => {
+        if (!this.closed) this.client = this.open(connection);
+      },
+      (error: unknown) =>
+        this.onError(this.failure(`cannot set up the connection to ${this.endpoint.description}: ${(error as Error).message}`)),
     );
   }
 
   private open(connection: string): Client {
     const client = zookeeper.createClient(connection, { sessionTimeout: this.sessionTimeoutMs, spinDelay: 500, retries: 0 });
-    client.on('connected', () => { if (client === this.client) this.onConnected(client); });
-    client.on('disconnected', () => { if (client === this.client) this.onDisconnected('lost the connection to ZooKeeper, reconnecting'); });
-    client.on('expired', () => { if (client === this.client) this.onExpired(client); });
+    client.on('connected', () => {
+      if (client === this.client) this.onConnected(client);
+    });
+    client.on('disconnected', () => {
+      if (client === this.client) this.onDisconnected('lost the connection to ZooKeeper, reconnecting');
+    });
+    client.on('expired', () => {
+      if (client === this.client) this.onExpired(client);
+    });
     client.connect();
     return client;
   }

@@ -32,7 +32,9 @@ export function worstFailoverMs(grantedMs: number, ttlSeconds: number): number {
 export function ttlWarning(requestedMs: number, grantedMs: number, ttlSeconds: number): string | undefined {
   const worst = worstFailoverMs(grantedMs, ttlSeconds);
   if (worst <= ttlSeconds * 1000) return undefined;
-  return `zk: ZooKeeper granted a ${grantedMs} ms session (asked for ${requestedMs} ms) for a replication TTL of ${ttlSeconds}s; `
-    + `sessions expire on the server's tick (${ZK_ASSUMED_TICK_MS} ms by default), so a failover can take up to ${worst} ms. `
-    + 'Raise --replication-ttl or lower minSessionTimeout/tickTime on the ZooKeeper servers';
+  return (
+    `zk: ZooKeeper granted a ${grantedMs} ms session (asked for ${requestedMs} ms) for a replication TTL of ${ttlSeconds}s; ` +
+    `sessions expire on the server's tick (${ZK_ASSUMED_TICK_MS} ms by default), so a failover can take up to ${worst} ms. ` +
+    'Raise --replication-ttl or lower minSessionTimeout/tickTime on the ZooKeeper servers'
+  );
 }

@@ -27,7 +27,9 @@ export class ZkTlsBridge implements ZkEndpoint {
   }
 
   connectionString(): Promise<string> {
-    this.ready ??= Promise.all(this.hosts.map((host) => this.listen(host))).then((ports) => ports.map((port) => `127.0.0.1:${port}`).join(','));
+    this.ready ??= Promise.all(this.hosts.map((host) => this.listen(host))).then((ports) =>
+      ports.map((port) => `127.0.0.1:${port}`).join(','),
+    );
     return this.ready;
   }
 
@@ -41,7 +43,9 @@ export class ZkTlsBridge implements ZkEndpoint {
     for (const server of this.servers) server.close();
     this.sinks.clear();
     const sockets = [...this.sockets];
-    setTimeout(() => { for (const socket of sockets) socket.destroy(); }, CLOSE_GRACE_MS).unref();
+    setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, CLOSE_GRACE_MS).unref();
   }
 
   private listen(host: string): Promise<number> {
@@ -78,15 +82,22 @@ export class ZkTlsBridge implements ZkEndpoint {
     local.pipe(remote).pipe(local);
     remote.on('error', (error: NodeJS.ErrnoException) => {
       // A system call error (refused, reset while connecting) is the network; anything else is TLS itself.
-      const message = error.syscall === undefined
-        ? `zk: TLS to ZooKeeper at ${host} failed: ${error.message} (check kv.cacertfile, kv.certfile and kv.keyfile)`
-        : `zk: cannot reach ZooKeeper at ${host} (TLS): ${error.message}`;
+      const message =
+        error.syscall === undefined
+          ? `zk: TLS to ZooKeeper at ${host} failed: ${error.message} (check kv.cacertfile, kv.certfile and kv.keyfile)`
+          : `zk: cannot reach ZooKeeper at ${host} (TLS): ${error.message}`;
       this.fail(new SwarmError(ErrorCodes.DISCOVERY_FAILED, message, { cause: error }));
       local.destroy();
     });
     local.on('error', () => remote.destroy());
-    local.on('close', () => { remote.destroy(); this.sockets.delete(local); });
-    remote.on('close', () => { local.destroy(); this.sockets.delete(remote); });
+    local.on('close', () => {
+      remote.destroy();
+      this.sockets.delete(local);
+    });
+    remote.on('close', () => {
+      local.destroy();
+      this.sockets.delete(remote);
+    });
   }
 
   private fail(error: Error): void {

@@ -31,13 +31,22 @@ export function fromAgent(event: DockerEvent, agent: EventSource): ClusterEvent 
 }
 
 /** A container event made from a task status update, for when the agent's engine cannot report it. */
-export function taskEvent(action: 'start' | 'die', container: { id: string; image?: string; name?: string }, now = Date.now()): DockerEvent {
+export function taskEvent(
+  action: 'start' | 'die',
+  container: { id: string; image?: string; name?: string },
+  now = Date.now(),
+): DockerEvent {
   const attributes: Record<string, string> = {};
   if (container.image) attributes.image = container.image;
   if (container.name) attributes.name = container.name;
   const event: DockerEvent = {
-    Type: 'container', Action: action, status: action, id: container.id,
-    Actor: { ID: container.id, Attributes: attributes }, time: Math.floor(now / 1000), timeNano: now * 1_000_000,
+    Type: 'container',
+    Action: action,
+    status: action,
+    id: container.id,
+    Actor: { ID: container.id, Attributes: attributes },
+    time: Math.floor(now / 1000),
+    timeNano: now * 1_000_000,
   };
   if (container.image) event.from = container.image;
   return event;

@@ -16,7 +16,10 @@ export function agentTlsFrom(files: TlsFiles | undefined): AgentTls | undefined 
     try {
       tls[field] = readFileSync(path);
     } catch (error) {
-      throw new SwarmError(ErrorCodes.CONFIG_INVALID, `mesos: cannot read --tls${field === 'ca' ? 'cacert' : field} ${path}: ${(error as Error).message}`);
+      throw new SwarmError(
+        ErrorCodes.CONFIG_INVALID,
+        `mesos: cannot read --tls${field === 'ca' ? 'cacert' : field} ${path}: ${(error as Error).message}`,
+      );
     }
   }
   return tls;

@@ -1,4 +1,18 @@
-import type { Container, ContainerSummary, DockerEvent, EngineEndpoint, Image, ImageSummary, Logger, Network, NetworkSummary, Node, NodeStatus, Volume, VolumeSummary } from '@swarm/plugin-sdk';
+import type {
+  Container,
+  ContainerSummary,
+  DockerEvent,
+  EngineEndpoint,
+  Image,
+  ImageSummary,
+  Logger,
+  Network,
+  NetworkSummary,
+  Node,
+  NodeStatus,
+  Volume,
+  VolumeSummary,
+} from '@swarm/plugin-sdk';
 import type { AgentTls } from './agent-tls.js';
 import { EngineClient } from './engine-client.js';
 import { EngineEventFeed } from './engine-event-feed.js';
@@ -87,7 +101,9 @@ export class MesosAgent implements Node {
       if (info.OperatingSystem) labels.operatingsystem = info.OperatingSystem;
       if (info.OSType) labels.ostype = info.OSType;
       this.engineLabels = labels;
-      this.containerList = containers.filter((summary) => summary.Labels?.[MesosLabels.task] !== undefined).map((summary) => taskContainer(summary, this));
+      this.containerList = containers
+        .filter((summary) => summary.Labels?.[MesosLabels.task] !== undefined)
+        .map((summary) => taskContainer(summary, this));
       this.imageList = images.map((summary) => engineImage(summary, this));
       this.networkList = networks.map((summary) => engineNetwork(summary, this));
       this.volumeList = (volumes.Volumes ?? []).map((summary) => engineVolume(summary, this));
@@ -104,7 +120,10 @@ export class MesosAgent implements Node {
 
   image(idOrName: string): Image | undefined {
     const withTag = idOrName.includes(':') ? idOrName : `${idOrName}:latest`;
-    return this.imageList.find((image) => image.repoTags.includes(withTag) || image.repoTags.includes(idOrName)) ?? findByIdOrName(this.imageList, idOrName);
+    return (
+      this.imageList.find((image) => image.repoTags.includes(withTag) || image.repoTags.includes(idOrName)) ??
+      findByIdOrName(this.imageList, idOrName)
+    );
   }
 
   containers(): readonly Container[] {

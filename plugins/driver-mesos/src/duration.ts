@@ -1,4 +1,4 @@
-const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parse a Go duration (`5s`, `1m30s`, `250ms`); a bare number means seconds. Returns ms. */
 export function parseDuration(text: string): number {

@@ -39,7 +39,9 @@ export class EngineClient {
         }
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => reject(Object.assign(new Error(errorText(Buffer.concat(chunks).toString('utf8')).trim()), { statusCode: response.statusCode })));
+        response.on('end', () =>
+          reject(Object.assign(new Error(errorText(Buffer.concat(chunks).toString('utf8')).trim()), { statusCode: response.statusCode })),
+        );
       });
       req.setTimeout(connectTimeoutMs, () => req.destroy(new Error(`engine ${this.describe()} timed out`)));
       req.on('error', reject);
@@ -51,17 +53,26 @@ export class EngineClient {
     return `${this.endpoint.host}:${this.endpoint.port}`;
   }
 
-  private open(method: string, path: string, headers: Record<string, string>, onResponse: (response: IncomingMessage) => void): ClientRequest {
+  private open(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    onResponse: (response: IncomingMessage) => void,
+  ): ClientRequest {
     const { host, port, protocol, tls } = this.endpoint;
     const options: RequestOptions = { host, port, method, path, headers };
     if (protocol === 'http') return httpRequest(options, onResponse);
-    return httpsRequest({ ...options, ca: tls?.ca, cert: tls?.cert, key: tls?.key, rejectUnauthorized: tls?.rejectUnauthorized ?? true }, onResponse);
+    return httpsRequest(
+      { ...options, ca: tls?.ca, cert: tls?.cert, key: tls?.key, rejectUnauthorized: tls?.rejectUnauthorized ?? true },
+      onResponse,
+    );
   }
 
   private send<T>(method: string, path: string, body?: unknown): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) };
+      const headers: Record<string, string> =
+        payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) };
       const req = this.open(method, path, headers, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

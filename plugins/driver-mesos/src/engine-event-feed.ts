@@ -53,7 +53,8 @@ export class EngineEventFeed {
         }
         this.response = response;
         this.retryMs = MIN_RETRY_MS;
-        if (this.lastError !== undefined) this.logger.info({ engine: this.engine.describe() }, 'mesos: agent engine event stream open again');
+        if (this.lastError !== undefined)
+          this.logger.info({ engine: this.engine.describe() }, 'mesos: agent engine event stream open again');
         this.lastError = undefined;
         const lines = createInterface({ input: response, crlfDelay: Infinity });
         lines.on('line', (line) => this.line(line));
@@ -83,7 +84,8 @@ export class EngineEventFeed {
 
   private retry(why: string): void {
     if (this.stopped || this.retryTimer) return;
-    if (why !== this.lastError) this.logger.warn({ engine: this.engine.describe(), err: why }, 'mesos: agent engine event stream unavailable; retrying');
+    if (why !== this.lastError)
+      this.logger.warn({ engine: this.engine.describe(), err: why }, 'mesos: agent engine event stream unavailable; retrying');
     this.lastError = why;
     this.retryTimer = setTimeout(() => this.open(), this.retryMs);
     this.retryTimer.unref();

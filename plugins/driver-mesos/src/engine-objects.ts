@@ -1,4 +1,15 @@
-import type { Container, ContainerConfig, ContainerSummary, Image, ImageSummary, Network, NetworkSummary, Node, Volume, VolumeSummary } from '@swarm/plugin-sdk';
+import type {
+  Container,
+  ContainerConfig,
+  ContainerSummary,
+  Image,
+  ImageSummary,
+  Network,
+  NetworkSummary,
+  Node,
+  Volume,
+  VolumeSummary,
+} from '@swarm/plugin-sdk';
 import { MesosLabels } from './labels.js';
 
 function stateOf(summary: ContainerSummary): string {
@@ -40,7 +51,10 @@ export function engineVolume(summary: VolumeSummary, node: Node): Volume {
 }
 
 /** `docker ps`-style lookup: full or unique-prefix ID, name, `/name`. */
-export function findByIdOrName<T extends { id: string; names?: readonly string[]; name?: string }>(items: readonly T[], idOrName: string): T | undefined {
+export function findByIdOrName<T extends { id: string; names?: readonly string[]; name?: string }>(
+  items: readonly T[],
+  idOrName: string,
+): T | undefined {
   if (idOrName === '') return undefined;
   const bare = idOrName.startsWith('/') ? idOrName.slice(1) : idOrName;
   const exact = items.find((item) => item.id === bare || item.name === bare || item.names?.includes(`/${bare}`));

@@ -43,7 +43,11 @@ export class FileFrameworkIdStore implements FrameworkIdStore {
 export class ZkFrameworkIdStore implements FrameworkIdStore {
   private readonly node: string;
 
-  constructor(private readonly session: ZkSession, mesosPath: string, frameworkName: string) {
+  constructor(
+    private readonly session: ZkSession,
+    mesosPath: string,
+    frameworkName: string,
+  ) {
     this.node = `${mesosPath === '/' ? '' : mesosPath}-swarm/${frameworkName}/framework_id`;
   }
 
@@ -70,7 +74,9 @@ export class ZkFrameworkIdStore implements FrameworkIdStore {
 
   async save(id: string): Promise<void> {
     const client = await this.client();
-    await zkCall<string>((callback) => client.mkdirp(this.node, Buffer.alloc(0), zookeeper.ACL.OPEN_ACL_UNSAFE, zookeeper.CreateMode.PERSISTENT, callback));
+    await zkCall<string>((callback) =>
+      client.mkdirp(this.node, Buffer.alloc(0), zookeeper.ACL.OPEN_ACL_UNSAFE, zookeeper.CreateMode.PERSISTENT, callback),
+    );
     await zkCall((callback) => client.setData(this.node, Buffer.from(id), -1, callback));
   }
 

@@ -23,6 +23,11 @@ export function infoRows(inputs: InfoInputs): Array<[string, string]> {
     rows.push(['  Offer', offer.id.value]);
     for (const resource of offer.resources) rows.push([`   └ ${resource.name}`, formatResource(resource)]);
   }
-  rows.push(['Mesos Discovery', inputs.discovery], ['Mesos Master', inputs.master], ['Mesos Framework ID', inputs.frameworkId], ['Mesos Status', inputs.status]);
+  rows.push(
+    ['Mesos Discovery', inputs.discovery],
+    ['Mesos Master', inputs.master],
+    ['Mesos Framework ID', inputs.frameworkId],
+    ['Mesos Status', inputs.status],
+  );
   return rows;
 }

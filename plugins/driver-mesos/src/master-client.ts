@@ -7,7 +7,11 @@ const MAX_REDIRECTS = 5;
 
 /** A non-2xx answer of the master, with its status and text. */
 export class MasterHttpError extends Error {
-  constructor(readonly status: number, readonly body: string, master: MasterAddress) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    master: MasterAddress,
+  ) {
     super(`Mesos master ${master.host}:${master.port} answered ${status}${body ? `: ${body.trim()}` : ''}`);
   }
 }
@@ -34,7 +38,10 @@ function open(master: MasterAddress, call: Call, streamId: string | undefined, t
   return new Promise((resolve, reject) => {
     const req = request({ host: master.host, port: master.port, method: 'POST', path: SCHEDULER_PATH, headers }, resolve);
     req.on('error', reject);
-    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`Mesos master ${master.host}:${master.port} did not answer within ${timeoutMs} ms`)));
+    if (timeoutMs !== undefined)
+      req.setTimeout(timeoutMs, () =>
+        req.destroy(new Error(`Mesos master ${master.host}:${master.port} did not answer within ${timeoutMs} ms`)),
+      );
     req.end(body);
   });
 }

@@ -26,7 +26,12 @@ function credentialsHint(auth: string | undefined): string {
 }
 
 /** Finds the leading master (ZooKeeper group or fixed address) and where the framework ID lives. */
-export function createMasterFinder(location: MasterLocation, frameworkName: string, stateFile: string | undefined, logger: Logger): MasterFinder {
+export function createMasterFinder(
+  location: MasterLocation,
+  frameworkName: string,
+  stateFile: string | undefined,
+  logger: Logger,
+): MasterFinder {
   if (location.kind === 'direct') {
     const store = new FileFrameworkIdStore(stateFile ?? defaultStateFile(location, frameworkName));
     return {

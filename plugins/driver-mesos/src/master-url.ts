@@ -1,9 +1,7 @@
 import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 
 /** How the master is found: through ZooKeeper, or at a fixed address. */
-export type MasterLocation =
-  | { kind: 'zk'; servers: string; path: string; auth?: string }
-  | { kind: 'direct'; host: string; port: number };
+export type MasterLocation = { kind: 'zk'; servers: string; path: string; auth?: string } | { kind: 'direct'; host: string; port: number };
 
 const DEFAULT_MASTER_PORT = 5050;
 

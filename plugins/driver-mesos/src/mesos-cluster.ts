@@ -2,9 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type { Readable } from 'node:stream';
 import {
-  ErrorCodes, SwarmError, conflict, isSwarmError, notSupported,
-  type Cluster, type ClusterEvent, type ClusterInfo, type Container, type ContainerConfig, type DeploymentConfig, type DockerEvent, type Image, type ImageRemoval,
-  type Logger, type Network, type NetworkCreateRequest, type Node, type PlacementExplanation, type RemoveContainerOptions, type Scheduler, type Volume,
+  ErrorCodes,
+  SwarmError,
+  conflict,
+  isSwarmError,
+  notSupported,
+  type Cluster,
+  type ClusterEvent,
+  type ClusterInfo,
+  type Container,
+  type ContainerConfig,
+  type DeploymentConfig,
+  type DockerEvent,
+  type Image,
+  type ImageRemoval,
+  type Logger,
+  type Network,
+  type NetworkCreateRequest,
+  type Node,
+  type PlacementExplanation,
+  type RemoveContainerOptions,
+  type Scheduler,
+  type Volume,
 } from '@swarm/plugin-sdk';
 import type { MesosAgent } from './agent.js';
 import { AgentDirectory } from './agent-directory.js';
@@ -64,17 +83,35 @@ export class MesosCluster implements Cluster {
     this.logger = deps.logger.child({ driver: 'mesos' });
     this.scheduler = deps.scheduler;
     this.options = parseMesosOptions(deps.config.cluster.options, deps.env ?? process.env);
-    this.agents = new AgentDirectory(agentTlsFrom(deps.config.cluster.tls), (agent, event) => this.onEngineEvent(agent, event), this.logger);
-    this.finder = createMasterFinder(parseMasterLocation(deps.config.cluster.discovery), this.options.frameworkName, this.options.stateFile, this.logger);
+    this.agents = new AgentDirectory(
+      agentTlsFrom(deps.config.cluster.tls),
+      (agent, event) => this.onEngineEvent(agent, event),
+      this.logger,
+    );
+    this.finder = createMasterFinder(
+      parseMasterLocation(deps.config.cluster.discovery),
+      this.options.frameworkName,
+      this.options.stateFile,
+      this.logger,
+    );
     this.offers = new OfferBook(this.options.offerTimeoutMs, (offer) => this.declineExpired(offer));
     this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
-      task.reject(new SwarmError(ErrorCodes.TIMEOUT, `container failed to start after ${formatDuration(this.options.taskTimeoutMs)}${this.whyNotPlaced(task)}`)),
+      task.reject(
+        new SwarmError(
+          ErrorCodes.TIMEOUT,
+          `container failed to start after ${formatDuration(this.options.taskTimeoutMs)}${this.whyNotPlaced(task)}`,
+        ),
+      ),
     );
-    this.subscription = new Subscription(() => this.frameworkInfo(), {
-      subscribed: (id) => this.onSubscribed(id),
-      event: (event) => this.onEvent(event),
-      disconnected: () => this.onDisconnected(),
-    }, this.logger);
+    this.subscription = new Subscription(
+      () => this.frameworkInfo(),
+      {
+        subscribed: (id) => this.onSubscribed(id),
+        event: (event) => this.onEvent(event),
+        disconnected: () => this.onDisconnected(),
+      },
+      this.logger,
+    );
   }
 
   async start(): Promise<void> {
@@ -135,7 +172,9 @@ export class MesosCluster implements Cluster {
     this.frameworkId = frameworkId;
     this.logger.info({ frameworkId }, 'mesos: subscribed');
     if (fresh) {
-      this.finder.store.save(frameworkId).catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: cannot store the framework ID'));
+      this.finder.store
+        .save(frameworkId)
+        .catch((error: Error) => this.logger.warn({ err: error.message }, 'mesos: cannot store the framework ID'));
     }
     // Implicit reconciliation (every task the master knows), then explicit for the ones we know.
     const explicit = this.tasks.live();
@@ -188,8 +227,10 @@ export class MesosCluster implements Cluster {
 
   private declineExpired(offer: Offer): void {
     this.syncAgentOffers();
-    this.call({ type: 'DECLINE', decline: { offer_ids: [offer.id], filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 } } })
-      .catch((error: Error) => this.logger.warn({ offer: offer.id.value, err: error.message }, 'mesos: DECLINE failed'));
+    this.call({
+      type: 'DECLINE',
+      decline: { offer_ids: [offer.id], filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 } },
+    }).catch((error: Error) => this.logger.warn({ offer: offer.id.value, err: error.message }, 'mesos: DECLINE failed'));
   }
 
   private offeredNodes(): MesosAgent[] {
@@ -216,7 +257,10 @@ export class MesosCluster implements Cluster {
 
   /** The timeout's explanation: the scheduler's last refusal and the agents whose engines cannot be read. */
   private whyNotPlaced(task: PendingTask): string {
-    const unreadable = this.agents.all().filter((agent) => agent.lastError() !== undefined).map((agent) => `${agent.name}: ${agent.lastError()}`);
+    const unreadable = this.agents
+      .all()
+      .filter((agent) => agent.lastError() !== undefined)
+      .map((agent) => `${agent.name}: ${agent.lastError()}`);
     const reasons = [task.lastRefusal, ...unreadable].filter((reason): reason is string => reason !== undefined);
     return reasons.length > 0 ? ` (${reasons.join('; ')})` : '';
   }
@@ -227,7 +271,14 @@ export class MesosCluster implements Cluster {
     this.queue.remove(task.taskId);
     let taskInfo;
     try {
-      taskInfo = buildTaskInfo({ taskId: task.taskId, name: task.name, config: task.config, agentId: agent.id, offers, role: this.options.role });
+      taskInfo = buildTaskInfo({
+        taskId: task.taskId,
+        name: task.name,
+        config: task.config,
+        agentId: agent.id,
+        offers,
+        role: this.options.role,
+      });
     } catch (error) {
       task.reject(error as Error);
       return;
@@ -237,13 +288,18 @@ export class MesosCluster implements Cluster {
     this.logger.info({ task: task.taskId, agent: agent.name }, 'mesos: launching task');
     this.call({
       type: 'ACCEPT',
-      accept: { offer_ids: offers.map((offer) => offer.id), operations: [{ type: 'LAUNCH', launch: { task_infos: [taskInfo] } }], filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 } },
+      accept: {
+        offer_ids: offers.map((offer) => offer.id),
+        operations: [{ type: 'LAUNCH', launch: { task_infos: [taskInfo] } }],
+        filters: { refuse_seconds: this.options.refuseTimeoutMs / 1000 },
+      },
     }).catch((error: Error) => {
       this.tasks.forget(task.taskId);
       this.logger.error(`mesos: ACCEPT for task ${task.taskId} failed: ${error.message}`);
       // The master did not take the offers: give them back, or they stay outstanding.
-      this.call({ type: 'DECLINE', decline: { offer_ids: offers.map((offer) => offer.id), filters: { refuse_seconds: 0 } } })
-        .catch((declineError: Error) => this.logger.warn({ err: declineError.message }, 'mesos: DECLINE after a failed ACCEPT failed'));
+      this.call({ type: 'DECLINE', decline: { offer_ids: offers.map((offer) => offer.id), filters: { refuse_seconds: 0 } } }).catch(
+        (declineError: Error) => this.logger.warn({ err: declineError.message }, 'mesos: DECLINE after a failed ACCEPT failed'),
+      );
       task.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `cannot launch task ${task.taskId}: ${error.message}`, { cause: error }));
     });
   }
@@ -252,8 +308,9 @@ export class MesosCluster implements Cluster {
     const taskId = status.task_id.value;
     const agentId = status.agent_id?.value;
     if (status.uuid && agentId) {
-      this.call({ type: 'ACKNOWLEDGE', acknowledge: { agent_id: { value: agentId }, task_id: status.task_id, uuid: status.uuid } })
-        .catch((error: Error) => this.logger.warn({ task: taskId, err: error.message }, 'mesos: ACKNOWLEDGE failed'));
+      this.call({ type: 'ACKNOWLEDGE', acknowledge: { agent_id: { value: agentId }, task_id: status.task_id, uuid: status.uuid } }).catch(
+        (error: Error) => this.logger.warn({ task: taskId, err: error.message }, 'mesos: ACKNOWLEDGE failed'),
+      );
     }
     this.logger.debug({ task: taskId, state: status.state, message: status.message }, 'mesos: task status');
     this.tasks.apply(status);
@@ -297,7 +354,10 @@ export class MesosCluster implements Cluster {
 
   async createContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
     if (!config.HostConfig?.Memory && !config.HostConfig?.CpuShares) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, RESOURCES_NEEDED);
-    if (name && this.container(name)) throw conflict(`Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`);
+    if (name && this.container(name))
+      throw conflict(
+        `Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`,
+      );
     const request = this.scheduler.request(config, name);
     try {
       this.scheduler.select(request, this.offeredNodes());
@@ -308,7 +368,14 @@ export class MesosCluster implements Cluster {
     const shortId = randomBytes(6).toString('hex');
     const taskId = name ? `${name}.${shortId}` : shortId;
     const started = new Promise<{ containerId: string; agentId: string }>((resolve, reject) => {
-      this.queue.add({ taskId, name, config: request.config, request, resolve: (containerId, agentId) => resolve({ containerId, agentId }), reject });
+      this.queue.add({
+        taskId,
+        name,
+        config: request.config,
+        request,
+        resolve: (containerId, agentId) => resolve({ containerId, agentId }),
+        reject,
+      });
     });
     this.launchPending();
     const { containerId, agentId } = await started;
@@ -318,7 +385,10 @@ export class MesosCluster implements Cluster {
     const container = agent.container(containerId);
     if (!container) {
       const why = agent.lastError();
-      throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but container ${containerId} was not found on ${agent.name}${why ? ` (${why})` : ''}`);
+      throw new SwarmError(
+        ErrorCodes.ENGINE_ERROR,
+        `task ${taskId} is running but container ${containerId} was not found on ${agent.name}${why ? ` (${why})` : ''}`,
+      );
     }
     return container;
   }

@@ -7,7 +7,10 @@ import type { Offer } from './protocol.js';
 export class OfferBook {
   private readonly offers = new Map<string, { offer: Offer; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly timeoutMs: number, private readonly onExpired: (offer: Offer) => void) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onExpired: (offer: Offer) => void,
+  ) {}
 
   add(offer: Offer): void {
     this.remove(offer.id.value);

@@ -54,16 +54,25 @@ function bool(options: RawOptions, env: Env, key: string, envKey: string | undef
 
 export function parseMesosOptions(options: RawOptions, env: Env = process.env): MesosOptions {
   const address = read(options, env, 'mesos.address', 'SWARM_MESOS_ADDRESS');
-  if (address !== undefined && !/^[\d.]+$|:/.test(address)) throw invalidOption(`invalid IP address for cluster-opt mesos.address: "${address}"`);
+  if (address !== undefined && !/^[\d.]+$|:/.test(address))
+    throw invalidOption(`invalid IP address for cluster-opt mesos.address: "${address}"`);
   const portText = read(options, env, 'mesos.port', 'SWARM_MESOS_PORT');
   const port = portText === undefined ? undefined : Number(portText);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw invalidOption(`invalid port for cluster-opt mesos.port: "${portText}"`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw invalidOption(`invalid port for cluster-opt mesos.port: "${portText}"`);
   const parsed: MesosOptions = {
     user: read(options, env, 'mesos.user', 'SWARM_MESOS_USER') ?? '',
     role: read(options, env, 'mesos.role', 'SWARM_MESOS_ROLE') ?? '*',
     taskTimeoutMs: duration(options, env, 'mesos.tasktimeout', 'SWARM_MESOS_TASK_TIMEOUT', 5000, 'mesos.taskCreationTimeout'),
     offerTimeoutMs: duration(options, env, 'mesos.offertimeout', 'SWARM_MESOS_OFFER_TIMEOUT', 30_000, 'mesos.offerTimeout'),
-    refuseTimeoutMs: duration(options, env, 'mesos.offerrefusetimeout', 'SWARM_MESOS_OFFER_REFUSE_TIMEOUT', 5000, 'mesos.offerrefusetimeout'),
+    refuseTimeoutMs: duration(
+      options,
+      env,
+      'mesos.offerrefusetimeout',
+      'SWARM_MESOS_OFFER_REFUSE_TIMEOUT',
+      5000,
+      'mesos.offerrefusetimeout',
+    ),
     checkpoint: bool(options, env, 'mesos.checkpointfailover', 'SWARM_MESOS_CHECKPOINT_FAILOVER', false),
     failoverTimeoutMs: duration(options, env, 'mesos.failovertimeout', 'SWARM_MESOS_FAILOVER_TIMEOUT', 3_600_000, 'mesos.failovertimeout'),
     frameworkName: read(options, env, 'mesos.name') ?? 'swarm',

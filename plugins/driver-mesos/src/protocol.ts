@@ -145,7 +145,11 @@ export type Event =
 
 export type Call =
   | { type: 'SUBSCRIBE'; framework_id?: Value; subscribe: { framework_info: FrameworkInfo } }
-  | { type: 'ACCEPT'; framework_id: Value; accept: { offer_ids: Value[]; operations: Array<{ type: 'LAUNCH'; launch: { task_infos: TaskInfo[] } }>; filters?: Filters } }
+  | {
+      type: 'ACCEPT';
+      framework_id: Value;
+      accept: { offer_ids: Value[]; operations: Array<{ type: 'LAUNCH'; launch: { task_infos: TaskInfo[] } }>; filters?: Filters };
+    }
   | { type: 'DECLINE'; framework_id: Value; decline: { offer_ids: Value[]; filters?: Filters } }
   | { type: 'REVIVE'; framework_id: Value }
   | { type: 'SUPPRESS'; framework_id: Value }
@@ -156,5 +160,12 @@ export type Call =
 
 /** Terminal task states: the task will get no further update. */
 export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
-  'TASK_FINISHED', 'TASK_FAILED', 'TASK_KILLED', 'TASK_ERROR', 'TASK_LOST', 'TASK_DROPPED', 'TASK_GONE', 'TASK_GONE_BY_OPERATOR',
+  'TASK_FINISHED',
+  'TASK_FAILED',
+  'TASK_KILLED',
+  'TASK_ERROR',
+  'TASK_LOST',
+  'TASK_DROPPED',
+  'TASK_GONE',
+  'TASK_GONE_BY_OPERATOR',
 ]);

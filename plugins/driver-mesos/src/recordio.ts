@@ -19,7 +19,10 @@ export class RecordIoDecoder {
     for (;;) {
       const newline = this.buffered.indexOf(NEWLINE);
       if (newline < 0) {
-        if (this.buffered.length > MAX_LENGTH_DIGITS) throw new RecordIoError(`malformed RecordIO length prefix: ${JSON.stringify(this.buffered.subarray(0, MAX_LENGTH_DIGITS).toString('latin1'))}`);
+        if (this.buffered.length > MAX_LENGTH_DIGITS)
+          throw new RecordIoError(
+            `malformed RecordIO length prefix: ${JSON.stringify(this.buffered.subarray(0, MAX_LENGTH_DIGITS).toString('latin1'))}`,
+          );
         break;
       }
       const prefix = this.buffered.subarray(0, newline).toString('latin1');

@@ -69,7 +69,8 @@ export class Subscription {
       return;
     }
     this.logger.info({ master: `${master.host}:${master.port}` }, 'mesos: leading master');
-    if (this.stream && (this.stream.master.host !== master.host || this.stream.master.port !== master.port)) this.drop('leading master changed');
+    if (this.stream && (this.stream.master.host !== master.host || this.stream.master.port !== master.port))
+      this.drop('leading master changed');
     this.backoffMs = MIN_BACKOFF_MS;
     this.connect();
   }
@@ -109,7 +110,9 @@ export class Subscription {
     if (!master) return;
     this.connecting = true;
     const info = this.frameworkInfo();
-    const call: Call = info.id ? { type: 'SUBSCRIBE', framework_id: info.id, subscribe: { framework_info: info } } : { type: 'SUBSCRIBE', subscribe: { framework_info: info } };
+    const call: Call = info.id
+      ? { type: 'SUBSCRIBE', framework_id: info.id, subscribe: { framework_info: info } }
+      : { type: 'SUBSCRIBE', subscribe: { framework_info: info } };
     openSubscription(master, call).then(
       (opened) => {
         this.connecting = false;
@@ -151,7 +154,10 @@ export class Subscription {
       },
       (error: Error) => {
         this.connecting = false;
-        const text = error instanceof MasterHttpError ? error.message : `cannot subscribe to Mesos master ${master.host}:${master.port}: ${error.message}`;
+        const text =
+          error instanceof MasterHttpError
+            ? error.message
+            : `cannot subscribe to Mesos master ${master.host}:${master.port}: ${error.message}`;
         this.status = text;
         this.logger.error(text);
         this.scheduleRetry();

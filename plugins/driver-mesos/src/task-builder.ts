@@ -68,11 +68,21 @@ export function buildTaskInfo(spec: TaskSpec): TaskInfo {
   if (cpus > 0) resources.push(scalar('cpus', cpus, spec.role));
   if (memoryMiB > 0) resources.push(scalar('mem', memoryMiB, spec.role));
   const mappings = network(config) === 'BRIDGE' ? portMappings(config, spec.offers) : [];
-  if (mappings.length > 0) resources.push(portsResource(mappings.map((mapping) => mapping.host_port), spec.role));
+  if (mappings.length > 0)
+    resources.push(
+      portsResource(
+        mappings.map((mapping) => mapping.host_port),
+        spec.role,
+      ),
+    );
   const cmd = config.Cmd ?? [];
   const detach = !config.AttachStdout && !config.AttachStderr && !config.AttachStdin;
   const command: TaskInfo['command'] = cmd.length > 0 ? { shell: false, value: cmd[0]!, arguments: cmd.slice(1) } : { shell: false };
-  const docker: TaskInfo['container']['docker'] = { image: config.Image, network: network(config), parameters: parameters(config, spec.taskId, spec.name, detach) };
+  const docker: TaskInfo['container']['docker'] = {
+    image: config.Image,
+    network: network(config),
+    parameters: parameters(config, spec.taskId, spec.name, detach),
+  };
   if (mappings.length > 0) docker.port_mappings = mappings;
   return {
     name: spec.name ?? config.Image,

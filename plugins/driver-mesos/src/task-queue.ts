@@ -22,7 +22,10 @@ export class TaskQueue {
   private readonly waiting: PendingTask[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly timeoutMs: number, private readonly onTimeout: (task: PendingTask) => void) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onTimeout: (task: PendingTask) => void,
+  ) {}
 
   add(task: PendingTask): void {
     this.waiting.push(task);

@@ -19,7 +19,10 @@ export class ZkLeaderDetector {
   private current: string | undefined;
   private client: Client | undefined;
 
-  constructor(private readonly path: string, private readonly listener: LeaderListener) {}
+  constructor(
+    private readonly path: string,
+    private readonly listener: LeaderListener,
+  ) {}
 
   /** Call on every (re)connected session. */
   attach(client: Client): void {
@@ -48,37 +51,41 @@ export class ZkLeaderDetector {
   private refresh(): void {
     const client = this.client;
     if (!client) return;
-    client.getChildren(this.path, () => this.refresh(), (error, children) => {
-      if (this.client !== client) return;
-      if (error) {
-        this.failed(client, error, this.path);
-        return;
-      }
-      const entry = leaderEntry(children);
-      if (!entry) {
-        this.current = undefined;
-        this.listener.noLeader(`no Mesos master registered under ${this.path}`);
-        return;
-      }
-      if (entry === this.current) return;
-      client.getData(`${this.path}/${entry}`, undefined, (readError, data) => {
+    client.getChildren(
+      this.path,
+      () => this.refresh(),
+      (error, children) => {
         if (this.client !== client) return;
-        if (readError) {
-          this.failed(client, readError, `${this.path}/${entry}`);
+        if (error) {
+          this.failed(client, error, this.path);
           return;
         }
-        if (!data) {
-          this.listener.noLeader(`cannot read ${this.path}/${entry}: empty`);
+        const entry = leaderEntry(children);
+        if (!entry) {
+          this.current = undefined;
+          this.listener.noLeader(`no Mesos master registered under ${this.path}`);
           return;
         }
-        try {
-          const address = parseMasterInfo(data.toString('utf8'));
-          this.current = entry;
-          this.listener.leader(address);
-        } catch (parseError) {
-          this.listener.noLeader(`${this.path}/${entry}: ${(parseError as Error).message}`);
-        }
-      });
-    });
+        if (entry === this.current) return;
+        client.getData(`${this.path}/${entry}`, undefined, (readError, data) => {
+          if (this.client !== client) return;
+          if (readError) {
+            this.failed(client, readError, `${this.path}/${entry}`);
+            return;
+          }
+          if (!data) {
+            this.listener.noLeader(`cannot read ${this.path}/${entry}: empty`);
+            return;
+          }
+          try {
+            const address = parseMasterInfo(data.toString('utf8'));
+            this.current = entry;
+            this.listener.leader(address);
+          } catch (parseError) {
+            this.listener.noLeader(`${this.path}/${entry}: ${(parseError as Error).message}`);
+          }
+        });
+      },
+    );
   }
 }

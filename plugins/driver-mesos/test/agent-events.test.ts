@@ -9,15 +9,31 @@ const agent = { id: 'a1-S0', name: 'node9', addr: '127.0.0.10:2375', ip: '127.0.
 
 describe('agent engine events as Swarm classic shows them', () => {
   it('adds the node object, the node attributes and the ` node:<name>` suffix of `from`', () => {
-    const event = fromAgent({
-      Type: 'container', Action: 'start', status: 'start', id: 'c1', from: 'busybox:local', time: 1,
-      Actor: { ID: 'c1', Attributes: { image: 'busybox:local', name: 'mesos-123', 'com.docker.swarm.mesos.name': 'web' } },
-    }, agent);
+    const event = fromAgent(
+      {
+        Type: 'container',
+        Action: 'start',
+        status: 'start',
+        id: 'c1',
+        from: 'busybox:local',
+        time: 1,
+        Actor: { ID: 'c1', Attributes: { image: 'busybox:local', name: 'mesos-123', 'com.docker.swarm.mesos.name': 'web' } },
+      },
+      agent,
+    );
     expect(event.from).toBe('busybox:local node:node9');
     expect(event.node).toEqual({ Name: 'node9', Id: 'a1-S0', Addr: '127.0.0.10:2375', Ip: '127.0.0.10' });
     expect(event['Actor']).toEqual({
       ID: 'c1',
-      Attributes: { image: 'busybox:local', name: 'web', 'com.docker.swarm.mesos.name': 'web', 'node.name': 'node9', 'node.id': 'a1-S0', 'node.addr': '127.0.0.10:2375', 'node.ip': '127.0.0.10' },
+      Attributes: {
+        image: 'busybox:local',
+        name: 'web',
+        'com.docker.swarm.mesos.name': 'web',
+        'node.name': 'node9',
+        'node.id': 'a1-S0',
+        'node.addr': '127.0.0.10:2375',
+        'node.ip': '127.0.0.10',
+      },
     });
   });
 
@@ -29,8 +45,14 @@ describe('agent engine events as Swarm classic shows them', () => {
 
   it('builds a task-update event with the image, the name and a nanosecond time', () => {
     expect(taskEvent('die', { id: 'c2', image: 'busybox:local', name: 'web' }, 1_700_000_000_123)).toEqual({
-      Type: 'container', Action: 'die', status: 'die', id: 'c2', from: 'busybox:local',
-      Actor: { ID: 'c2', Attributes: { image: 'busybox:local', name: 'web' } }, time: 1_700_000_000, timeNano: 1_700_000_000_123_000_000,
+      Type: 'container',
+      Action: 'die',
+      status: 'die',
+      id: 'c2',
+      from: 'busybox:local',
+      Actor: { ID: 'c2', Attributes: { image: 'busybox:local', name: 'web' } },
+      time: 1_700_000_000,
+      timeNano: 1_700_000_000_123_000_000,
     });
   });
 });
@@ -74,7 +96,12 @@ describe('agentTlsFrom', () => {
       writeFileSync(join(dir, 'cert.pem'), 'CERT');
       writeFileSync(join(dir, 'key.pem'), 'KEY');
       const tls = agentTlsFrom({ ca: join(dir, 'ca.pem'), cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem'), verify: true });
-      expect({ ca: tls?.ca?.toString(), cert: tls?.cert?.toString(), key: tls?.key?.toString(), verify: tls?.rejectUnauthorized }).toEqual({ ca: 'CA', cert: 'CERT', key: 'KEY', verify: true });
+      expect({ ca: tls?.ca?.toString(), cert: tls?.cert?.toString(), key: tls?.key?.toString(), verify: tls?.rejectUnauthorized }).toEqual({
+        ca: 'CA',
+        cert: 'CERT',
+        key: 'KEY',
+        verify: true,
+      });
       expect(agentTlsFrom(undefined)).toBeUndefined();
       expect(() => agentTlsFrom({ cert: join(dir, 'missing.pem'), key: join(dir, 'key.pem'), verify: false })).toThrow(
         expect.objectContaining({ code: ErrorCodes.CONFIG_INVALID, message: expect.stringContaining('cannot read --tlscert') }),

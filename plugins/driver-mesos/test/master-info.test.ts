@@ -3,7 +3,13 @@ import { ipFromUint32, leaderEntry, parseMasterInfo, parseMasterLocation } from 
 
 describe('MasterInfo', () => {
   it('prefers address.ip and address.port', () => {
-    const json = JSON.stringify({ id: 'm1', ip: 16777343, port: 5050, hostname: 'master1', address: { hostname: 'master1', ip: '10.0.0.7', port: 5051 } });
+    const json = JSON.stringify({
+      id: 'm1',
+      ip: 16777343,
+      port: 5050,
+      hostname: 'master1',
+      address: { hostname: 'master1', ip: '10.0.0.7', port: 5051 },
+    });
     expect(parseMasterInfo(json)).toEqual({ host: '10.0.0.7', port: 5051 });
   });
 
@@ -27,7 +33,12 @@ describe('MasterInfo', () => {
 
 describe('master location', () => {
   it('parses zk:// with several servers, a path and digest auth', () => {
-    expect(parseMasterLocation('zk://u:p@h1:2181,h2:2181/mesos')).toEqual({ kind: 'zk', servers: 'h1:2181,h2:2181', path: '/mesos', auth: 'u:p' });
+    expect(parseMasterLocation('zk://u:p@h1:2181,h2:2181/mesos')).toEqual({
+      kind: 'zk',
+      servers: 'h1:2181,h2:2181',
+      path: '/mesos',
+      auth: 'u:p',
+    });
     expect(parseMasterLocation('zk://127.0.0.1:2181/a/b/')).toEqual({ kind: 'zk', servers: '127.0.0.1:2181', path: '/a/b' });
   });
 

@@ -8,7 +8,10 @@ describe('mesos options', () => {
   });
 
   it('reads cluster options first, then SWARM_MESOS_* variables', () => {
-    const options = parseMesosOptions({ 'mesos.tasktimeout': '1m30s' }, { SWARM_MESOS_TASK_TIMEOUT: '9s', SWARM_MESOS_OFFER_TIMEOUT: '250ms', SWARM_MESOS_USER: 'bob' });
+    const options = parseMesosOptions(
+      { 'mesos.tasktimeout': '1m30s' },
+      { SWARM_MESOS_TASK_TIMEOUT: '9s', SWARM_MESOS_OFFER_TIMEOUT: '250ms', SWARM_MESOS_USER: 'bob' },
+    );
     expect(options.taskTimeoutMs).toBe(90_000);
     expect(options.offerTimeoutMs).toBe(250);
     expect(options.user).toBe('bob');
@@ -17,7 +20,9 @@ describe('mesos options', () => {
   it('rejects bad values with Swarm classic texts', () => {
     expect(() => parseMesosOptions({ 'mesos.tasktimeout': '123asd' }, {})).toThrow(/Failed to parse mesos.tasktimeout in Duration/);
     expect(() => parseMesosOptions({ 'mesos.offertimeout': '-1s' }, {})).toThrow('mesos.offerTimeout cannot be a negative number');
-    expect(() => parseMesosOptions({ 'mesos.checkpointfailover': 'maybe' }, {})).toThrow(/Failed to parse mesos.checkpointfailover in Bool/);
+    expect(() => parseMesosOptions({ 'mesos.checkpointfailover': 'maybe' }, {})).toThrow(
+      /Failed to parse mesos.checkpointfailover in Bool/,
+    );
   });
 
   it('formats durations as Go does', () => {

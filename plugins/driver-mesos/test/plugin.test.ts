@@ -5,7 +5,16 @@ import manifest, { plugin } from '@swarm/driver-mesos';
 
 const deployment = (discovery: string, options: Record<string, string> = {}): DeploymentConfig => ({
   plugins: [],
-  cluster: { driver: 'mesos', discovery, options, discoveryOptions: {}, heartbeat: 60, engineRefreshMinInterval: 30, engineRefreshMaxInterval: 60, engineFailureRetry: 3 },
+  cluster: {
+    driver: 'mesos',
+    discovery,
+    options,
+    discoveryOptions: {},
+    heartbeat: 60,
+    engineRefreshMinInterval: 30,
+    engineRefreshMaxInterval: 60,
+    engineFailureRetry: 3,
+  },
   scheduler: { filters: [], strategy: 'spread', strategyOptions: {} },
   api: { hosts: [], cors: false },
   replication: { enabled: false, ttl: 20 },
@@ -19,7 +28,10 @@ describe('driver-mesos plugin manifest', () => {
   it('registers the "mesos" cluster driver through the public API', () => {
     expect(isPluginManifest(manifest)).toBe(true);
     expect(plugin).toBe(manifest);
-    const providers = pluginProviders(manifest, { [Tokens.DeploymentConfig]: deployment('mesos://127.0.0.1:5050'), [Tokens.Scheduler]: scheduler });
+    const providers = pluginProviders(manifest, {
+      [Tokens.DeploymentConfig]: deployment('mesos://127.0.0.1:5050'),
+      [Tokens.Scheduler]: scheduler,
+    });
     expect(providers.names(Tokens.ClusterDriver)).toEqual(['mesos']);
     const cluster = providers.get<Cluster>(Tokens.ClusterDriver, 'mesos');
     expect(cluster.driverName).toBe('mesos');
@@ -27,14 +39,28 @@ describe('driver-mesos plugin manifest', () => {
   });
 
   it('refuses a malformed master address and bad options with coded errors', () => {
-    const build = (config: DeploymentConfig) => pluginProviders(manifest, { [Tokens.DeploymentConfig]: config, [Tokens.Scheduler]: scheduler }).get<Cluster>(Tokens.ClusterDriver, 'mesos');
+    const build = (config: DeploymentConfig) =>
+      pluginProviders(manifest, { [Tokens.DeploymentConfig]: config, [Tokens.Scheduler]: scheduler }).get<Cluster>(
+        Tokens.ClusterDriver,
+        'mesos',
+      );
     expect(() => build(deployment('zk://only-hosts'))).toThrow(expect.objectContaining({ code: ErrorCodes.DISCOVERY_INVALID }));
-    expect(() => build(deployment('127.0.0.1:5050', { 'mesos.tasktimeout': 'soon' }))).toThrow(expect.objectContaining({ code: ErrorCodes.CONFIG_INVALID }));
+    expect(() => build(deployment('127.0.0.1:5050', { 'mesos.tasktimeout': 'soon' }))).toThrow(
+      expect.objectContaining({ code: ErrorCodes.CONFIG_INVALID }),
+    );
   });
 
   it('answers operations Mesos cannot do with NOT_SUPPORTED', async () => {
-    const cluster = pluginProviders(manifest, { [Tokens.DeploymentConfig]: deployment('127.0.0.1:5050'), [Tokens.Scheduler]: scheduler }).get<Cluster>(Tokens.ClusterDriver, 'mesos');
-    await expect(cluster.createVolume({ Name: 'v' })).rejects.toMatchObject({ code: ErrorCodes.NOT_SUPPORTED, message: 'volume create is not supported with mesos' });
-    await expect(cluster.createContainer({ Image: 'busybox:local' }, undefined)).rejects.toThrow('resources constraints (-c and/or -m) are required by mesos');
+    const cluster = pluginProviders(manifest, {
+      [Tokens.DeploymentConfig]: deployment('127.0.0.1:5050'),
+      [Tokens.Scheduler]: scheduler,
+    }).get<Cluster>(Tokens.ClusterDriver, 'mesos');
+    await expect(cluster.createVolume({ Name: 'v' })).rejects.toMatchObject({
+      code: ErrorCodes.NOT_SUPPORTED,
+      message: 'volume create is not supported with mesos',
+    });
+    await expect(cluster.createContainer({ Image: 'busybox:local' }, undefined)).rejects.toThrow(
+      'resources constraints (-c and/or -m) are required by mesos',
+    );
   });
 });

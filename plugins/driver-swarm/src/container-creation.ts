@@ -31,7 +31,9 @@ export interface CreationContext {
 
 /** Docker's text for a name in use, as Swarm classic returns it. */
 export function nameConflict(name: string): SwarmError {
-  return conflict(`Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`);
+  return conflict(
+    `Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`,
+  );
 }
 
 /** Names of creates in flight, so two parallel `docker run --name x` cannot both pass the check. */
@@ -73,7 +75,12 @@ function engineConfig(config: ContainerConfig, engineCpus: number): ContainerCon
  * Create on the chosen engine. A missing image is not pulled here: as with Swarm classic the
  * engine's 404 goes back (after the image-affinity retry), and the docker CLI pulls and retries.
  */
-async function createOnEngine(monitor: EngineMonitor, config: ContainerConfig, name: string | undefined, auth: AuthConfig | undefined): Promise<EngineContainer> {
+async function createOnEngine(
+  monitor: EngineMonitor,
+  config: ContainerConfig,
+  name: string | undefined,
+  auth: AuthConfig | undefined,
+): Promise<EngineContainer> {
   const created = await monitor.api.createContainer(engineConfig(config, monitor.node.cpus), name, auth);
   // the engine answered, so a read running now (its 'create' event's) sees the container
   const container = await monitor.refreshContainer(created.Id, 'join');
@@ -111,7 +118,12 @@ async function attempt(
 }
 
 /** Swarm classic's CreateContainer: schedule, reserve, create; image-affinity retry, then `swarm.createretry`. */
-export async function createContainer(context: CreationContext, config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<EngineContainer> {
+export async function createContainer(
+  context: CreationContext,
+  config: ContainerConfig,
+  name: string | undefined,
+  auth?: AuthConfig,
+): Promise<EngineContainer> {
   reschedulePolicy(moveEnvDirectivesToLabels(config));
   try {
     return await attempt(context, config, name, auth, false);

@@ -106,7 +106,12 @@ function portsOf(ports: PortMap | undefined): RowPort[] {
     }
     for (const binding of bindings) {
       const publicPort = Number.parseInt(binding.HostPort ?? '', 10);
-      rows.push({ IP: binding.HostIp ?? '', PrivatePort: privatePort, ...(Number.isNaN(publicPort) ? {} : { PublicPort: publicPort }), Type: proto });
+      rows.push({
+        IP: binding.HostIp ?? '',
+        PrivatePort: privatePort,
+        ...(Number.isNaN(publicPort) ? {} : { PublicPort: publicPort }),
+        Type: proto,
+      });
     }
   }
   return rows;

@@ -77,7 +77,10 @@ export class EngineApi {
 
   listImages = () => this.json<ImageSummary[]>('/images/json', { query: { all: 0 } });
   tagImage = (name: string, repo: string, tag: string, force: boolean) =>
-    this.json<void>(`/images/${encodeURIComponent(name)}/tag`, { method: 'POST', query: { repo, tag: tag || undefined, force: force || undefined } });
+    this.json<void>(`/images/${encodeURIComponent(name)}/tag`, {
+      method: 'POST',
+      query: { repo, tag: tag || undefined, force: force || undefined },
+    });
   removeImage = (name: string, force: boolean) =>
     this.json<ImageRemoval[]>(`/images/${encodeURIComponent(name)}`, { method: 'DELETE', query: { force } });
   /** `POST /images/create`: pull (`fromImage`) or import (`fromSrc`); answers a progress stream. */

@@ -62,7 +62,9 @@ function cheapToInspect<T extends object>(agent: T, label: string): T {
 }
 
 function createAgent(endpoint: EngineEndpoint, keepAlive: boolean): HttpAgent {
-  const options = keepAlive ? { keepAlive, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS, scheduling: 'lifo' as const, timeout: IDLE_MS } : { keepAlive };
+  const options = keepAlive
+    ? { keepAlive, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS, scheduling: 'lifo' as const, timeout: IDLE_MS }
+    : { keepAlive };
   const label = `${keepAlive ? 'kept-alive' : 'separate'} ${endpointLabel(endpoint)}`;
   if (endpoint.protocol === 'https') return cheapToInspect(new HttpsAgent({ ...options, ...endpoint.tls }), label);
   return cheapToInspect(new HttpAgent(options), label);
@@ -123,7 +125,11 @@ export class EngineConnection {
     try {
       return JSON.parse(text) as T;
     } catch (error) {
-      throw new SwarmError(ErrorCodes.ENGINE_ERROR, `${endpointLabel(this.endpoint)} answered ${call.path} with something that is not JSON`, { cause: error });
+      throw new SwarmError(
+        ErrorCodes.ENGINE_ERROR,
+        `${endpointLabel(this.endpoint)} answered ${call.path} with something that is not JSON`,
+        { cause: error },
+      );
     }
   }
 

@@ -81,7 +81,9 @@ function isObject(value: unknown): value is JsonObject {
 /** Each network endpoint (IP, MAC, endpoint ID) is the container's own: only its fields are shared. */
 function sharedSettings(settings: JsonObject): JsonObject {
   return shareFields(settings, (key, networks) =>
-    key === 'Networks' && isObject(networks) ? shareFields(networks, (_name, endpoint) => (isObject(endpoint) ? shareFields(endpoint) : shared(endpoint))) : shared(networks),
+    key === 'Networks' && isObject(networks)
+      ? shareFields(networks, (_name, endpoint) => (isObject(endpoint) ? shareFields(endpoint) : shared(endpoint)))
+      : shared(networks),
   );
 }
 
@@ -114,7 +116,9 @@ export class EngineContainer implements Container {
     this.id = this.summary.Id;
     this.names = this.summary.Names ?? [];
     this.details = inspect === undefined || isDetails(inspect) ? inspect : detailsOf(inspect);
-    this.name = this.details ? stripSlash(this.details.name) : stripSlash(this.names.find((name) => name.lastIndexOf('/') === 0) ?? this.names[0] ?? '');
+    this.name = this.details
+      ? stripSlash(this.details.name)
+      : stripSlash(this.names.find((name) => name.lastIndexOf('/') === 0) ?? this.names[0] ?? '');
     this.state = typeof this.summary.State === 'string' && this.summary.State !== '' ? this.summary.State : 'created';
   }
 

@@ -8,7 +8,10 @@ function read(path: string | undefined, what: string): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `cannot read the TLS ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SwarmError(
+      ErrorCodes.CONFIG_INVALID,
+      `cannot read the TLS ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -18,7 +18,10 @@ export function connectionError(endpoint: EngineEndpoint, reason: string, cause?
 
 /** The caller gave up (a client that left a pull): neither the engine's fault nor a connection failure. */
 export function cancelledError(endpoint: EngineEndpoint, cause?: unknown): SwarmError {
-  return new SwarmError(ErrorCodes.ENGINE_ERROR, `request to ${endpointLabel(endpoint)} cancelled`, { cause, details: { cancelled: true } });
+  return new SwarmError(ErrorCodes.ENGINE_ERROR, `request to ${endpointLabel(endpoint)} cancelled`, {
+    cause,
+    details: { cancelled: true },
+  });
 }
 
 /** An engine's error answer with the engine's own message, as Docker clients print it. */

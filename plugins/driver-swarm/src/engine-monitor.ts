@@ -27,7 +27,20 @@ export interface MonitorHooks {
 }
 
 /** Container actions that change nothing swarm keeps (Swarm classic's list). */
-const NO_REFRESH = new Set(['top', 'resize', 'export', 'exec_create', 'exec_start', 'exec_die', 'exec_detach', 'attach', 'detach', 'extract-to-dir', 'copy', 'archive-path']);
+const NO_REFRESH = new Set([
+  'top',
+  'resize',
+  'export',
+  'exec_create',
+  'exec_start',
+  'exec_die',
+  'exec_detach',
+  'attach',
+  'detach',
+  'extract-to-dir',
+  'copy',
+  'archive-path',
+]);
 
 const EXPECTATION_MS = 5000;
 
@@ -212,7 +225,8 @@ export class EngineMonitor {
         }
         // a container removed meanwhile is skipped; an engine not answering fails the whole load
         const inspect = await this.api.inspectContainer(summary.Id).catch(onlyNotFound);
-        if (inspect) this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
+        if (inspect)
+          this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
       }),
     );
     for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
@@ -238,7 +252,12 @@ export class EngineMonitor {
       return;
     }
     const known = this.node.knownContainer(inspect.Id);
-    const container = new EngineContainer(this.node, rowFromInspect(inspect, known?.summary), configFromInspect(inspect, this.node.cpus), inspect);
+    const container = new EngineContainer(
+      this.node,
+      rowFromInspect(inspect, known?.summary),
+      configFromInspect(inspect, this.node.cpus),
+      inspect,
+    );
     this.node.upsertContainer(container);
     if (!known && hasLinks(container.config)) this.refreshLinkNames();
   }
@@ -284,7 +303,11 @@ export class EngineMonitor {
           return;
         }
         this.events = response;
-        readEventStream(response, (event) => this.onEvent(event), () => this.eventsEnded());
+        readEventStream(
+          response,
+          (event) => this.onEvent(event),
+          () => this.eventsEnded(),
+        );
       },
       (error: unknown) => {
         this.failed(error);
@@ -299,12 +322,15 @@ export class EngineMonitor {
     if (this.stopped) return;
     // reopen soon; while the engine is down the refresh loop marks it unhealthy and reopens on return
     clearTimeout(this.eventTimer);
-    this.eventTimer = setTimeout(() => {
-      if (this.node.isHealthy() && !this.events) {
-        this.openEvents();
-        void this.refreshContainers(true).catch(() => undefined);
-      }
-    }, Math.min(1000, this.timings.refreshMinMs));
+    this.eventTimer = setTimeout(
+      () => {
+        if (this.node.isHealthy() && !this.events) {
+          this.openEvents();
+          void this.refreshContainers(true).catch(() => undefined);
+        }
+      },
+      Math.min(1000, this.timings.refreshMinMs),
+    );
   }
 
   private onEvent(event: DockerEvent): void {
@@ -344,7 +370,8 @@ export class EngineMonitor {
 
   private showRunning(id: string): void {
     const known = this.node.knownContainer(id);
-    if (known && known.state !== 'running') this.node.upsertContainer(known.withRow({ ...known.summary, State: 'running', Status: 'Up Less than a second' }));
+    if (known && known.state !== 'running')
+      this.node.upsertContainer(known.withRow({ ...known.summary, State: 'running', Status: 'Up Less than a second' }));
   }
 
   /** The refresh an event of ours already has, if this event is the one expected. */

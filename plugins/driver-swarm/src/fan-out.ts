@@ -6,7 +6,11 @@ import type { EngineMonitor } from './engine-monitor.js';
  * Swarm classic joins them. `strict` (tag, rmi, volume rm) fails when any engine failed; otherwise
  * (pull, load, import, volume create) only when every engine failed.
  */
-export async function fanOut<T>(monitors: readonly EngineMonitor[], operation: (monitor: EngineMonitor) => Promise<T>, strict = false): Promise<T[]> {
+export async function fanOut<T>(
+  monitors: readonly EngineMonitor[],
+  operation: (monitor: EngineMonitor) => Promise<T>,
+  strict = false,
+): Promise<T[]> {
   const settled = await Promise.allSettled(monitors.map(operation));
   const results: T[] = [];
   const errors: string[] = [];
@@ -21,7 +25,10 @@ export async function fanOut<T>(monitors: readonly EngineMonitor[], operation: (
   });
   if (errors.length > 0 && (strict || results.length === 0)) {
     const status = firstError instanceof SwarmError ? firstError.httpStatus : 500;
-    throw new SwarmError(firstError instanceof SwarmError ? firstError.code : ErrorCodes.ENGINE_ERROR, errors.join('\n'), { httpStatus: status, cause: firstError });
+    throw new SwarmError(firstError instanceof SwarmError ? firstError.code : ErrorCodes.ENGINE_ERROR, errors.join('\n'), {
+      httpStatus: status,
+      cause: firstError,
+    });
   }
   return results;
 }

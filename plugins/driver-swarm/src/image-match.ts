@@ -27,5 +27,7 @@ export function matchImage(image: ImageSummary, idOrName: string): boolean {
   if (idOrName === '') return false;
   if (matchesId(image.Id, idOrName)) return true;
   const { repository, tag } = parseRepositoryTag(idOrName);
-  return matchesReference(image.RepoTags, repository, tag || 'latest') || (tag !== '' && matchesReference(image.RepoDigests, repository, tag));
+  return (
+    matchesReference(image.RepoTags, repository, tag || 'latest') || (tag !== '' && matchesReference(image.RepoDigests, repository, tag))
+  );
 }

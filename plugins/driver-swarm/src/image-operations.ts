@@ -56,7 +56,12 @@ export async function importImage(
 }
 
 /** `docker load`: the archive is read once and sent to every engine. */
-export async function loadImage(monitors: readonly EngineMonitor[], body: Readable, onProgress: ProgressListener, signal?: AbortSignal): Promise<void> {
+export async function loadImage(
+  monitors: readonly EngineMonitor[],
+  body: Readable,
+  onProgress: ProgressListener,
+  signal?: AbortSignal,
+): Promise<void> {
   const archive = await readBody(body);
   await fanOut(monitors, async (monitor) => {
     await followProgress(await monitor.api.loadImage(archive, signal), (message) => onProgress(monitor.node, message));
@@ -65,19 +70,33 @@ export async function loadImage(monitors: readonly EngineMonitor[], body: Readab
 }
 
 /** Tag on every engine that has the image. */
-export async function tagImage(monitors: readonly EngineMonitor[], idOrName: string, repository: string, tag: string, force: boolean): Promise<void> {
-  await fanOut(withImage(monitors, idOrName), async (monitor) => {
-    await monitor.api.tagImage(idOrName, repository, tag, force);
-    await monitor.refreshImages();
-  }, true);
+export async function tagImage(
+  monitors: readonly EngineMonitor[],
+  idOrName: string,
+  repository: string,
+  tag: string,
+  force: boolean,
+): Promise<void> {
+  await fanOut(
+    withImage(monitors, idOrName),
+    async (monitor) => {
+      await monitor.api.tagImage(idOrName, repository, tag, force);
+      await monitor.refreshImages();
+    },
+    true,
+  );
 }
 
 /** Remove from every engine that has the image; the engines' answers are concatenated. */
 export async function removeImages(monitors: readonly EngineMonitor[], idOrName: string, force: boolean): Promise<ImageRemoval[]> {
-  const answers = await fanOut(withImage(monitors, idOrName), async (monitor) => {
-    const removed = await monitor.api.removeImage(idOrName, force);
-    await monitor.refreshImages();
-    return removed ?? [];
-  }, true);
+  const answers = await fanOut(
+    withImage(monitors, idOrName),
+    async (monitor) => {
+      const removed = await monitor.api.removeImage(idOrName, force);
+      await monitor.refreshImages();
+      return removed ?? [];
+    },
+    true,
+  );
   return answers.flat();
 }

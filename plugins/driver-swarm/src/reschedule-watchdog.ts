@@ -64,7 +64,9 @@ export class RescheduleWatchdog {
 
   private enqueue(task: () => Promise<void>): void {
     if (this.role !== 'primary') return;
-    this.queue = this.queue.then(task).catch((error: unknown) => this.actions.log.error({ error: errorText(error) }, 'watchdog task failed'));
+    this.queue = this.queue
+      .then(task)
+      .catch((error: unknown) => this.actions.log.error({ error: errorText(error) }, 'watchdog task failed'));
   }
 
   private async rescheduleFrom(node: EngineNode): Promise<void> {
@@ -88,13 +90,19 @@ export class RescheduleWatchdog {
     try {
       moved = await this.actions.recreate(configToRecreate(container), container.name, node);
     } catch (error) {
-      log.error({ container: container.id, node: node.name, error: errorText(error) }, `Failed to reschedule container ${container.id}: ${errorText(error)}`);
+      log.error(
+        { container: container.id, node: node.name, error: errorText(error) },
+        `Failed to reschedule container ${container.id}: ${errorText(error)}`,
+      );
       // kept where it was, so the next failure of this node tries again
       node.restore(container);
       return;
     }
     const target = moved.node.name;
-    log.info({ container: container.id, from: node.name, to: target, id: moved.id }, `Rescheduled container ${container.id} from ${node.name} to ${target} as ${moved.id}`);
+    log.info(
+      { container: container.id, from: node.name, to: target, id: moved.id },
+      `Rescheduled container ${container.id} from ${node.name} to ${target} as ${moved.id}`,
+    );
     if (!wasRunning) return;
     log.info({ container: container.id, id: moved.id }, `Container ${container.id} was running, starting container ${moved.id}`);
     try {
@@ -111,11 +119,17 @@ export class RescheduleWatchdog {
       if (!swarmId || container.state === 'pending') continue;
       const elsewhere = index.withSwarmId(swarmId).find((other) => other.node !== node);
       if (!elsewhere) continue;
-      log.info({ container: container.id, node: node.name, movedTo: elsewhere.node.name }, `Container ${container.id} was rescheduled on node ${elsewhere.node.name}, removing it`);
+      log.info(
+        { container: container.id, node: node.name, movedTo: elsewhere.node.name },
+        `Container ${container.id} was rescheduled on node ${elsewhere.node.name}, removing it`,
+      );
       try {
         await this.actions.remove(container);
       } catch (error) {
-        log.error({ container: container.id, error: errorText(error) }, `Failed to remove duplicate container ${container.id} on node ${node.name}: ${errorText(error)}`);
+        log.error(
+          { container: container.id, error: errorText(error) },
+          `Failed to remove duplicate container ${container.id} on node ${node.name}: ${errorText(error)}`,
+        );
       }
     }
   }

@@ -97,7 +97,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     this.watchdog = new RescheduleWatchdog({
       index: this.index,
       log: this.log.child({ component: 'watchdog' }),
-      recreate: (containerConfig, name, failed) => this.createOn(() => this.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
+      recreate: (containerConfig, name, failed) =>
+        this.createOn(() => this.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
       start: (container) => this.startContainer(container),
       remove: (container) => this.removeContainer(container, { force: true, volumes: true }),
       failureWindowMs: this.options.refreshMaxMs * this.options.failureRetry + this.options.requestTimeoutMs,
@@ -269,7 +270,12 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     return this.createOn(() => this.schedulable(), config, name, auth);
   }
 
-  private createOn(candidates: () => readonly Node[], config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<EngineContainer> {
+  private createOn(
+    candidates: () => readonly Node[],
+    config: ContainerConfig,
+    name: string | undefined,
+    auth?: AuthConfig,
+  ): Promise<EngineContainer> {
     return createContainer(
       {
         scheduler: this.scheduler,
@@ -333,7 +339,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     return images.pullImage(this.healthyMonitors(), reference, auth, onProgress, options?.signal);
   }
 
-  importImage(source: string, repository: string, tag: string, body: Readable | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void> {
+  importImage(
+    source: string,
+    repository: string,
+    tag: string,
+    body: Readable | undefined,
+    onProgress: ProgressListener,
+    options?: TransferOptions,
+  ): Promise<void> {
     return images.importImage(this.healthyMonitors(), source, repository, tag, body, onProgress, options?.signal);
   }
 
@@ -383,7 +396,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     const { Id } = await monitor.api.createNetwork({ ...request, Name: name, CheckDuplicate: true });
     await monitor.refreshNetworks();
     const created = monitor.node.networks().find((network) => network.id === Id);
-    if (!created) throw new SwarmError(ErrorCodes.ENGINE_ERROR, `network ${name} was created on ${monitor.node.name} but is not listed there`);
+    if (!created)
+      throw new SwarmError(ErrorCodes.ENGINE_ERROR, `network ${name} was created on ${monitor.node.name} but is not listed there`);
     return created;
   }
 
@@ -398,7 +412,9 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   placeBuild(config: ContainerConfig): Promise<Node> {
     const placement = this.scheduler.select(this.scheduler.request(config), this.schedulable());
     const chosen = placement.ranked[0]?.node;
-    return chosen ? Promise.resolve(chosen) : Promise.reject(new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, 'No healthy node available in the cluster'));
+    return chosen
+      ? Promise.resolve(chosen)
+      : Promise.reject(new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, 'No healthy node available in the cluster'));
   }
 
   explain(config: ContainerConfig): PlacementExplanation {

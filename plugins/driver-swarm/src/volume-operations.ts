@@ -38,11 +38,20 @@ export async function createVolume(monitors: readonly EngineMonitor[], request: 
 
 /** Remove from every engine holding it (`node/name`: that engine only). */
 export async function removeVolume(monitors: readonly EngineMonitor[], reference: string, force: boolean): Promise<void> {
-  const { node, name } = splitNodePrefix(monitors.map((monitor) => monitor.node), reference);
-  const holders = monitors.filter((monitor) => (!node || monitor.node === node) && monitor.node.volumes().some((volume) => volume.name === name));
+  const { node, name } = splitNodePrefix(
+    monitors.map((monitor) => monitor.node),
+    reference,
+  );
+  const holders = monitors.filter(
+    (monitor) => (!node || monitor.node === node) && monitor.node.volumes().some((volume) => volume.name === name),
+  );
   if (holders.length === 0) throw notFound(`No such volume: ${reference}`);
-  await fanOut(holders, async (monitor) => {
-    await monitor.api.removeVolume(name, force);
-    monitor.node.upsertVolume(undefined, name);
-  }, true);
+  await fanOut(
+    holders,
+    async (monitor) => {
+      await monitor.api.removeVolume(name, force);
+      monitor.node.upsertVolume(undefined, name);
+    },
+    true,
+  );
 }

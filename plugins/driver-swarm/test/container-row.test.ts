@@ -28,7 +28,10 @@ describe('STATUS words as docker prints them', () => {
     [{ Status: 'running', Running: true, StartedAt: at(5 * SECOND) }, 'Up 5 seconds'],
     [{ Status: 'running', Running: true, StartedAt: at(5 * SECOND), Health: { Status: 'unhealthy' } }, 'Up 5 seconds (unhealthy)'],
     [{ Status: 'paused', Running: true, Paused: true, StartedAt: at(2 * HOUR) }, 'Up 2 hours (Paused)'],
-    [{ Status: 'restarting', Running: true, Restarting: true, ExitCode: 1, StartedAt: at(MINUTE), FinishedAt: at(2 * SECOND) }, 'Restarting (1) 2 seconds ago'],
+    [
+      { Status: 'restarting', Running: true, Restarting: true, ExitCode: 1, StartedAt: at(MINUTE), FinishedAt: at(2 * SECOND) },
+      'Restarting (1) 2 seconds ago',
+    ],
     [{ Status: 'exited', ExitCode: 137, StartedAt: at(HOUR), FinishedAt: at(3 * MINUTE) }, 'Exited (137) 3 minutes ago'],
     [{ Status: 'dead', Dead: true, StartedAt: at(HOUR), FinishedAt: at(MINUTE) }, 'Dead'],
     [{ Status: 'removing', StartedAt: at(HOUR), FinishedAt: at(MINUTE) }, 'Removal In Progress'],

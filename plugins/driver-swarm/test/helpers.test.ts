@@ -3,7 +3,13 @@ import { ErrorCodes, type ClusterSettings } from '@swarm/plugin-sdk';
 import { matchImage, parseRepositoryTag, readClusterOptions } from '@swarm/driver-swarm';
 
 describe('image matching', () => {
-  const image = { Id: 'sha256:abcdef0123456789', RepoTags: ['busybox:local', '127.0.0.1:5000/tools/busybox:1'], RepoDigests: ['busybox@sha256:feed'], Created: 0, Size: 0 };
+  const image = {
+    Id: 'sha256:abcdef0123456789',
+    RepoTags: ['busybox:local', '127.0.0.1:5000/tools/busybox:1'],
+    RepoDigests: ['busybox@sha256:feed'],
+    Created: 0,
+    Size: 0,
+  };
   it.each([
     ['busybox:local', true],
     ['busybox', false],
@@ -43,7 +49,10 @@ describe('cluster options', () => {
       failureRetry: 3,
       requestTimeoutMs: 10_000,
     });
-    expect(readClusterOptions(settings({ 'swarm.overcommit': '-0.5', 'swarm.createretry': '2' }))).toMatchObject({ overcommitPercent: -50, createRetry: 2 });
+    expect(readClusterOptions(settings({ 'swarm.overcommit': '-0.5', 'swarm.createretry': '2' }))).toMatchObject({
+      overcommitPercent: -50,
+      createRetry: 2,
+    });
   });
 
   it.each([

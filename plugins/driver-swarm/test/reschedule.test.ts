@@ -21,13 +21,18 @@ describe('reschedule policies', () => {
 
   it("refuses with Swarm classic's texts", () => {
     expect(refusal([], { 'com.docker.swarm.reschedule-policies': '["false"]' })).toBe('invalid reschedule policy: false');
-    expect(refusal(['reschedule:off'], { 'com.docker.swarm.reschedule-policies': '["on-node-failure"]' })).toBe('too many reschedule policies');
+    expect(refusal(['reschedule:off'], { 'com.docker.swarm.reschedule-policies': '["on-node-failure"]' })).toBe(
+      'too many reschedule policies',
+    );
   });
 });
 
 describe('a container moved off a dead engine', () => {
   const index = new ContainerIndex();
-  const listener: NodeChangeListener = { containerChanged: (_node, before, after) => index.update(before, after), resourcesChanged: () => undefined };
+  const listener: NodeChangeListener = {
+    containerChanged: (_node, before, after) => index.update(before, after),
+    resourcesChanged: () => undefined,
+  };
   const node = new EngineNode('127.0.0.9:2375', '127.0.0.9', { protocol: 'http', host: '127.0.0.9', port: 2375 }, 5, 2, listener);
   const row = (state: string): ContainerSummary => ({ Id: 'c1', Names: ['/web'], Image: 'busybox', Created: 0, State: state, Labels: {} });
 

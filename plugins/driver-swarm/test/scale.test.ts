@@ -14,18 +14,32 @@ function timed<T>(work: () => T): { value: T; ms: number } {
 describe('in-memory state at 1,000 engines × 30 containers', () => {
   it('answers info, lookups and per-node reads without growing work per call', () => {
     const index = new ContainerIndex();
-    const listener: NodeChangeListener = { containerChanged: (_node, before, after) => index.update(before, after), resourcesChanged: () => undefined };
+    const listener: NodeChangeListener = {
+      containerChanged: (_node, before, after) => index.update(before, after),
+      resourcesChanged: () => undefined,
+    };
     const nodes: EngineNode[] = [];
     const load = timed(() => {
       for (let n = 0; n < NODES; n++) {
         const host = `10.${n >> 8}.${n & 255}.1`;
         const node = new EngineNode(`${host}:2375`, host, { protocol: 'http', host, port: 2375 }, 5, 3, listener);
-        node.applySpecs({ ID: `ENGINE${n}`, Name: `node${n}`, NCPU: 8, MemTotal: 32 * 1024 ** 3, Driver: 'overlay2' }, { Version: '20.10.24' });
+        node.applySpecs(
+          { ID: `ENGINE${n}`, Name: `node${n}`, NCPU: 8, MemTotal: 32 * 1024 ** 3, Driver: 'overlay2' },
+          { Version: '20.10.24' },
+        );
         node.setStatus('healthy');
         for (let c = 0; c < PER_NODE; c++) {
           const id = `${n.toString(16).padStart(4, '0')}${c.toString(16).padStart(4, '0')}`.padEnd(64, 'e');
-          const summary: ContainerSummary = { Id: id, Names: [`/app-${n}-${c}`], Image: 'busybox', Created: 0, State: c % 3 === 0 ? 'exited' : 'running' };
-          node.upsertContainer(new EngineContainer(node, summary, { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } }, undefined));
+          const summary: ContainerSummary = {
+            Id: id,
+            Names: [`/app-${n}-${c}`],
+            Image: 'busybox',
+            Created: 0,
+            State: c % 3 === 0 ? 'exited' : 'running',
+          };
+          node.upsertContainer(
+            new EngineContainer(node, summary, { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } }, undefined),
+          );
         }
         nodes.push(node);
       }

@@ -14,22 +14,59 @@ function inspectOf(id: string, name: string, ip: string): ContainerInspect {
       Created: '2026-12-02T10:00:00.123456789Z',
       Path: 'sleep',
       Args: ['86400'],
-      State: { Status: 'running', Running: true, Paused: false, Pid: 4242, ExitCode: 0, StartedAt: '2026-12-02T10:00:01Z', FinishedAt: '0001-01-01T00:00:00Z' },
+      State: {
+        Status: 'running',
+        Running: true,
+        Paused: false,
+        Pid: 4242,
+        ExitCode: 0,
+        StartedAt: '2026-12-02T10:00:01Z',
+        FinishedAt: '0001-01-01T00:00:00Z',
+      },
       Image: 'sha256:' + 'ab'.repeat(32),
       Name: `/${name}`,
-      HostConfig: { Binds: null, CpuShares: 512, Memory: 0, NetworkMode: 'default', PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }] }, MaskedPaths: ['/proc/asound', '/proc/kcore'], LogConfig: { Type: 'json-file', Config: {} } },
+      HostConfig: {
+        Binds: null,
+        CpuShares: 512,
+        Memory: 0,
+        NetworkMode: 'default',
+        PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }] },
+        MaskedPaths: ['/proc/asound', '/proc/kcore'],
+        LogConfig: { Type: 'json-file', Config: {} },
+      },
       Mounts: [],
-      Config: { Hostname: id.slice(0, 12), Env: ['PATH=/usr/bin:/bin'], Cmd: ['sleep', '86400'], Image: 'busybox:local', Labels: { tier: 'web' }, ExposedPorts: { '80/tcp': {} } },
+      Config: {
+        Hostname: id.slice(0, 12),
+        Env: ['PATH=/usr/bin:/bin'],
+        Cmd: ['sleep', '86400'],
+        Image: 'busybox:local',
+        Labels: { tier: 'web' },
+        ExposedPorts: { '80/tcp': {} },
+      },
       NetworkSettings: {
         Ports: { '80/tcp': [{ HostIp: '0.0.0.0', HostPort: '8080' }] },
-        Networks: { bridge: { NetworkID: 'net'.repeat(20), EndpointID: `ep-${id}`, Gateway: '172.17.0.1', IPAddress: ip, IPPrefixLen: 16, Links: null } },
+        Networks: {
+          bridge: {
+            NetworkID: 'net'.repeat(20),
+            EndpointID: `ep-${id}`,
+            Gateway: '172.17.0.1',
+            IPAddress: ip,
+            IPPrefixLen: 16,
+            Links: null,
+          },
+        },
       },
     }),
   ) as ContainerInspect;
 }
 
 function containerOf(inspect: ContainerInspect): EngineContainer {
-  return new EngineContainer(node, rowFromInspect(inspect, undefined, Date.parse('2026-12-02T10:05:00Z')), configFromInspect(inspect, node.cpus), inspect);
+  return new EngineContainer(
+    node,
+    rowFromInspect(inspect, undefined, Date.parse('2026-12-02T10:05:00Z')),
+    configFromInspect(inspect, node.cpus),
+    inspect,
+  );
 }
 
 describe('shared JSON values', () => {
@@ -105,7 +142,8 @@ describe('containers built from an inspect', () => {
   });
 
   it('keep what is their own apart', () => {
-    const networks = (container: EngineContainer) => (container.summary['NetworkSettings'] as { Networks: { bridge: { IPAddress: string } } }).Networks.bridge;
+    const networks = (container: EngineContainer) =>
+      (container.summary['NetworkSettings'] as { Networks: { bridge: { IPAddress: string } } }).Networks.bridge;
     expect(networks(a).IPAddress).toBe('172.17.0.2');
     expect(networks(b).IPAddress).toBe('172.17.0.3');
     expect(a.config.Hostname).toBe('aaaaaaaaaaaa');

@@ -16,19 +16,42 @@ const GiB = 1024 ** 3;
 /** A cluster-side index fed by the nodes, as SwarmCluster wires them. */
 function world() {
   const index = new ContainerIndex();
-  const listener: NodeChangeListener = { containerChanged: (_node, before, after) => index.update(before, after), resourcesChanged: () => undefined };
+  const listener: NodeChangeListener = {
+    containerChanged: (_node, before, after) => index.update(before, after),
+    resourcesChanged: () => undefined,
+  };
   const node = (name: string, addr: string, cpus = 4, memory = 2 * GiB) => {
     const engine = new EngineNode(addr, addr.split(':')[0]!, { protocol: 'http', host: addr.split(':')[0]!, port: 2375 }, 5, 3, listener);
-    engine.applySpecs({ ID: `ID-${name}`, Name: name, NCPU: cpus, MemTotal: memory, Driver: 'vfs', OSType: 'linux', Labels: ['zone=a'] }, { Version: '20.10.24' });
+    engine.applySpecs(
+      { ID: `ID-${name}`, Name: name, NCPU: cpus, MemTotal: memory, Driver: 'vfs', OSType: 'linux', Labels: ['zone=a'] },
+      { Version: '20.10.24' },
+    );
     return engine;
   };
   return { index, node };
 }
 
-function container(node: EngineNode, id: string, name: string, options: { cpus?: number; memory?: number; state?: string; swarmId?: string } = {}) {
+function container(
+  node: EngineNode,
+  id: string,
+  name: string,
+  options: { cpus?: number; memory?: number; state?: string; swarmId?: string } = {},
+) {
   const labels = options.swarmId ? { [SwarmLabels.id]: options.swarmId } : {};
-  const summary: ContainerSummary = { Id: id, Names: [`/${name}`], Image: 'busybox', Created: 0, State: options.state ?? 'running', Labels: labels };
-  return new EngineContainer(node, summary, { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: options.cpus ?? 0, Memory: options.memory ?? 0 } }, undefined);
+  const summary: ContainerSummary = {
+    Id: id,
+    Names: [`/${name}`],
+    Image: 'busybox',
+    Created: 0,
+    State: options.state ?? 'running',
+    Labels: labels,
+  };
+  return new EngineContainer(
+    node,
+    summary,
+    { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: options.cpus ?? 0, Memory: options.memory ?? 0 } },
+    undefined,
+  );
 }
 
 const ID_A = 'a1b2c3d4e5f6' + '0'.repeat(52);
@@ -122,7 +145,12 @@ describe('container lookup rules', () => {
     n2.deleteContainer('c'.repeat(64));
     expect(index.find('web')?.id).toBe(ID_A);
     n2.upsertContainer(container(n2, 'd'.repeat(64), 'web-moved', { swarmId: 'f'.repeat(64) }));
-    expect(index.withSwarmId('f'.repeat(64)).map((item) => item.id).sort()).toEqual([ID_A, 'd'.repeat(64)]);
+    expect(
+      index
+        .withSwarmId('f'.repeat(64))
+        .map((item) => item.id)
+        .sort(),
+    ).toEqual([ID_A, 'd'.repeat(64)]);
     n2.deleteContainer('d'.repeat(64));
     expect(index.withSwarmId('f'.repeat(64)).map((item) => item.id)).toEqual([ID_A]);
   });

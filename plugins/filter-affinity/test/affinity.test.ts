@@ -34,7 +34,12 @@ describe('affinity filter', () => {
       { name: 'container regex', config: { affinities: ['container==/^(web|db)$/'] }, nodes, pass: ['node1', 'node2'] },
       { name: 'anti-affinity', config: { affinities: ['container!=web'] }, nodes, pass: ['node2', 'node3'] },
       { name: 'image by repository', config: { affinities: ['image==redis'] }, nodes, pass: ['node1'] },
-      { name: 'image by repo:tag with a registry port', config: { affinities: ['image==127.0.0.1:5000/busybox:1'] }, nodes, pass: ['node1'] },
+      {
+        name: 'image by repo:tag with a registry port',
+        config: { affinities: ['image==127.0.0.1:5000/busybox:1'] },
+        nodes,
+        pass: ['node1'],
+      },
       { name: 'image repository with a registry port', config: { affinities: ['image==127.0.0.1:5000/busybox'] }, nodes, pass: ['node1'] },
       { name: 'image by ID', config: { affinities: ['image==sha256:1111aaaa'] }, nodes, pass: ['node1'] },
       { name: 'no such image', config: { affinities: ['image!=redis'] }, nodes, pass: ['node2', 'node3'] },
@@ -49,8 +54,19 @@ describe('affinity filter', () => {
         conditions: ['container==cache (soft=true)'],
         usesSoft: true,
       },
-      { name: 'soft affinity is dropped on the second pass', config: { affinities: ['container==~cache'] }, soft: false, nodes, pass: ['node1', 'node2', 'node3'] },
-      { name: 'affinities given as the swarm label', config: { labels: { 'com.docker.swarm.affinities': '["container==db"]' } }, nodes, pass: ['node2'] },
+      {
+        name: 'soft affinity is dropped on the second pass',
+        config: { affinities: ['container==~cache'] },
+        soft: false,
+        nodes,
+        pass: ['node1', 'node2', 'node3'],
+      },
+      {
+        name: 'affinities given as the swarm label',
+        config: { labels: { 'com.docker.swarm.affinities': '["container==db"]' } },
+        nodes,
+        pass: ['node2'],
+      },
       { name: 'no affinity: nothing to check', config: {}, nodes, inactive: true },
       { name: 'invalid expression', config: { affinities: ['container~web'] }, nodes, throws: 'One of operator ==, != is expected' },
     ],
@@ -62,8 +78,13 @@ describe('affinity filter', () => {
     const later = fakeNode({ name: 'node4', containers: [{ name: 'cache', labels: { 'com.example.tier': 'front' } }] });
     let current: readonly Container[] = base.containers();
     const node = Object.create(base, { containers: { value: () => current } }) as Node;
-    const passes = (expression: string) => affinity.prepare(placementRequest({ affinities: [expression] }), NodeColumns.of([node]))!.check(node, 0).pass;
-    expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([false, false, true]);
+    const passes = (expression: string) =>
+      affinity.prepare(placementRequest({ affinities: [expression] }), NodeColumns.of([node]))!.check(node, 0).pass;
+    expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([
+      false,
+      false,
+      true,
+    ]);
     current = later.containers();
     expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([true, true, false]);
   });

@@ -15,14 +15,32 @@ describe('constraint filter', () => {
   runFilterCases(
     constraint,
     [
-      { name: 'node name', config: { constraints: ['node==node1'] }, nodes, pass: ['node1'], reasons: { node2: 'constraint node==node1' }, conditions: ['node==node1'] },
+      {
+        name: 'node name',
+        config: { constraints: ['node==node1'] },
+        nodes,
+        pass: ['node1'],
+        reasons: { node2: 'constraint node==node1' },
+        conditions: ['node==node1'],
+      },
       { name: 'node ID', config: { constraints: ['node==AAAA:1111'] }, nodes, pass: ['node1'] },
       { name: 'negated node', config: { constraints: ['node!=node1'] }, nodes, pass: ['node2', 'node10'] },
       { name: 'glob is anchored', config: { constraints: ['node==node1*'] }, nodes, pass: ['node1', 'node10'] },
       { name: 'regex is not anchored', config: { constraints: ['node==/node1/'] }, nodes, pass: ['node1', 'node10'] },
       { name: 'regex with (?i)', config: { constraints: ['node==/(?i)^NODE[12]$/'] }, nodes, pass: ['node1', 'node2'] },
-      { name: 'engine label', config: { constraints: ['storage==ssd'] }, nodes, pass: ['node1'], reasons: { node2: 'constraint storage==ssd', node10: 'constraint storage==ssd' } },
-      { name: 'negated label holds where the label is missing', config: { constraints: ['storage!=ssd'] }, nodes, pass: ['node2', 'node10'] },
+      {
+        name: 'engine label',
+        config: { constraints: ['storage==ssd'] },
+        nodes,
+        pass: ['node1'],
+        reasons: { node2: 'constraint storage==ssd', node10: 'constraint storage==ssd' },
+      },
+      {
+        name: 'negated label holds where the label is missing',
+        config: { constraints: ['storage!=ssd'] },
+        nodes,
+        pass: ['node2', 'node10'],
+      },
       { name: 'label glob', config: { constraints: ['region==eu-*'] }, nodes, pass: ['node1', 'node10'] },
       { name: 'standard label', config: { constraints: ['storagedriver==overlay2'] }, nodes, pass: ['node10'] },
       {
@@ -42,7 +60,14 @@ describe('constraint filter', () => {
         conditions: ['storage==nvme'],
         usesSoft: true,
       },
-      { name: 'soft constraint is dropped on the second pass', config: { constraints: ['storage==~nvme', 'region==us-*'] }, soft: false, nodes, pass: ['node2'], usesSoft: false },
+      {
+        name: 'soft constraint is dropped on the second pass',
+        config: { constraints: ['storage==~nvme', 'region==us-*'] },
+        soft: false,
+        nodes,
+        pass: ['node2'],
+        usesSoft: false,
+      },
       {
         name: 'constraints given as the swarm label',
         config: { labels: { 'com.docker.swarm.constraints': '["node==node2"]' } },

@@ -1,4 +1,13 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type Node, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
+import {
+  fail,
+  PASS,
+  type Filter,
+  type FilterRun,
+  type FilterVerdict,
+  type Node,
+  type NodeTable,
+  type PlacementRequest,
+} from '@swarm/plugin-sdk';
 
 const LABEL = 'containerslots';
 const NO_SLOTS: FilterVerdict = fail('no available container slots');

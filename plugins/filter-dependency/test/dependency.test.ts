@@ -15,9 +15,27 @@ describe('dependency filter', () => {
   runFilterCases(
     dependency,
     [
-      { name: '--link', config: { links: ['db:database'] }, nodes, pass: ['node1', 'node2'], reasons: { node3: 'dependency --link=db:database' } },
-      { name: '--volumes-from with a mode', config: { volumesFrom: ['data:ro'] }, nodes, pass: ['node1'], reasons: { node2: 'dependency --volumes-from=data:ro' } },
-      { name: '--net=container:', config: { network: 'container:db' }, nodes, pass: ['node1', 'node2'], reasons: { node3: 'dependency --net=container:db' } },
+      {
+        name: '--link',
+        config: { links: ['db:database'] },
+        nodes,
+        pass: ['node1', 'node2'],
+        reasons: { node3: 'dependency --link=db:database' },
+      },
+      {
+        name: '--volumes-from with a mode',
+        config: { volumesFrom: ['data:ro'] },
+        nodes,
+        pass: ['node1'],
+        reasons: { node2: 'dependency --volumes-from=data:ro' },
+      },
+      {
+        name: '--net=container:',
+        config: { network: 'container:db' },
+        nodes,
+        pass: ['node1', 'node2'],
+        reasons: { node3: 'dependency --net=container:db' },
+      },
       {
         name: 'all at once, listed as Swarm classic lists them',
         config: { volumesFrom: ['data'], links: ['db:db'], network: 'container:db' },

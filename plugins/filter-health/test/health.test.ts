@@ -20,7 +20,11 @@ describe('health filter', () => {
       {
         name: 'keeps healthy nodes only',
         config: {},
-        nodes: [fakeNode({ name: 'node1' }), fakeNode({ name: 'node2', healthy: false }), fakeNode({ name: 'node3', status: 'disconnected' })],
+        nodes: [
+          fakeNode({ name: 'node1' }),
+          fakeNode({ name: 'node2', healthy: false }),
+          fakeNode({ name: 'node3', status: 'disconnected' }),
+        ],
         pass: ['node1'],
         reasons: { node2: 'node unhealthy', node3: 'node unhealthy' },
         conditions: [],
@@ -30,8 +34,8 @@ describe('health filter', () => {
   );
 
   it("answers Swarm classic's text when it leaves no node", () => {
-    expect(health.prepare({ config: { Image: 'x' }, name: undefined, cpus: 0, memory: 0, soft: true }, NodeColumns.of([]))?.refusalMessage).toBe(
-      'No healthy node available in the cluster',
-    );
+    expect(
+      health.prepare({ config: { Image: 'x' }, name: undefined, cpus: 0, memory: 0, soft: true }, NodeColumns.of([]))?.refusalMessage,
+    ).toBe('No healthy node available in the cluster');
   });
 });

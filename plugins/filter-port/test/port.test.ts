@@ -84,7 +84,12 @@ describe('port filter', () => {
         conditions: ['port 80/tcp (Host mode)'],
       },
       { name: 'no published port: nothing to check', config: { expose: ['80'] }, nodes: [fakeNode({ name: 'node1' })], inactive: true },
-      { name: 'publish without host port: nothing to check', config: { publish: ['80'] }, nodes: [fakeNode({ name: 'node1' })], inactive: true },
+      {
+        name: 'publish without host port: nothing to check',
+        config: { publish: ['80'] },
+        nodes: [fakeNode({ name: 'node1' })],
+        inactive: true,
+      },
     ],
     { it },
   );

@@ -1,4 +1,11 @@
-import { conditionWithSoftness, createExpressionFilter, type Expression, type ExpressionMatcher, type Filter, type NodeTable } from '@swarm/plugin-sdk';
+import {
+  conditionWithSoftness,
+  createExpressionFilter,
+  type Expression,
+  type ExpressionMatcher,
+  type Filter,
+  type NodeTable,
+} from '@swarm/plugin-sdk';
 
 /**
  * Every key names nodes: the value is a `|`-separated list of node names, compared exactly.

@@ -1,4 +1,14 @@
-import { rankByWeight, readResourceWeights, type Node, type NodeTable, type PlacementRequest, type RankedNode, type ResourceWeights, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import {
+  rankByWeight,
+  readResourceWeights,
+  type Node,
+  type NodeTable,
+  type PlacementRequest,
+  type RankedNode,
+  type ResourceWeights,
+  type Strategy,
+  type StrategyOptions,
+} from '@swarm/plugin-sdk';
 
 /** Swarm classic's binpack: the most reserved node that still fits first (higher weight wins; healthier nodes weigh more). */
 export class BinpackStrategy implements Strategy {

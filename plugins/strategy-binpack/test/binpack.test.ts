@@ -44,7 +44,12 @@ describe('binpack strategy', () => {
         nodes: [fakeNode({ name: 'node1', healthIndicator: 40 }), fakeNode({ name: 'node2' })],
         order: ['node2', 'node1'],
       },
-      { name: 'an over-ask is refused', config: { memory: 8 * GiB }, nodes: [fakeNode({ name: 'node1' })], throws: 'no resources available to schedule container' },
+      {
+        name: 'an over-ask is refused',
+        config: { memory: 8 * GiB },
+        nodes: [fakeNode({ name: 'node1' })],
+        throws: 'no resources available to schedule container',
+      },
     ],
     { it },
   );
@@ -61,6 +66,8 @@ describe('binpack strategy', () => {
   });
 
   it('refuses bad options with the strategy name', () => {
-    expect(() => providers.strategy('binpacking', { cpuWeight: 'x' })).toThrow('strategy "binpacking": option cpuWeight must be a number >= 0, got "x"');
+    expect(() => providers.strategy('binpacking', { cpuWeight: 'x' })).toThrow(
+      'strategy "binpacking": option cpuWeight must be a number >= 0, got "x"',
+    );
   });
 });

@@ -1,4 +1,12 @@
-import { ErrorCodes, SwarmError, type Node, type PlacementRequest, type RankedNode, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import {
+  ErrorCodes,
+  SwarmError,
+  type Node,
+  type PlacementRequest,
+  type RankedNode,
+  type Strategy,
+  type StrategyOptions,
+} from '@swarm/plugin-sdk';
 
 /** mulberry32: a tiny seeded generator, so a `seed` option makes placements reproducible. */
 function seededRandom(seed: number): () => number {
@@ -19,7 +27,8 @@ function readSeed(options: StrategyOptions): number | undefined {
   const raw = options['seed'];
   if (raw === undefined) return undefined;
   const seed = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(seed)) throw new SwarmError(ErrorCodes.CONFIG_INVALID, `strategy "random": option seed must be an integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(seed))
+    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `strategy "random": option seed must be an integer, got ${JSON.stringify(raw)}`);
   return seed;
 }
 

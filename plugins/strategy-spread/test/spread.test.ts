@@ -35,7 +35,10 @@ describe('spread strategy', () => {
       {
         name: 'ties go to the node with fewer containers',
         config: {},
-        nodes: [fakeNode({ name: 'node1', containers: [{ name: 'a' }, { name: 'b', state: 'exited' }] }), fakeNode({ name: 'node2', containers: [{ name: 'c' }] })],
+        nodes: [
+          fakeNode({ name: 'node1', containers: [{ name: 'a' }, { name: 'b', state: 'exited' }] }),
+          fakeNode({ name: 'node2', containers: [{ name: 'c' }] }),
+        ],
         order: ['node2', 'node1'],
       },
       {
@@ -47,11 +50,25 @@ describe('spread strategy', () => {
       {
         name: 'nodes that cannot hold the request are left out',
         config: { cpus: 2, memory: GiB },
-        nodes: [fakeNode({ name: 'small', cpus: 1 }), fakeNode({ name: 'busy', cpus: 2, containers: [{ name: 'a', cpus: 1 }] }), fakeNode({ name: 'free', cpus: 2 })],
+        nodes: [
+          fakeNode({ name: 'small', cpus: 1 }),
+          fakeNode({ name: 'busy', cpus: 2, containers: [{ name: 'a', cpus: 1 }] }),
+          fakeNode({ name: 'free', cpus: 2 }),
+        ],
         order: ['free'],
       },
-      { name: 'a memory over-ask is refused', config: { memory: 5 * GiB }, nodes: [fakeNode({ name: 'node1' })], throws: 'no resources available to schedule container' },
-      { name: 'a CPU over-ask is refused', config: { cpus: 5 }, nodes: [fakeNode({ name: 'node1' })], throws: 'no resources available to schedule container' },
+      {
+        name: 'a memory over-ask is refused',
+        config: { memory: 5 * GiB },
+        nodes: [fakeNode({ name: 'node1' })],
+        throws: 'no resources available to schedule container',
+      },
+      {
+        name: 'a CPU over-ask is refused',
+        config: { cpus: 5 },
+        nodes: [fakeNode({ name: 'node1' })],
+        throws: 'no resources available to schedule container',
+      },
     ],
     { it },
   );

@@ -41,7 +41,9 @@ const cluster = await startHollowCluster({
   ...(values.delay === undefined ? {} : { delayMs: Number(values.delay) }),
 });
 if (values.file !== undefined) writeFileSync(values.file, `${cluster.engines.map((engine) => engine.addr).join('\n')}\n`);
-console.error(`${cluster.engines.length} hollow engines listening after ${Math.round(performance.now() - started)} ms, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
+console.error(
+  `${cluster.engines.length} hollow engines listening after ${Math.round(performance.now() - started)} ms, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`,
+);
 console.log(`nodes://${cluster.addrs}`);
 
 const printCalls = (): void => console.error(`engine calls: ${JSON.stringify(cluster.calls())}`);

@@ -57,7 +57,7 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
   const first = options.firstSlot ?? 0;
   const prefix = options.namePrefix ?? 'hollow';
   const labelsFor = (index: number): readonly string[] =>
-    typeof options.labels === 'function' ? options.labels(index) : options.labels ?? [];
+    typeof options.labels === 'function' ? options.labels(index) : (options.labels ?? []);
   const stop = async (): Promise<void> => {
     await Promise.all(engines.map((engine) => engine.stop()));
   };
@@ -65,7 +65,10 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
     for (let index = 0; index < options.count; index++) {
       const { host, port } = slotAddress(first + index);
       const engine = new HollowEngine({
-        name: `${prefix}${index}`, host, port: options.ephemeralPorts ? 0 : port, labels: labelsFor(index),
+        name: `${prefix}${index}`,
+        host,
+        port: options.ephemeralPorts ? 0 : port,
+        labels: labelsFor(index),
         ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
         ...(options.ncpu === undefined ? {} : { ncpu: options.ncpu }),
         ...(options.memTotal === undefined ? {} : { memTotal: options.memTotal }),

@@ -52,7 +52,12 @@ function readJson(req: IncomingMessage): Promise<JsonObject> {
 
 function send(res: ServerResponse, reply: Reply): void {
   if (reply.text !== undefined) {
-    res.writeHead(reply.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', Pragma: 'no-cache', 'Content-Length': Buffer.byteLength(reply.text) });
+    res.writeHead(reply.status, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-cache, no-store, must-revalidate',
+      Pragma: 'no-cache',
+      'Content-Length': Buffer.byteLength(reply.text),
+    });
     res.end(reply.text);
   } else if (reply.body === undefined) {
     res.writeHead(reply.status).end();

@@ -33,8 +33,17 @@ export class EventRecorder {
   waitFor(test: (event: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<void> {
     if (this.events.some(test)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`event not seen within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`)), timeoutMs);
-      this.waiters.push({ test, resolve: () => { clearTimeout(timer); resolve(); } });
+      const timer = setTimeout(
+        () => reject(new Error(`event not seen within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        test,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
     });
   }
 

@@ -34,14 +34,21 @@ export function waitForContainer({ state, params, query, req, res }: RouteContex
   const answer = (exitCode: number): void => {
     res.end(`${JSON.stringify({ Error: null, StatusCode: exitCode })}\n`);
   };
-  if (condition === 'not-running' && container.state !== 'running') return { status: 200, body: { Error: null, StatusCode: container.exitCode } };
+  if (condition === 'not-running' && container.state !== 'running')
+    return { status: 200, body: { Error: null, StatusCode: container.exitCode } };
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.flushHeaders();
   const awaited = condition === 'removed' ? 'destroy' : 'die';
-  const unsubscribe = state.events.subscribe(new Map([['container', [container.id]], ['event', [awaited]]]), () => {
-    unsubscribe();
-    answer(container.exitCode);
-  });
+  const unsubscribe = state.events.subscribe(
+    new Map([
+      ['container', [container.id]],
+      ['event', [awaited]],
+    ]),
+    () => {
+      unsubscribe();
+      answer(container.exitCode);
+    },
+  );
   req.socket.on('close', unsubscribe);
   return undefined;
 }

@@ -32,7 +32,8 @@ function sortedAttributes(attributes: Record<string, string>): Record<string, st
 }
 
 function serialize(input: EventInput, seconds: number, nanos: string): string {
-  const legacy = input.type === 'network' ? {} : { status: input.action, id: input.actorId, ...(input.from === undefined ? {} : { from: input.from }) };
+  const legacy =
+    input.type === 'network' ? {} : { status: input.action, id: input.actorId, ...(input.from === undefined ? {} : { from: input.from }) };
   const body = JSON.stringify({
     ...legacy,
     Type: input.type,
@@ -87,9 +88,17 @@ export function eventMatches(event: EngineEvent, filters: FilterArgs): boolean {
   return (
     anyValue(filters, 'type', (value) => value === event.type) &&
     anyValue(filters, 'event', (value) => value === event.action) &&
-    anyValue(filters, 'container', (value) => event.type === 'container' && (event.actorId.startsWith(value) || attributes['name'] === value)) &&
+    anyValue(
+      filters,
+      'container',
+      (value) => event.type === 'container' && (event.actorId.startsWith(value) || attributes['name'] === value),
+    ) &&
     anyValue(filters, 'image', (value) => attributes['image'] === value || (event.type === 'image' && event.actorId === value)) &&
-    anyValue(filters, 'network', (value) => event.type === 'network' && (event.actorId.startsWith(value) || attributes['name'] === value)) &&
+    anyValue(
+      filters,
+      'network',
+      (value) => event.type === 'network' && (event.actorId.startsWith(value) || attributes['name'] === value),
+    ) &&
     anyValue(filters, 'scope', (value) => value === 'local') &&
     labelsMatch(filters, attributes)
   );

@@ -10,7 +10,10 @@ export function effectiveHostConfig(body: CreateBody): JsonObject {
   const log = asObject(config['LogConfig']);
   config['LogConfig'] = { Type: (log?.['Type'] as string | undefined) || 'json-file', Config: asObject(log?.['Config']) ?? {} };
   const restart = asObject(config['RestartPolicy']);
-  config['RestartPolicy'] = { Name: (restart?.['Name'] as string | undefined) || 'no', MaximumRetryCount: restart?.['MaximumRetryCount'] ?? 0 };
+  config['RestartPolicy'] = {
+    Name: (restart?.['Name'] as string | undefined) || 'no',
+    MaximumRetryCount: restart?.['MaximumRetryCount'] ?? 0,
+  };
   if (config['PortBindings'] === null) config['PortBindings'] = {};
   // dockerd turns "unset" sentinels back into null
   if (config['MemorySwappiness'] === -1) config['MemorySwappiness'] = null;

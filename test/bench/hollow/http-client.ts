@@ -10,7 +10,10 @@ export interface HttpAnswer {
 export class EngineClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-  constructor(readonly host: string, readonly port: number) {}
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {}
 
   call(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
     const payload = body === undefined ? undefined : JSON.stringify(body);

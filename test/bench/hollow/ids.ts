@@ -20,8 +20,42 @@ export function engineIdFor(seed: string): string {
   return groups.join(':');
 }
 
-const ADJECTIVES = ['admiring', 'brave', 'clever', 'dreamy', 'eager', 'focused', 'gifted', 'happy', 'jolly', 'keen', 'lucid', 'modest', 'nifty', 'quirky', 'serene', 'vibrant'];
-const SURNAMES = ['albattani', 'bohr', 'curie', 'darwin', 'euler', 'fermi', 'galileo', 'hopper', 'kepler', 'lovelace', 'noether', 'pascal', 'ritchie', 'turing', 'wozniak', 'yonath'];
+const ADJECTIVES = [
+  'admiring',
+  'brave',
+  'clever',
+  'dreamy',
+  'eager',
+  'focused',
+  'gifted',
+  'happy',
+  'jolly',
+  'keen',
+  'lucid',
+  'modest',
+  'nifty',
+  'quirky',
+  'serene',
+  'vibrant',
+];
+const SURNAMES = [
+  'albattani',
+  'bohr',
+  'curie',
+  'darwin',
+  'euler',
+  'fermi',
+  'galileo',
+  'hopper',
+  'kepler',
+  'lovelace',
+  'noether',
+  'pascal',
+  'ritchie',
+  'turing',
+  'wozniak',
+  'yonath',
+];
 
 /** A name in the engine's `adjective_surname` style for containers created without one. */
 export function generatedName(taken: (name: string) => boolean): string {

@@ -1,14 +1,29 @@
 import { humanDuration, rfc3339Nano } from './clock.js';
-import { asObject, asString, asStringArray, hostConfigOf, labelsOf, networkModeOf, type HollowContainer, type HollowNetwork, type Json, type JsonObject } from './model.js';
+import {
+  asObject,
+  asString,
+  asStringArray,
+  hostConfigOf,
+  labelsOf,
+  networkModeOf,
+  type HollowContainer,
+  type HollowNetwork,
+  type Json,
+  type JsonObject,
+} from './model.js';
 import { effectiveHostConfig } from './host-config.js';
 import { CONTAINER_CONFIG_DEFAULTS } from './templates.js';
 
 const DATA_ROOT = '/var/lib/docker';
 
-const ipOf = (container: HollowContainer): string => (container.ipHost === 0 ? '' : `172.17.${container.ipHost >> 8}.${container.ipHost & 255}`);
+const ipOf = (container: HollowContainer): string =>
+  container.ipHost === 0 ? '' : `172.17.${container.ipHost >> 8}.${container.ipHost & 255}`;
 const macOf = (container: HollowContainer): string =>
-  container.ipHost === 0 ? '' : `02:42:ac:11:${((container.ipHost >> 8) & 255).toString(16).padStart(2, '0')}:${(container.ipHost & 255).toString(16).padStart(2, '0')}`;
-const endpointOf = (container: HollowContainer): string => (container.ipHost === 0 ? '' : container.id.slice(16) + container.id.slice(0, 16));
+  container.ipHost === 0
+    ? ''
+    : `02:42:ac:11:${((container.ipHost >> 8) & 255).toString(16).padStart(2, '0')}:${(container.ipHost & 255).toString(16).padStart(2, '0')}`;
+const endpointOf = (container: HollowContainer): string =>
+  container.ipHost === 0 ? '' : container.id.slice(16) + container.id.slice(0, 16);
 
 /** The argv the engine shows: entrypoint then cmd. */
 function argvOf(container: HollowContainer): string[] {
@@ -32,10 +47,16 @@ function exposedPorts(container: HollowContainer): string[] {
 
 function summaryPorts(container: HollowContainer): Json[] {
   if (container.state !== 'running') return [];
-  const ports: Json[] = container.published.map((port) => ({ IP: port.hostIp, PrivatePort: port.privatePort, PublicPort: port.hostPort, Type: port.proto }));
+  const ports: Json[] = container.published.map((port) => ({
+    IP: port.hostIp,
+    PrivatePort: port.privatePort,
+    PublicPort: port.hostPort,
+    Type: port.proto,
+  }));
   for (const key of exposedPorts(container)) {
     const [privatePort = '0', proto = 'tcp'] = key.split('/');
-    if (!container.published.some((port) => port.privatePort === Number(privatePort) && port.proto === proto)) ports.push({ PrivatePort: Number(privatePort), Type: proto });
+    if (!container.published.some((port) => port.privatePort === Number(privatePort) && port.proto === proto))
+      ports.push({ PrivatePort: Number(privatePort), Type: proto });
   }
   return ports;
 }
@@ -43,9 +64,19 @@ function summaryPorts(container: HollowContainer): Json[] {
 function endpoint(container: HollowContainer, network: HollowNetwork): JsonObject {
   const running = container.ipHost !== 0 && network.driver === 'bridge';
   return {
-    IPAMConfig: null, Links: null, Aliases: null, NetworkID: network.id, EndpointID: running ? endpointOf(container) : '',
-    Gateway: running ? network.gateway ?? '' : '', IPAddress: running ? ipOf(container) : '', IPPrefixLen: running ? 16 : 0,
-    IPv6Gateway: '', GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0, MacAddress: running ? macOf(container) : '', DriverOpts: null,
+    IPAMConfig: null,
+    Links: null,
+    Aliases: null,
+    NetworkID: network.id,
+    EndpointID: running ? endpointOf(container) : '',
+    Gateway: running ? (network.gateway ?? '') : '',
+    IPAddress: running ? ipOf(container) : '',
+    IPPrefixLen: running ? 16 : 0,
+    IPv6Gateway: '',
+    GlobalIPv6Address: '',
+    GlobalIPv6PrefixLen: 0,
+    MacAddress: running ? macOf(container) : '',
+    DriverOpts: null,
   };
 }
 
@@ -55,7 +86,12 @@ function attachedNetworks(container: HollowContainer, networks: readonly HollowN
   return network === undefined ? {} : { [network.name]: endpoint(container, network) };
 }
 
-export function containerSummary(container: HollowContainer, networks: readonly HollowNetwork[], withSize: boolean, nowMs: number): JsonObject {
+export function containerSummary(
+  container: HollowContainer,
+  networks: readonly HollowNetwork[],
+  withSize: boolean,
+  nowMs: number,
+): JsonObject {
   return {
     Id: container.id,
     Names: [`/${container.name}`],
@@ -114,9 +150,17 @@ export function containerInspect(container: HollowContainer, networks: readonly 
     Path: argv[0] ?? '',
     Args: argv.slice(1),
     State: {
-      Status: container.state, Running: running, Paused: false, Restarting: false, OOMKilled: false, Dead: false,
-      Pid: container.pid, ExitCode: container.exitCode, Error: '',
-      StartedAt: rfc3339Nano(container.startedMs), FinishedAt: rfc3339Nano(container.finishedMs),
+      Status: container.state,
+      Running: running,
+      Paused: false,
+      Restarting: false,
+      OOMKilled: false,
+      Dead: false,
+      Pid: container.pid,
+      ExitCode: container.exitCode,
+      Error: '',
+      StartedAt: rfc3339Nano(container.startedMs),
+      FinishedAt: rfc3339Nano(container.finishedMs),
     },
     Image: container.image.id,
     ResolvConfPath: `${folder}/resolv.conf`,
@@ -124,21 +168,36 @@ export function containerInspect(container: HollowContainer, networks: readonly 
     HostsPath: `${folder}/hosts`,
     LogPath: `${folder}/${container.id}-json.log`,
     Name: `/${container.name}`,
-    RestartCount: 0, Driver: 'vfs', Platform: 'linux', MountLabel: '', ProcessLabel: '', AppArmorProfile: '', ExecIDs: null,
+    RestartCount: 0,
+    Driver: 'vfs',
+    Platform: 'linux',
+    MountLabel: '',
+    ProcessLabel: '',
+    AppArmorProfile: '',
+    ExecIDs: null,
     HostConfig: effectiveHostConfig(container.body),
     GraphDriver: { Data: null, Name: 'vfs' },
     ...(withSize ? { SizeRw: 0, SizeRootFs: container.image.size } : {}),
     Mounts: [],
     Config: inspectConfig(container),
     NetworkSettings: {
-      Bridge: '', SandboxID: running ? container.id.slice(32) + container.id.slice(0, 32) : '', HairpinMode: false, LinkLocalIPv6Address: '', LinkLocalIPv6PrefixLen: 0,
+      Bridge: '',
+      SandboxID: running ? container.id.slice(32) + container.id.slice(0, 32) : '',
+      HairpinMode: false,
+      LinkLocalIPv6Address: '',
+      LinkLocalIPv6PrefixLen: 0,
       Ports: inspectPorts(container),
       SandboxKey: running ? `/var/run/docker/netns/${container.id.slice(0, 12)}` : '',
-      SecondaryIPAddresses: null, SecondaryIPv6Addresses: null,
-      EndpointID: asString(bridge?.['EndpointID']) ?? '', Gateway: asString(bridge?.['Gateway']) ?? '',
-      GlobalIPv6Address: '', GlobalIPv6PrefixLen: 0,
-      IPAddress: asString(bridge?.['IPAddress']) ?? '', IPPrefixLen: bridge?.['IPPrefixLen'] ?? 0,
-      IPv6Gateway: '', MacAddress: asString(bridge?.['MacAddress']) ?? '',
+      SecondaryIPAddresses: null,
+      SecondaryIPv6Addresses: null,
+      EndpointID: asString(bridge?.['EndpointID']) ?? '',
+      Gateway: asString(bridge?.['Gateway']) ?? '',
+      GlobalIPv6Address: '',
+      GlobalIPv6PrefixLen: 0,
+      IPAddress: asString(bridge?.['IPAddress']) ?? '',
+      IPPrefixLen: bridge?.['IPPrefixLen'] ?? 0,
+      IPv6Gateway: '',
+      MacAddress: asString(bridge?.['MacAddress']) ?? '',
       Networks: networksJson,
     },
   };

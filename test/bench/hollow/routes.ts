@@ -82,10 +82,18 @@ function networkInspect({ state, params }: RouteContext): Reply {
   if (network === undefined) return { status: 404, body: { message: `network ${ref} not found` } };
   const attached: JsonObject = {};
   for (const container of state.containers.values()) {
-    const endpoint = asObject(asObject(containerSummary(container, state.networks, false, 0)['NetworkSettings'])?.['Networks'])?.[network.name];
+    const endpoint = asObject(asObject(containerSummary(container, state.networks, false, 0)['NetworkSettings'])?.['Networks'])?.[
+      network.name
+    ];
     if (container.state === 'running' && endpoint !== undefined) {
       const settings = asObject(endpoint) ?? {};
-      attached[container.id] = { Name: container.name, EndpointID: settings['EndpointID'] ?? '', MacAddress: settings['MacAddress'] ?? '', IPv4Address: network.subnet ? `${String(settings['IPAddress'])}/16` : '', IPv6Address: '' };
+      attached[container.id] = {
+        Name: container.name,
+        EndpointID: settings['EndpointID'] ?? '',
+        MacAddress: settings['MacAddress'] ?? '',
+        IPv4Address: network.subnet ? `${String(settings['IPAddress'])}/16` : '',
+        IPv6Address: '',
+      };
     }
   }
   return { status: 200, body: networkSummary(network, state.identity.host, attached) };
@@ -101,40 +109,78 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/events$/, handle: streamEvents },
   { method: 'GET', pattern: /^\/containers\/json$/, kind: 'list', handle: listContainers },
   {
-    method: 'POST', pattern: /^\/containers\/create$/, kind: 'create',
-    handle: ({ state, query, body }) => ({ status: 201, body: { Id: state.create(body as CreateBody, query.get('name')).id, Warnings: [] } }),
+    method: 'POST',
+    pattern: /^\/containers\/create$/,
+    kind: 'create',
+    handle: ({ state, query, body }) => ({
+      status: 201,
+      body: { Id: state.create(body as CreateBody, query.get('name')).id, Warnings: [] },
+    }),
   },
   {
-    method: 'GET', pattern: new RegExp(`^/containers/${ID}/json$`), kind: 'inspect',
-    handle: (context) => ({ status: 200, body: containerInspect(context.state.container(param(context)), context.state.networks, truthy(context.query.get('size'))) }),
+    method: 'GET',
+    pattern: new RegExp(`^/containers/${ID}/json$`),
+    kind: 'inspect',
+    handle: (context) => ({
+      status: 200,
+      body: containerInspect(context.state.container(param(context)), context.state.networks, truthy(context.query.get('size'))),
+    }),
   },
   { method: 'POST', pattern: new RegExp(`^/containers/${ID}/wait$`), handle: waitForContainer },
-  { method: 'POST', pattern: new RegExp(`^/containers/${ID}/start$`), kind: 'start', handle: (context) => ({ status: context.state.start(param(context)) ? 204 : 304 }) },
-  { method: 'POST', pattern: new RegExp(`^/containers/${ID}/stop$`), kind: 'stop', handle: (context) => ({ status: context.state.stop(param(context)) ? 204 : 304 }) },
   {
-    method: 'POST', pattern: new RegExp(`^/containers/${ID}/kill$`), kind: 'kill',
+    method: 'POST',
+    pattern: new RegExp(`^/containers/${ID}/start$`),
+    kind: 'start',
+    handle: (context) => ({ status: context.state.start(param(context)) ? 204 : 304 }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/containers/${ID}/stop$`),
+    kind: 'stop',
+    handle: (context) => ({ status: context.state.stop(param(context)) ? 204 : 304 }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/containers/${ID}/kill$`),
+    kind: 'kill',
     handle: (context) => {
       context.state.kill(param(context), context.query.get('signal'));
       return { status: 204 };
     },
   },
   {
-    method: 'DELETE', pattern: new RegExp(`^/containers/${ID}$`), kind: 'remove',
+    method: 'DELETE',
+    pattern: new RegExp(`^/containers/${ID}$`),
+    kind: 'remove',
     handle: (context) => {
       context.state.remove(param(context), truthy(context.query.get('force')));
       return { status: 204 };
     },
   },
-  { method: 'GET', pattern: /^\/images\/json$/, kind: 'images', handle: ({ state }) => ({ status: 200, body: state.images.map(imageSummary) }) },
+  {
+    method: 'GET',
+    pattern: /^\/images\/json$/,
+    kind: 'images',
+    handle: ({ state }) => ({ status: 200, body: state.images.map(imageSummary) }),
+  },
   { method: 'POST', pattern: /^\/images\/create$/, kind: 'images', handle: pullImage },
   {
-    method: 'GET', pattern: /^\/images\/(.+)\/json$/, kind: 'images',
+    method: 'GET',
+    pattern: /^\/images\/(.+)\/json$/,
+    kind: 'images',
     handle: (context) => {
       const image = context.state.image(param(context));
-      return image === undefined ? { status: 404, body: { message: `No such image: ${param(context)}` } } : { status: 200, body: imageInspect(image) };
+      return image === undefined
+        ? { status: 404, body: { message: `No such image: ${param(context)}` } }
+        : { status: 200, body: imageInspect(image) };
     },
   },
-  { method: 'GET', pattern: /^\/networks$/, kind: 'networks', handle: ({ state }) => ({ status: 200, body: state.networks.map((network) => networkSummary(network, state.identity.host)) }) },
+  {
+    method: 'GET',
+    pattern: /^\/networks$/,
+    kind: 'networks',
+    handle: ({ state }) => ({ status: 200, body: state.networks.map((network) => networkSummary(network, state.identity.host)) }),
+  },
   { method: 'GET', pattern: new RegExp(`^/networks/${ID}$`), kind: 'networks', handle: networkInspect },
   { method: 'GET', pattern: /^\/volumes$/, kind: 'volumes', handle: () => ({ status: 200, body: { Volumes: [], Warnings: null } }) },
 ];
@@ -150,4 +196,8 @@ export function findRoute(method: string, path: string): { route: Route; params:
 
 /** `GET /containers/{id}/json`, for call counts. */
 export const nameOf = (route: Route): string =>
-  `${route.method} ${route.pattern.source.replaceAll('\\/', '/').replaceAll('([^/]+)', '{id}').replaceAll('(.+)', '{name}').replace(/^\^|\$$/g, '')}`;
+  `${route.method} ${route.pattern.source
+    .replaceAll('\\/', '/')
+    .replaceAll('([^/]+)', '{id}')
+    .replaceAll('(.+)', '{name}')
+    .replace(/^\^|\$$/g, '')}`;

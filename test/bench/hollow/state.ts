@@ -3,7 +3,16 @@ import { now } from './clock.js';
 import { EventHub } from './events.js';
 import { generatedName, randomHexId, stableHexId } from './ids.js';
 import type { EngineIdentity } from './identity.js';
-import { asString, asStringArray, labelsOf, networkModeOf, type CreateBody, type HollowContainer, type HollowImage, type HollowNetwork } from './model.js';
+import {
+  asString,
+  asStringArray,
+  labelsOf,
+  networkModeOf,
+  type CreateBody,
+  type HollowContainer,
+  type HollowImage,
+  type HollowNetwork,
+} from './model.js';
 import { PortAllocator } from './ports.js';
 
 const VALID_NAME = /^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
@@ -21,7 +30,13 @@ export function signalNumber(signal: string | null): number {
 }
 
 export function defaultImage(name: string, seed: string): HollowImage {
-  return { id: `sha256:${stableHexId(`${seed}/${name}`)}`, repoTags: [name], createdMs: Date.now(), size: 1982317, layer: `sha256:${stableHexId(`layer/${name}`)}` };
+  return {
+    id: `sha256:${stableHexId(`${seed}/${name}`)}`,
+    repoTags: [name],
+    createdMs: Date.now(),
+    size: 1982317,
+    layer: `sha256:${stableHexId(`layer/${name}`)}`,
+  };
 }
 
 /** The containers, images, networks and events of one hollow engine, and the operations on them. */
@@ -35,10 +50,16 @@ export class EngineState {
   private nextPid = 1000;
   private nextIpHost = 2;
 
-  constructor(readonly identity: EngineIdentity, imageNames: readonly string[]) {
+  constructor(
+    readonly identity: EngineIdentity,
+    imageNames: readonly string[],
+  ) {
     this.images = imageNames.map((name) => defaultImage(name, identity.name));
     const network = (name: string, driver: string, subnet?: string): HollowNetwork => ({
-      id: stableHexId(`${identity.id}/network/${name}`), name, driver, createdMs: Date.now(),
+      id: stableHexId(`${identity.id}/network/${name}`),
+      name,
+      driver,
+      createdMs: Date.now(),
       ...(subnet === undefined ? {} : { subnet, gateway: '172.17.0.1' }),
     });
     this.networks = [network('none', 'null'), network('host', 'host'), network('bridge', 'bridge', '172.17.0.0/16')];
@@ -52,7 +73,10 @@ export class EngineState {
 
   image(ref: string): HollowImage | undefined {
     const tagged = ref.includes(':') && !ref.startsWith('sha256:') ? ref : `${ref}:latest`;
-    return this.images.find((image) => image.repoTags.includes(tagged) || image.repoTags.includes(ref) || image.id === ref || image.id.startsWith(`sha256:${ref}`));
+    return this.images.find(
+      (image) =>
+        image.repoTags.includes(tagged) || image.repoTags.includes(ref) || image.id === ref || image.id.startsWith(`sha256:${ref}`),
+    );
   }
 
   network(ref: string): HollowNetwork | undefined {
@@ -71,7 +95,9 @@ export class EngineState {
     const name = requestedName ? requestedName.replace(/^\//, '') : generatedName((candidate) => this.byName.has(candidate));
     const holder = this.byName.get(name);
     if (holder !== undefined) {
-      throw conflict(`Conflict. The container name "/${name}" is already in use by container "${holder.id}". You have to remove (or rename) that container to be able to reuse that name.`);
+      throw conflict(
+        `Conflict. The container name "/${name}" is already in use by container "${holder.id}". You have to remove (or rename) that container to be able to reuse that name.`,
+      );
     }
     const container = this.add(id, name, body, image, now().ms);
     this.emitContainer(container, 'create');
@@ -81,7 +107,18 @@ export class EngineState {
   /** Adds a container without events, as if it existed before the engine started (preloading). */
   add(id: string, name: string, body: CreateBody, image: HollowImage, createdMs: number): HollowContainer {
     const container: HollowContainer = {
-      id, name, body, image, createdMs, state: 'created', startedMs: 0, finishedMs: 0, exitCode: 0, pid: 0, ipHost: 0, published: NO_PORTS,
+      id,
+      name,
+      body,
+      image,
+      createdMs,
+      state: 'created',
+      startedMs: 0,
+      finishedMs: 0,
+      exitCode: 0,
+      pid: 0,
+      ipHost: 0,
+      published: NO_PORTS,
     };
     this.containers.set(id, container);
     this.byName.set(name, container);
@@ -132,7 +169,9 @@ export class EngineState {
     const container = this.container(ref);
     if (container.state === 'running') {
       if (!force) {
-        throw conflict(`You cannot remove a running container ${container.id}. Stop the container before attempting removal or force remove`);
+        throw conflict(
+          `You cannot remove a running container ${container.id}. Stop the container before attempting removal or force remove`,
+        );
       }
       this.emitContainer(container, 'kill', { signal: '9' });
       this.exit(container, 137);
@@ -179,7 +218,10 @@ export class EngineState {
   private emitContainer(container: HollowContainer, action: string, extra: Record<string, string> = {}): void {
     const image = asString(container.body['Image']) ?? '';
     this.events.emit({
-      type: 'container', action, actorId: container.id, from: image,
+      type: 'container',
+      action,
+      actorId: container.id,
+      from: image,
       attributes: { ...labelsOf(container.body), image, name: container.name, ...extra },
     });
   }
@@ -189,7 +231,9 @@ export class EngineState {
     const network = this.network(mode === 'default' ? 'bridge' : mode);
     if (network === undefined) return;
     this.events.emit({
-      type: 'network', action, actorId: network.id,
+      type: 'network',
+      action,
+      actorId: network.id,
       attributes: { container: container.id, name: network.name, type: network.driver },
     });
   }

@@ -35,8 +35,19 @@ function startChild(args: string[]): Child {
 }
 
 /** Hollow engines in their own process, so they do not share the event loop with the client. */
-export async function startHollowProcess(count: number, containersPerEngine: number, delay: string | undefined): Promise<{ child: Child; discovery: string }> {
-  const args = [HOLLOW_CLI, '--count', String(count), '--containers', String(containersPerEngine), ...(delay === undefined ? [] : ['--delay', delay])];
+export async function startHollowProcess(
+  count: number,
+  containersPerEngine: number,
+  delay: string | undefined,
+): Promise<{ child: Child; discovery: string }> {
+  const args = [
+    HOLLOW_CLI,
+    '--count',
+    String(count),
+    '--containers',
+    String(containersPerEngine),
+    ...(delay === undefined ? [] : ['--delay', delay]),
+  ];
   const child = startChild(args);
   const discovery = await new Promise<string>((resolve, reject) => {
     let pending = '';
@@ -51,7 +62,13 @@ export async function startHollowProcess(count: number, containersPerEngine: num
 }
 
 /** `swarm manage` (core/bin/swarm.js, the built CLI) with default filters and the spread strategy; `--cpu-prof` when profiling. */
-export function startManager(port: number, discovery: string, profileDir: string | undefined, extraArgs: readonly string[], managerFlags: readonly string[] = []): Child {
+export function startManager(
+  port: number,
+  discovery: string,
+  profileDir: string | undefined,
+  extraArgs: readonly string[],
+  managerFlags: readonly string[] = [],
+): Child {
   const nodeFlags = [...managerFlags, ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])];
   return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
 }

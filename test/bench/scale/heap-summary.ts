@@ -35,7 +35,8 @@ const edgeCountAt = meta.node_fields.indexOf('edge_count');
 const nodeCount = snap.nodes.length / nodeFieldCount;
 
 const firstEdge = new Uint32Array(nodeCount + 1);
-for (let node = 0; node < nodeCount; node++) firstEdge[node + 1] = (firstEdge[node] ?? 0) + (snap.nodes[node * nodeFieldCount + edgeCountAt] ?? 0) * edgeFieldCount;
+for (let node = 0; node < nodeCount; node++)
+  firstEdge[node + 1] = (firstEdge[node] ?? 0) + (snap.nodes[node * nodeFieldCount + edgeCountAt] ?? 0) * edgeFieldCount;
 
 const typeOf = (node: number): string => nodeTypes[snap.nodes[node * nodeFieldCount + typeAt] ?? 0] ?? '?';
 const nameOf = (node: number): string => snap.strings[snap.nodes[node * nodeFieldCount + nameAt] ?? 0] ?? '';
@@ -59,7 +60,9 @@ const table = (rows: Map<string, { count: number; size: number }>, title: string
   console.log(`\n## ${title}`);
   const sorted = [...rows].sort((a, b) => b[1].size - a[1].size).slice(0, top);
   for (const [key, { count, size }] of sorted) {
-    console.log(`${mb(size).padStart(8)} MB ${String(count).padStart(9)}  ${per ? `${(size / per).toFixed(0).padStart(6)} B/each ` : ''}${key.slice(0, 140)}`);
+    console.log(
+      `${mb(size).padStart(8)} MB ${String(count).padStart(9)}  ${per ? `${(size / per).toFixed(0).padStart(6)} B/each ` : ''}${key.slice(0, 140)}`,
+    );
   }
 };
 const add = (rows: Map<string, { count: number; size: number }>, key: string, size: number): void => {
@@ -78,7 +81,8 @@ for (let node = 0; node < nodeCount; node++) {
   total += size;
   const type = typeOf(node);
   add(byConstructor, label(node), size);
-  if (type === 'string' || type === 'concatenated string' || type === 'sliced string') add(strings, JSON.stringify(nameOf(node).slice(0, 100)), size);
+  if (type === 'string' || type === 'concatenated string' || type === 'sliced string')
+    add(strings, JSON.stringify(nameOf(node).slice(0, 100)), size);
   if (type === 'object' && nameOf(node) === rootName) roots.push(node);
 }
 console.log(`heap ${mb(total)} MB in ${nodeCount} nodes; ${roots.length} × ${rootName}`);
@@ -92,7 +96,8 @@ const SKIP_EDGES = new Set(['weak', 'shortcut']);
 const STOP_TYPES = new Set(['hidden', 'code', 'object shape', 'closure', 'synthetic', 'native']);
 for (const root of roots) seen[root] = 1;
 // Containers and nodes are counted under their own root only.
-for (let node = 0; node < nodeCount; node++) if (typeOf(node) === 'object' && (nameOf(node) === 'EngineContainer' || nameOf(node) === 'EngineNode')) seen[node] = 1;
+for (let node = 0; node < nodeCount; node++)
+  if (typeOf(node) === 'object' && (nameOf(node) === 'EngineContainer' || nameOf(node) === 'EngineNode')) seen[node] = 1;
 let reached = 0;
 for (const root of roots) {
   add(byPath, rootName, sizeOf(root));

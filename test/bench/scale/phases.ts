@@ -13,7 +13,12 @@ async function timed(call: () => Promise<unknown>): Promise<number> {
 }
 
 /** Runs `total` calls over `workers` concurrent clients; returns each call's latency and the wall time. */
-async function concurrently(total: number, workers: number, port: number, call: (client: Docker, index: number) => Promise<unknown>): Promise<{ latencies: number[]; wallMs: number }> {
+async function concurrently(
+  total: number,
+  workers: number,
+  port: number,
+  call: (client: Docker, index: number) => Promise<unknown>,
+): Promise<{ latencies: number[]; wallMs: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -67,6 +72,8 @@ export interface Throughput {
 }
 
 export async function createThroughput(port: number, creates: number, workers: number): Promise<Throughput> {
-  const { latencies, wallMs } = await concurrently(creates, workers, port, (client) => client.createContainer({ Image: IMAGE, Cmd: COMMAND }));
+  const { latencies, wallMs } = await concurrently(creates, workers, port, (client) =>
+    client.createContainer({ Image: IMAGE, Cmd: COMMAND }),
+  );
   return { perSecond: (creates / wallMs) * 1000, latency: percentiles(latencies) };
 }

@@ -26,7 +26,10 @@ export class PeakRss {
   private current: string | undefined;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, intervalMs = 250) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 250,
+  ) {
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.timer.unref();
     this.sample();

@@ -59,8 +59,11 @@ export function selfTimeByPackage(profile: CpuProfile): string {
     byPackage.set(packageOf(node), (byPackage.get(packageOf(node)) ?? 0) + hits);
     total += hits;
   }
-  const rows = [...byPackage.entries()].filter(([, hits]) => hits > 0).sort((a, b) => b[1] - a[1]).slice(0, 10)
-    .map(([name, hits]) => `| ${(hits / Math.max(1, total) * 100).toFixed(1)}% | ${name} |`);
+  const rows = [...byPackage.entries()]
+    .filter(([, hits]) => hits > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([name, hits]) => `| ${((hits / Math.max(1, total)) * 100).toFixed(1)}% | ${name} |`);
   return ['| self % | where |', '|---|---|', ...rows].join('\n');
 }
 
@@ -71,7 +74,9 @@ export function readProfile(dir: string): CpuProfile | undefined {
 }
 
 export function hotSpotTable(spots: readonly HotSpot[]): string {
-  const rows = spots.map((spot) => `| ${(spot.share * 100).toFixed(1)}% | ${Math.round(spot.selfMs)} | \`${spot.where.replaceAll('|', '\\|')}\` |`);
+  const rows = spots.map(
+    (spot) => `| ${(spot.share * 100).toFixed(1)}% | ${Math.round(spot.selfMs)} | \`${spot.where.replaceAll('|', '\\|')}\` |`,
+  );
   return ['| self % | self ms | function |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -52,13 +52,21 @@ export function resultSection(result: ScaleResult): string {
     `| create latency p50 / p90 / p99 (ms) | ${formatPercentiles(result.creates.latency)} |`,
     `| manager RSS when all Healthy / ${result.settleSeconds} s later | ${Math.round(result.managerRssMb.afterHealthy)} MB / ${Math.round(result.managerRssMb.settled)} MB |`,
     `| manager RSS peak while measuring / ${result.settleSeconds} s after | ${Math.round(result.managerRssMb.peak)} MB / ${Math.round(result.managerRssMb.settledAfterRun)} MB |`,
-    `| manager RSS peak by phase | ${Object.entries(result.managerRssMb.peakByPhase).map(([phase, mb]) => `${phase} ${Math.round(mb)} MB`).join(', ')} |`,
+    `| manager RSS peak by phase | ${Object.entries(result.managerRssMb.peakByPhase)
+      .map(([phase, mb]) => `${phase} ${Math.round(mb)} MB`)
+      .join(', ')} |`,
     `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
     `| hollow engines process RSS / CPU (whole run) | ${Math.round(result.hollowRssMb)} MB / ${result.hollowCpuSeconds.toFixed(1)} s |`,
     `| machine load (1-min average) at start / end of measurements | ${result.load.start.toFixed(1)} / ${result.load.end.toFixed(1)} |`,
   ];
   const routes = Object.keys(result.callsAtEnd).sort((a, b) => (result.callsAtEnd[b] ?? 0) - (result.callsAtEnd[a] ?? 0));
-  lines.push('', 'Requests the hollow engines answered (all engines together):', '', '| route | until healthy | measurements |', '|---|---|---|');
+  lines.push(
+    '',
+    'Requests the hollow engines answered (all engines together):',
+    '',
+    '| route | until healthy | measurements |',
+    '|---|---|---|',
+  );
   for (const route of routes) {
     const early = result.callsAtHealthy[route] ?? 0;
     lines.push(`| \`${route}\` | ${early} | ${(result.callsAtEnd[route] ?? 0) - early} |`);

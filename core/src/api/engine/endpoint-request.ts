@@ -1,4 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { EngineEndpoint } from '@swarm/plugin-sdk';
 import { engineHostHeader } from './dial.js';
@@ -57,7 +63,13 @@ export interface EngineJsonResult {
 }
 
 /** A small JSON call to an engine (inspect, lists): the answer is buffered and parsed. */
-export function engineJson(endpoint: EngineEndpoint, method: string, path: string, body?: unknown, timeoutMs = 30_000): Promise<EngineJsonResult> {
+export function engineJson(
+  endpoint: EngineEndpoint,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<EngineJsonResult> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const request = engineRequest(endpoint, {
@@ -65,7 +77,9 @@ export function engineJson(endpoint: EngineEndpoint, method: string, path: strin
       path,
       headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
     });
-    request.setTimeout(timeoutMs, () => request.destroy(new Error(`engine ${endpointKey(endpoint)} did not answer ${method} ${path} within ${timeoutMs} ms`)));
+    request.setTimeout(timeoutMs, () =>
+      request.destroy(new Error(`engine ${endpointKey(endpoint)} did not answer ${method} ${path} within ${timeoutMs} ms`)),
+    );
     request.on('error', reject);
     request.on('response', (response) => {
       const chunks: Buffer[] = [];

@@ -26,7 +26,13 @@ function headerValue(head: RawResponseHead, name: string): string | undefined {
  * connections close when the answer ends (`Connection: close`), which is what lets the body go
  * through unparsed.
  */
-export function pipeFramedFromEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, res: ServerResponse, options: ProxyOptions = {}): Promise<void> {
+export function pipeFramedFromEngine(
+  endpoint: EngineEndpoint,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ProxyOptions = {},
+): Promise<void> {
   return new Promise((resolve) => {
     const client = res.socket;
     if (!client || client.destroyed) return resolve();

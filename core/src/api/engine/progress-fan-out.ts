@@ -80,13 +80,24 @@ function errorText(text: string): string {
 }
 
 /** One engine's JSON-lines progress answer, relayed line by line. */
-function relayOne(call: NodeCall, method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, progress: LazyProgress, signal: AbortSignal): Promise<void> {
+function relayOne(
+  call: NodeCall,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: Buffer | undefined,
+  progress: LazyProgress,
+  signal: AbortSignal,
+): Promise<void> {
   return new Promise((resolve) => {
     const refuse = (status: number, message: string) => {
       progress.refuse({ node: call.node, status, message });
       resolve();
     };
-    const request = engineRequest(call.node.endpoint()!, { method, path: call.path, headers: { ...headers, 'content-length': body?.length ?? 0 } });
+    const request = engineRequest(call.node.endpoint()!, {
+      method,
+      path: call.path,
+      headers: { ...headers, 'content-length': body?.length ?? 0 },
+    });
     signal.addEventListener('abort', () => request.destroy(), { once: true });
     request.on('error', (error) => refuse(500, error.message));
     request.on('response', (response) => {
@@ -118,11 +129,19 @@ function relayOne(call: NodeCall, method: string, headers: OutgoingHttpHeaders, 
  * When every engine refuses, this throws the error (one engine's message if they all agree) for
  * a Docker-format answer. `signal` (the client leaving) stops the engines' calls.
  */
-export async function relayProgressFromNodes(calls: readonly NodeCall[], method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, res: ServerResponse, signal: AbortSignal): Promise<void> {
+export async function relayProgressFromNodes(
+  calls: readonly NodeCall[],
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: Buffer | undefined,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
   const progress = new LazyProgress(res);
   await Promise.all(calls.map((call) => relayOne(call, method, headers, body, progress, signal)));
   if (progress.started || progress.refusals.length === 0) return progress.end();
   const messages = new Set(progress.refusals.map((refusal) => refusal.message));
-  const message = messages.size === 1 ? [...messages][0]! : progress.refusals.map((refusal) => `${refusal.node.name}: ${refusal.message}`).join('; ');
+  const message =
+    messages.size === 1 ? [...messages][0]! : progress.refusals.map((refusal) => `${refusal.node.name}: ${refusal.message}`).join('; ');
   throw new HttpError(progress.refusals[0]!.status, message);
 }

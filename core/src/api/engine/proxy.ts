@@ -12,7 +12,13 @@ export interface ProxyOptions {
  * Forward the client's request to an engine and stream the answer back as it comes: nothing is
  * buffered, and a client that goes away aborts the engine call.
  */
-export function proxyToEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, res: ServerResponse, options: ProxyOptions = {}): Promise<void> {
+export function proxyToEngine(
+  endpoint: EngineEndpoint,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ProxyOptions = {},
+): Promise<void> {
   return new Promise((resolve) => {
     const upstream = engineRequest(endpoint, { method: req.method ?? 'GET', path, headers: endToEndHeaders(req.headers) });
     let settled = false;

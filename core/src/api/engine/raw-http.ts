@@ -1,13 +1,28 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 // Headers that describe one connection, not the message (RFC 9110 §7.6.1).
-export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 
 /**
  * The request line and headers for an engine, written by hand on a raw connection. `keepHops`
  * keeps Connection/Upgrade (hijacks need them); `extra` lines are appended.
  */
-export function rawRequestHead(req: IncomingMessage, path: string, hostHeader: string, options: { keepHops: boolean; extra?: readonly string[] }): string {
+export function rawRequestHead(
+  req: IncomingMessage,
+  path: string,
+  hostHeader: string,
+  options: { keepHops: boolean; extra?: readonly string[] },
+): string {
   const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;

@@ -26,7 +26,9 @@ export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: Inco
       if (connected || !client.writable) return client.destroy();
       // Nothing was relayed yet: the client still gets a Docker-style answer.
       const body = JSON.stringify({ message: `cannot reach the engine: ${error.message}` });
-      client.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      client.end(
+        `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     client.on('error', () => upstream.destroy());
     upstream.once(connectedEvent(endpoint), () => {

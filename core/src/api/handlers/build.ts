@@ -11,7 +11,9 @@ function parseJsonMap(raw: string | null, name: string): Record<string, string> 
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected an object');
-    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key, value === null ? '' : String(value)]));
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key, value === null ? '' : String(value)]),
+    );
   } catch (error) {
     throw new HttpError(400, `invalid ${name}: ${(error as Error).message}`);
   }

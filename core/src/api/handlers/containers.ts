@@ -14,7 +14,8 @@ import { splitOperation } from '../router.js';
 /** POST /containers/create: placed by the cluster's scheduler. */
 export async function createContainer(ctx: RequestContext): Promise<void> {
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  if (typeof body.Image !== 'string' || body.Image === '') throw new HttpError(400, 'Config cannot be empty in order to create a container');
+  if (typeof body.Image !== 'string' || body.Image === '')
+    throw new HttpError(400, 'Config cannot be empty in order to create a container');
   const name = ctx.query.get('name') ?? undefined;
   if (name !== undefined && name !== '' && !/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(name)) {
     throw new HttpError(400, `Invalid container name (${name}), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed`);
@@ -34,8 +35,13 @@ export async function createContainer(ctx: RequestContext): Promise<void> {
 /** GET /containers/{name}/json: the engine's answer plus Swarm classic's `Node` object. */
 async function inspectContainer(ctx: RequestContext, container: Container): Promise<void> {
   const endpoint = containerEndpoint(container);
-  const { status, body } = await engineJson(endpoint, 'GET', `${ctx.versionPrefix}/containers/${container.id}/json${queryString(ctx.query)}`);
-  if (status !== 200 || typeof body !== 'object' || body === null) throw new HttpError(status === 200 ? 502 : status, engineErrorMessage(body));
+  const { status, body } = await engineJson(
+    endpoint,
+    'GET',
+    `${ctx.versionPrefix}/containers/${container.id}/json${queryString(ctx.query)}`,
+  );
+  if (status !== 200 || typeof body !== 'object' || body === null)
+    throw new HttpError(status === 200 ? 502 : status, engineErrorMessage(body));
   const inspect = body as Record<string, unknown> & { NetworkSettings?: { Ports?: Record<string, Array<{ HostIp?: string }> | null> } };
   for (const bindings of Object.values(inspect.NetworkSettings?.Ports ?? {})) {
     for (const binding of bindings ?? []) if (binding.HostIp === '0.0.0.0') binding.HostIp = container.node.ip;
@@ -75,7 +81,8 @@ async function forward(ctx: RequestContext, container: Container, operation: str
   const path = `${ctx.versionPrefix}/containers/${container.id}/${operation}${queryString(ctx.query)}`;
   if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
   else if (operation === 'attach') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
-  else if (ctx.req.method === 'GET' && FRAMED_READS.has(operation) && hasNoBody(ctx.req)) await pipeFramedFromEngine(endpoint, path, ctx.req, ctx.res);
+  else if (ctx.req.method === 'GET' && FRAMED_READS.has(operation) && hasNoBody(ctx.req))
+    await pipeFramedFromEngine(endpoint, path, ctx.req, ctx.res);
   else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
 }
 

@@ -4,7 +4,22 @@ import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFi
 import { eventTimeNano } from '../event-history.js';
 import { HttpError } from '../responses.js';
 
-const EVENT_FILTERS = ['type', 'event', 'container', 'image', 'label', 'node', 'network', 'volume', 'daemon', 'scope', 'plugin', 'config', 'secret', 'service'];
+const EVENT_FILTERS = [
+  'type',
+  'event',
+  'container',
+  'image',
+  'label',
+  'node',
+  'network',
+  'volume',
+  'daemon',
+  'scope',
+  'plugin',
+  'config',
+  'secret',
+  'service',
+];
 
 /** `since`/`until` as the docker CLI sends them (`seconds[.nanos]`) or an RFC 3339 date, in nanoseconds. */
 export function parseEventTime(raw: string | null, name: string): bigint | undefined {
@@ -38,8 +53,22 @@ export function eventMatches(filters: DockerFilters, event: ClusterEvent): boole
   const attrs = attributes(event);
   const type = event.Type ?? 'container';
   if (!matchesAny(filters, 'type', [type])) return false;
-  if (!matchesAny(filters, 'event', [event.Action ?? event.status ?? ''].map((action) => action.split(':')[0] ?? action))) return false;
-  if (!matchesAny(filters, 'node', [event.node?.Name, event.node?.Id, event.node?.Addr].filter((v): v is string => v !== undefined))) return false;
+  if (
+    !matchesAny(
+      filters,
+      'event',
+      [event.Action ?? event.status ?? ''].map((action) => action.split(':')[0] ?? action),
+    )
+  )
+    return false;
+  if (
+    !matchesAny(
+      filters,
+      'node',
+      [event.node?.Name, event.node?.Id, event.node?.Addr].filter((v): v is string => v !== undefined),
+    )
+  )
+    return false;
   if (!matchesLabels(filters, attrs)) return false;
   if (filters.has('image')) {
     const image = [event.from, attrs.image, type === 'image' ? actorId(event) : undefined].filter((v): v is string => v !== undefined);

@@ -30,7 +30,12 @@ export const createImage: RouteHandler = async (ctx) => {
   const transfer = untilClientLeaves(ctx.res);
   try {
     if (fromImage) {
-      await ctx.api.cluster.pullImage(withTag(fromImage, ctx.query.get('tag')), registryAuth(ctx.req.headers['x-registry-auth']), onProgress, transfer);
+      await ctx.api.cluster.pullImage(
+        withTag(fromImage, ctx.query.get('tag')),
+        registryAuth(ctx.req.headers['x-registry-auth']),
+        onProgress,
+        transfer,
+      );
     } else {
       const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
       await ctx.api.cluster.importImage(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, transfer);

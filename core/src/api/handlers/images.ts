@@ -15,7 +15,12 @@ export function imagePath(name: string): string {
 }
 
 function referenceMatches(pattern: string, tags: readonly string[]): boolean {
-  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '.')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '.')}$`,
+  );
   return tags.some((tag) => regex.test(tag) || regex.test(tag.replace(/:[^:/]+$/, '')));
 }
 
@@ -63,14 +68,21 @@ export async function listImages(ctx: RequestContext): Promise<void> {
 function pushSource(ctx: RequestContext, name: string): Image {
   const tag = ctx.query.get('tag');
   if (tag) return findImage(ctx.api, `${name}:${tag}`);
-  const tagged = ctx.api.cluster.images().find((image) => image.repoTags.some((repoTag) => repoTag.slice(0, repoTag.lastIndexOf(':')) === name));
+  const tagged = ctx.api.cluster
+    .images()
+    .find((image) => image.repoTags.some((repoTag) => repoTag.slice(0, repoTag.lastIndexOf(':')) === name));
   return tagged ?? findImage(ctx.api, name);
 }
 
 async function forwardToHolder(ctx: RequestContext, name: string, operation: string, byId: boolean): Promise<void> {
   const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx.api, name);
   const target = byId ? image.id : imagePath(name);
-  await proxyToEngine(nodeEndpoint(image.node), `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(
+    nodeEndpoint(image.node),
+    `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`,
+    ctx.req,
+    ctx.res,
+  );
 }
 
 async function tagImage(ctx: RequestContext, name: string): Promise<void> {

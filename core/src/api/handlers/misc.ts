@@ -28,5 +28,10 @@ export const distributionInspect: RouteHandler = async (ctx) => {
   const rest = ctx.params['*'] ?? '';
   if (!rest.endsWith('/json') || rest.length <= '/json'.length) throw new HttpError(404, 'page not found');
   const name = rest.slice(0, -'/json'.length);
-  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/distribution/${imagePath(name)}/json${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(
+    anyHealthyEndpoint(ctx.api),
+    `${ctx.versionPrefix}/distribution/${imagePath(name)}/json${queryString(ctx.query)}`,
+    ctx.req,
+    ctx.res,
+  );
 };

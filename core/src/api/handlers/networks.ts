@@ -58,9 +58,17 @@ async function attachContainer(ctx: RequestContext, network: Network, operation:
   if (typeof body.Container !== 'string') throw new HttpError(400, 'a container name or ID is required');
   const container = findContainer(ctx.api, body.Container);
   if (network.scope === 'local' && container.node.id !== network.node.id) {
-    throw new HttpError(400, `container ${body.Container} is on node ${container.node.name}, network ${network.name} on node ${network.node.name}`);
+    throw new HttpError(
+      400,
+      `container ${body.Container} is on node ${container.node.name}, network ${network.name} on node ${network.node.name}`,
+    );
   }
-  const { status, body: answer } = await engineJson(nodeEndpoint(container.node), 'POST', `${ctx.versionPrefix}/networks/${network.id}/${operation}`, { ...body, Container: container.id });
+  const { status, body: answer } = await engineJson(
+    nodeEndpoint(container.node),
+    'POST',
+    `${ctx.versionPrefix}/networks/${network.id}/${operation}`,
+    { ...body, Container: container.id },
+  );
   if (status >= 300) throw new HttpError(status, engineErrorMessage(answer));
   ctx.res.writeHead(200);
   ctx.res.end();

@@ -19,7 +19,9 @@ function clusterPlugin(node: Node, plugin: Record<string, unknown>): Record<stri
 export const listPlugins: RouteHandler = async (ctx) => {
   const answers = await callNodes(healthyNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
   throwFirstFailure(answers);
-  const plugins = answers.flatMap(({ node, body }) => (Array.isArray(body) ? body.map((plugin) => clusterPlugin(node, plugin as Record<string, unknown>)) : []));
+  const plugins = answers.flatMap(({ node, body }) =>
+    Array.isArray(body) ? body.map((plugin) => clusterPlugin(node, plugin as Record<string, unknown>)) : [],
+  );
   sendJson(ctx.res, 200, plugins);
 };
 
@@ -30,7 +32,10 @@ export const pluginPrivileges: RouteHandler = async (ctx) => {
 
 /** POST /plugins/create: the build context would have to be copied to every engine; not done. */
 export const createPlugin: RouteHandler = async () => {
-  throw new HttpError(501, 'plugin create is not supported by swarm: create the plugin on one engine, push it to a registry, then install it through swarm (docker plugin install), which installs it on every node');
+  throw new HttpError(
+    501,
+    'plugin create is not supported by swarm: create the plugin on one engine, push it to a registry, then install it through swarm (docker plugin install), which installs it on every node',
+  );
 };
 
 async function bodyBuffer(ctx: RequestContext): Promise<Buffer | undefined> {
@@ -58,12 +63,26 @@ export const pullPlugin: RouteHandler = async (ctx) => {
   const nodes = healthyNodes(ctx.api);
   if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
   const path = `${ctx.versionPrefix}/plugins/pull${queryString(ctx.query)}`;
-  await progressOnNodes(ctx, nodes.map((node) => ({ node, path })));
+  await progressOnNodes(
+    ctx,
+    nodes.map((node) => ({ node, path })),
+  );
 };
 
 /** The same call on every copy; the first engine's status (they agree unless one failed). */
-async function onEveryCopy(ctx: RequestContext, copies: readonly PluginCopy[], method: string, operation: string, body?: unknown): Promise<void> {
-  const answers = await Promise.all(copies.map(async (copy) => (await callNodes([copy.node], method, `${pluginPath(ctx.versionPrefix, copy.name, operation)}${queryString(ctx.query)}`, body))[0]!));
+async function onEveryCopy(
+  ctx: RequestContext,
+  copies: readonly PluginCopy[],
+  method: string,
+  operation: string,
+  body?: unknown,
+): Promise<void> {
+  const answers = await Promise.all(
+    copies.map(
+      async (copy) =>
+        (await callNodes([copy.node], method, `${pluginPath(ctx.versionPrefix, copy.name, operation)}${queryString(ctx.query)}`, body))[0]!,
+    ),
+  );
   throwFirstFailure(answers);
   const status = answers[0]!.status;
   ctx.res.writeHead(status);
@@ -83,9 +102,20 @@ export const pluginOperation: RouteHandler = async (ctx) => {
     case 'json':
       return sendJson(ctx.res, 200, clusterPlugin(first.node, first.inspect));
     case 'push':
-      return proxyToEngine(nodeEndpoint(first.node), `${pluginPath(ctx.versionPrefix, first.name, 'push')}${queryString(ctx.query)}`, ctx.req, ctx.res);
+      return proxyToEngine(
+        nodeEndpoint(first.node),
+        `${pluginPath(ctx.versionPrefix, first.name, 'push')}${queryString(ctx.query)}`,
+        ctx.req,
+        ctx.res,
+      );
     case 'upgrade':
-      return progressOnNodes(ctx, copies.map((copy) => ({ node: copy.node, path: `${pluginPath(ctx.versionPrefix, copy.name, 'upgrade')}${queryString(ctx.query)}` })));
+      return progressOnNodes(
+        ctx,
+        copies.map((copy) => ({
+          node: copy.node,
+          path: `${pluginPath(ctx.versionPrefix, copy.name, 'upgrade')}${queryString(ctx.query)}`,
+        })),
+      );
     case 'set':
       return onEveryCopy(ctx, copies, 'POST', 'set', await readJsonBody(ctx.req, ctx.api.limits.maxJsonBodyBytes));
     default:

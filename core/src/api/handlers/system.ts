@@ -113,7 +113,10 @@ export const info: RouteHandler = async (ctx) => {
 
 /** Swarm-mode routes: this is Swarm classic, so they answer as an engine outside swarm mode does. */
 export const notSwarmMode: RouteHandler = async () => {
-  throw new HttpError(503, 'This node is not a swarm manager. Swarm classic (swarm manage) does not run swarm-mode services, nodes, tasks, secrets or configs.');
+  throw new HttpError(
+    503,
+    'This node is not a swarm manager. Swarm classic (swarm manage) does not run swarm-mode services, nodes, tasks, secrets or configs.',
+  );
 };
 
 /** GET /system/df: every engine's usage, combined. */

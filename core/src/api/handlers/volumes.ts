@@ -21,7 +21,11 @@ export const listVolumes: RouteHandler = async (ctx) => {
     if (!matchesLabels(filters, volume.summary.Labels as Record<string, string> | undefined)) continue;
     const dangling = filters.get('dangling')?.[0];
     if (dangling !== undefined) {
-      const used = volume.node.containers().some((container) => ((container.summary.Mounts as Array<{ Name?: string }> | undefined) ?? []).some((mount) => mount.Name === volume.name));
+      const used = volume.node
+        .containers()
+        .some((container) =>
+          ((container.summary.Mounts as Array<{ Name?: string }> | undefined) ?? []).some((mount) => mount.Name === volume.name),
+        );
       if ((dangling === 'true' || dangling === '1') === used) continue;
     }
     volumes.push({ ...volume.summary, Name: name });
@@ -44,5 +48,10 @@ export const volumeOperation: RouteHandler = async (ctx) => {
     await ctx.api.cluster.removeVolume(name, queryFlag(ctx.query, 'force'));
     return sendNoContent(ctx.res);
   }
-  await proxyToEngine(nodeEndpoint(volume.node), `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(
+    nodeEndpoint(volume.node),
+    `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`,
+    ctx.req,
+    ctx.res,
+  );
 };

@@ -28,7 +28,10 @@ function duration(flag: string, value: string): number {
 }
 
 /** The checks and messages of Swarm classic's `join`, in its order. */
-export function checkJoinFlags(flags: JoinFlags, discovery: string | undefined): { addr: string; heartbeat: number; ttl: number; delay: number; discovery: string } {
+export function checkJoinFlags(
+  flags: JoinFlags,
+  discovery: string | undefined,
+): { addr: string; heartbeat: number; ttl: number; delay: number; discovery: string } {
   if (!discovery) throw invalid("discovery required to join a cluster. See 'swarm join --help'.");
   const addr = flags.advertise ?? flags.addr;
   if (!addr) throw invalid('missing mandatory --advertise flag');

@@ -23,7 +23,11 @@ async function list(positional: string | undefined, flags: ListFlags, command: C
   }
   const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
   // As Swarm classic, the timeout doubles as the discovery's refresh period.
-  const discovery = await openCliDiscovery(cli, uri, { heartbeat: timeout, ttl: 0, options: keyValues('--discovery-opt', flags.discoveryOpt) ?? {} });
+  const discovery = await openCliDiscovery(cli, uri, {
+    heartbeat: timeout,
+    ttl: 0,
+    options: keyValues('--discovery-opt', flags.discoveryOpt) ?? {},
+  });
   const entries = await new Promise<readonly string[]>((resolve, reject) => {
     let watcher: DiscoveryWatcher | undefined;
     let settled = false;

@@ -38,8 +38,10 @@ interface ManageFlags {
 /** Swarm classic's `manage` flag checks that do not depend on the config file. */
 function tlsFromFlags(flags: ManageFlags): TlsInput | undefined {
   if (flags.tls || flags.tlsverify) {
-    if (!flags.tlscert || !flags.tlskey) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscert and --tlskey must be provided when using --tls');
-    if (flags.tlsverify && !flags.tlscacert) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscacert must be provided when using --tlsverify');
+    if (!flags.tlscert || !flags.tlskey)
+      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscert and --tlskey must be provided when using --tls');
+    if (flags.tlsverify && !flags.tlscacert)
+      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscacert must be provided when using --tlsverify');
     return { ca: flags.tlscacert, cert: flags.tlscert, key: flags.tlskey, verify: flags.tlsverify ?? false };
   }
   if (flags.tlscert || flags.tlskey || flags.tlscacert) {
@@ -94,7 +96,9 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
   const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });
   logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
-  swarm.on('event', (event) => logger.debug({ node: event.node?.Name, id: event.id, from: event.from, status: event.status ?? event.Action }, 'Event received'));
+  swarm.on('event', (event) =>
+    logger.debug({ node: event.node?.Name, id: event.id, from: event.from, status: event.status ?? event.Action }, 'Event received'),
+  );
   onShutdown(logger, () => swarm.stop());
   swarm.on('listening', ({ addresses }) => {
     for (const address of addresses) {
@@ -109,7 +113,10 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
 export function manageCommand(): Command {
   return new Command('manage')
     .description('Manage a docker cluster')
-    .argument('[discovery]', 'discovery service to use [$SWARM_DISCOVERY]: nodes://<ip1>,<ip2>, <ip1>,<ip2>, file://path, zk://<ip1>,<ip2>/<path>, etcd://<ip1>,<ip2>/<path>')
+    .argument(
+      '[discovery]',
+      'discovery service to use [$SWARM_DISCOVERY]: nodes://<ip1>,<ip2>, <ip1>,<ip2>, file://path, zk://<ip1>,<ip2>/<path>, etcd://<ip1>,<ip2>/<path>',
+    )
     .addOption(new Option('--discovery <uri>', 'discovery service to use').env('SWARM_DISCOVERY'))
     .addOption(new Option('-H, --host <addr>', `ip/socket to listen on (default "${Defaults.host}")`).env('SWARM_HOST').argParser(collect))
     .option('--strategy <name>', `placement strategy to use (default "${Defaults.strategy}")`)

@@ -50,7 +50,15 @@ async function configuredRows(specs: readonly string[], configDir: string): Prom
       try {
         const location = resolvePlugin(spec, configDir);
         const manifest = await importManifest(location);
-        const plugin: LoadedPlugin = { spec, packageName: location.packageName, manifest, dir: location.dir, entry: location.entry, builtin: false, declaredKinds: location.packageJson?.swarm?.kinds ?? [] };
+        const plugin: LoadedPlugin = {
+          spec,
+          packageName: location.packageName,
+          manifest,
+          dir: location.dir,
+          entry: location.entry,
+          builtin: false,
+          declaredKinds: location.packageJson?.swarm?.kinds ?? [],
+        };
         return rowOf(plugin);
       } catch (error) {
         return { ...base, error: (error as Error).message };

@@ -24,8 +24,16 @@ declare module 'node-zookeeper-client' {
     close(): void;
     addAuthInfo(scheme: string, auth: Buffer): void;
     getState(): ZkState;
-    getChildren(path: string, watcher: Watcher | undefined, callback: (error: ZkError | null, children: string[], stat: ZkStat) => void): void;
-    getData(path: string, watcher: Watcher | undefined, callback: (error: ZkError | null, data: Buffer | undefined, stat: ZkStat) => void): void;
+    getChildren(
+      path: string,
+      watcher: Watcher | undefined,
+      callback: (error: ZkError | null, children: string[], stat: ZkStat) => void,
+    ): void;
+    getData(
+      path: string,
+      watcher: Watcher | undefined,
+      callback: (error: ZkError | null, data: Buffer | undefined, stat: ZkStat) => void,
+    ): void;
     setData(path: string, data: Buffer, version: number, callback: (error: ZkError | null, stat: ZkStat) => void): void;
     mkdirp(path: string, data: Buffer, acls: unknown[], mode: number, callback: (error: ZkError | null, path: string) => void): void;
     create(path: string, data: Buffer, acls: unknown[], mode: number, callback: (error: ZkError | null, path: string) => void): void;
