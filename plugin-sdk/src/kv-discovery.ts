@@ -43,12 +43,17 @@ export function joinKeyPath(...segments: readonly string[]): string {
     .join('/');
 }
 
-/** The valid, distinct entries among store values, sorted by address; each invalid one goes to `onInvalid`. */
+/**
+ * The valid, distinct entries among store values, sorted by address; each invalid one goes to
+ * `onInvalid`. Empty values (a key written without an address) are skipped, as Swarm classic does.
+ */
 export function collectEntries(values: Iterable<string>, onInvalid: (error: Error) => void): DiscoveryEntry[] {
   const byAddr = new Map<string, DiscoveryEntry>();
   for (const value of values) {
+    const addr = value.trim();
+    if (addr === '') continue;
     try {
-      const entry = parseDiscoveryEntry(value.trim());
+      const entry = parseDiscoveryEntry(addr);
       byAddr.set(entry.addr, entry);
     } catch (error) {
       onInvalid(error as Error);

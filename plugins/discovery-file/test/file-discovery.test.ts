@@ -14,8 +14,29 @@ describe('file:// discovery', () => {
     expect(entries.map((entry) => entry.addr)).toEqual(['127.0.0.2:2375', '10.0.0.1:2375', '10.0.0.2:2375']);
   });
 
+  it("reads Swarm classic's cluster files: inline comments, indented comments, tabs, CRLF line ends", () => {
+    const content = [
+      '# cluster of three',
+      '127.0.0.3:2375   # node2',
+      '\t127.0.0.4:2375\t#node3 # more',
+      '   # an indented comment',
+      '10.0.0.[1:2]:2375 # a range',
+      '127.0.0.5:2375\r',
+      '#127.0.0.9:2375',
+      '',
+    ].join('\n');
+    expect(parseFileContent(content, 'f').map((entry) => entry.addr)).toEqual([
+      '127.0.0.3:2375',
+      '127.0.0.4:2375',
+      '10.0.0.1:2375',
+      '10.0.0.2:2375',
+      '127.0.0.5:2375',
+    ]);
+    expect(parseFileContent('# nothing yet\n\n   \n', 'f')).toEqual([]);
+  });
+
   it('names the file and line of a malformed entry', () => {
-    expect(() => parseFileContent('127.0.0.2:2375\nnot-an-address\n', '/etc/swarm/cluster')).toThrow(
+    expect(() => parseFileContent('127.0.0.2:2375\nnot-an-address # typo\n', '/etc/swarm/cluster')).toThrow(
       '/etc/swarm/cluster line 2: invalid discovery entry "not-an-address": expected host:port (for example 127.0.0.2:2375)',
     );
   });

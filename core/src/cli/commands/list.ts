@@ -21,6 +21,7 @@ async function list(positional: string | undefined, flags: ListFlags, command: C
   } catch (error) {
     throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid --timeout: ${(error as Error).message}`);
   }
+  if (!(timeout > 0)) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--timeout should be a positive number');
   const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
   // As Swarm classic, the timeout doubles as the discovery's refresh period.
   const discovery = await openCliDiscovery(cli, uri, {
