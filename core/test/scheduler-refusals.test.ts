@@ -105,9 +105,19 @@ describe('scheduler pipeline: refusals', () => {
     }
   });
 
-  it('an invalid expression is refused with the Swarm text and status 400', () => {
-    const { code, message, status } = refusal({ constraints: ['x==1'] }, fakeNodes(2));
-    expect({ code, message, status }).toEqual({ code: ErrorCodes.INVALID_EXPRESSION, message: "Key 'x' is invalid", status: 400 });
+  it("an invalid expression is refused with Swarm classic's text, naming the filter and the expression, with status 400", () => {
+    const { code, message, status } = refusal({ constraints: ['zone==a', 'x==1'] }, fakeNodes(2));
+    expect({ code, status }).toEqual({ code: ErrorCodes.INVALID_EXPRESSION, status: 400 });
+    expect(message).toBe(
+      'Unable to find a node that satisfies the following conditions \n[available container slots]\nerror from constraint filter: ' +
+        'Key \'x\' is invalid\ninvalid constraint "x==1": a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+    );
+    // the filters before the failing one list their conditions, as classic's listAllFilters does
+    expect(refusal({ affinities: ['container==web'], constraints: ['node=!!bad'] }, fakeNodes(1)).message).toBe(
+      'Unable to find a node that satisfies the following conditions \n[available container slots]\n[container==web (soft=false)]\n' +
+        'error from constraint filter: One of operator ==, != is expected\n' +
+        'invalid constraint "node=!!bad": write key==value or key!=value (a value starting with ~ is soft)',
+    );
   });
 
   it('explain never throws and reports why', () => {
@@ -116,10 +126,8 @@ describe('scheduler pipeline: refusals', () => {
     expect(explanation.chosen).toBeUndefined();
     expect(explanation.error).toContain('[storage==ssd]');
     const invalid = scheduler.explain(scheduler.request(runConfig({ affinities: ['nope'] })), fakeNodes(1));
-    expect(invalid).toMatchObject({
-      error: 'One of operator ==, != is expected',
-      summary: '0/1 nodes are available: One of operator ==, != is expected.',
-    });
+    expect(invalid.error).toContain('\nerror from affinity filter: One of operator ==, != is expected\ninvalid affinity "nope": ');
+    expect(invalid.summary).toBe('0/1 nodes are available: invalid affinity "nope".');
     const fine = scheduler.explain(scheduler.request(runConfig()), fakeNodes(2));
     expect(fine).toMatchObject({ chosen: 'node1', summary: '2/2 nodes are available.' });
     expect(fine.nodes.map((node) => node.rank)).toEqual([1, 2]);

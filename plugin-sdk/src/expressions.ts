@@ -34,17 +34,42 @@ const GO_FLAG_GROUP = /^\(\?([imsU]+)\)/;
 // A glob without these is a plain string: `^value$` matches exactly the value itself.
 const REGEX_SYNTAX = /[\\^$.|?*+()[\]{}]/;
 
-export const invalidExpression = (message: string): SwarmError => new SwarmError(ErrorCodes.INVALID_EXPRESSION, message);
+/**
+ * What `details` of an INVALID_EXPRESSION error holds: the expression as written and how to fix
+ * it, so a host can name the expression after Swarm classic's text (which does not).
+ */
+export interface InvalidExpressionDetails {
+  readonly expression: string;
+  readonly hint: string;
+}
 
-/** Parse one expression; throws INVALID_EXPRESSION with Swarm classic's texts. */
+export const invalidExpression = (message: string, details?: InvalidExpressionDetails): SwarmError =>
+  new SwarmError(ErrorCodes.INVALID_EXPRESSION, message, details === undefined ? {} : { details: { ...details } });
+
+/** Parse one expression; throws INVALID_EXPRESSION with Swarm classic's texts (and the expression in `details`). */
 export function parseExpression(source: string): Expression {
   const operator = OPERATORS.find((candidate) => source.includes(candidate));
-  if (operator === undefined) throw invalidExpression('One of operator ==, != is expected');
+  if (operator === undefined) {
+    throw invalidExpression('One of operator ==, != is expected', {
+      expression: source,
+      hint: 'write key==value or key!=value (a value starting with ~ is soft)',
+    });
+  }
   const at = source.indexOf(operator);
   const key = source.slice(0, at);
   const rawValue = source.slice(at + operator.length);
-  if (!VALID_KEY.test(key)) throw invalidExpression(`Key '${key}' is invalid`);
-  if (!VALID_VALUE.test(rawValue)) throw invalidExpression(`Value '${rawValue}' is invalid`);
+  if (!VALID_KEY.test(key)) {
+    throw invalidExpression(`Key '${key}' is invalid`, {
+      expression: source,
+      hint: 'a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+    });
+  }
+  if (!VALID_VALUE.test(rawValue)) {
+    throw invalidExpression(`Value '${rawValue}' is invalid`, {
+      expression: source,
+      hint: String.raw`a value is one or more letters, digits, spaces or : - _ . * / ( ) ? + [ ] \ ^ $ |, after an optional ~ (soft)`,
+    });
+  }
   const soft = rawValue.startsWith('~');
   const value = rawValue.replace(/^~+/, '');
   return createExpression(source, key, operator, value, soft);

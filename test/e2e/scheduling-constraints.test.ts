@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlacementExplanation } from '@swarm/plugin-sdk';
-import { createOn, daemonError, dockerFails, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
+import { createOn, daemonError, docker, dockerFails, startSchedulingCluster, type SchedulingCluster } from './scheduling-support.js';
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // engines 50-52, manager on 23200
 const PORT = 23200;
@@ -49,14 +51,37 @@ describe('scheduling: constraints through the docker CLI over three real engines
     );
   });
 
-  it('refuses invalid expressions with Swarm texts', async () => {
-    expect(daemonError(await dockerFails(host, 'run', '-e', 'constraint:storage=ssd', 'busybox:local', 'true'))).toBe(
-      'One of operator ==, != is expected',
+  it("refuses a malformed expression in Swarm classic's words, naming the filter and the expression, and creates nothing", async () => {
+    const before = await docker(host, 'ps', '-aq');
+    const header = 'Unable to find a node that satisfies the following conditions \n[available container slots]\n';
+    const refused = async (...flags: string[]) => daemonError(await dockerFails(host, 'run', '-d', ...flags, 'busybox:local', 'true'));
+    // one bad -e among several good ones
+    expect(await refused('-e', 'constraint:zone==eu-*', '-e', 'constraint:node=!!bad', '-e', 'constraint:storage!=disk')).toBe(
+      `${header}error from constraint filter: One of operator ==, != is expected\n` +
+        'invalid constraint "node=!!bad": write key==value or key!=value (a value starting with ~ is soft)',
     );
-    expect(daemonError(await dockerFails(host, 'run', '-e', 'constraint:s==ssd', 'busybox:local', 'true'))).toBe("Key 's' is invalid");
-    expect(daemonError(await dockerFails(host, 'run', '-e', 'affinity:container==a,b', 'busybox:local', 'true'))).toBe(
-      "Value 'a,b' is invalid",
+    expect(await refused('-e', 'constraint:s==ssd')).toBe(
+      `${header}error from constraint filter: Key 's' is invalid\n` +
+        'invalid constraint "s==ssd": a key is a letter or _ followed by at least one letter, digit, -, _ or .',
     );
+    expect(await refused('-e', 'affinity:container==a,b')).toMatch(
+      new RegExp(`^${escape(header)}error from affinity filter: Value 'a,b' is invalid\ninvalid affinity "container==a,b": a value is `),
+    );
+    // the label forms, and the conditions of the filters before the failing one
+    expect(await refused('--label', 'com.docker.swarm.constraints=["zone==eu-1","zone=eu-2"]')).toBe(
+      `${header}error from constraint filter: One of operator ==, != is expected\n` +
+        'invalid constraint "zone=eu-2": write key==value or key!=value (a value starting with ~ is soft)',
+    );
+    expect(
+      await refused('--label', 'com.docker.swarm.affinities=["image==busybox:local"]', '--label', 'com.docker.swarm.constraints=["x==1"]'),
+    ).toBe(
+      `${header}[image==busybox:local (soft=false)]\nerror from constraint filter: Key 'x' is invalid\n` +
+        'invalid constraint "x==1": a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+    );
+    expect(await refused('-e', 'affinity:container!=~', '-e', 'constraint:node==node50')).toMatch(
+      /error from affinity filter: Value '~' is invalid/,
+    );
+    expect(await docker(host, 'ps', '-aq')).toBe(before);
   });
 
   it('swarm schedule --explain reports every node with its verdicts and the ranking', async () => {

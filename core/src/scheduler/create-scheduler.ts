@@ -106,13 +106,14 @@ function invalidRequestExplanation(
   strategy: Strategy,
   nodes: readonly Node[],
   message: string,
+  reason: string,
 ): PlacementExplanation {
   return {
     strategy: strategy.name,
     filters: filters.map((filter) => filter.name),
     softDropped: false,
     nodes: nodes.map((node) => ({ id: node.id, name: node.name, verdicts: [], feasible: false })),
-    summary: `0/${nodes.length} nodes are available: ${message}.`,
+    summary: `0/${nodes.length} nodes are available: ${reason}.`,
     error: message,
   };
 }
@@ -168,7 +169,10 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
       try {
         return buildExplanation(placeOn(request, nodes));
       } catch (error) {
-        if (isSwarmError(error)) return invalidRequestExplanation(filters, strategy, nodes, error.message);
+        if (isSwarmError(error)) {
+          const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
+          return invalidRequestExplanation(filters, strategy, nodes, error.message, reason);
+        }
         throw error;
       }
     },

@@ -1,4 +1,13 @@
-import type { Filter, FilterRun, FilterVerdict, Node, NodeTable, PlacementRequest } from '@swarm/plugin-sdk';
+import {
+  isSwarmError,
+  type Filter,
+  type FilterRun,
+  type FilterVerdict,
+  type Node,
+  type NodeTable,
+  type PlacementRequest,
+} from '@swarm/plugin-sdk';
+import { requestRefused } from './refusal-text.js';
 
 export interface PreparedFilter {
   readonly name: string;
@@ -55,7 +64,7 @@ const shared = new PassScratch();
  */
 export function runFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable): FilterPass {
   const nodes = table.nodes;
-  const prepared = filters.map((filter) => ({ name: filter.name, run: filter.prepare(request, table) }));
+  const prepared = prepareFilters(filters, request, table);
   const activeIndexes: number[] = [];
   const activeRuns: FilterRun[] = [];
   prepared.forEach((filter, index) => {
@@ -72,6 +81,20 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
   } finally {
     scratch.busy = false;
   }
+}
+
+/** Each filter's run for the request; a filter refusing the request (a malformed expression) fails it in Swarm classic's words. */
+function prepareFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable): PreparedFilter[] {
+  const prepared: PreparedFilter[] = [];
+  for (const filter of filters) {
+    try {
+      prepared.push({ name: filter.name, run: filter.prepare(request, table) });
+    } catch (error) {
+      if (isSwarmError(error)) throw requestRefused(prepared, filter.name, error);
+      throw error;
+    }
+  }
+  return prepared;
 }
 
 /** Record each node's failing filter and verdict in the scratch; returns how many nodes were refused. */

@@ -1,4 +1,5 @@
-import type { FilterPass } from './filter-pass.js';
+import { SwarmError } from '@swarm/plugin-sdk';
+import type { FilterPass, PreparedFilter } from './filter-pass.js';
 
 export const NO_NODES_MESSAGE = 'No nodes available in the cluster';
 const CONDITIONS_HEADER = 'Unable to find a node that satisfies the following conditions ';
@@ -20,12 +21,41 @@ export function filtersRefusal(pass: FilterPass): string {
   const last = exhaustingFilter(pass);
   const refusal = pass.filters[last]?.run?.refusalMessage;
   if (refusal !== undefined) return refusal;
-  let text = CONDITIONS_HEADER;
-  for (const filter of pass.filters.slice(0, last + 1)) {
+  return CONDITIONS_HEADER + conditionLines(pass.filters.slice(0, last + 1));
+}
+
+/** `[conditions]` of each filter that has some for the request, one line each, as Swarm classic lists them. */
+function conditionLines(filters: readonly PreparedFilter[]): string {
+  let text = '';
+  for (const filter of filters) {
     const conditions = filter.run?.conditions ?? [];
     if (conditions.length > 0) text += `\n[${conditions.join(' ')}]`;
   }
   return text;
+}
+
+/** What `details` of an error from a filter's refusal of the request hold, besides the filter's own. */
+export interface RequestRefusalDetails {
+  readonly filter: string;
+  /** One line naming what was wrong, for the per-node summary. */
+  readonly reason: string;
+}
+
+/**
+ * A filter refused the request itself (a malformed expression): Swarm classic's text, the
+ * conditions of the filters before it and `error from <filter> filter: <its message>`, then,
+ * when the filter said which expression it was, that expression and how to write it. The
+ * error keeps the filter's code, so nothing gets created.
+ */
+export function requestRefused(before: readonly PreparedFilter[], filter: string, error: SwarmError): SwarmError {
+  const details = error.details ?? {};
+  const expression = typeof details.expression === 'string' ? details.expression : undefined;
+  const hint = typeof details.hint === 'string' ? `: ${details.hint}` : '';
+  const reason = expression === undefined ? `${filter} filter: ${error.message}` : `invalid ${filter} "${expression}"`;
+  let text = `${CONDITIONS_HEADER}${conditionLines(before)}\nerror from ${filter} filter: ${error.message}`;
+  if (expression !== undefined) text += `\n${reason}${hint}`;
+  const refusal: RequestRefusalDetails = { filter, reason };
+  return new SwarmError(error.code, text, { httpStatus: error.httpStatus, cause: error, details: { ...details, ...refusal } });
 }
 
 /**

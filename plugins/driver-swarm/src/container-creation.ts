@@ -129,6 +129,8 @@ export async function createContainer(
     return await attempt(context, config, name, auth, false);
   } catch (first) {
     if (isSwarmError(first, ErrorCodes.CONFLICT) && /is already assigned/.test(first.message)) throw first;
+    // a malformed expression fails every attempt the same way
+    if (isSwarmError(first, ErrorCodes.INVALID_EXPRESSION)) throw first;
     let error = first;
     let retries = 0;
     if (isImageNotFound(first) && !hasNodeConstraint(moveEnvDirectivesToLabels(config)) && context.imageExists(config.Image)) {
