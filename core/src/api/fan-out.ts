@@ -2,7 +2,7 @@ import type { Node } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
 import { engineErrorMessage, engineJson } from './engine/endpoint-request.js';
 import { healthyNodes } from './lookups.js';
-import { HttpError } from './responses.js';
+import { describeError, HttpError } from './responses.js';
 
 type Answer = Record<string, unknown>;
 
@@ -31,15 +31,43 @@ export function callNodes(nodes: readonly Node[], method: string, path: string, 
   return Promise.all(nodes.map(async (node) => ({ node, ...(await engineJson(node.endpoint()!, method, path, body, 120_000)) })));
 }
 
-/** Fails with the first engine error, named after its node, as Docker's error format. */
-export function throwFirstFailure(answers: readonly NodeAnswer[]): void {
-  const failed = answers.find((answer) => answer.status >= 300);
-  if (failed) throw new HttpError(failed.status, `${failed.node.name}: ${engineErrorMessage(failed.body)}`);
+interface NodeFailure {
+  node: Node;
+  status: number;
+  message: string;
 }
 
-/** The same call on every healthy engine; fails with the first engine error. */
+/**
+ * Swarm classic's error when an operation failed on some nodes: one `node: message` line per
+ * failed node (what succeeded elsewhere stays done), with the first failure's status.
+ */
+function nodesFailed(failures: readonly NodeFailure[]): HttpError {
+  return new HttpError(failures[0]!.status, failures.map((failure) => `${failure.node.name}: ${failure.message}`).join('\n'));
+}
+
+/** Fails when any engine answered with an error, naming each failed node. */
+export function throwFailures(answers: readonly NodeAnswer[]): void {
+  const failures = answers
+    .filter((answer) => answer.status >= 300)
+    .map((answer) => ({ node: answer.node, status: answer.status, message: engineErrorMessage(answer.body) }));
+  if (failures.length > 0) throw nodesFailed(failures);
+}
+
+/** `operation` on every item at once; when some fail, the others are still done and the error names each failed node. */
+export async function onEveryCopy<T>(items: readonly T[], nodeOf: (item: T) => Node, operation: (item: T) => Promise<void>): Promise<void> {
+  const settled = await Promise.allSettled(items.map(operation));
+  const failures: NodeFailure[] = [];
+  settled.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') return;
+    const { status, message } = describeError(outcome.reason);
+    failures.push({ node: nodeOf(items[index]!), status, message });
+  });
+  if (failures.length > 0) throw nodesFailed(failures);
+}
+
+/** The same call on every healthy engine; fails when any engine failed. */
 export async function callEveryEngine(api: ApiContext, method: string, path: string): Promise<Answer[]> {
   const answers = await callNodes(healthyNodes(api), method, path);
-  throwFirstFailure(answers);
+  throwFailures(answers);
   return answers.map(({ body }) => (typeof body === 'object' && body !== null ? (body as Answer) : {}));
 }

@@ -1,7 +1,7 @@
 import type { Node } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
 import { engineErrorMessage } from './engine/endpoint-request.js';
-import { callNodes } from './fan-out.js';
+import { callNodes, type NodeAnswer } from './fan-out.js';
 import { imagePath } from './handlers/images.js';
 import { healthyNodes } from './lookups.js';
 import { HttpError } from './responses.js';
@@ -18,19 +18,32 @@ export function pluginPath(versionPrefix: string, name: string, operation: strin
   return `${versionPrefix}/plugins/${imagePath(name)}${operation === '' ? '' : `/${operation}`}`;
 }
 
+/** The nodes that answered a plugin inspect with the plugin. */
+function holders(answers: readonly NodeAnswer[], name: string): PluginCopy[] {
+  return answers
+    .filter((answer) => answer.status === 200 && typeof answer.body === 'object' && answer.body !== null)
+    .map((answer) => ({ node: answer.node, name, inspect: answer.body as Record<string, unknown> }));
+}
+
 /**
- * Where a plugin reference points, as for containers: `node/name` is that node's copy; a bare
- * name or ID is every healthy node holding it (sorted by node name). None: the engine's 404.
+ * Where a plugin reference points (Swarm classic's rule for per-node objects): every healthy
+ * node holding the name or ID (sorted by node name); when none does and the reference is
+ * `node/name`, that node's copy. None: the engine's 404.
  */
 export async function findPluginCopies(api: ApiContext, reference: string, versionPrefix: string): Promise<PluginCopy[]> {
   const nodes = healthyNodes(api).sort((a, b) => a.name.localeCompare(b.name));
   if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
+  let answers = await callNodes(nodes, 'GET', pluginPath(versionPrefix, reference, 'json'));
+  const everywhere = holders(answers, reference);
+  if (everywhere.length > 0) return everywhere;
   const slash = reference.indexOf('/');
   const named = slash > 0 ? nodes.find((node) => node.name === reference.slice(0, slash)) : undefined;
-  const name = named ? reference.slice(slash + 1) : reference;
-  const answers = await callNodes(named ? [named] : nodes, 'GET', pluginPath(versionPrefix, name, 'json'));
-  const found = answers.filter((answer) => answer.status === 200 && typeof answer.body === 'object' && answer.body !== null);
-  if (found.length > 0) return found.map((answer) => ({ node: answer.node, name, inspect: answer.body as Record<string, unknown> }));
+  if (named) {
+    const name = reference.slice(slash + 1);
+    answers = await callNodes([named], 'GET', pluginPath(versionPrefix, name, 'json'));
+    const copy = holders(answers, name);
+    if (copy.length > 0) return copy;
+  }
   const failure = answers.find((answer) => answer.status !== 404) ?? answers[0]!;
   throw new HttpError(failure.status === 200 ? 502 : failure.status, engineErrorMessage(failure.body));
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { notFound, type AuthConfig, type ImageRemoval, type ProgressListener } from '@swarm/plugin-sdk';
 import type { EngineMonitor } from './engine-monitor.js';
 import { fanOut } from './fan-out.js';
+import { copiesOf, type NodeCopies } from './node-reference.js';
 import { parseRepositoryTag } from './image-match.js';
 import { followProgress } from './progress-stream.js';
 
@@ -14,10 +15,11 @@ function readBody(body: Readable): Promise<Buffer> {
   });
 }
 
-function withImage(monitors: readonly EngineMonitor[], idOrName: string): EngineMonitor[] {
-  const holders = monitors.filter((monitor) => monitor.node.image(idOrName) !== undefined);
-  if (holders.length === 0) throw notFound(`No such image: ${idOrName}`);
-  return holders;
+/** The engines holding an image (every copy of a name or ID, or the one `node/name` names). */
+function withImage(monitors: readonly EngineMonitor[], idOrName: string): NodeCopies {
+  const copies = copiesOf(monitors, idOrName, (node, name) => node.image(name) !== undefined);
+  if (copies.holders.length === 0) throw notFound(`No such image: ${idOrName}`);
+  return copies;
 }
 
 /** Pull on every engine in parallel, each engine's progress tagged with its node; `signal` stops every engine's pull. */
@@ -69,7 +71,7 @@ export async function loadImage(
   });
 }
 
-/** Tag on every engine that has the image. */
+/** Tag on every engine that has the image (or on the one `node/image` names). */
 export async function tagImage(
   monitors: readonly EngineMonitor[],
   idOrName: string,
@@ -77,22 +79,24 @@ export async function tagImage(
   tag: string,
   force: boolean,
 ): Promise<void> {
+  const { holders, name } = withImage(monitors, idOrName);
   await fanOut(
-    withImage(monitors, idOrName),
+    holders,
     async (monitor) => {
-      await monitor.api.tagImage(idOrName, repository, tag, force);
+      await monitor.api.tagImage(name, repository, tag, force);
       await monitor.refreshImages();
     },
     true,
   );
 }
 
-/** Remove from every engine that has the image; the engines' answers are concatenated. */
+/** Remove from every engine that has the image (or the one `node/image` names); the engines' answers are concatenated. */
 export async function removeImages(monitors: readonly EngineMonitor[], idOrName: string, force: boolean): Promise<ImageRemoval[]> {
+  const { holders, name } = withImage(monitors, idOrName);
   const answers = await fanOut(
-    withImage(monitors, idOrName),
+    holders,
     async (monitor) => {
-      const removed = await monitor.api.removeImage(idOrName, force);
+      const removed = await monitor.api.removeImage(name, force);
       await monitor.refreshImages();
       return removed ?? [];
     },

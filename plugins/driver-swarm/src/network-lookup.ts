@@ -1,6 +1,6 @@
 import type { Network } from '@swarm/plugin-sdk';
 import type { EngineNode } from './engine-node.js';
-import { splitNodePrefix } from './volume-operations.js';
+import { splitNodePrefix } from './node-reference.js';
 
 /** Swarm classic's Networks.Get: full ID, unique name, `node/name`, unique ID prefix. */
 export function findNetwork(nodes: readonly EngineNode[], reference: string): Network | undefined {

@@ -42,6 +42,7 @@ import * as images from './image-operations.js';
 import { infoRows } from './info-rows.js';
 import { LoadGate } from './load-gate.js';
 import { findNetwork } from './network-lookup.js';
+import { splitNodePrefix } from './node-reference.js';
 import { RescheduleWatchdog } from './reschedule-watchdog.js';
 import * as volumes from './volume-operations.js';
 
@@ -390,7 +391,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
 
   /** On the node named by a `node/` prefix, else on the node the scheduler picks (Swarm classic). */
   async createNetwork(request: NetworkCreateRequest): Promise<Network> {
-    const { node: named, name } = volumes.splitNodePrefix(this.schedulable(), request.Name);
+    const { node: named, name } = splitNodePrefix(this.schedulable(), request.Name);
     const node = named ?? (await this.placeBuild({ Image: '' }));
     const monitor = this.monitorOf(node);
     const { Id } = await monitor.api.createNetwork({ ...request, Name: name, CheckDuplicate: true });
@@ -401,10 +402,11 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     return created;
   }
 
+  /** Through the network's node; one of wider scope than local (overlay) is then gone from every node's list too. */
   async removeNetwork(network: Network): Promise<void> {
     const monitor = this.monitorOf(network.node);
     await monitor.api.removeNetwork(network.id);
-    monitor.node.upsertNetwork(undefined, network.id);
+    for (const node of network.scope === 'local' ? [monitor.node] : this.nodes()) node.upsertNetwork(undefined, network.id);
   }
 
   // --- scheduling and info ------------------------------------------------------------------------------------

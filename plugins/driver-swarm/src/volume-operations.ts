@@ -3,15 +3,7 @@ import { notFound, type Volume, type VolumeCreateRequest } from '@swarm/plugin-s
 import type { EngineMonitor } from './engine-monitor.js';
 import type { EngineNode } from './engine-node.js';
 import { fanOut } from './fan-out.js';
-
-/** `node/name` split when the prefix names a node (by name or engine ID). */
-export function splitNodePrefix(nodes: readonly EngineNode[], reference: string): { node?: EngineNode; name: string } {
-  const slash = reference.indexOf('/');
-  if (slash <= 0) return { name: reference };
-  const prefix = reference.slice(0, slash);
-  const node = nodes.find((candidate) => candidate.name === prefix || candidate.engineId === prefix || candidate.id === prefix);
-  return node ? { node, name: reference.slice(slash + 1) } : { name: reference };
-}
+import { copiesOf, splitNodePrefix } from './node-reference.js';
 
 /** Swarm classic's Volumes.Get: a unique exact name, else `node/name`. */
 export function findVolume(nodes: readonly EngineNode[], reference: string): Volume | undefined {
@@ -36,15 +28,13 @@ export async function createVolume(monitors: readonly EngineMonitor[], request: 
   return created[0]!;
 }
 
-/** Remove from every engine holding it (`node/name`: that engine only). */
+/**
+ * Remove every engine's copy of a name, or the one `node/name` names (Swarm classic's
+ * RemoveVolumes). Copies are removed at once; when some fail, the others stay removed and the
+ * error has one `node: reason` line per failed engine.
+ */
 export async function removeVolume(monitors: readonly EngineMonitor[], reference: string, force: boolean): Promise<void> {
-  const { node, name } = splitNodePrefix(
-    monitors.map((monitor) => monitor.node),
-    reference,
-  );
-  const holders = monitors.filter(
-    (monitor) => (!node || monitor.node === node) && monitor.node.volumes().some((volume) => volume.name === name),
-  );
+  const { holders, name } = copiesOf(monitors, reference, (node, wanted) => node.volumes().some((volume) => volume.name === wanted));
   if (holders.length === 0) throw notFound(`No such volume: ${reference}`);
   await fanOut(
     holders,

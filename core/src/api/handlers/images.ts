@@ -88,7 +88,7 @@ async function forwardToHolder(ctx: RequestContext, name: string, operation: str
 async function tagImage(ctx: RequestContext, name: string): Promise<void> {
   const repo = ctx.query.get('repo');
   if (!repo) throw new HttpError(400, 'repository name must have at least one component');
-  findImage(ctx.api, name);
+  // every node's copy, or the one `node/image` names: the cluster decides, and answers 404 when none holds it
   await ctx.api.cluster.tagImage(name, repo, ctx.query.get('tag') || 'latest', queryFlag(ctx.query, 'force'));
   ctx.res.writeHead(201);
   ctx.res.end();

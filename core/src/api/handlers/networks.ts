@@ -1,9 +1,10 @@
-import type { Network, NetworkCreateRequest, NetworkSummary } from '@swarm/plugin-sdk';
+import type { Cluster, Network, NetworkCreateRequest, NetworkSummary } from '@swarm/plugin-sdk';
 import { queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
 import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { proxyToEngine } from '../engine/proxy.js';
+import { onEveryCopy } from '../fan-out.js';
 import { findContainer, findNetwork, nodeEndpoint } from '../lookups.js';
 import { HttpError, sendJson, sendNoContent } from '../responses.js';
 import { splitOperation } from '../router.js';
@@ -83,10 +84,34 @@ export const networkOperation: RouteHandler = async (ctx) => {
     if (!split) throw new HttpError(404, 'page not found');
     return attachContainer(ctx, findNetwork(ctx.api, split.name), split.operation);
   }
-  const network = findNetwork(ctx.api, rest);
-  if (method === 'DELETE') {
-    await ctx.api.cluster.removeNetwork(network);
-    return sendNoContent(ctx.res);
-  }
-  return inspectNetwork(ctx, network);
+  if (method === 'DELETE') return removeNetworks(ctx, rest);
+  return inspectNetwork(ctx, findNetwork(ctx.api, rest));
 };
+
+/**
+ * What `docker network rm` acts on (Swarm classic's rule for per-node objects): the network an ID
+ * names; else every node's network of that name (one of wider scope than local, the same on
+ * every node, once); else the one `node/name` or a unique ID prefix names.
+ */
+function networkCopies(cluster: Cluster, reference: string): Network[] {
+  const all = cluster.networks();
+  const byId = all.find((network) => network.id === reference);
+  if (byId) return [byId];
+  const byName = new Map<string, Network>();
+  for (const network of all) if (network.name === reference && !byName.has(network.id)) byName.set(network.id, network);
+  if (byName.size > 0) return [...byName.values()];
+  const named = cluster.network(reference);
+  return named ? [named] : [];
+}
+
+/** DELETE /networks/{name}: every copy at once; when some fail, the others stay removed and each failed node is named. */
+async function removeNetworks(ctx: RequestContext, reference: string): Promise<void> {
+  const copies = networkCopies(ctx.api.cluster, reference);
+  if (copies.length === 0) throw new HttpError(404, `No such network: ${reference}`);
+  await onEveryCopy(
+    copies,
+    (network) => network.node,
+    (network) => ctx.api.cluster.removeNetwork(network),
+  );
+  sendNoContent(ctx.res);
+}

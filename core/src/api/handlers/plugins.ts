@@ -4,7 +4,7 @@ import { queryString, type RequestContext, type RouteHandler } from '../context.
 import { readJsonBody } from '../body.js';
 import { relayProgressFromNodes, type NodeCall } from '../engine/progress-fan-out.js';
 import { proxyToEngine } from '../engine/proxy.js';
-import { callNodes, throwFirstFailure } from '../fan-out.js';
+import { callNodes, throwFailures } from '../fan-out.js';
 import { anyHealthyEndpoint, healthyNodes, nodeEndpoint, nodeJson } from '../lookups.js';
 import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
 import { HttpError, sendJson } from '../responses.js';
@@ -18,7 +18,7 @@ function clusterPlugin(node: Node, plugin: Record<string, unknown>): Record<stri
 /** GET /plugins: every healthy node's plugins (filters go to each engine). */
 export const listPlugins: RouteHandler = async (ctx) => {
   const answers = await callNodes(healthyNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
-  throwFirstFailure(answers);
+  throwFailures(answers);
   const plugins = answers.flatMap(({ node, body }) =>
     Array.isArray(body) ? body.map((plugin) => clusterPlugin(node, plugin as Record<string, unknown>)) : [],
   );
@@ -69,7 +69,7 @@ export const pullPlugin: RouteHandler = async (ctx) => {
   );
 };
 
-/** The same call on every copy; the first engine's status (they agree unless one failed). */
+/** The same call on every copy at once; when some fail, the others stay done and each failed node is named. */
 async function onEveryCopy(
   ctx: RequestContext,
   copies: readonly PluginCopy[],
@@ -83,7 +83,7 @@ async function onEveryCopy(
         (await callNodes([copy.node], method, `${pluginPath(ctx.versionPrefix, copy.name, operation)}${queryString(ctx.query)}`, body))[0]!,
     ),
   );
-  throwFirstFailure(answers);
+  throwFailures(answers);
   const status = answers[0]!.status;
   ctx.res.writeHead(status);
   ctx.res.end();

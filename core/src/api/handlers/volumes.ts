@@ -40,14 +40,17 @@ export const createVolume: RouteHandler = async (ctx) => {
   sendJson(ctx.res, 201, volume.summary);
 };
 
-/** GET /volumes/{name} (the holder's engine answers), DELETE /volumes/{name}?force */
+/**
+ * GET /volumes/{name} (the holder's engine answers); DELETE /volumes/{name}?force removes every
+ * node's copy of a name, or the one `node/name` names (the cluster decides, as Swarm classic).
+ */
 export const volumeOperation: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
-  const volume = findVolume(ctx.api, name);
   if (ctx.req.method === 'DELETE') {
     await ctx.api.cluster.removeVolume(name, queryFlag(ctx.query, 'force'));
     return sendNoContent(ctx.res);
   }
+  const volume = findVolume(ctx.api, name);
   await proxyToEngine(
     nodeEndpoint(volume.node),
     `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`,
