@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import type { Readable } from 'node:stream';
 import {
-  notFound,
+  ErrorCodes,
+  SwarmError,
   type AuthConfig,
   type Cluster,
   type ClusterEvent,
@@ -25,7 +26,8 @@ import {
 } from '@swarm/plugin-sdk';
 
 /**
- * A one-engine Cluster over a REAL dockerd, for testing the API front before (and independently
+ * A one-engine Cluster over a REAL dockerd, written as a plugin API 1.1 driver (every operation a
+ * method), for testing the API front before (and independently
  * of) the swarm driver: every answer comes from the engine itself.
  */
 interface Answer {
@@ -62,7 +64,7 @@ async function ok(answer: Promise<Answer>): Promise<unknown> {
   const { status, body } = await answer;
   if (status >= 300) {
     const message = (body as { message?: string } | undefined)?.message ?? String(body);
-    if (status === 404) throw notFound(message);
+    if (status === 404) throw new SwarmError(ErrorCodes.NOT_FOUND, message);
     throw Object.assign(new Error(message), { code: 'SWARM_ERR_ENGINE', httpStatus: status });
   }
   return body;
@@ -261,7 +263,7 @@ export class EngineCluster implements Cluster {
 
   async removeVolume(name: string, force: boolean): Promise<void> {
     const volume = this.volume(name);
-    if (!volume) throw notFound(`no such volume: ${name}`);
+    if (!volume) throw new SwarmError(ErrorCodes.NOT_FOUND, `no such volume: ${name}`);
     await ok(call(this.endpoint, 'DELETE', `/volumes/${volume.name}?force=${force ? 1 : 0}`));
     await this.refresh();
   }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { candidatePackages, createSwarm, ErrorCodes, loadPlugins, resolvePlugin, rootContainer, type SwarmError } from '@swarm/core';
-import { named, Tokens } from '@swarm/plugin-sdk';
+import { PLUGIN_API_VERSION, Tokens } from '@swarm/plugin-sdk';
+import { named } from '../dist/plugins/extension-kinds.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempProject, filtersBody, memoryDriverBody, strategyBody, type TempProject } from './support/temp-project.js';
 
@@ -87,7 +88,7 @@ describe('plugin errors', () => {
   it('refuses an incompatible plugin before calling register, with the exact message', async () => {
     const error = await failure(loadPlugins(['future'], project.dir));
     expect(error.code).toBe(ErrorCodes.PLUGIN_INCOMPATIBLE);
-    expect(error.message).toBe('plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.1.0');
+    expect(error.message).toBe(`plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}`);
   });
 
   it('says which manifest field is wrong', async () => {

@@ -68,9 +68,12 @@ export interface NetworkCreateRequest extends JsonObject {
 }
 
 /**
- * A cluster: what the API front talks to. Lookups answer from memory; operations that reach
- * engines (or Mesos) are async. Names given to lookups may be `node/name` where Swarm classic
- * allows that prefix.
+ * A cluster: what the API front talks to. This is the core every driver has: nodes, containers,
+ * placement, info and events. What only some drivers can do (images, volumes, networks, builds,
+ * engine plugins, renames) is offered through `capabilities`; the API answers Docker's 501, naming
+ * the driver, for whatever is absent. Lookups answer from memory; operations that reach engines
+ * (or Mesos, or Kubernetes) are async. Names given to lookups may be `node/name` where Swarm
+ * classic allows that prefix.
  */
 export interface Cluster {
   /** The driver's name ("swarm", "mesos", ...). */
@@ -84,38 +87,10 @@ export interface Cluster {
   createContainer(config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<Container>;
   startContainer(container: Container): Promise<void>;
   removeContainer(container: Container, options?: RemoveContainerOptions): Promise<void>;
-  renameContainer(container: Container, newName: string): Promise<void>;
   containers(): readonly Container[];
   /** Full or short ID, swarm id, name, `/name` or `node/name`; ambiguous prefixes find nothing. */
   container(idOrName: string): Container | undefined;
 
-  images(): readonly Image[];
-  image(idOrName: string): Image | undefined;
-  pullImage(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
-  importImage(
-    source: string,
-    repository: string,
-    tag: string,
-    body: Readable | undefined,
-    onProgress: ProgressListener,
-    options?: TransferOptions,
-  ): Promise<void>;
-  loadImage(body: Readable, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
-  tagImage(idOrName: string, repository: string, tag: string, force: boolean): Promise<void>;
-  removeImages(idOrName: string, force: boolean): Promise<ImageRemoval[]>;
-
-  volumes(): readonly Volume[];
-  volume(name: string): Volume | undefined;
-  createVolume(request: VolumeCreateRequest): Promise<Volume>;
-  removeVolume(name: string, force: boolean): Promise<void>;
-
-  networks(): readonly Network[];
-  network(idOrName: string): Network | undefined;
-  createNetwork(request: NetworkCreateRequest): Promise<Network>;
-  removeNetwork(network: Network): Promise<void>;
-
-  /** The node an image build should run on, chosen by the scheduler for this config. */
-  placeBuild(config: ContainerConfig): Promise<Node>;
   /** A dry run of the scheduler for this config: every node's verdicts and the ranking. */
   explain(config: ContainerConfig): PlacementExplanation;
 
@@ -129,4 +104,95 @@ export interface Cluster {
    * must not act on engines by itself, e.g. reschedule containers). Never called without replication.
    */
   setRole?(role: ClusterRole): void;
+
+  /** What this driver can do beyond the core (since plugin API 1.2). */
+  readonly capabilities?: ClusterCapabilities;
+}
+
+/**
+ * Optional capabilities of a cluster. Each is offered whole or not at all: a driver leaves out
+ * what it cannot do instead of answering "not supported" from a stub, and the API front answers
+ * Docker's 501 (`... is not supported with <driver>`) for what is absent.
+ */
+export interface ClusterCapabilities {
+  /** `docker images`, image inspect, history, push and save. */
+  readonly images?: ImageInventory;
+  /** `docker pull`, `import`, `load`, `tag` and `rmi`. */
+  readonly imageManagement?: ImageManagement;
+  /** `docker volume ls` and `inspect`. */
+  readonly volumes?: VolumeInventory;
+  /** `docker volume create` and `rm`. */
+  readonly volumeManagement?: VolumeManagement;
+  /** `docker network ls`, `inspect`, `connect` and `disconnect`, and containers joining a node's network. */
+  readonly networks?: NetworkInventory;
+  /** `docker network create` and `rm`. */
+  readonly networkManagement?: NetworkManagement;
+  /** `docker build` (the classic builder): where a build runs. */
+  readonly builds?: BuildPlacement;
+  /** `docker plugin ...`: Docker engine plugins, which live on each node's engine. */
+  readonly enginePlugins?: EnginePluginNodes;
+  /** `docker rename`. */
+  readonly containerRename?: ContainerRename;
+}
+
+/** The images on the cluster's nodes (one entry per node's copy). */
+export interface ImageInventory {
+  list(): readonly Image[];
+  /** ID, ID prefix, `name[:tag]` or `name@digest`, on any node. */
+  find(idOrName: string): Image | undefined;
+}
+
+export interface ImageManagement {
+  /** Pull on the nodes; each node's progress lines go to `onProgress`. */
+  pull(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
+  /** `docker import` from a URL (`source`) or from `body` when `source` is `-`. */
+  importFrom(
+    source: string,
+    repository: string,
+    tag: string,
+    body: Readable | undefined,
+    onProgress: ProgressListener,
+    options?: TransferOptions,
+  ): Promise<void>;
+  /** `docker load` of an image archive. */
+  load(body: Readable, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
+  tag(idOrName: string, repository: string, tag: string, force: boolean): Promise<void>;
+  /** Remove from the nodes holding it; the engines' answers, concatenated. */
+  remove(idOrName: string, force: boolean): Promise<ImageRemoval[]>;
+}
+
+export interface VolumeInventory {
+  list(): readonly Volume[];
+  /** A name held by one node, or `node/name`. */
+  find(name: string): Volume | undefined;
+}
+
+export interface VolumeManagement {
+  create(request: VolumeCreateRequest): Promise<Volume>;
+  remove(name: string, force: boolean): Promise<void>;
+}
+
+export interface NetworkInventory {
+  list(): readonly Network[];
+  /** ID, name held by one node, or `node/name`. */
+  find(idOrName: string): Network | undefined;
+}
+
+export interface NetworkManagement {
+  create(request: NetworkCreateRequest): Promise<Network>;
+  remove(network: Network): Promise<void>;
+}
+
+export interface BuildPlacement {
+  /** The node an image build should run on, chosen by the scheduler for this config. */
+  place(config: ContainerConfig): Promise<Node>;
+}
+
+export interface EnginePluginNodes {
+  /** The nodes whose Docker engines hold engine plugins; the API reaches each through `endpoint()`. */
+  nodes(): readonly Node[];
+}
+
+export interface ContainerRename {
+  rename(container: Container, newName: string): Promise<void>;
 }

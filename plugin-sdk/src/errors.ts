@@ -24,8 +24,14 @@ export const ErrorCodes = {
   // cluster operations
   NOT_FOUND: 'SWARM_ERR_NOT_FOUND',
   CONFLICT: 'SWARM_ERR_CONFLICT',
+  /** A container name already in use (Docker's `Conflict: The name ... is already assigned`). */
+  NAME_IN_USE: 'SWARM_ERR_NAME_IN_USE',
   NODE_UNHEALTHY: 'SWARM_ERR_NODE_UNHEALTHY',
   ENGINE_ERROR: 'SWARM_ERR_ENGINE',
+  /** The engine could not be reached at all (refused, reset, no answer in time). */
+  ENGINE_UNREACHABLE: 'SWARM_ERR_ENGINE_UNREACHABLE',
+  /** The caller gave up on an engine call (a client that left a pull). */
+  CANCELLED: 'SWARM_ERR_CANCELLED',
   NOT_SUPPORTED: 'SWARM_ERR_NOT_SUPPORTED',
   DISCOVERY_INVALID: 'SWARM_ERR_DISCOVERY_INVALID',
   DISCOVERY_FAILED: 'SWARM_ERR_DISCOVERY_FAILED',
@@ -37,6 +43,7 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 const DEFAULT_STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCodes.NOT_FOUND]: 404,
   [ErrorCodes.CONFLICT]: 409,
+  [ErrorCodes.NAME_IN_USE]: 409,
   [ErrorCodes.INVALID_ARGUMENT]: 400,
   [ErrorCodes.INVALID_EXPRESSION]: 400,
   [ErrorCodes.NOT_SUPPORTED]: 501,
@@ -73,7 +80,139 @@ export function isSwarmError(value: unknown, code?: ErrorCode): value is SwarmEr
   return code === undefined || candidate.code === code;
 }
 
-export const notFound = (message: string): SwarmError => new SwarmError(ErrorCodes.NOT_FOUND, message);
-export const conflict = (message: string): SwarmError => new SwarmError(ErrorCodes.CONFLICT, message);
-export const invalidArgument = (message: string): SwarmError => new SwarmError(ErrorCodes.INVALID_ARGUMENT, message);
-export const notSupported = (message: string): SwarmError => new SwarmError(ErrorCodes.NOT_SUPPORTED, message);
+/** What a catalogue entry adds to one error it builds. */
+export interface RaiseOptions {
+  cause?: unknown;
+  details?: Readonly<Record<string, unknown>>;
+  /** Overrides the entry's status (an engine's own status, passed through). */
+  httpStatus?: number;
+}
+
+/** One entry of an error catalogue: call it with the template's parameters to get the error. */
+export interface ErrorFactory<P> {
+  (params: P, options?: RaiseOptions): SwarmError;
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  /** Whether `error` was built by this entry (any SDK copy: by code and entry key, not by message). */
+  is(error: unknown): error is SwarmError;
+}
+
+export interface ErrorSpec<P> {
+  readonly code: ErrorCode;
+  /** Default: the code's usual status (404 for NOT_FOUND, 409 for CONFLICT, ..., else 500). */
+  readonly httpStatus?: number;
+  /** The message, from the parameters the caller gives (texts clients match stay word for word). */
+  readonly message: (params: P) => string;
+}
+
+const ENTRY = 'catalogueEntry';
+
+/**
+ * An entry of a package's error catalogue (fastify's `lib/errors.js`, rollup's `logs.ts`): every
+ * error a user can see is built by one of these, so its code, status and text live in one place.
+ * `key` names the entry; `is(error)` recognises its errors without reading their message.
+ */
+export function defineError<P = void>(key: string, spec: ErrorSpec<P>): ErrorFactory<P> {
+  const httpStatus = spec.httpStatus ?? DEFAULT_STATUS[spec.code] ?? 500;
+  const raise = (params: P, options: RaiseOptions = {}): SwarmError =>
+    new SwarmError(spec.code, spec.message(params), {
+      cause: options.cause,
+      httpStatus: options.httpStatus ?? httpStatus,
+      details: { ...options.details, [ENTRY]: key },
+    });
+  return Object.assign(raise, {
+    code: spec.code,
+    httpStatus,
+    is: (error: unknown): error is SwarmError => isSwarmError(error, spec.code) && error.details?.[ENTRY] === key,
+  });
+}
+
+// --- the SDK's own catalogue (its helpers raise these) ---------------------------------------------
+
+export const SdkErrors = {
+  expressionOperatorMissing: defineError('sdk.expression.operator', {
+    code: ErrorCodes.INVALID_EXPRESSION,
+    message: () => 'One of operator ==, != is expected',
+  }),
+  expressionKeyInvalid: defineError('sdk.expression.key', {
+    code: ErrorCodes.INVALID_EXPRESSION,
+    message: (p: { key: string }) => `Key '${p.key}' is invalid`,
+  }),
+  expressionValueInvalid: defineError('sdk.expression.value', {
+    code: ErrorCodes.INVALID_EXPRESSION,
+    message: (p: { value: string }) => `Value '${p.value}' is invalid`,
+  }),
+  expressionFilterNeedsTable: defineError('sdk.expression-filter.table', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { filter: string }) => `expression filter "${p.filter}" reads a NodeTable: pass one to prepare`,
+  }),
+  expressionFilterSpec: defineError('sdk.expression-filter.spec', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: (p: { filter: string }) => `expression filter "${p.filter}": give exactly one of matches and matcher`,
+  }),
+  /** Swarm classic's text when no node can hold the requested CPUs and memory. */
+  noResources: defineError('sdk.no-resources', {
+    code: ErrorCodes.NO_RESOURCES,
+    message: () => 'no resources available to schedule container',
+  }),
+  strategyOptionUnknown: defineError('sdk.strategy.option-unknown', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { strategy: string; key: string; known: readonly string[] }) =>
+      `strategy "${p.strategy}": unknown option "${p.key}"; known options: ${p.known.join(', ')}`,
+  }),
+  strategyWeightsZero: defineError('sdk.strategy.weights-zero', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { strategy: string }) => `strategy "${p.strategy}": cpuWeight and memoryWeight cannot both be 0`,
+  }),
+  strategyWeightInvalid: defineError('sdk.strategy.weight-invalid', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { strategy: string; key: string; value: unknown }) =>
+      `strategy "${p.strategy}": option ${p.key} must be a number >= 0, got ${JSON.stringify(p.value)}`,
+  }),
+  reschedulePolicyTooMany: defineError('sdk.reschedule.too-many', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => 'too many reschedule policies',
+  }),
+  reschedulePolicyInvalid: defineError('sdk.reschedule.invalid', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { policy: string }) => `invalid reschedule policy: ${p.policy}`,
+  }),
+  discoveryEntryInvalid: defineError('sdk.discovery.entry', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { entry: string }) => `invalid discovery entry "${p.entry}": expected host:port (for example 127.0.0.2:2375)`,
+  }),
+  discoveryRangeReversed: defineError('sdk.discovery.range-reversed', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { pattern: string; from: number; to: number }) =>
+      `invalid discovery range "${p.pattern}": ${p.from} is greater than ${p.to}`,
+  }),
+  discoveryRangeTooLarge: defineError('sdk.discovery.range-too-large', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { pattern: string; max: number }) => `invalid discovery range "${p.pattern}": more than ${p.max} addresses`,
+  }),
+  discoveryListEmpty: defineError('sdk.discovery.list-empty', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: () => 'empty discovery list: expected host:port[,host:port...]',
+  }),
+  discoveryListItemEmpty: defineError('sdk.discovery.list-item-empty', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { list: string }) => `invalid discovery list "${p.list}": empty item`,
+  }),
+  kvStoreMissing: defineError('sdk.kv.store-missing', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { scheme: string }) =>
+      `${p.scheme}:// discovery needs at least one store address, as in ${p.scheme}://h1:port,h2:port/prefix`,
+  }),
+  kvStoreAddressInvalid: defineError('sdk.kv.store-address', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { scheme: string; host: string }) => `invalid ${p.scheme} store address ${JSON.stringify(p.host)}: expected host:port`,
+  }),
+  kvTlsIncomplete: defineError('sdk.kv.tls-incomplete', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: () => 'TLS to the discovery store needs kv.cacertfile, kv.certfile and kv.keyfile together',
+  }),
+  kvTlsUnreadable: defineError('sdk.kv.tls-unreadable', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { option: string; file: string; reason: string }) => `cannot read ${p.option} ${p.file}: ${p.reason}`,
+  }),
+} as const;

@@ -1,29 +1,57 @@
+/**
+ * `@swarm/plugin-sdk`: the plugin contract. The interfaces a plugin implements (Cluster, Node,
+ * Filter, Strategy, DiscoveryBackend, LeaderElection), the data they exchange, `definePlugin`, the
+ * DI tokens and coded errors. Helpers that plugins may use live in `@swarm/plugin-sdk/helpers`, the
+ * test kit in `@swarm/plugin-sdk/testing`.
+ */
 import 'reflect-metadata';
 
-export { inject, injectable, singleton } from 'tsyringe';
+export { inject, injectable } from 'tsyringe';
 
-export * from './version.js';
-export * from './errors.js';
-export * from './tokens.js';
-export * from './types/docker.js';
-export * from './node.js';
-export * from './node-table.js';
-export * from './cluster.js';
-export * from './scheduler.js';
-export * from './discovery.js';
-export * from './kv-discovery.js';
-export * from './leadership.js';
-export * from './plugin.js';
-export * from './logger.js';
-export * from './config.js';
-export * from './swarm-labels.js';
-export * from './discovery-addresses.js';
-export * from './expressions.js';
-export * from './resource-weighing.js';
-export * from './placement-request.js';
-export * from './expression-filter.js';
-export * from './image-reference.js';
-export * from './strategy-options.js';
-export * from './list-memo.js';
-export * from './reschedule-policies.js';
-export * from './units.js';
+export { PLUGIN_API_VERSION } from './version.js';
+export {
+  ErrorCodes,
+  SwarmError,
+  defineError,
+  isSwarmError,
+  type ErrorCode,
+  type ErrorFactory,
+  type ErrorSpec,
+  type RaiseOptions,
+  type SwarmErrorOptions,
+} from './errors.js';
+export { Tokens, type ExtensionKind } from './tokens.js';
+export type * from './types/docker.js';
+export type { Container, EngineEndpoint, Image, Network, Node, NodeStatus, Volume } from './node.js';
+export type { NodeTable } from './node-table.js';
+export type * from './cluster.js';
+export {
+  PASS,
+  fail,
+  type Filter,
+  type FilterRun,
+  type FilterVerdict,
+  type FilterVerdictRecord,
+  type NodeExplanation,
+  type Placement,
+  type PlacementExplanation,
+  type PlacementRequest,
+  type RankedNode,
+  type Scheduler,
+  type Strategy,
+  type StrategyOptions,
+} from './scheduler.js';
+export type { Discovery, DiscoveryBackend, DiscoveryEntry, DiscoveryOptions, DiscoveryWatcher } from './discovery.js';
+export type { Campaign, CampaignHandlers, LeaderElection, LeaderFollower } from './leadership.js';
+export {
+  definePlugin,
+  type InjectableClass,
+  type PluginContext,
+  type PluginDefinition,
+  type PluginManifest,
+  type PluginPackageField,
+  type Provider,
+  type Resolver,
+} from './plugin.js';
+export type { Clock, LogFn, Logger } from './logger.js';
+export type * from './config.js';

@@ -5,9 +5,6 @@
  * there are never two leaders. Followers watch the lock's value.
  */
 
-/** Where Swarm classic keeps the replication lock, relative to the discovery prefix. */
-export const LEADER_ELECTION_PATH = 'docker/swarm/leader';
-
 export interface CampaignHandlers {
   /** This candidate now holds the lock. */
   onElected(): void;
@@ -45,16 +42,4 @@ export interface LeaderElection {
    * nobody holds the lock), and `onError` for failures it keeps retrying through.
    */
   follow(onLeader: (leader: string | undefined) => void, onError: (error: Error) => void): LeaderFollower;
-}
-
-/** Wraps `onLeader` so it hears the first value and then only changes. */
-export function distinctLeaderUpdates(onLeader: (leader: string | undefined) => void): (leader: string | undefined) => void {
-  let reported = false;
-  let last: string | undefined;
-  return (leader) => {
-    if (reported && leader === last) return;
-    reported = true;
-    last = leader;
-    onLeader(leader);
-  };
 }

@@ -18,16 +18,3 @@ export interface Logger {
 export interface Clock {
   now(): number;
 }
-
-const ignore = (): void => undefined;
-
-/** A logger that drops everything: the default for hosts, tests and plugins given none. */
-export const noopLogger: Logger = {
-  level: 'silent',
-  trace: ignore,
-  debug: ignore,
-  info: ignore,
-  warn: ignore,
-  error: ignore,
-  child: () => noopLogger,
-};

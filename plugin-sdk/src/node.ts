@@ -36,6 +36,12 @@ export interface Container {
   /** created, running, paused, restarting, removing, exited, dead; or `pending` while swarm creates it. */
   readonly state: string;
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * CPUs reserved for this container: what its create asked for (Swarm classic reads a create's
+   * `CpuShares` as a number of CPUs), counted in its node's `usedCpus()`. 0 or absent: none.
+   * `config.HostConfig.CpuShares` holds the engine's own shares.
+   */
+  readonly reservedCpus?: number;
   readonly config: ContainerConfig;
   readonly summary: ContainerSummary;
   /**

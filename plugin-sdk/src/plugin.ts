@@ -1,5 +1,4 @@
-import { Tokens, type ExtensionKind } from './tokens.js';
-import { PLUGIN_API_VERSION } from './version.js';
+import type { ExtensionKind } from './tokens.js';
 
 /** The part of the DI container a factory may use: resolve host and deployment services by token. */
 export interface Resolver {
@@ -41,19 +40,16 @@ export interface PluginDefinition {
 }
 
 /** A plugin manifest: what `definePlugin` returns and a plugin package's entry exports. */
-export interface PluginManifest extends PluginDefinition {
-  readonly [PLUGIN_BRAND]: true;
-}
+export type PluginManifest = Readonly<PluginDefinition>;
 
-/** Shared across SDK copies so a host recognises manifests made by any copy. */
-export const PLUGIN_BRAND: unique symbol = Symbol.for('swarm.plugin.manifest') as never;
+/**
+ * Hosts recognise a manifest by this registry symbol, so manifests made by any copy of the SDK
+ * are accepted. Its key, `swarm.plugin.manifest`, is part of the plugin API.
+ */
+const MANIFEST_BRAND = Symbol.for('swarm.plugin.manifest');
 
 export function definePlugin(definition: PluginDefinition): PluginManifest {
-  return Object.freeze({ ...definition, [PLUGIN_BRAND]: true as const });
-}
-
-export function isPluginManifest(value: unknown): value is PluginManifest {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true;
+  return Object.freeze({ ...definition, [MANIFEST_BRAND]: true as const });
 }
 
 /** The `swarm` field a plugin package declares in its package.json. */
@@ -61,19 +57,4 @@ export interface PluginPackageField {
   readonly plugin: true;
   /** What it provides, for `swarm plugins` listings before loading: e.g. ["filter"]. */
   readonly kinds?: readonly string[];
-}
-
-/**
- * A PluginContext whose shorthands (`filter`, `strategy`, ...) all go through `provide`: what a
- * host or a test kit hands to `register` to record a plugin's providers.
- */
-export function createPluginContext(provide: PluginContext['provide']): PluginContext {
-  return {
-    apiVersion: PLUGIN_API_VERSION,
-    provide,
-    driver: (name, provider) => provide(Tokens.ClusterDriver, name, provider),
-    filter: (name, provider) => provide(Tokens.Filter, name, provider),
-    strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
-    discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
-  };
 }

@@ -15,7 +15,7 @@ export const Tokens = {
   Scheduler: 'swarm:Scheduler',
   Discovery: 'swarm:Discovery',
   Cluster: 'swarm:Cluster',
-  // plugin extension points: providers are registered under `named(kind, name)`
+  // plugin extension points: the host registers each provider under `${kind}:${name}`
   ClusterDriver: 'swarm:ClusterDriver',
   Filter: 'swarm:Filter',
   Strategy: 'swarm:Strategy',
@@ -23,24 +23,3 @@ export const Tokens = {
 } as const;
 
 export type ExtensionKind = typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend;
-
-export const EXTENSION_KINDS: readonly ExtensionKind[] = [Tokens.ClusterDriver, Tokens.Filter, Tokens.Strategy, Tokens.DiscoveryBackend];
-
-/** The token under which the provider `name` of an extension kind is registered. */
-export function named(kind: ExtensionKind, name: string): string {
-  return `${kind}:${name}`;
-}
-
-/** Human name of an extension kind, for messages ("filter", "strategy", ...). */
-export function kindLabel(kind: ExtensionKind): string {
-  switch (kind) {
-    case Tokens.ClusterDriver:
-      return 'cluster driver';
-    case Tokens.Filter:
-      return 'filter';
-    case Tokens.Strategy:
-      return 'strategy';
-    case Tokens.DiscoveryBackend:
-      return 'discovery backend';
-  }
-}

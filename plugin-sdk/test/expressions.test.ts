@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, formatExpression, isSwarmError, parseExpression, parseExpressions } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
+import { formatExpression, parseExpression, parseExpressions } from '@swarm/plugin-sdk/helpers';
 
 function refusal(source: string): unknown {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoizeByList } from '@swarm/plugin-sdk';
+import { memoizeByList } from '@swarm/plugin-sdk/helpers';
 
 describe('memoizeByList', () => {
   const counted = () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NodeColumns, type Node } from '@swarm/plugin-sdk';
+import { type Node } from '@swarm/plugin-sdk';
+import { NodeColumns } from '@swarm/plugin-sdk/helpers';
 import { fakeNode, reportChange } from '@swarm/plugin-sdk/testing';
 
 const GiB = 1024 ** 3;

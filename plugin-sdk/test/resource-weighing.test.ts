@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rankByWeight, type Node, type RankedNode } from '@swarm/plugin-sdk';
+import { type Node, type RankedNode } from '@swarm/plugin-sdk';
+import { rankByWeight } from '@swarm/plugin-sdk/helpers';
 import { fakeNode, placementRequest } from '@swarm/plugin-sdk/testing';
 
 const GiB = 1024 ** 3;

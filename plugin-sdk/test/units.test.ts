@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesSize } from '@swarm/plugin-sdk';
+import { bytesSize } from '@swarm/plugin-sdk/helpers';
 
 describe('bytesSize (go-units BytesSize)', () => {
   it.each([

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createSwarm, ErrorCodes, loadConfigFile, type SwarmError } from '@swarm/core';
+import { PLUGIN_API_VERSION } from '@swarm/plugin-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
@@ -14,7 +15,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(REPO, 'test', 'fixtures', 'third-party-plugin');
 const SWARM = join(REPO, 'core', 'bin', 'swarm.js');
 const PORT = 23001;
-const INCOMPATIBLE = 'plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides 1.1.0';
+const INCOMPATIBLE = `plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}`;
 
 let work: string;
 let maintenance: Testbed;

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
-import type { SwarmCluster } from '@swarm/driver-swarm';
+import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import type { Swarm } from '@swarm/core';
 import { buildSwarm, nodeRows } from './driver-swarm-support.js';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SwarmLabels, type ClusterEvent, type Container } from '@swarm/plugin-sdk';
-import type { EngineNode, SwarmCluster } from '@swarm/driver-swarm';
+import { type ClusterEvent, type Container } from '@swarm/plugin-sdk';
+import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
+import type { EngineNode } from '../../plugins/driver-swarm/src/engine-node.js';
+import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import type { Swarm } from '@swarm/core';
 import { buildSwarm, collectEvents, docker, eventually, nodeRows } from './driver-swarm-support.js';
@@ -154,7 +156,7 @@ describe('driver-swarm against three real engines', () => {
 
   it('retries a create whose image is missing on the chosen node with an image affinity', async () => {
     await docker(`tcp://127.0.0.${FIRST + 3}:2375`, 'tag', 'busybox:local', 'only-on-node12:1');
-    await eventually('image known', () => cluster.image('only-on-node12:1'));
+    await eventually('image known', () => cluster.capabilities.images.find('only-on-node12:1'));
     const created = [];
     for (const n of [1, 2, 3]) {
       created.push(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSwarm, type Swarm } from '@swarm/core';
-import { SwarmCluster } from '@swarm/driver-swarm';
+import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 import type { Container } from '@swarm/plugin-sdk';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { eventually } from './driver-swarm-support.js';
@@ -66,8 +66,8 @@ describe('driver-swarm keeps a few connections per engine and reuses them', () =
       },
       scheduler: { filters: ['health'], strategy: 'spread' },
     });
-    if (!(swarm.cluster instanceof SwarmCluster)) throw new Error('expected the swarm driver');
-    cluster = swarm.cluster;
+    if (swarm.cluster.driverName !== 'swarm') throw new Error('expected the swarm driver');
+    cluster = swarm.cluster as SwarmCluster;
     await swarm.start();
     await eventually('the engine Healthy', () => cluster.nodes()[0]?.status() === 'healthy');
   }, 60_000);

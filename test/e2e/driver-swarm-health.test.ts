@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterEvent } from '@swarm/plugin-sdk';
-import type { SwarmCluster } from '@swarm/driver-swarm';
+import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import type { Swarm } from '@swarm/core';
 import { buildSwarm, collectEvents, eventually, nodeRows, watchAnswering } from './driver-swarm-support.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Swarm } from '@swarm/core';
-import type { SwarmCluster } from '@swarm/driver-swarm';
+import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { buildSwarm, docker } from './driver-swarm-support.js';
 
@@ -16,6 +16,9 @@ describe('driver-swarm images, volumes, networks and renames across three real e
   let swarm: Swarm;
   let cluster: SwarmCluster;
   const scratch = mkdtempSync(join(tmpdir(), 'swarm-driver-images-'));
+  const images = () => cluster.capabilities.imageManagement;
+  const volumes = () => cluster.capabilities.volumeManagement;
+  const networks = () => cluster.capabilities.networkManagement;
 
   beforeAll(async () => {
     testbed = await startTestbed({ first: FIRST, count: 3 });
@@ -30,17 +33,19 @@ describe('driver-swarm images, volumes, networks and renames across three real e
   });
 
   it('fans images out: tag on every engine, rmi from every engine', async () => {
-    await cluster.tagImage('busybox:local', 'fanout', 'v1', false);
-    const holders = cluster.images().filter((image) => image.repoTags.includes('fanout:v1'));
+    await images().tag('busybox:local', 'fanout', 'v1', false);
+    const holders = images()
+      .list()
+      .filter((image) => image.repoTags.includes('fanout:v1'));
     expect(holders.map((image) => image.node.name).sort()).toEqual([nodeA, nodeB, nodeC]);
     for (const engine of testbed.engines) {
       expect(await docker(`tcp://${engine.addr}`, 'images', '-q', 'fanout:v1')).not.toBe('');
     }
-    const removed = await cluster.removeImages('fanout:v1', false);
+    const removed = await images().remove('fanout:v1', false);
     expect(removed.filter((entry) => entry.Untagged === 'fanout:v1')).toHaveLength(3);
-    expect(cluster.image('fanout:v1')).toBeUndefined();
+    expect(images().find('fanout:v1')).toBeUndefined();
     for (const engine of testbed.engines) expect(await docker(`tcp://${engine.addr}`, 'images', '-q', 'fanout:v1')).toBe('');
-    await expect(cluster.removeImages('fanout:v1', false)).rejects.toThrow('No such image: fanout:v1');
+    await expect(images().remove('fanout:v1', false)).rejects.toThrow('No such image: fanout:v1');
   });
 
   it('loads and imports an archive onto every engine, with progress per node', async () => {
@@ -50,7 +55,7 @@ describe('driver-swarm images, volumes, networks and renames across three real e
     await docker(source, 'save', '-o', archive, 'loaded:1');
     await docker(source, 'rmi', 'loaded:1');
     const loadProgress: string[] = [];
-    await cluster.loadImage(createReadStream(archive), (node, message) =>
+    await images().load(createReadStream(archive), (node, message) =>
       loadProgress.push(`${node.name}: ${message.stream ?? message.status ?? ''}`),
     );
     expect(
@@ -64,18 +69,20 @@ describe('driver-swarm images, volumes, networks and renames across three real e
 
     const rootfs = `${process.env['SWARM_TESTBED_DIR'] ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;
     const importProgress = new Set<string>();
-    await cluster.importImage('-', 'imported', '1', createReadStream(rootfs), (node) => importProgress.add(node.name));
+    await images().importFrom('-', 'imported', '1', createReadStream(rootfs), (node) => importProgress.add(node.name));
     expect([...importProgress].sort()).toEqual([nodeA, nodeB, nodeC]);
     for (const engine of testbed.engines) expect(await docker(`tcp://${engine.addr}`, 'images', '-q', 'imported:1')).not.toBe('');
-    await cluster.removeImages('loaded:1', true);
-    await cluster.removeImages('imported:1', true);
+    await images().remove('loaded:1', true);
+    await images().remove('imported:1', true);
   });
 
   it('renames a container, refusing a name in use', async () => {
     const first = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, 'before-rename');
     const second = await cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'] }, 'taken-name');
-    await expect(cluster.renameContainer(first, 'taken-name')).rejects.toThrow('Conflict: The name taken-name is already assigned.');
-    await cluster.renameContainer(first, 'after-rename');
+    await expect(cluster.capabilities.containerRename.rename(first, 'taken-name')).rejects.toThrow(
+      'Conflict: The name taken-name is already assigned.',
+    );
+    await cluster.capabilities.containerRename.rename(first, 'after-rename');
     expect(cluster.container('after-rename')?.id).toBe(first.id);
     expect(cluster.container('before-rename')).toBeUndefined();
     await cluster.removeContainer(cluster.container('after-rename')!, { force: true });
@@ -83,28 +90,36 @@ describe('driver-swarm images, volumes, networks and renames across three real e
   });
 
   it('creates volumes on every engine, or on one with node/name', async () => {
-    const everywhere = await cluster.createVolume({ Name: 'shared-data' });
+    const everywhere = await volumes().create({ Name: 'shared-data' });
     expect(everywhere.name).toBe('shared-data');
-    expect(cluster.volumes().filter((volume) => volume.name === 'shared-data')).toHaveLength(3);
-    const single = await cluster.createVolume({ Name: `${nodeC}/only-here` });
+    expect(
+      volumes()
+        .list()
+        .filter((volume) => volume.name === 'shared-data'),
+    ).toHaveLength(3);
+    const single = await volumes().create({ Name: `${nodeC}/only-here` });
     expect(single.node.name).toBe(nodeC);
-    expect(cluster.volume(`${nodeC}/only-here`)?.name).toBe('only-here');
-    expect(cluster.volume('only-here')?.node.name).toBe(nodeC);
-    await cluster.removeVolume('shared-data', false);
-    await cluster.removeVolume(`${nodeC}/only-here`, false);
-    expect(cluster.volumes().some((volume) => volume.name === 'shared-data' || volume.name === 'only-here')).toBe(false);
+    expect(volumes().find(`${nodeC}/only-here`)?.name).toBe('only-here');
+    expect(volumes().find('only-here')?.node.name).toBe(nodeC);
+    await volumes().remove('shared-data', false);
+    await volumes().remove(`${nodeC}/only-here`, false);
+    expect(
+      volumes()
+        .list()
+        .some((volume) => volume.name === 'shared-data' || volume.name === 'only-here'),
+    ).toBe(false);
   });
 
   it('creates a network on the named node or where the scheduler places it', async () => {
-    const network = await cluster.createNetwork({ Name: `${nodeA}/backend` });
+    const network = await networks().create({ Name: `${nodeA}/backend` });
     expect(network.node.name).toBe(nodeA);
-    expect(cluster.network(`${nodeA}/backend`)?.id).toBe(network.id);
-    expect(cluster.network(network.id.slice(0, 12))?.id).toBe(network.id);
-    await cluster.removeNetwork(network);
-    expect(cluster.network(`${nodeA}/backend`)).toBeUndefined();
-    const placed = await cluster.createNetwork({ Name: 'anywhere-net' });
+    expect(networks().find(`${nodeA}/backend`)?.id).toBe(network.id);
+    expect(networks().find(network.id.slice(0, 12))?.id).toBe(network.id);
+    await networks().remove(network);
+    expect(networks().find(`${nodeA}/backend`)).toBeUndefined();
+    const placed = await networks().create({ Name: 'anywhere-net' });
     expect([nodeA, nodeB, nodeC]).toContain(placed.node.name);
-    expect(cluster.network('anywhere-net')?.id).toBe(placed.id);
-    await cluster.removeNetwork(placed);
+    expect(networks().find('anywhere-net')?.id).toBe(placed.id);
+    await networks().remove(placed);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk';
-import { rowFromInspect } from '@swarm/driver-swarm';
+import { rowFromInspect } from '../../plugins/driver-swarm/src/container-row.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { docker } from './driver-swarm-support.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createSwarm, type Swarm, type TlsInput } from '@swarm/core';
 import type { ClusterEvent } from '@swarm/plugin-sdk';
-import { SwarmCluster } from '@swarm/driver-swarm';
+import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 
 const run = promisify(execFile);
 
@@ -36,8 +36,9 @@ export async function buildSwarm(discovery: string, setup: ClusterSetup = {}): P
     scheduler: { filters: setup.filters ?? ['health', 'constraint', 'affinity'], strategy: 'spread' },
     ...(setup.tls ? { tls: setup.tls } : {}),
   });
-  const cluster = swarm.cluster;
-  if (!(cluster instanceof SwarmCluster)) throw new Error(`expected the swarm driver, got ${cluster.driverName}`);
+  // the driver's own class, loaded by the host from the package's build
+  const cluster = swarm.cluster as SwarmCluster;
+  if (cluster.driverName !== 'swarm') throw new Error(`expected the swarm driver, got ${cluster.driverName}`);
   return { swarm, cluster };
 }
 

@@ -1,5 +1,5 @@
 import { request, type IncomingMessage } from 'node:http';
-import { RecordIoDecoder } from '@swarm/driver-mesos';
+import { RecordIoDecoder } from '../../plugins/driver-mesos/src/recordio.js';
 
 export interface RawEvent {
   type: string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSwarmError, LEADER_ELECTION_PATH, type Campaign, type Discovery } from '@swarm/plugin-sdk';
+import { isSwarmError, type Campaign, type Discovery } from '@swarm/plugin-sdk';
+import { LEADER_ELECTION_PATH } from '@swarm/plugin-sdk/helpers';
 import type { Service } from '../harness/services.js';
 import { eventually, sleep, startChild, WatchLog, type KvStore } from './discovery-kv-fixtures.js';
 

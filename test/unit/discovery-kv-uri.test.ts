@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSwarmError, parseKvDiscovery, Tokens } from '@swarm/plugin-sdk';
+import { isSwarmError, Tokens } from '@swarm/plugin-sdk';
+import { parseKvDiscovery } from '@swarm/plugin-sdk/helpers';
 import { loadBuiltins, stagePlugins } from '@swarm/core';
 
 const options = (extra: Record<string, string> = {}) => ({ heartbeat: 20, ttl: 60, options: extra });

@@ -1,4 +1,5 @@
 import type { Container, EngineEndpoint, Image, Network, Node, Volume } from '@swarm/plugin-sdk';
+import { capability } from './capabilities.js';
 import type { ApiContext } from './context.js';
 import { HttpError } from './responses.js';
 
@@ -9,19 +10,19 @@ export function findContainer(api: ApiContext, name: string): Container {
 }
 
 export function findImage(api: ApiContext, name: string): Image {
-  const image = api.cluster.image(name);
+  const image = capability(api.cluster, 'images', 'image lookup').find(name);
   if (!image) throw new HttpError(404, `No such image: ${name}`);
   return image;
 }
 
 export function findNetwork(api: ApiContext, name: string): Network {
-  const network = api.cluster.network(name);
+  const network = capability(api.cluster, 'networks', 'network lookup').find(name);
   if (!network) throw new HttpError(404, `network ${name} not found`);
   return network;
 }
 
 export function findVolume(api: ApiContext, name: string): Volume {
-  const volume = api.cluster.volume(name);
+  const volume = capability(api.cluster, 'volumes', 'volume lookup').find(name);
   if (!volume) throw new HttpError(404, `get ${name}: no such volume`);
   return volume;
 }
@@ -40,8 +41,14 @@ export function containerEndpoint(container: Container): EngineEndpoint {
   return nodeEndpoint(container.node);
 }
 
-export function healthyNodes(api: ApiContext): Node[] {
-  return api.cluster.nodes().filter((node) => node.isHealthy() && node.endpoint() !== undefined);
+/** Healthy nodes with an engine to call (of `nodes`: by default every node of the cluster). */
+export function healthyNodes(api: ApiContext, nodes: readonly Node[] = api.cluster.nodes()): Node[] {
+  return nodes.filter((node) => node.isHealthy() && node.endpoint() !== undefined);
+}
+
+/** Healthy nodes whose engines hold Docker engine plugins: 501 for drivers without them. */
+export function pluginNodes(api: ApiContext): Node[] {
+  return healthyNodes(api, capability(api.cluster, 'enginePlugins', 'plugin management').nodes());
 }
 
 /** For calls whose answer does not depend on the node (registry look-ups, auth): any healthy engine. */

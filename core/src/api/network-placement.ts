@@ -1,4 +1,5 @@
-import { swarmDirectives, type Cluster, type ContainerConfig, type Network } from '@swarm/plugin-sdk';
+import type { Cluster, ContainerConfig, Network, NetworkInventory } from '@swarm/plugin-sdk';
+import { swarmDirectives } from '@swarm/plugin-sdk/helpers';
 
 const SHARED_MODES = new Set(['', 'default', 'bridge', 'host', 'none']);
 
@@ -8,13 +9,13 @@ function hasNodeConstraint(config: ContainerConfig): boolean {
 }
 
 /** The one local network a mode names (`net` held by a single node, or `node/net`). */
-function localNetwork(cluster: Cluster, mode: string): Network | undefined {
+function localNetwork(networks: NetworkInventory, mode: string): Network | undefined {
   const slash = mode.indexOf('/');
   if (slash > 0) {
-    const network = cluster.network(mode);
+    const network = networks.find(mode);
     return network?.scope === 'local' ? network : undefined;
   }
-  const matches = cluster.networks().filter((network) => network.name === mode || network.id === mode);
+  const matches = networks.list().filter((network) => network.name === mode || network.id === mode);
   if (matches.length === 0 || matches.some((network) => network.scope !== 'local')) return undefined;
   const nodes = new Set(matches.map((network) => network.node.id));
   return nodes.size === 1 ? matches[0] : undefined;
@@ -28,7 +29,8 @@ function localNetwork(cluster: Cluster, mode: string): Network | undefined {
 export function placeWithNetwork(cluster: Cluster, config: ContainerConfig): ContainerConfig {
   const mode = config.HostConfig?.NetworkMode;
   if (typeof mode !== 'string' || SHARED_MODES.has(mode) || mode.startsWith('container:')) return config;
-  const network = localNetwork(cluster, mode);
+  const networks = cluster.capabilities?.networks;
+  const network = networks && localNetwork(networks, mode);
   if (!network) return config;
   const hostConfig = { ...config.HostConfig, NetworkMode: network.name };
   const endpoints = (config.NetworkingConfig as { EndpointsConfig?: Record<string, unknown> } | undefined)?.EndpointsConfig;

@@ -3,7 +3,7 @@ import type { ApiContext } from './context.js';
 import { engineErrorMessage } from './engine/endpoint-request.js';
 import { callNodes, type NodeAnswer } from './fan-out.js';
 import { imagePath } from './handlers/images.js';
-import { healthyNodes } from './lookups.js';
+import { pluginNodes } from './lookups.js';
 import { HttpError } from './responses.js';
 
 /** A plugin installed on one node: the name its engine knows it by, and the engine's inspect. */
@@ -31,7 +31,7 @@ function holders(answers: readonly NodeAnswer[], name: string): PluginCopy[] {
  * `node/name`, that node's copy. None: the engine's 404.
  */
 export async function findPluginCopies(api: ApiContext, reference: string, versionPrefix: string): Promise<PluginCopy[]> {
-  const nodes = healthyNodes(api).sort((a, b) => a.name.localeCompare(b.name));
+  const nodes = pluginNodes(api).sort((a, b) => a.name.localeCompare(b.name));
   if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
   let answers = await callNodes(nodes, 'GET', pluginPath(versionPrefix, reference, 'json'));
   const everywhere = holders(answers, reference);

@@ -1,6 +1,5 @@
 import {
   ErrorCodes,
-  named,
   SwarmError,
   Tokens,
   type Clock,
@@ -22,6 +21,8 @@ import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
 import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
+import { named } from '../plugins/extension-kinds.js';
+import { withCapabilities } from './legacy-cluster.js';
 
 export interface BuildDeploymentOptions {
   /** Plugins named in the config resolve from here (the config file's folder). */
@@ -90,7 +91,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     return opened;
   });
   registerLazy<Cluster>(container, Tokens.Cluster, (resolver) =>
-    resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)),
+    withCapabilities(resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver))),
   );
 
   return {

@@ -1,4 +1,5 @@
-import { ErrorCodes, kindLabel, SwarmError, type ExtensionKind } from '@swarm/plugin-sdk';
+import { ErrorCodes, SwarmError, type ExtensionKind } from '@swarm/plugin-sdk';
+import { kindLabel } from '../plugins/extension-kinds.js';
 import type { ConfigOrigin } from '../config/layers.js';
 
 /** `scheduler.filters[2]: unknown filter "constrant"; available: health, port, ...` */

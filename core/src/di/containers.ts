@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { named, noopLogger, PLUGIN_API_VERSION, Tokens, type Provider, type Resolver } from '@swarm/plugin-sdk';
+import { PLUGIN_API_VERSION, Tokens, type Provider, type Resolver } from '@swarm/plugin-sdk';
+import { silentLogger } from '../logging/silent-logger.js';
+import { named } from '../plugins/extension-kinds.js';
 import { container as globalContainer, instanceCachingFactory, Lifecycle, type DependencyContainer } from 'tsyringe';
 import type { StagedProvider } from '../plugins/stage.js';
 import { TypedEvents } from '../util/typed-events.js';
@@ -16,7 +18,7 @@ export function rootContainer(): DependencyContainer {
     root = globalContainer.createChildContainer();
     root.register(Tokens.HostConfig, { useValue: { version: SWARM_VERSION, pluginApiVersion: PLUGIN_API_VERSION } });
     // Host-wide defaults; every deployment registers its own logger, clock and event bus over them.
-    root.register(Tokens.Logger, { useValue: noopLogger });
+    root.register(Tokens.Logger, { useValue: silentLogger });
     root.register(Tokens.Clock, { useValue: { now: () => Date.now() } });
     root.register(Tokens.EventBus, { useValue: new TypedEvents<Record<string, (payload: unknown) => void>>() });
   }

@@ -1,6 +1,5 @@
 import {
   ErrorCodes,
-  named,
   SwarmError,
   Tokens,
   type Discovery,
@@ -10,6 +9,7 @@ import {
 } from '@swarm/plugin-sdk';
 import { Defaults } from '../config/defaults.js';
 import { parseDiscoveryUri } from './discovery-uri.js';
+import { named } from '../plugins/extension-kinds.js';
 
 export interface OpenDiscoveryOptions {
   readonly heartbeat: number;

@@ -1,4 +1,5 @@
-import { noopLogger, type Logger } from '@swarm/plugin-sdk';
+import type { Logger } from '@swarm/plugin-sdk';
+import { silentLogger } from '../logging/silent-logger.js';
 // The API server is imported when started: embedding hosts without it never load it.
 import type { ApiServer } from '../api/index.js';
 import type { SwarmConfigInput } from '../config/input.js';
@@ -117,6 +118,6 @@ export async function createSwarm(config: SwarmConfigInput, options: CreateSwarm
   const layers: ConfigLayer[] = [{ origin: 'object', input }];
   return createSwarmFromResolved(resolveConfig(layers), {
     configDir: options.configDir ?? process.cwd(),
-    logger: options.logger ?? noopLogger,
+    logger: options.logger ?? silentLogger,
   });
 }

@@ -1,8 +1,16 @@
-import { ErrorCodes, isPluginManifest, PLUGIN_API_VERSION, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
+import { ErrorCodes, PLUGIN_API_VERSION, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
 import semver from 'semver';
 
 function invalid(where: string, text: string): SwarmError {
   return new SwarmError(ErrorCodes.PLUGIN_INVALID_MANIFEST, `invalid plugin manifest in ${where}: ${text}`, { details: { plugin: where } });
+}
+
+/** `definePlugin` of any SDK copy marks the manifest with this registry symbol (part of the plugin API). */
+const MANIFEST_BRAND = Symbol.for('swarm.plugin.manifest');
+
+/** Whether a value is a manifest made by `definePlugin` (from any copy of the SDK). */
+export function isPluginManifest(value: unknown): value is PluginManifest {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MANIFEST_BRAND] === true;
 }
 
 /** The manifest a plugin module exports: `export default definePlugin(...)` or `export const plugin`. */

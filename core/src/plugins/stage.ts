@@ -1,4 +1,6 @@
-import { createPluginContext, ErrorCodes, kindLabel, SwarmError, type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
+import { ErrorCodes, SwarmError, type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
+import { kindLabel } from './extension-kinds.js';
+import { createPluginContext } from './plugin-context.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
 
 /** One provider a plugin asked to register, not yet in any container. */

@@ -1,12 +1,5 @@
-import {
-  ErrorCodes,
-  LEADER_ELECTION_PATH,
-  SwarmError,
-  Tokens,
-  type DeploymentConfig,
-  type Discovery,
-  type Logger,
-} from '@swarm/plugin-sdk';
+import { ErrorCodes, SwarmError, Tokens, type DeploymentConfig, type Discovery, type Logger } from '@swarm/plugin-sdk';
+import { LEADER_ELECTION_PATH } from '@swarm/plugin-sdk/helpers';
 import type { Deployment } from '../deployment/deployment.js';
 import { primaryEndpoint } from './primary-endpoint.js';
 import { ReplicationController } from './replication-controller.js';

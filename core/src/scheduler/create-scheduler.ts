@@ -1,5 +1,4 @@
 import {
-  buildPlacementRequest,
   ErrorCodes,
   isSwarmError,
   SwarmError,
@@ -16,6 +15,7 @@ import {
   type Scheduler,
   type Strategy,
 } from '@swarm/plugin-sdk';
+import { moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { runFilters } from './filter-pass.js';
 import { NodeTables } from './node-tables.js';
@@ -148,7 +148,8 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
     strategyName: strategy.name,
     filterNames,
     request(config: ContainerConfig, name?: string): PlacementRequest {
-      return buildPlacementRequest(config, name);
+      const moved = moveEnvDirectivesToLabels(config);
+      return { config: moved, name, cpus: requestedCpus(moved), memory: requestedMemory(moved), soft: true };
     },
     select(request, nodes) {
       if (nodes.length === 0) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, NO_NODES_MESSAGE);

@@ -1,4 +1,5 @@
-import { NodeColumns, type Node, type NodeTable } from '@swarm/plugin-sdk';
+import { type Node, type NodeTable } from '@swarm/plugin-sdk';
+import { NodeColumns } from '@swarm/plugin-sdk/helpers';
 
 /**
  * The scheduler's node facts: one NodeColumns that follows the cluster's nodes and re-reads only

@@ -1,7 +1,7 @@
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import { isSwarmError, ErrorCodes } from '../errors.js';
 import type { Node } from '../node.js';
-import { NodeColumns } from '../node-table.js';
+import { NodeColumns } from '../helpers/node-columns.js';
 import type { Filter, FilterVerdict, PlacementRequest, Strategy } from '../scheduler.js';
 import { runChecks, type Check, type Tester } from './checks.js';
 import { evaluateFilter, placementRequest } from './evaluate.js';

@@ -1,14 +1,18 @@
 import type { Node } from '../node.js';
-import { NodeColumns, type NodeTable } from '../node-table.js';
-import { buildPlacementRequest } from '../placement-request.js';
+import type { NodeTable } from '../node-table.js';
+import { NodeColumns } from '../helpers/node-columns.js';
+import { moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '../helpers/swarm-labels.js';
 import type { Filter, FilterRun, FilterVerdict, PlacementRequest } from '../scheduler.js';
 import type { ContainerConfig } from '../types/docker.js';
 import { toContainerConfig, type RunSpec } from './run-config.js';
 
-/** The request the host would build for a config (soft pass unless `soft: false`). */
+/**
+ * The request the host builds for a config: env directives moved to labels, CPUs and memory read
+ * as Swarm classic does; the soft pass unless `soft: false`.
+ */
 export function placementRequest(config: ContainerConfig | RunSpec, options: { name?: string; soft?: boolean } = {}): PlacementRequest {
-  const request = buildPlacementRequest(toContainerConfig(config), options.name);
-  return options.soft === false ? { ...request, soft: false } : request;
+  const moved = moveEnvDirectivesToLabels(toContainerConfig(config));
+  return { config: moved, name: options.name, cpus: requestedCpus(moved), memory: requestedMemory(moved), soft: options.soft ?? true };
 }
 
 export interface FilterOutcome {

@@ -1,7 +1,7 @@
 import type { Container, Image, Node, NodeStatus } from '../node.js';
 import type { ContainerSummary } from '../types/docker.js';
-import { requestedCpus, requestedMemory } from '../swarm-labels.js';
-import { repositoryOf } from '../image-reference.js';
+import { requestedCpus, requestedMemory } from '../helpers/swarm-labels.js';
+import { repositoryOf } from '../helpers/image-reference.js';
 import { fakeId } from './fake-ids.js';
 import { runConfig, type RunSpec } from './run-config.js';
 
@@ -89,6 +89,7 @@ function buildContainer(spec: FakeContainerSpec, node: Node, frozen: boolean): C
       imageId: summary.ImageID ?? '',
       state,
       labels: config.Labels ?? {},
+      reservedCpus: requestedCpus(config),
       config,
       summary,
       inspect: {
@@ -181,7 +182,7 @@ class FakeNode implements Node {
     const frozen = spec.frozen ?? true;
     for (const containerSpec of spec.containers ?? []) this.containerList.push(buildContainer(containerSpec, this, frozen));
     for (const imageSpec of spec.images ?? []) this.imageList.push(buildImage(imageSpec, this, frozen));
-    this.reservedCpus = spec.usedCpus ?? sum(this.containerList, (container) => requestedCpus(container.config));
+    this.reservedCpus = spec.usedCpus ?? sum(this.containerList, (container) => container.reservedCpus ?? 0);
     this.reservedMemory = spec.usedMemory ?? sum(this.containerList, (container) => requestedMemory(container.config));
     deepFreeze(this.containerList, frozen);
     deepFreeze(this.imageList, frozen);

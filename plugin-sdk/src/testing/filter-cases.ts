@@ -1,5 +1,5 @@
 import { deepStrictEqual, fail, match, strictEqual } from 'node:assert/strict';
-import { NodeColumns } from '../node-table.js';
+import { NodeColumns } from '../helpers/node-columns.js';
 import type { Node } from '../node.js';
 import type { Filter } from '../scheduler.js';
 import type { ContainerConfig } from '../types/docker.js';

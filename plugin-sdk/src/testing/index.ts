@@ -19,6 +19,7 @@ import 'reflect-metadata';
 
 export * from './run-config.js';
 export * from './fake-ids.js';
+export * from './noop-logger.js';
 export * from './fake-node.js';
 export * from './plugin-providers.js';
 export * from './checks.js';

@@ -1,5 +1,7 @@
 import { container as rootContainer } from 'tsyringe';
-import { createPluginContext, type PluginManifest, type Provider, type Resolver } from '../plugin.js';
+import type { PluginContext, PluginManifest, Provider, Resolver } from '../plugin.js';
+import { PLUGIN_API_VERSION } from '../version.js';
+import { noopLogger } from './noop-logger.js';
 import type { Filter, Strategy } from '../scheduler.js';
 import { Tokens, type ExtensionKind } from '../tokens.js';
 
@@ -43,11 +45,19 @@ export function pluginProviders(manifest: PluginManifest, services: Readonly<Rec
     forKind.set(name, provider as Provider<unknown>);
     providers.set(kind, forKind);
   };
-  manifest.register(createPluginContext(provide));
+  const context: PluginContext = {
+    apiVersion: PLUGIN_API_VERSION,
+    provide,
+    driver: (name, provider) => provide(Tokens.ClusterDriver, name, provider),
+    filter: (name, provider) => provide(Tokens.Filter, name, provider),
+    strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
+    discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
+  };
+  manifest.register(context);
   const get = <T>(kind: ExtensionKind, name: string, extra: Readonly<Record<string, unknown>> = {}): T => {
     const provider = providers.get(kind)?.get(name);
     if (!provider) throw new Error(`${manifest.name} registers no "${name}" under ${kind}`);
-    return instantiate(provider as Provider<T>, { ...services, ...extra });
+    return instantiate(provider as Provider<T>, { [Tokens.Logger]: noopLogger, ...services, ...extra });
   };
   return {
     names: (kind) => [...(providers.get(kind)?.keys() ?? [])],

@@ -1,5 +1,6 @@
 import type { Etcd3 } from 'etcd3';
-import { ErrorCodes, isSwarmError, storeRetryDelayMs, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { storeRetryDelayMs } from '@swarm/plugin-sdk/helpers';
 import { electionLeaseSeconds, ttlWarning } from './etcd-timing.js';
 import { RenewableLease, type LeaseRenewal } from './renewable-lease.js';
 

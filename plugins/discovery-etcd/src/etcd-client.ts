@@ -1,5 +1,5 @@
 import { Etcd3, type IOptions } from 'etcd3';
-import type { KvDiscoveryTarget } from '@swarm/plugin-sdk';
+import type { KvDiscoveryTarget } from '@swarm/plugin-sdk/helpers';
 
 /** Bound on every single store call, so an unreachable etcd turns into an error instead of a hang. */
 export const CALL_TIMEOUT_MS = 5000;

@@ -1,14 +1,6 @@
 import type { Etcd3 } from 'etcd3';
-import {
-  joinKeyPath,
-  parseDiscoveryEntry,
-  type Discovery,
-  type DiscoveryEntry,
-  type DiscoveryOptions,
-  type DiscoveryWatcher,
-  type KvDiscoveryTarget,
-  type LeaderElection,
-} from '@swarm/plugin-sdk';
+import { type Discovery, type DiscoveryEntry, type DiscoveryOptions, type DiscoveryWatcher, type LeaderElection } from '@swarm/plugin-sdk';
+import { joinKeyPath, parseDiscoveryEntry, type KvDiscoveryTarget } from '@swarm/plugin-sdk/helpers';
 import { createEtcdClient } from './etcd-client.js';
 import { EtcdLeaderElection } from './etcd-leader-election.js';
 import { EtcdNodesWatch } from './etcd-nodes-watch.js';

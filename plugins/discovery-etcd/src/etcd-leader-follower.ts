@@ -1,5 +1,6 @@
 import type { Etcd3 } from 'etcd3';
-import { distinctLeaderUpdates, type LeaderFollower } from '@swarm/plugin-sdk';
+import { type LeaderFollower } from '@swarm/plugin-sdk';
+import { distinctLeaderUpdates } from '@swarm/plugin-sdk/helpers';
 import { SnapshotWatch } from './snapshot-watch.js';
 
 /** Reports the lock key's value (the leader's address) whenever it changes. */

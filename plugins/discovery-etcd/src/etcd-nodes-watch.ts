@@ -1,5 +1,6 @@
 import type { Etcd3, IKeyValue } from 'etcd3';
-import { collectEntries, EntrySetDeduper, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { collectEntries, EntrySetDeduper } from '@swarm/plugin-sdk/helpers';
 import { SnapshotWatch } from './snapshot-watch.js';
 
 /** Keeps the nodes prefix's keys in memory from a read plus its watch, and reports the entry set. */

@@ -1,5 +1,5 @@
 import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
-import { SerialRetryTask } from '@swarm/plugin-sdk';
+import { SerialRetryTask } from '@swarm/plugin-sdk/helpers';
 
 export interface SnapshotHandlers {
   /** The full current state (every start and restart of the watch). */

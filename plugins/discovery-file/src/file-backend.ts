@@ -1,4 +1,5 @@
-import { ErrorCodes, SwarmError, type Discovery, type DiscoveryBackend, type DiscoveryOptions } from '@swarm/plugin-sdk';
+import type { Discovery, DiscoveryBackend, DiscoveryOptions } from '@swarm/plugin-sdk';
+import { FileDiscoveryErrors } from './errors.js';
 import { FileDiscovery } from './file-discovery.js';
 
 /** `file:///path/to/cluster` (or `file://relative/path`). */
@@ -7,10 +8,8 @@ export class FileDiscoveryBackend implements DiscoveryBackend {
 
   open(uri: string, options: DiscoveryOptions): Discovery {
     const path = uri.trim();
-    if (path === '') throw new SwarmError(ErrorCodes.DISCOVERY_INVALID, 'file discovery needs a path: file:///path/to/cluster-file');
-    if (!(options.heartbeat > 0)) {
-      throw new SwarmError(ErrorCodes.DISCOVERY_INVALID, `file discovery needs a positive heartbeat, got ${options.heartbeat}`);
-    }
+    if (path === '') throw FileDiscoveryErrors.pathMissing();
+    if (!(options.heartbeat > 0)) throw FileDiscoveryErrors.heartbeatInvalid({ heartbeat: options.heartbeat });
     return new FileDiscovery(path, options.heartbeat * 1000);
   }
 }

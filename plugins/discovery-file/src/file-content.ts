@@ -1,4 +1,6 @@
-import { ErrorCodes, SwarmError, expandDiscoveryRange, parseDiscoveryEntry, type DiscoveryEntry } from '@swarm/plugin-sdk';
+import type { DiscoveryEntry } from '@swarm/plugin-sdk';
+import { expandDiscoveryRange, parseDiscoveryEntry } from '@swarm/plugin-sdk/helpers';
+import { FileDiscoveryErrors } from './errors.js';
 
 /**
  * The address part of one line of a cluster file: as Swarm classic reads it, everything from the
@@ -21,7 +23,7 @@ export function parseFileContent(content: string, path: string): DiscoveryEntry[
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new SwarmError(ErrorCodes.DISCOVERY_INVALID, `${path} line ${index + 1}: ${reason}`, { cause: error });
+      throw FileDiscoveryErrors.lineInvalid({ path, line: index + 1, reason }, { cause: error });
     }
   });
   return [...seen.values()];

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ErrorCodes, SwarmError, notSupported, type Discovery, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import type { Discovery, DiscoveryEntry, DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { FileDiscoveryErrors } from './errors.js';
 import { parseFileContent } from './file-content.js';
 
 /** Re-reads the file every heartbeat and reports the entries whenever they change. */
@@ -41,13 +42,13 @@ export class FileDiscovery implements Discovery {
       content = await readFile(this.path, 'utf8');
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new SwarmError(ErrorCodes.DISCOVERY_FAILED, `cannot read discovery file ${this.path}: ${reason}`, { cause: error });
+      throw FileDiscoveryErrors.unreadable({ path: this.path, reason }, { cause: error });
     }
     return parseFileContent(content, this.path);
   }
 
   register(addr: string): Promise<void> {
-    return Promise.reject(notSupported(`the file discovery is read-only: add ${addr} to ${this.path} instead`));
+    return Promise.reject(FileDiscoveryErrors.readOnly({ path: this.path, addr }));
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
-import { notSupported, type Discovery, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import type { Discovery, DiscoveryEntry, DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { NodesDiscoveryErrors } from './errors.js';
 
 /** A fixed list of engines: reported once, never changes. */
 export class StaticDiscovery implements Discovery {
@@ -17,7 +18,7 @@ export class StaticDiscovery implements Discovery {
   }
 
   register(addr: string): Promise<void> {
-    return Promise.reject(notSupported(`the nodes discovery is a fixed list: cannot register ${addr}`));
+    return Promise.reject(NodesDiscoveryErrors.fixedList({ addr }));
   }
 
   close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, isSwarmError, parseDiscoveryList, type DiscoveryEntry } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type DiscoveryEntry } from '@swarm/plugin-sdk';
+import { parseDiscoveryList } from '@swarm/plugin-sdk/helpers';
 import plugin, { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
 
 const options = { heartbeat: 1, ttl: 20, options: {} };

@@ -1,4 +1,5 @@
-import { parseKvDiscovery, type Discovery, type DiscoveryBackend, type DiscoveryOptions } from '@swarm/plugin-sdk';
+import { type Discovery, type DiscoveryBackend, type DiscoveryOptions } from '@swarm/plugin-sdk';
+import { parseKvDiscovery } from '@swarm/plugin-sdk/helpers';
 import { ZkDiscovery } from './zk-discovery.js';
 
 const DEFAULT_ZK_PORT = 2181;

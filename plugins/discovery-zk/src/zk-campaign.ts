@@ -1,4 +1,5 @@
-import { ErrorCodes, SerialRetryTask, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { ErrorCodes, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { SerialRetryTask } from '@swarm/plugin-sdk/helpers';
 import { CANDIDATE_PREFIX, listCandidates } from './zk-candidates.js';
 import { CALL_TIMEOUT_MS, exists, removeIfPresent } from './zk-node-ops.js';
 import { ZkCreateMode, type ZkSession } from './zk-session.js';

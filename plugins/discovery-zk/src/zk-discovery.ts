@@ -1,13 +1,5 @@
-import {
-  joinKeyPath,
-  parseDiscoveryEntry,
-  type Discovery,
-  type DiscoveryEntry,
-  type DiscoveryOptions,
-  type DiscoveryWatcher,
-  type KvDiscoveryTarget,
-  type LeaderElection,
-} from '@swarm/plugin-sdk';
+import { type Discovery, type DiscoveryEntry, type DiscoveryOptions, type DiscoveryWatcher, type LeaderElection } from '@swarm/plugin-sdk';
+import { joinKeyPath, parseDiscoveryEntry, type KvDiscoveryTarget } from '@swarm/plugin-sdk/helpers';
 import { ZkLeaderElection, sessionTimeoutMs } from './zk-leader-election.js';
 import { plainEndpoint, type ZkEndpoint } from './zk-endpoint.js';
 import { CALL_TIMEOUT_MS, ensureEphemeral } from './zk-node-ops.js';

@@ -1,4 +1,5 @@
-import { distinctLeaderUpdates, SerialRetryTask, type LeaderFollower } from '@swarm/plugin-sdk';
+import { type LeaderFollower } from '@swarm/plugin-sdk';
+import { distinctLeaderUpdates, SerialRetryTask } from '@swarm/plugin-sdk/helpers';
 import { listCandidates } from './zk-candidates.js';
 import { readIfPresent } from './zk-node-ops.js';
 import type { ZkSession } from './zk-session.js';

@@ -1,4 +1,5 @@
-import { collectEntries, EntrySetDeduper, SerialRetryTask, type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { collectEntries, EntrySetDeduper, SerialRetryTask } from '@swarm/plugin-sdk/helpers';
 import { CALL_TIMEOUT_MS, readIfPresent } from './zk-node-ops.js';
 import type { ZkSession } from './zk-session.js';
 

@@ -1,6 +1,7 @@
 import { createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { ErrorCodes, SwarmError, type KvTlsMaterial } from '@swarm/plugin-sdk';
+import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { type KvTlsMaterial } from '@swarm/plugin-sdk/helpers';
 import { openedByThisProcess } from './own-socket.js';
 import type { ZkEndpoint } from './zk-endpoint.js';
 

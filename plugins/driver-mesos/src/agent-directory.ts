@@ -72,7 +72,15 @@ export class AgentDirectory {
     return this.all().flatMap((agent) => agent.volumes());
   }
 
+  volume(name: string): Volume | undefined {
+    return this.volumes().find((volume) => volume.name === name);
+  }
+
   networks(): Network[] {
     return this.all().flatMap((agent) => agent.networks());
+  }
+
+  network(idOrName: string): Network | undefined {
+    return findByIdOrName(this.networks(), idOrName);
   }
 }

@@ -1,4 +1,4 @@
-import { SWARM_LABEL_NAMESPACE } from '@swarm/plugin-sdk';
+import { SWARM_LABEL_NAMESPACE } from '@swarm/plugin-sdk/helpers';
 
 /** Labels the driver puts on task containers, as Swarm classic names them. */
 export const MesosLabels = {

@@ -4,33 +4,26 @@ import type { Readable } from 'node:stream';
 import {
   ErrorCodes,
   SwarmError,
-  conflict,
   isSwarmError,
-  notSupported,
   type Cluster,
+  type ClusterCapabilities,
   type ClusterEvent,
   type ClusterInfo,
   type Container,
   type ContainerConfig,
   type DeploymentConfig,
   type DockerEvent,
-  type Image,
-  type ImageRemoval,
   type Logger,
-  type Network,
-  type NetworkCreateRequest,
   type Node,
   type PlacementExplanation,
   type RemoveContainerOptions,
   type Scheduler,
-  type Volume,
 } from '@swarm/plugin-sdk';
 import type { MesosAgent } from './agent.js';
 import { AgentDirectory } from './agent-directory.js';
 import { fromAgent, taskEvent } from './agent-events.js';
 import { agentTlsFrom } from './agent-tls.js';
 import { formatDuration } from './duration.js';
-import { findByIdOrName } from './engine-objects.js';
 import { infoRows } from './info-rows.js';
 import { createMasterFinder, type MasterFinder } from './master-finder.js';
 import { parseMasterLocation } from './master-url.js';
@@ -43,6 +36,7 @@ import { buildTaskInfo } from './task-builder.js';
 import { TaskQueue, type PendingTask } from './task-queue.js';
 import { containerDetailsFromStatus, containerIdFromStatus } from './task-status.js';
 import { EventDedup } from './event-dedup.js';
+import { MesosErrors } from './errors.js';
 import { MesosLabels } from './labels.js';
 
 const RESOURCES_NEEDED = 'resources constraints (-c and/or -m) are required by mesos';
@@ -56,15 +50,21 @@ export interface MesosClusterDeps {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-const unsupported = (what: string) => notSupported(`${what} not supported with mesos`);
-
 /**
  * The "mesos" driver: swarm is a Mesos framework. Offers become scheduler Nodes, `docker run`
  * becomes a Docker task launched with the chosen agent's offers, and everything else goes to the
- * agents' Docker engines directly.
+ * agents' Docker engines directly. Mesos places every container, so images, volumes and networks
+ * are only read from the agents' engines (as Swarm classic's Mesos cluster); renames and builds
+ * are not offered.
  */
 export class MesosCluster implements Cluster {
   readonly driverName = 'mesos';
+  readonly capabilities: ClusterCapabilities = {
+    images: { list: () => this.agents.images(), find: (idOrName) => this.agents.image(idOrName) },
+    volumes: { list: () => this.agents.volumes(), find: (name) => this.agents.volume(name) },
+    networks: { list: () => this.agents.networks(), find: (idOrName) => this.agents.network(idOrName) },
+    enginePlugins: { nodes: () => this.agents.all() },
+  };
   private readonly options: MesosOptions;
   private readonly logger: Logger;
   private readonly scheduler: Scheduler;
@@ -354,10 +354,7 @@ export class MesosCluster implements Cluster {
 
   async createContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
     if (!config.HostConfig?.Memory && !config.HostConfig?.CpuShares) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, RESOURCES_NEEDED);
-    if (name && this.container(name))
-      throw conflict(
-        `Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`,
-      );
+    if (name && this.container(name)) throw MesosErrors.nameInUse({ name });
     const request = this.scheduler.request(config, name);
     try {
       this.scheduler.select(request, this.offeredNodes());
@@ -405,7 +402,7 @@ export class MesosCluster implements Cluster {
     if (taskId && container.state === 'running' && options.force) await this.killTask(taskId, agent.id);
     const query = `force=${options.force ? 1 : 0}&v=${options.volumes ? 1 : 0}`;
     await agent.engine.delete(`/containers/${container.id}?${query}`).catch((error: Error & { statusCode?: number }) => {
-      if (error.statusCode === 409) throw conflict(error.message);
+      if (error.statusCode === 409) throw new SwarmError(ErrorCodes.CONFLICT, error.message);
       if (error.statusCode !== 404) throw new SwarmError(ErrorCodes.ENGINE_ERROR, error.message);
     });
     await agent.refresh();
@@ -424,80 +421,12 @@ export class MesosCluster implements Cluster {
     return agent;
   }
 
-  async renameContainer(): Promise<void> {
-    throw unsupported('rename is');
-  }
-
   containers(): readonly Container[] {
     return this.agents.containers();
   }
 
   container(idOrName: string): Container | undefined {
     return this.agents.container(idOrName);
-  }
-
-  images(): readonly Image[] {
-    return this.agents.images();
-  }
-
-  image(idOrName: string): Image | undefined {
-    return this.agents.image(idOrName);
-  }
-
-  async pullImage(): Promise<void> {
-    throw unsupported('image pull is');
-  }
-
-  async importImage(_source: string, _repository: string, _tag: string, _body: Readable | undefined): Promise<void> {
-    throw unsupported('image import is');
-  }
-
-  async loadImage(): Promise<void> {
-    throw unsupported('image load is');
-  }
-
-  async tagImage(): Promise<void> {
-    throw unsupported('image tag is');
-  }
-
-  async removeImages(): Promise<ImageRemoval[]> {
-    throw unsupported('image removal is');
-  }
-
-  volumes(): readonly Volume[] {
-    return this.agents.volumes();
-  }
-
-  volume(name: string): Volume | undefined {
-    return this.volumes().find((volume) => volume.name === name);
-  }
-
-  async createVolume(): Promise<Volume> {
-    throw unsupported('volume create is');
-  }
-
-  async removeVolume(): Promise<void> {
-    throw unsupported('volume removal is');
-  }
-
-  networks(): readonly Network[] {
-    return this.agents.networks();
-  }
-
-  network(idOrName: string): Network | undefined {
-    return findByIdOrName(this.networks(), idOrName);
-  }
-
-  async createNetwork(_request: NetworkCreateRequest): Promise<Network> {
-    throw unsupported('network create is');
-  }
-
-  async removeNetwork(): Promise<void> {
-    throw unsupported('network removal is');
-  }
-
-  async placeBuild(): Promise<Node> {
-    throw unsupported('image build is');
   }
 
   explain(config: ContainerConfig): PlacementExplanation {
@@ -524,7 +453,7 @@ export class MesosCluster implements Cluster {
       containersRunning: containers.filter((container) => container.state === 'running').length,
       containersPaused: containers.filter((container) => container.state === 'paused').length,
       containersStopped: containers.filter((container) => container.state !== 'running' && container.state !== 'paused').length,
-      images: this.images().length,
+      images: this.agents.images().length,
       driver: this.driverName,
     };
   }

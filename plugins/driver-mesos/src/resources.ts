@@ -1,4 +1,4 @@
-import { bytesSize } from '@swarm/plugin-sdk';
+import { bytesSize } from '@swarm/plugin-sdk/helpers';
 import type { Offer, Range, Resource } from './protocol.js';
 
 export function scalarSum(offers: readonly Offer[], name: string): number {

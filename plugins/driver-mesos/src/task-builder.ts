@@ -1,4 +1,5 @@
-import { SwarmError, ErrorCodes, requestedCpus, requestedMemory, type ContainerConfig } from '@swarm/plugin-sdk';
+import { SwarmError, ErrorCodes, type ContainerConfig } from '@swarm/plugin-sdk';
+import { requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { MesosLabels } from './labels.js';
 import type { Offer, Parameter, PortMapping, TaskInfo } from './protocol.js';
 import { portRanges, portsResource, scalar } from './resources.js';

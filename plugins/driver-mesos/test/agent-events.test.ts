@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes } from '@swarm/plugin-sdk';
-import { EventDedup, agentTlsFrom, fromAgent, taskEvent } from '@swarm/driver-mesos';
+import { EventDedup } from '../src/event-dedup.js';
+import { agentTlsFrom } from '../src/agent-tls.js';
+import { fromAgent, taskEvent } from '../src/agent-events.js';
 
 const agent = { id: 'a1-S0', name: 'node9', addr: '127.0.0.10:2375', ip: '127.0.0.10' };
 

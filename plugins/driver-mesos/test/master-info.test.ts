@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ipFromUint32, leaderEntry, parseMasterInfo, parseMasterLocation } from '@swarm/driver-mesos';
+import { ipFromUint32, leaderEntry, parseMasterInfo } from '../src/master-info.js';
+import { parseMasterLocation } from '../src/master-url.js';
 
 describe('MasterInfo', () => {
   it('prefers address.ip and address.port', () => {

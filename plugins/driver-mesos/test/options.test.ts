@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseMesosOptions } from '@swarm/driver-mesos';
+import { formatDuration } from '../src/duration.js';
+import { parseMesosOptions } from '../src/options.js';
 
 describe('mesos options', () => {
   it('has Swarm classic defaults', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, Tokens, isPluginManifest, type Cluster, type DeploymentConfig, type Scheduler } from '@swarm/plugin-sdk';
+import { ErrorCodes, Tokens, type Cluster, type DeploymentConfig, type Scheduler } from '@swarm/plugin-sdk';
 import { pluginProviders } from '@swarm/plugin-sdk/testing';
-import manifest, { plugin } from '@swarm/driver-mesos';
+import manifest, { plugin } from '../src/index.js';
 
 const deployment = (discovery: string, options: Record<string, string> = {}): DeploymentConfig => ({
   plugins: [],
@@ -26,8 +26,8 @@ const scheduler = { strategyName: 'spread', filterNames: [] } as unknown as Sche
 
 describe('driver-mesos plugin manifest', () => {
   it('registers the "mesos" cluster driver through the public API', () => {
-    expect(isPluginManifest(manifest)).toBe(true);
     expect(plugin).toBe(manifest);
+    expect(manifest.name).toBe('@swarm/driver-mesos');
     const providers = pluginProviders(manifest, {
       [Tokens.DeploymentConfig]: deployment('mesos://127.0.0.1:5050'),
       [Tokens.Scheduler]: scheduler,
@@ -50,15 +50,13 @@ describe('driver-mesos plugin manifest', () => {
     );
   });
 
-  it('answers operations Mesos cannot do with NOT_SUPPORTED', async () => {
+  it("offers what the agents' engines can be read for, and nothing Mesos cannot do", async () => {
     const cluster = pluginProviders(manifest, {
       [Tokens.DeploymentConfig]: deployment('127.0.0.1:5050'),
       [Tokens.Scheduler]: scheduler,
     }).get<Cluster>(Tokens.ClusterDriver, 'mesos');
-    await expect(cluster.createVolume({ Name: 'v' })).rejects.toMatchObject({
-      code: ErrorCodes.NOT_SUPPORTED,
-      message: 'volume create is not supported with mesos',
-    });
+    expect(Object.keys(cluster.capabilities ?? {}).sort()).toEqual(['enginePlugins', 'images', 'networks', 'volumes']);
+    expect(cluster.capabilities?.images?.list()).toEqual([]);
     await expect(cluster.createContainer({ Image: 'busybox:local' }, undefined)).rejects.toThrow(
       'resources constraints (-c and/or -m) are required by mesos',
     );

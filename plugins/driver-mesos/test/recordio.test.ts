@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecordIoDecoder, RecordIoError, encodeRecord } from '@swarm/driver-mesos';
+import { RecordIoDecoder, RecordIoError, encodeRecord } from '../src/recordio.js';
 
 const frame = (text: string) => encodeRecord(text);
 

@@ -1,20 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  ErrorCodes,
-  SwarmError,
-  SwarmLabels,
-  conflict,
-  isSwarmError,
-  moveEnvDirectivesToLabels,
-  reschedulePolicy,
-  swarmDirectives,
-  type AuthConfig,
-  type ContainerConfig,
-  type Logger,
-  type Node,
-  type Scheduler,
-} from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type AuthConfig, type ContainerConfig, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
+import { SwarmLabels, moveEnvDirectivesToLabels, requestedCpus, reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { cpusToShares, pendingContainer, type EngineContainer } from './engine-container.js';
+import { SwarmErrors } from './errors.js';
 import type { EngineMonitor } from './engine-monitor.js';
 import type { ContainerIndex } from './container-index.js';
 
@@ -23,21 +11,13 @@ export interface CreationContext {
   index: ContainerIndex;
   log: Logger;
   createRetry: number;
+  /** Names of creates in flight, so two parallel `docker run --name x` cannot both pass the check. */
+  pendingNames: Set<string>;
   /** Healthy and unhealthy nodes the scheduler may see (its health filter decides). */
   candidates(): readonly Node[];
   monitorOf(node: Node): EngineMonitor | undefined;
   imageExists(image: string): boolean;
 }
-
-/** Docker's text for a name in use, as Swarm classic returns it. */
-export function nameConflict(name: string): SwarmError {
-  return conflict(
-    `Conflict: The name ${name} is already assigned. You have to delete (or rename) that container to be able to assign ${name} to a container again.`,
-  );
-}
-
-/** Names of creates in flight, so two parallel `docker run --name x` cannot both pass the check. */
-const pendingNames = new WeakMap<ContainerIndex, Set<string>>();
 
 function newSwarmId(index: ContainerIndex): string {
   for (;;) {
@@ -59,15 +39,10 @@ function hasNodeConstraint(config: ContainerConfig): boolean {
   return swarmDirectives(config, 'constraints').some((expression) => /^node\s*==/.test(expression));
 }
 
-function isImageNotFound(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return isSwarmError(error, ErrorCodes.NOT_FOUND) && /no such image|image \S* not found/i.test(message);
-}
-
 /** The config the engine gets: CPUs read as a count become real shares for that engine. */
 function engineConfig(config: ContainerConfig, engineCpus: number): ContainerConfig {
-  const cpus = config.HostConfig?.CpuShares ?? 0;
-  if (!(cpus > 0)) return config;
+  const cpus = requestedCpus(config);
+  if (cpus === 0) return config;
   return { ...config, HostConfig: { ...config.HostConfig, CpuShares: cpusToShares(cpus, engineCpus) } };
 }
 
@@ -84,7 +59,7 @@ async function createOnEngine(
   const created = await monitor.api.createContainer(engineConfig(config, monitor.node.cpus), name, auth);
   // the engine answered, so a read running now (its 'create' event's) sees the container
   const container = await monitor.refreshContainer(created.Id, 'join');
-  if (!container) throw new SwarmError(ErrorCodes.ENGINE_ERROR, "Container created but refresh didn't report it back");
+  if (!container) throw SwarmErrors.createdButNotListed();
   return container;
 }
 
@@ -95,27 +70,35 @@ async function attempt(
   auth: AuthConfig | undefined,
   imageAffinity: boolean,
 ): Promise<EngineContainer> {
-  const names = pendingNames.get(context.index) ?? new Set<string>();
-  pendingNames.set(context.index, names);
-  if (name && (context.index.nameTaken(name) || names.has(name))) {
-    throw nameConflict(name);
-  }
+  const names = context.pendingNames;
+  if (name && (context.index.nameTaken(name) || names.has(name))) throw SwarmErrors.nameInUse({ name });
   const swarmId = config.Labels?.[SwarmLabels.id] ?? newSwarmId(context.index);
   const toCreate = moveEnvDirectivesToLabels(withLabel(config, SwarmLabels.id, swarmId));
   const request = context.scheduler.request(imageAffinity ? withImageAffinity(toCreate) : toCreate, name);
   const placement = context.scheduler.select(request, context.candidates());
   const node = placement.ranked[0]?.node;
   const monitor = node ? context.monitorOf(node) : undefined;
-  if (!monitor) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, 'error creating container');
+  if (!monitor) throw SwarmErrors.noNodeChosen();
   monitor.node.addPending(swarmId, pendingContainer(monitor.node, swarmId, name, toCreate));
   if (name) names.add(name);
   try {
     return await createOnEngine(monitor, toCreate, name, auth);
+  } catch (error) {
+    // The engine's 404 on create means a missing image when the chosen engine does not hold it (dockerd
+    // also answers 404 for a missing network): the docker CLI then pulls and retries.
+    throw isSwarmError(error, ErrorCodes.NOT_FOUND) && monitor.node.image(config.Image) === undefined ? new ImageMissing(error) : error;
   } finally {
     monitor.node.removePending(swarmId);
     if (name) names.delete(name);
   }
 }
+
+/** An engine's 404 on create for an image the chosen engine does not hold (the image-affinity retry's cue). */
+class ImageMissing {
+  constructor(readonly error: unknown) {}
+}
+
+const unwrap = (error: unknown): unknown => (error instanceof ImageMissing ? error.error : error);
 
 /** Swarm classic's CreateContainer: schedule, reserve, create; image-affinity retry, then `swarm.createretry`. */
 export async function createContainer(
@@ -128,25 +111,25 @@ export async function createContainer(
   try {
     return await attempt(context, config, name, auth, false);
   } catch (first) {
-    if (isSwarmError(first, ErrorCodes.CONFLICT) && /is already assigned/.test(first.message)) throw first;
+    if (SwarmErrors.nameInUse.is(first)) throw first;
     // a malformed expression fails every attempt the same way
     if (isSwarmError(first, ErrorCodes.INVALID_EXPRESSION)) throw first;
-    let error = first;
+    let error = unwrap(first);
     let retries = 0;
-    if (isImageNotFound(first) && !hasNodeConstraint(moveEnvDirectivesToLabels(config)) && context.imageExists(config.Image)) {
+    if (first instanceof ImageMissing && !hasNodeConstraint(moveEnvDirectivesToLabels(config)) && context.imageExists(config.Image)) {
       retries++;
       try {
         return await attempt(context, config, name, auth, true);
       } catch (next) {
-        error = next;
+        error = unwrap(next);
       }
     }
     for (; retries < context.createRetry; retries++) {
-      context.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'Failed to create container, retrying');
+      context.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'Failed to create container, retrying');
       try {
         return await attempt(context, config, name, auth, false);
       } catch (next) {
-        error = next;
+        error = unwrap(next);
       }
     }
     throw error;

@@ -1,5 +1,4 @@
 import {
-  SwarmLabels,
   type Container,
   type ContainerConfig,
   type ContainerInspect,
@@ -7,6 +6,7 @@ import {
   type JsonObject,
   type Node,
 } from '@swarm/plugin-sdk';
+import { SwarmLabels, requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { shared, shareFields } from './shared-json.js';
 
 /** Real CPU shares on the engine back to a number of CPUs, as Swarm classic reads them. */
@@ -24,14 +24,13 @@ function stripSlash(name: string): string {
 }
 
 /**
- * The create-time config (Config + HostConfig) rebuilt from an inspect, with CPU shares as CPUs;
- * its parts are shared with other containers' (frozen).
+ * The create-time config (Config + HostConfig) rebuilt from an inspect; its parts are shared with
+ * other containers' (frozen).
  */
-export function configFromInspect(inspect: ContainerInspect, engineCpus: number): ContainerConfig {
-  const hostConfig = inspect.HostConfig ?? {};
-  // Object.assign, not a spread: V8 (Node 20) gives each spread copy of a parsed Config a hidden class of its own (~500 B)
+export function configFromInspect(inspect: ContainerInspect): ContainerConfig {
+  // Object.assign, not a spread: V8 (Node 20) gives each spread copy of a parsed Config a hidden class of its own
   const config = shareFields(Object.assign({}, inspect.Config ?? { Image: inspect.Image }));
-  config.HostConfig = shared({ ...hostConfig, CpuShares: sharesToCpus(hostConfig.CpuShares, engineCpus) });
+  config.HostConfig = shared(inspect.HostConfig ?? {});
   return config;
 }
 
@@ -49,7 +48,6 @@ interface InspectDetails {
   readonly state: ContainerInspect['State'];
   readonly ports: unknown;
   readonly mounts: unknown;
-  readonly engineCpuShares: number | undefined;
 }
 
 const DETAILS = Symbol('inspect details');
@@ -70,7 +68,6 @@ function detailsOf(inspect: ContainerInspect): InspectDetails {
     state: inspect.State && shareFields(inspect.State),
     ports: shared(settings?.Ports ?? {}),
     mounts: shared(inspect['Mounts'] ?? []),
-    engineCpuShares: inspect.HostConfig?.CpuShares,
   };
 }
 
@@ -106,11 +103,16 @@ export class EngineContainer implements Container {
 
   readonly summary: ContainerSummary;
 
+  /**
+   * `reservedCpus`: CPUs the container holds on its node. A created container's are read back from
+   * its engine's CpuShares (Swarm classic's conversion); a pending one's are what its create asks.
+   */
   constructor(
     readonly node: Node,
     summary: ContainerSummary,
     readonly config: ContainerConfig,
     inspect: ContainerInspect | InspectDetails | undefined,
+    readonly reservedCpus: number,
   ) {
     this.summary = sharedRow(summary);
     this.id = this.summary.Id;
@@ -124,7 +126,7 @@ export class EngineContainer implements Container {
 
   /** The same container with a newer `docker ps` row. */
   withRow(summary: ContainerSummary): EngineContainer {
-    return new EngineContainer(this.node, summary, this.config, this.details);
+    return new EngineContainer(this.node, summary, this.config, this.details, this.reservedCpus);
   }
 
   /**
@@ -135,11 +137,11 @@ export class EngineContainer implements Container {
     if (this.summary.Status !== status) this.summary.Status = status === undefined ? status : shared(status);
   }
 
-  /** The inspect fields swarm keeps (the engine has the rest): real CPU shares, not CPUs. */
+  /** The inspect fields swarm keeps (the engine has the rest). */
   get inspect(): ContainerInspect | undefined {
     const details = this.details;
     if (!details) return undefined;
-    const { HostConfig: hostConfig, ...config } = this.config;
+    const { HostConfig: hostConfig = {}, ...config } = this.config;
     return {
       Id: this.id,
       Name: details.name,
@@ -149,7 +151,7 @@ export class EngineContainer implements Container {
       Args: details.args,
       State: details.state,
       Config: config as ContainerConfig,
-      HostConfig: { ...hostConfig, CpuShares: details.engineCpuShares ?? 0 },
+      HostConfig: hostConfig,
       NetworkSettings: { Ports: details.ports },
       Mounts: details.mounts,
     };
@@ -172,6 +174,11 @@ export class EngineContainer implements Container {
   }
 }
 
+/** A container as its engine describes it (`docker ps` row and inspect), on an engine with `engineCpus` CPUs. */
+export function inspectedContainer(node: Node, summary: ContainerSummary, inspect: ContainerInspect, engineCpus: number): EngineContainer {
+  return new EngineContainer(node, summary, configFromInspect(inspect), inspect, sharesToCpus(inspect.HostConfig?.CpuShares, engineCpus));
+}
+
 /** A container swarm is creating: counted in reservations and name checks until the engine answers. */
 export function pendingContainer(node: Node, swarmId: string, name: string | undefined, config: ContainerConfig): EngineContainer {
   const summary: ContainerSummary = {
@@ -183,5 +190,5 @@ export function pendingContainer(node: Node, swarmId: string, name: string | und
     Status: 'Pending',
     Labels: config.Labels ?? {},
   };
-  return new EngineContainer(node, summary, config, undefined);
+  return new EngineContainer(node, summary, config, undefined, requestedCpus(config));
 }

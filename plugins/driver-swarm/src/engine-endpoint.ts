@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ErrorCodes, SwarmError, type DiscoveryEntry, type EngineEndpoint, type TlsFiles } from '@swarm/plugin-sdk';
+import type { DiscoveryEntry, EngineEndpoint, TlsFiles } from '@swarm/plugin-sdk';
+import { SwarmErrors } from './errors.js';
 
 type TlsMaterial = NonNullable<EngineEndpoint['tls']>;
 
@@ -8,10 +9,7 @@ function read(path: string | undefined, what: string): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new SwarmError(
-      ErrorCodes.CONFIG_INVALID,
-      `cannot read the TLS ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw SwarmErrors.tlsFileUnreadable({ what, path, reason: error instanceof Error ? error.message : String(error) }, { cause: error });
   }
 }
 

@@ -4,7 +4,7 @@ import { CoalescingRunner } from './coalescing-runner.js';
 import type { LoadGate } from './load-gate.js';
 import { EngineApi } from './engine-api.js';
 import { rowFromInspect } from './container-row.js';
-import { EngineContainer, configFromInspect } from './engine-container.js';
+import { inspectedContainer, type EngineContainer } from './engine-container.js';
 import { isConnectionError } from './engine-http.js';
 import type { EngineNode } from './engine-node.js';
 import { readEventStream } from './event-stream.js';
@@ -225,8 +225,7 @@ export class EngineMonitor {
         }
         // a container removed meanwhile is skipped; an engine not answering fails the whole load
         const inspect = await this.api.inspectContainer(summary.Id).catch(onlyNotFound);
-        if (inspect)
-          this.node.upsertContainer(new EngineContainer(this.node, summary, configFromInspect(inspect, this.node.cpus), inspect));
+        if (inspect) this.node.upsertContainer(inspectedContainer(this.node, summary, inspect, this.node.cpus));
       }),
     );
     for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
@@ -252,12 +251,7 @@ export class EngineMonitor {
       return;
     }
     const known = this.node.knownContainer(inspect.Id);
-    const container = new EngineContainer(
-      this.node,
-      rowFromInspect(inspect, known?.summary),
-      configFromInspect(inspect, this.node.cpus),
-      inspect,
-    );
+    const container = inspectedContainer(this.node, rowFromInspect(inspect, known?.summary), inspect, this.node.cpus);
     this.node.upsertContainer(container);
     if (!known && hasLinks(container.config)) this.refreshLinkNames();
   }

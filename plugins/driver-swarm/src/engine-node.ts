@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  requestedMemory,
   type EngineEndpoint,
   type Image,
   type ImageSummary,
@@ -11,6 +10,7 @@ import {
   type Volume,
   type VolumeSummary,
 } from '@swarm/plugin-sdk';
+import { requestedMemory } from '@swarm/plugin-sdk/helpers';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
 import { matchImage } from './image-match.js';
@@ -238,7 +238,7 @@ export class EngineNode implements Node {
 
   /** Reservations and state counts move with every change, so reads are O(1). */
   private account(container: EngineContainer, sign: 1 | -1, started: boolean): void {
-    this.reservedCpus += sign * (container.config.HostConfig?.CpuShares ?? 0);
+    this.reservedCpus += sign * container.reservedCpus;
     this.reservedMemory += sign * requestedMemory(container.config);
     if (!started) return;
     if (container.state === 'paused') this.stateCounts.paused += sign;

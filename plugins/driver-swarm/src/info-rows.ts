@@ -1,4 +1,5 @@
-import { bytesSize, type Scheduler } from '@swarm/plugin-sdk';
+import { type Scheduler } from '@swarm/plugin-sdk';
+import { bytesSize } from '@swarm/plugin-sdk/helpers';
 import type { EngineNode } from './engine-node.js';
 
 const STATUS_TEXT = { pending: 'Pending', healthy: 'Healthy', unhealthy: 'Unhealthy', disconnected: 'Disconnected' } as const;

@@ -21,7 +21,11 @@ export interface NodeCopies {
  * acts on every engine holding it; when none does and the name is `node/name`, on that node's
  * copy only. `holds(node, name)` tells whether an engine holds `name`. No holder: empty list.
  */
-export function copiesOf(monitors: readonly EngineMonitor[], reference: string, holds: (node: EngineNode, name: string) => boolean): NodeCopies {
+export function copiesOf(
+  monitors: readonly EngineMonitor[],
+  reference: string,
+  holds: (node: EngineNode, name: string) => boolean,
+): NodeCopies {
   const everywhere = monitors.filter((monitor) => holds(monitor.node, reference));
   if (everywhere.length > 0) return { holders: everywhere, name: reference };
   const { node, name } = splitNodePrefix(

@@ -1,4 +1,5 @@
-import { reschedulePolicy, type ClusterRole, type ContainerConfig, type Logger } from '@swarm/plugin-sdk';
+import { type ClusterRole, type ContainerConfig, type Logger } from '@swarm/plugin-sdk';
+import { reschedulePolicy } from '@swarm/plugin-sdk/helpers';
 import type { ContainerIndex } from './container-index.js';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineNode } from './engine-node.js';
@@ -29,10 +30,14 @@ function wantsReschedule(container: EngineContainer): boolean {
   }
 }
 
-/** The create config of a moved container: the engine-assigned hostname (its old short ID) goes. */
+/**
+ * The create config of a moved container: its reserved CPUs asked for again (as a create's
+ * CpuShares, Swarm classic's way), the engine-assigned hostname (its old short ID) left out.
+ */
 function configToRecreate(container: EngineContainer): ContainerConfig {
   const { Hostname, ...rest } = container.config;
-  return Hostname === undefined || container.id.startsWith(Hostname) ? rest : { ...rest, Hostname };
+  const config = { ...rest, HostConfig: { ...rest.HostConfig, CpuShares: container.reservedCpus } };
+  return Hostname === undefined || container.id.startsWith(Hostname) ? config : { ...config, Hostname };
 }
 
 /**

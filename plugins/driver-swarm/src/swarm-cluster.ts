@@ -1,14 +1,15 @@
-import type { Readable } from 'node:stream';
 import {
   ErrorCodes,
-  SwarmError,
   isSwarmError,
-  notFound,
   type AuthConfig,
+  type BuildPlacement,
   type Cluster,
-  type ClusterRole,
+  type ClusterCapabilities,
   type ClusterEvent,
   type ClusterInfo,
+  type ClusterRole,
+  type ContainerRename,
+  type EnginePluginNodes,
   type Container,
   type ContainerConfig,
   type DeploymentConfig,
@@ -16,43 +17,31 @@ import {
   type DiscoveryEntry,
   type DiscoveryWatcher,
   type DockerEvent,
-  type Image,
-  type ImageRemoval,
   type Logger,
-  type Network,
-  type NetworkCreateRequest,
   type Node,
   type PlacementExplanation,
-  type ProgressListener,
   type RemoveContainerOptions,
   type Scheduler,
-  type TransferOptions,
-  type Volume,
-  type VolumeCreateRequest,
 } from '@swarm/plugin-sdk';
 import { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 import { ContainerIndex } from './container-index.js';
-import { createContainer, nameConflict } from './container-creation.js';
+import { createContainer } from './container-creation.js';
 import { EngineApi } from './engine-api.js';
 import type { EngineContainer } from './engine-container.js';
 import { engineEndpoint, loadTlsMaterial } from './engine-endpoint.js';
 import { EngineMonitor, type EngineLifecycleAction } from './engine-monitor.js';
 import { EngineNode, type NodeChangeListener } from './engine-node.js';
-import * as images from './image-operations.js';
+import { EnginePool } from './engine-pool.js';
+import { SwarmErrors } from './errors.js';
 import { infoRows } from './info-rows.js';
 import { LoadGate } from './load-gate.js';
-import { findNetwork } from './network-lookup.js';
-import { splitNodePrefix } from './node-reference.js';
 import { RescheduleWatchdog } from './reschedule-watchdog.js';
-import * as volumes from './volume-operations.js';
+import { SwarmImages } from './swarm-images.js';
+import { SwarmNetworks } from './swarm-networks.js';
+import { SwarmVolumes } from './swarm-volumes.js';
 
 /** Engines loading their containers, images, volumes and networks at the same time (see LoadGate). */
 const ENGINES_LOADING_AT_ONCE = 16;
-/**
- * Idle kept-alive engine connections for the whole cluster: 8 per engine up to 1,000 engines,
- * then fewer (at least 2), so 3,000 engines stay well inside a 20,000 open-files limit.
- */
-const IDLE_CONNECTIONS = 8000;
 
 function eventNode(node: EngineNode): NonNullable<ClusterEvent['node']> {
   return { Name: node.name, Id: node.id, Addr: node.addr, Ip: node.ip };
@@ -68,43 +57,101 @@ function withNode(event: DockerEvent, node: EngineNode): ClusterEvent {
   return { ...event, Actor: { ...actor, Attributes: { ...(actor.Attributes ?? {}), ...nodeAttributes(node) } }, node: eventNode(node) };
 }
 
-/** The cluster driver "swarm": a pool of Docker engines found by discovery, scheduled by swarm. */
+/** Every capability, each served by the engines. */
+export interface SwarmCapabilities extends ClusterCapabilities {
+  readonly images: SwarmImages;
+  readonly imageManagement: SwarmImages;
+  readonly volumes: SwarmVolumes;
+  readonly volumeManagement: SwarmVolumes;
+  readonly networks: SwarmNetworks;
+  readonly networkManagement: SwarmNetworks;
+  readonly builds: BuildPlacement;
+  readonly enginePlugins: EnginePluginNodes;
+  readonly containerRename: ContainerRename;
+}
+
+/**
+ * What the "swarm" driver needs from its deployment. `logger` is the deployment's; the driver logs
+ * under `driver: swarm`.
+ */
+export interface SwarmClusterDeps {
+  readonly config: DeploymentConfig;
+  readonly scheduler: Scheduler;
+  readonly discovery: Discovery;
+  readonly logger: Logger;
+}
+
+/**
+ * The cluster driver "swarm": a pool of Docker engines found by discovery, scheduled by swarm.
+ * Every capability is offered: images, volumes and networks fan out to the engines, builds and
+ * networks are placed by the scheduler.
+ */
 export class SwarmCluster implements Cluster, NodeChangeListener {
   readonly driverName = 'swarm';
   readonly options: SwarmClusterOptions;
-  private readonly monitors = new Map<string, EngineMonitor>();
-  private readonly loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
-  private idlePerEngine = 0;
+  readonly capabilities: SwarmCapabilities;
+  private readonly scheduler: Scheduler;
+  private readonly discovery: Discovery;
+  private readonly logger: Logger;
+  private readonly pool: EnginePool;
   private readonly index = new ContainerIndex();
+  private readonly images: SwarmImages;
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
-  private readonly tls;
+  private readonly pendingNames = new Set<string>();
+  private readonly watchdog: RescheduleWatchdog;
   private watcher: DiscoveryWatcher | undefined;
   private containerCache: Container[] | undefined;
-  private nodeList: EngineNode[] | undefined;
-  /** The connected nodes, kept between decisions: rebuilt only when an engine connects, joins or leaves. */
-  private schedulableList: EngineNode[] | undefined;
-  private resourcesVersion = 0;
-  private imageCache: { version: number; list: Image[] } | undefined;
-  private readonly watchdog: RescheduleWatchdog;
 
-  constructor(
-    private readonly config: DeploymentConfig,
-    private readonly scheduler: Scheduler,
-    private readonly discovery: Discovery,
-    private readonly log: Logger,
-  ) {
-    this.options = readClusterOptions(config.cluster);
-    this.tls = loadTlsMaterial(config.cluster.tls);
+  constructor(deps: SwarmClusterDeps) {
+    this.scheduler = deps.scheduler;
+    this.discovery = deps.discovery;
+    this.logger = deps.logger.child({ driver: 'swarm' });
+    this.options = readClusterOptions(deps.config.cluster);
+    const tls = loadTlsMaterial(deps.config.cluster.tls);
+    const loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
+    this.pool = new EnginePool(
+      (entry) => this.monitor(entry, tls, loadGate),
+      () => this.images.changed(),
+      this.logger,
+    );
+    this.images = new SwarmImages(this.pool);
+    const builds: BuildPlacement = { place: (config) => this.place(config) };
+    const volumes = new SwarmVolumes(this.pool);
+    const networks = new SwarmNetworks(this.pool, builds);
+    this.capabilities = {
+      images: this.images,
+      imageManagement: this.images,
+      volumes,
+      volumeManagement: volumes,
+      networks,
+      networkManagement: networks,
+      builds,
+      enginePlugins: { nodes: () => this.pool.nodes() },
+      containerRename: { rename: (container, newName) => this.rename(container, newName) },
+    };
     this.watchdog = new RescheduleWatchdog({
       index: this.index,
-      log: this.log.child({ component: 'watchdog' }),
+      log: this.logger.child({ component: 'watchdog' }),
       recreate: (containerConfig, name, failed) =>
-        this.createOn(() => this.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
+        this.createOn(() => this.pool.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
       start: (container) => this.startContainer(container),
       remove: (container) => this.removeContainer(container, { force: true, volumes: true }),
       failureWindowMs: this.options.refreshMaxMs * this.options.failureRetry + this.options.requestTimeoutMs,
-      unhealthyNodes: () => this.nodes().filter((node) => node.status() === 'unhealthy'),
+      unhealthyNodes: () => this.pool.nodes().filter((node) => node.status() === 'unhealthy'),
     });
+  }
+
+  private monitor(entry: DiscoveryEntry, tls: ReturnType<typeof loadTlsMaterial>, loadGate: LoadGate): EngineMonitor {
+    const endpoint = engineEndpoint(entry, tls);
+    const node = new EngineNode(entry.addr, entry.host, endpoint, this.options.overcommitPercent, this.options.failureRetry, this);
+    const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
+    const hooks = {
+      lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
+      event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
+      duplicateOf: (candidate: EngineNode) => this.pool.duplicateOf(candidate),
+      loadGate,
+    };
+    return new EngineMonitor(node, api, this.options, hooks, this.logger.child({ engine: entry.addr }));
   }
 
   /** Only the primary of a replicated deployment reschedules containers. */
@@ -120,14 +167,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       let settled = false;
       this.watcher = this.discovery.watch(
         (entries) => {
-          this.reconcile(entries);
+          this.pool.reconcile(entries);
           if (!settled) {
             settled = true;
             resolve();
           }
         },
         (error) => {
-          this.log.error({ error: error.message }, 'discovery error');
+          this.logger.error({ err: error.message }, 'discovery error');
           if (settled) return;
           settled = true;
           // malformed input stops start-up; a store or file that is not there yet is retried while serving
@@ -142,59 +189,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       await this.stop();
       throw error;
     }
-    await Promise.all([...this.monitors.values()].map((monitor) => monitor.firstAttempt));
+    await this.pool.firstAttempts();
   }
 
   async stop(): Promise<void> {
     this.watcher?.stop();
     this.watcher = undefined;
-    for (const monitor of this.monitors.values()) monitor.stop();
+    this.pool.stop();
     await this.discovery.close();
-  }
-
-  private reconcile(entries: readonly DiscoveryEntry[]): void {
-    const wanted = new Map(entries.map((entry) => [entry.addr, entry]));
-    for (const [addr, monitor] of this.monitors) {
-      if (wanted.has(addr)) continue;
-      this.log.info({ addr }, 'engine left discovery');
-      monitor.stop();
-      monitor.node.clear();
-      this.monitors.delete(addr);
-      this.nodeList = undefined;
-      this.schedulableList = undefined;
-      this.resourcesChanged();
-    }
-    for (const entry of wanted.values()) {
-      if (this.monitors.has(entry.addr)) continue;
-      const endpoint = engineEndpoint(entry, this.tls);
-      const node = new EngineNode(entry.addr, entry.host, endpoint, this.options.overcommitPercent, this.options.failureRetry, this);
-      const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
-      if (this.idlePerEngine > 0) api.keepIdleConnections(this.idlePerEngine);
-      const hooks = {
-        lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
-        event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
-        duplicateOf: (candidate: EngineNode) => this.duplicateOf(candidate),
-        loadGate: this.loadGate,
-      };
-      this.nodeList = undefined;
-      this.monitors.set(entry.addr, new EngineMonitor(node, api, this.options, hooks, this.log.child({ engine: entry.addr })));
-    }
-    this.shareIdleConnections();
-  }
-
-  private shareIdleConnections(): void {
-    const perEngine = Math.max(2, Math.floor(IDLE_CONNECTIONS / Math.max(1, this.monitors.size)));
-    if (perEngine === this.idlePerEngine) return;
-    this.idlePerEngine = perEngine;
-    for (const monitor of this.monitors.values()) monitor.api.keepIdleConnections(perEngine);
-  }
-
-  private duplicateOf(candidate: EngineNode): string | undefined {
-    for (const monitor of this.monitors.values()) {
-      const other = monitor.node;
-      if (other !== candidate && monitor.ownsEngineId() && other.engineId === candidate.engineId) return other.addr;
-    }
-    return undefined;
   }
 
   // --- change tracking (NodeChangeListener) ----------------------------------------------------------
@@ -205,7 +207,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   resourcesChanged(): void {
-    this.resourcesVersion++;
+    this.images.changed();
   }
 
   // --- events ---------------------------------------------------------------------------------------
@@ -220,13 +222,13 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       try {
         listener(event);
       } catch (error) {
-        this.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'event listener failed');
+        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'event listener failed');
       }
     }
   }
 
   private lifecycle(node: EngineNode, action: EngineLifecycleAction): void {
-    if (action === 'engine_connect') this.schedulableList = undefined;
+    if (action === 'engine_connect') this.pool.connected();
     if (action === 'engine_disconnect') this.watchdog.nodeFailed(node);
     if (action === 'engine_reconnect') this.watchdog.nodeReturned(node);
     const now = Date.now();
@@ -242,33 +244,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     });
   }
 
-  // --- nodes --------------------------------------------------------------------------------------------
+  // --- nodes and containers ------------------------------------------------------------------------------
 
   nodes(): readonly EngineNode[] {
-    this.nodeList ??= [...this.monitors.values()].map((monitor) => monitor.node);
-    return this.nodeList;
+    return this.pool.nodes();
   }
-
-  /** Nodes the scheduler sees: every validated engine (its health filter drops unhealthy ones). */
-  private schedulable(): readonly EngineNode[] {
-    this.schedulableList ??= [...this.monitors.values()].filter((monitor) => monitor.isConnected()).map((monitor) => monitor.node);
-    return this.schedulableList;
-  }
-
-  private healthyMonitors(): EngineMonitor[] {
-    return [...this.monitors.values()].filter((monitor) => monitor.node.isHealthy());
-  }
-
-  private monitorOf(node: Node): EngineMonitor {
-    const monitor = this.monitors.get(node.addr);
-    if (!monitor || monitor.node !== node) throw notFound(`node ${node.name || node.addr} is no longer part of the cluster`);
-    return monitor;
-  }
-
-  // --- containers -------------------------------------------------------------------------------------
 
   createContainer(config: ContainerConfig, name: string | undefined, auth?: AuthConfig): Promise<Container> {
-    return this.createOn(() => this.schedulable(), config, name, auth);
+    return this.createOn(() => this.pool.schedulable(), config, name, auth);
   }
 
   private createOn(
@@ -281,11 +264,12 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       {
         scheduler: this.scheduler,
         index: this.index,
-        log: this.log,
+        log: this.logger,
         createRetry: this.options.createRetry,
+        pendingNames: this.pendingNames,
         candidates,
-        monitorOf: (node) => this.monitors.get(node.addr),
-        imageExists: (image) => this.image(image) !== undefined,
+        monitorOf: (node) => this.pool.find(node),
+        imageExists: (image) => this.images.find(image) !== undefined,
       },
       config,
       name,
@@ -294,24 +278,24 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   async startContainer(container: Container): Promise<void> {
-    await this.monitorOf(container.node).startContainer(container.id);
+    await this.pool.of(container.node).startContainer(container.id);
   }
 
   async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
-    const monitor = this.monitorOf(container.node);
+    const monitor = this.pool.of(container.node);
     await monitor.api.removeContainer(container.id, options.force ?? false, options.volumes ?? false);
     monitor.node.deleteContainer(container.id);
   }
 
-  async renameContainer(container: Container, newName: string): Promise<void> {
-    if (this.index.nameTaken(newName)) throw nameConflict(newName);
-    const monitor = this.monitorOf(container.node);
+  private async rename(container: Container, newName: string): Promise<void> {
+    if (this.index.nameTaken(newName)) throw SwarmErrors.nameInUse({ name: newName });
+    const monitor = this.pool.of(container.node);
     await monitor.api.renameContainer(container.id, newName);
     await monitor.refreshContainer(container.id);
   }
 
   containers(): readonly Container[] {
-    this.containerCache ??= this.nodes().flatMap((node) => node.containers());
+    this.containerCache ??= this.pool.nodes().flatMap((node) => node.containers());
     return this.containerCache;
   }
 
@@ -319,112 +303,21 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     return this.index.find(idOrName);
   }
 
-  // --- images ---------------------------------------------------------------------------------------------
-
-  images(): readonly Image[] {
-    if (this.imageCache?.version !== this.resourcesVersion) {
-      this.imageCache = { version: this.resourcesVersion, list: this.nodes().flatMap((node) => node.images()) };
-    }
-    return this.imageCache.list;
-  }
-
-  image(idOrName: string): Image | undefined {
-    for (const node of this.nodes()) {
-      const image = node.image(idOrName);
-      if (image) return image;
-    }
-    return undefined;
-  }
-
-  pullImage(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void> {
-    return images.pullImage(this.healthyMonitors(), reference, auth, onProgress, options?.signal);
-  }
-
-  importImage(
-    source: string,
-    repository: string,
-    tag: string,
-    body: Readable | undefined,
-    onProgress: ProgressListener,
-    options?: TransferOptions,
-  ): Promise<void> {
-    return images.importImage(this.healthyMonitors(), source, repository, tag, body, onProgress, options?.signal);
-  }
-
-  loadImage(body: Readable, onProgress: ProgressListener, options?: TransferOptions): Promise<void> {
-    return images.loadImage(this.healthyMonitors(), body, onProgress, options?.signal);
-  }
-
-  tagImage(idOrName: string, repository: string, tag: string, force: boolean): Promise<void> {
-    return images.tagImage(this.healthyMonitors(), idOrName, repository, tag, force);
-  }
-
-  removeImages(idOrName: string, force: boolean): Promise<ImageRemoval[]> {
-    return images.removeImages(this.healthyMonitors(), idOrName, force);
-  }
-
-  // --- volumes and networks --------------------------------------------------------------------------------
-
-  volumes(): readonly Volume[] {
-    return this.nodes().flatMap((node) => node.volumes());
-  }
-
-  volume(name: string): Volume | undefined {
-    return volumes.findVolume(this.nodes(), name);
-  }
-
-  createVolume(request: VolumeCreateRequest): Promise<Volume> {
-    return volumes.createVolume(this.healthyMonitors(), request);
-  }
-
-  removeVolume(name: string, force: boolean): Promise<void> {
-    return volumes.removeVolume(this.healthyMonitors(), name, force);
-  }
-
-  networks(): readonly Network[] {
-    return this.nodes().flatMap((node) => node.networks());
-  }
-
-  network(idOrName: string): Network | undefined {
-    return findNetwork(this.nodes(), idOrName);
-  }
-
-  /** On the node named by a `node/` prefix, else on the node the scheduler picks (Swarm classic). */
-  async createNetwork(request: NetworkCreateRequest): Promise<Network> {
-    const { node: named, name } = splitNodePrefix(this.schedulable(), request.Name);
-    const node = named ?? (await this.placeBuild({ Image: '' }));
-    const monitor = this.monitorOf(node);
-    const { Id } = await monitor.api.createNetwork({ ...request, Name: name, CheckDuplicate: true });
-    await monitor.refreshNetworks();
-    const created = monitor.node.networks().find((network) => network.id === Id);
-    if (!created)
-      throw new SwarmError(ErrorCodes.ENGINE_ERROR, `network ${name} was created on ${monitor.node.name} but is not listed there`);
-    return created;
-  }
-
-  /** Through the network's node; one of wider scope than local (overlay) is then gone from every node's list too. */
-  async removeNetwork(network: Network): Promise<void> {
-    const monitor = this.monitorOf(network.node);
-    await monitor.api.removeNetwork(network.id);
-    for (const node of network.scope === 'local' ? [monitor.node] : this.nodes()) node.upsertNetwork(undefined, network.id);
-  }
-
   // --- scheduling and info ------------------------------------------------------------------------------------
 
-  placeBuild(config: ContainerConfig): Promise<Node> {
-    const placement = this.scheduler.select(this.scheduler.request(config), this.schedulable());
+  /** Where a build (or a network without a `node/` prefix) goes: the scheduler's choice. */
+  private place(config: ContainerConfig): Promise<Node> {
+    const placement = this.scheduler.select(this.scheduler.request(config), this.pool.schedulable());
     const chosen = placement.ranked[0]?.node;
-    return chosen
-      ? Promise.resolve(chosen)
-      : Promise.reject(new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, 'No healthy node available in the cluster'));
+    return chosen ? Promise.resolve(chosen) : Promise.reject(SwarmErrors.noHealthyNode());
   }
 
   explain(config: ContainerConfig): PlacementExplanation {
-    return this.scheduler.explain(this.scheduler.request(config), this.schedulable());
+    return this.scheduler.explain(this.scheduler.request(config), this.pool.schedulable());
   }
 
   info(): ClusterInfo {
-    const nodes = this.nodes();
+    const nodes = this.pool.nodes();
     const totals = { ncpu: 0, memTotal: 0, containers: 0, running: 0, paused: 0, stopped: 0 };
     for (const node of nodes) {
       const counts = node.counts();
@@ -443,7 +336,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       containersRunning: totals.running,
       containersPaused: totals.paused,
       containersStopped: totals.stopped,
-      images: new Set(this.images().map((image) => image.id)).size,
+      images: new Set(this.images.list().map((image) => image.id)).size,
       driver: this.driverName,
     };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CoalescingRunner } from '@swarm/driver-swarm';
+import { CoalescingRunner } from '../src/coalescing-runner.js';
 
 describe('CoalescingRunner', () => {
   it('collapses calls made while a task runs into one rerun, per key', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanDuration, statusText } from '@swarm/driver-swarm';
+import { humanDuration, statusText } from '../src/container-row.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

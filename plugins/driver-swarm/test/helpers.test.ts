@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, type ClusterSettings } from '@swarm/plugin-sdk';
-import { matchImage, parseRepositoryTag, readClusterOptions } from '@swarm/driver-swarm';
+import { matchImage, parseRepositoryTag } from '../src/image-match.js';
+import { readClusterOptions } from '../src/cluster-options.js';
 
 describe('image matching', () => {
   const image = {

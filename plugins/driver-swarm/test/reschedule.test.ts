@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, isSwarmError, moveEnvDirectivesToLabels, reschedulePolicy, type ContainerSummary } from '@swarm/plugin-sdk';
-import { ContainerIndex, EngineContainer, EngineNode, type NodeChangeListener } from '@swarm/driver-swarm';
+import { ErrorCodes, isSwarmError, type ContainerSummary } from '@swarm/plugin-sdk';
+import { moveEnvDirectivesToLabels, reschedulePolicy } from '@swarm/plugin-sdk/helpers';
+import { ContainerIndex } from '../src/container-index.js';
+import { EngineContainer } from '../src/engine-container.js';
+import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
 
 function refusal(env: string[], labels: Record<string, string> = {}): string {
   try {
@@ -38,16 +41,16 @@ describe('a container moved off a dead engine', () => {
 
   it('stays gone while late answers from the engine arrive, and counts as running if it stopped as the engine went down', () => {
     const before = Date.now();
-    node.upsertContainer(new EngineContainer(node, row('running'), { Image: 'busybox' }, undefined));
-    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined));
+    node.upsertContainer(new EngineContainer(node, row('running'), { Image: 'busybox' }, undefined, 0));
+    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined, 0));
     const stopped = node.knownContainer('c1')!;
     expect(node.ranSince(stopped, before)).toBe(true);
     expect(node.ranSince(stopped, Date.now() + 1)).toBe(false);
     node.moveAway('c1');
-    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined));
+    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined, 0));
     expect(index.find('web')).toBeUndefined();
     node.acceptMovedAway();
-    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined));
+    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined, 0));
     expect(index.find('web')?.id).toBe('c1');
   });
 });

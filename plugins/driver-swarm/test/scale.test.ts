@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerSummary, Scheduler } from '@swarm/plugin-sdk';
-import { ContainerIndex, EngineContainer, EngineNode, infoRows, type NodeChangeListener } from '@swarm/driver-swarm';
+import { ContainerIndex } from '../src/container-index.js';
+import { EngineContainer } from '../src/engine-container.js';
+import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
+import { infoRows } from '../src/info-rows.js';
 
 const NODES = 1000;
 const PER_NODE = 30;
@@ -38,7 +41,7 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
             State: c % 3 === 0 ? 'exited' : 'running',
           };
           node.upsertContainer(
-            new EngineContainer(node, summary, { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } }, undefined),
+            new EngineContainer(node, summary, { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } }, undefined, 0),
           );
         }
         nodes.push(node);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk';
-import { EngineContainer, EngineNode, configFromInspect, rowFromInspect, shared, type NodeChangeListener } from '@swarm/driver-swarm';
+import { inspectedContainer, type EngineContainer } from '../src/engine-container.js';
+import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
+import { rowFromInspect } from '../src/container-row.js';
+import { shared } from '../src/shared-json.js';
 
 const listener: NodeChangeListener = { containerChanged: () => undefined, resourcesChanged: () => undefined };
 const node = new EngineNode('10.0.0.1:2375', '10.0.0.1', { protocol: 'http', host: '10.0.0.1', port: 2375 }, 5, 3, listener);
@@ -61,12 +64,7 @@ function inspectOf(id: string, name: string, ip: string): ContainerInspect {
 }
 
 function containerOf(inspect: ContainerInspect): EngineContainer {
-  return new EngineContainer(
-    node,
-    rowFromInspect(inspect, undefined, Date.parse('2026-12-02T10:05:00Z')),
-    configFromInspect(inspect, node.cpus),
-    inspect,
-  );
+  return inspectedContainer(node, rowFromInspect(inspect, undefined, Date.parse('2026-12-02T10:05:00Z')), inspect, node.cpus);
 }
 
 describe('shared JSON values', () => {
@@ -115,7 +113,8 @@ describe('containers built from an inspect', () => {
     const fresh = inspectOf('a'.repeat(64), 'web1', '172.17.0.2');
     expect(a.summary).toEqual(expectedRow);
     expect(JSON.stringify(a.summary)).toBe(JSON.stringify(expectedRow));
-    expect(a.config).toEqual({ ...fresh.Config, HostConfig: { ...fresh.HostConfig, CpuShares: 2 } });
+    expect(a.config).toEqual({ ...fresh.Config, HostConfig: fresh.HostConfig });
+    expect(a.reservedCpus).toBe(2);
     expect(a.inspect).toEqual({
       Id: fresh.Id,
       Name: fresh.Name,

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SwarmLabels, type ContainerSummary, type Scheduler } from '@swarm/plugin-sdk';
-import {
-  ContainerIndex,
-  EngineContainer,
-  EngineNode,
-  cpusToShares,
-  infoRows,
-  pendingContainer,
-  sharesToCpus,
-  type NodeChangeListener,
-} from '@swarm/driver-swarm';
+import { type ContainerSummary, type Scheduler } from '@swarm/plugin-sdk';
+import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
+import { ContainerIndex } from '../src/container-index.js';
+import { EngineContainer, cpusToShares, pendingContainer, sharesToCpus } from '../src/engine-container.js';
+import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
+import { infoRows } from '../src/info-rows.js';
 
 const GiB = 1024 ** 3;
 
@@ -49,8 +44,9 @@ function container(
   return new EngineContainer(
     node,
     summary,
-    { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: options.cpus ?? 0, Memory: options.memory ?? 0 } },
+    { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: 0, Memory: options.memory ?? 0 } },
     undefined,
+    options.cpus ?? 0,
   );
 }
 

@@ -1,4 +1,5 @@
-import { conditionWithSoftness, createExpressionFilter, type Expression, type Filter, type Node } from '@swarm/plugin-sdk';
+import { type Filter, type Node } from '@swarm/plugin-sdk';
+import { conditionWithSoftness, createExpressionFilter, type Expression } from '@swarm/plugin-sdk/helpers';
 import { containerIdentities, containerLabels, imageIdentities } from './node-identities.js';
 
 function nodeMatches(expression: Expression, node: Node): boolean {

@@ -1,4 +1,5 @@
-import { memoizeByList, repositoryOf, type Container, type Image } from '@swarm/plugin-sdk';
+import { type Container, type Image } from '@swarm/plugin-sdk';
+import { memoizeByList, repositoryOf } from '@swarm/plugin-sdk/helpers';
 
 // Sets: a plain expression value (no glob or regex syntax) is then one lookup per node.
 

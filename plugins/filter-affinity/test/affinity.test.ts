@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NodeColumns, type Container, type Node } from '@swarm/plugin-sdk';
+import { type Container, type Node } from '@swarm/plugin-sdk';
+import { NodeColumns } from '@swarm/plugin-sdk/helpers';
 import { fakeNode, placementRequest, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-affinity';
 

@@ -1,11 +1,5 @@
-import {
-  formatExpression,
-  createExpressionFilter,
-  type Expression,
-  type ExpressionMatcher,
-  type Filter,
-  type NodeTable,
-} from '@swarm/plugin-sdk';
+import { type Filter, type NodeTable } from '@swarm/plugin-sdk';
+import { formatExpression, createExpressionFilter, type Expression, type ExpressionMatcher } from '@swarm/plugin-sdk/helpers';
 
 /** `node` matches the node's ID or name; any other key matches that engine label ("" when absent). */
 function nodeMatcher(expression: Expression, table: NodeTable): ExpressionMatcher {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NodeColumns, Tokens } from '@swarm/plugin-sdk';
+import { Tokens } from '@swarm/plugin-sdk';
+import { NodeColumns } from '@swarm/plugin-sdk/helpers';
 import { fakeNode, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-health';
 

@@ -1,4 +1,5 @@
-import { memoizeByList, type Container, type JsonObject, type PortBinding } from '@swarm/plugin-sdk';
+import { type Container, type JsonObject, type PortBinding } from '@swarm/plugin-sdk';
+import { memoizeByList } from '@swarm/plugin-sdk/helpers';
 
 /** A host port a container holds (or asked for: a stopped container keeps its bindings). */
 export interface HeldPort {

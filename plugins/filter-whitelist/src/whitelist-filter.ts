@@ -1,11 +1,5 @@
-import {
-  conditionWithSoftness,
-  createExpressionFilter,
-  type Expression,
-  type ExpressionMatcher,
-  type Filter,
-  type NodeTable,
-} from '@swarm/plugin-sdk';
+import { type Filter, type NodeTable } from '@swarm/plugin-sdk';
+import { conditionWithSoftness, createExpressionFilter, type Expression, type ExpressionMatcher } from '@swarm/plugin-sdk/helpers';
 
 /**
  * Every key names nodes: the value is a `|`-separated list of node names, compared exactly.

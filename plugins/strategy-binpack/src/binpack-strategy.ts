@@ -1,14 +1,5 @@
-import {
-  rankByWeight,
-  readResourceWeights,
-  type Node,
-  type NodeTable,
-  type PlacementRequest,
-  type RankedNode,
-  type ResourceWeights,
-  type Strategy,
-  type StrategyOptions,
-} from '@swarm/plugin-sdk';
+import { type Node, type NodeTable, type PlacementRequest, type RankedNode, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import { rankByWeight, readResourceWeights, type ResourceWeights } from '@swarm/plugin-sdk/helpers';
 
 /** Swarm classic's binpack: the most reserved node that still fits first (higher weight wins; healthier nodes weigh more). */
 export class BinpackStrategy implements Strategy {

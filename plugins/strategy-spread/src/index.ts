@@ -1,4 +1,5 @@
-import { definePlugin, strategyOptionsFrom } from '@swarm/plugin-sdk';
+import { definePlugin } from '@swarm/plugin-sdk';
+import { strategyOptionsFrom } from '@swarm/plugin-sdk/helpers';
 import { SpreadStrategy } from './spread-strategy.js';
 
 export { SpreadStrategy };

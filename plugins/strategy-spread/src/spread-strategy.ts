@@ -1,14 +1,5 @@
-import {
-  rankByWeight,
-  readResourceWeights,
-  type Node,
-  type NodeTable,
-  type PlacementRequest,
-  type RankedNode,
-  type ResourceWeights,
-  type Strategy,
-  type StrategyOptions,
-} from '@swarm/plugin-sdk';
+import { type Node, type NodeTable, type PlacementRequest, type RankedNode, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import { rankByWeight, readResourceWeights, type ResourceWeights } from '@swarm/plugin-sdk/helpers';
 
 /** Swarm classic's spread: the least reserved node first (lower weight wins; healthier nodes weigh less). */
 export class SpreadStrategy implements Strategy {

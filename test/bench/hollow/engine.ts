@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { invalidArgument, isSwarmError } from '@swarm/plugin-sdk';
+import { isSwarmError } from '@swarm/plugin-sdk';
+import { invalidArgument } from './errors.js';
 import type { CallDelays } from './call-kinds.js';
 import { resolveDelays, type DelayOption } from './default-delays.js';
 import { engineIdFor } from './ids.js';

@@ -1,4 +1,4 @@
-import { invalidArgument } from '@swarm/plugin-sdk';
+import { invalidArgument } from './errors.js';
 
 /** The engine's `filters` query value: `{"label":{"a=b":true}}` (API ≥ 1.22) or `{"label":["a=b"]}`. */
 export type FilterArgs = ReadonlyMap<string, readonly string[]>;

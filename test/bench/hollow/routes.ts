@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { invalidArgument } from '@swarm/plugin-sdk';
+import { invalidArgument } from './errors.js';
 import type { CallKind } from './call-kinds.js';
 import { streamEvents, waitForContainer } from './event-stream.js';
 import { anyValue, labelsMatch, parseFilters } from './filters.js';

@@ -1,4 +1,5 @@
-import { conflict, invalidArgument, notFound, SwarmError, ErrorCodes } from '@swarm/plugin-sdk';
+import { SwarmError, ErrorCodes } from '@swarm/plugin-sdk';
+import { conflict, invalidArgument, notFound } from './errors.js';
 import { now } from './clock.js';
 import { EventHub } from './events.js';
 import { generatedName, randomHexId, stableHexId } from './ids.js';

@@ -1,6 +1,7 @@
 import type { ContainerConfig } from '@swarm/plugin-sdk';
 import { queryString, type RouteHandler } from '../context.js';
 import { proxyToEngine } from '../engine/proxy.js';
+import { capability } from '../capabilities.js';
 import { nodeEndpoint } from '../lookups.js';
 import { HttpError } from '../responses.js';
 
@@ -41,7 +42,7 @@ export const build: RouteHandler = async (ctx) => {
   };
   let node;
   try {
-    node = await ctx.api.cluster.placeBuild(config);
+    node = await capability(ctx.api.cluster, 'builds', 'image build').place(config);
     ctx.api.metrics.observeScheduling('build', true);
   } catch (error) {
     ctx.api.metrics.observeScheduling('build', false);

@@ -1,6 +1,7 @@
 import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
+import { capability } from '../capabilities.js';
 import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
 import { proxyToEngine } from '../engine/proxy.js';
@@ -57,7 +58,7 @@ async function startContainer(ctx: RequestContext, container: Container): Promis
 async function renameContainer(ctx: RequestContext, container: Container): Promise<void> {
   const newName = ctx.query.get('name');
   if (!newName) throw new HttpError(400, 'name cannot be empty');
-  await ctx.api.cluster.renameContainer(container, newName);
+  await capability(ctx.api.cluster, 'containerRename', 'rename').rename(container, newName);
   sendNoContent(ctx.res);
 }
 

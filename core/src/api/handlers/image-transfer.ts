@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TransferOptions } from '@swarm/plugin-sdk';
+import { capability } from '../capabilities.js';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
@@ -25,20 +26,16 @@ export const createImage: RouteHandler = async (ctx) => {
   const fromImage = ctx.query.get('fromImage');
   const fromSrc = ctx.query.get('fromSrc');
   if (!fromImage && !fromSrc) throw new HttpError(400, 'fromImage or fromSrc is required');
+  const images = capability(ctx.api.cluster, 'imageManagement', fromImage ? 'image pull' : 'image import');
   const progress = new ProgressStream(ctx.res);
   const onProgress = progress.writeFromNode.bind(progress);
   const transfer = untilClientLeaves(ctx.res);
   try {
     if (fromImage) {
-      await ctx.api.cluster.pullImage(
-        withTag(fromImage, ctx.query.get('tag')),
-        registryAuth(ctx.req.headers['x-registry-auth']),
-        onProgress,
-        transfer,
-      );
+      await images.pull(withTag(fromImage, ctx.query.get('tag')), registryAuth(ctx.req.headers['x-registry-auth']), onProgress, transfer);
     } else {
       const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
-      await ctx.api.cluster.importImage(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, transfer);
+      await images.importFrom(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, transfer);
     }
     progress.end();
   } catch (error) {
@@ -48,9 +45,10 @@ export const createImage: RouteHandler = async (ctx) => {
 
 /** POST /images/load: the archive is copied to every node. */
 export const loadImage: RouteHandler = async (ctx) => {
+  const images = capability(ctx.api.cluster, 'imageManagement', 'image load');
   const progress = new ProgressStream(ctx.res);
   try {
-    await ctx.api.cluster.loadImage(ctx.req, progress.writeFromNode.bind(progress), untilClientLeaves(ctx.res));
+    await images.load(ctx.req, progress.writeFromNode.bind(progress), untilClientLeaves(ctx.res));
     progress.end();
   } catch (error) {
     progress.fail(error);

@@ -1,4 +1,5 @@
 import type { Image, ImageSummary } from '@swarm/plugin-sdk';
+import { capability } from '../capabilities.js';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
@@ -49,7 +50,7 @@ export async function listImages(ctx: RequestContext): Promise<void> {
   const legacyName = ctx.query.get('filter');
   const bounds = { before: createdOf(ctx.api, filters.get('before')?.[0]), since: createdOf(ctx.api, filters.get('since')?.[0]) };
   const grouped = new Map<string, ImageSummary>();
-  for (const image of ctx.api.cluster.images()) {
+  for (const image of capability(ctx.api.cluster, 'images', 'image listing').list()) {
     if (!keep(image, filters, bounds)) continue;
     if (legacyName && !referenceMatches(legacyName, image.repoTags)) continue;
     const existing = grouped.get(image.id);
@@ -68,8 +69,8 @@ export async function listImages(ctx: RequestContext): Promise<void> {
 function pushSource(ctx: RequestContext, name: string): Image {
   const tag = ctx.query.get('tag');
   if (tag) return findImage(ctx.api, `${name}:${tag}`);
-  const tagged = ctx.api.cluster
-    .images()
+  const tagged = capability(ctx.api.cluster, 'images', 'image push')
+    .list()
     .find((image) => image.repoTags.some((repoTag) => repoTag.slice(0, repoTag.lastIndexOf(':')) === name));
   return tagged ?? findImage(ctx.api, name);
 }
@@ -89,7 +90,12 @@ async function tagImage(ctx: RequestContext, name: string): Promise<void> {
   const repo = ctx.query.get('repo');
   if (!repo) throw new HttpError(400, 'repository name must have at least one component');
   // every node's copy, or the one `node/image` names: the cluster decides, and answers 404 when none holds it
-  await ctx.api.cluster.tagImage(name, repo, ctx.query.get('tag') || 'latest', queryFlag(ctx.query, 'force'));
+  await capability(ctx.api.cluster, 'imageManagement', 'image tag').tag(
+    name,
+    repo,
+    ctx.query.get('tag') || 'latest',
+    queryFlag(ctx.query, 'force'),
+  );
   ctx.res.writeHead(201);
   ctx.res.end();
 }
@@ -114,7 +120,7 @@ export const imageOperation: RouteHandler = async (ctx) => {
 /** DELETE /images/{name}?force */
 export const removeImage: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
-  const removed = await ctx.api.cluster.removeImages(name, queryFlag(ctx.query, 'force'));
+  const removed = await capability(ctx.api.cluster, 'imageManagement', 'image removal').remove(name, queryFlag(ctx.query, 'force'));
   if (removed.length === 0) throw new HttpError(404, `No such image: ${name}`);
   sendJson(ctx.res, 200, removed);
 };

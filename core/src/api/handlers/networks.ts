@@ -1,6 +1,7 @@
-import type { Cluster, Network, NetworkCreateRequest, NetworkSummary } from '@swarm/plugin-sdk';
+import type { Network, NetworkCreateRequest, NetworkInventory, NetworkSummary } from '@swarm/plugin-sdk';
 import { queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
+import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
 import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { proxyToEngine } from '../engine/proxy.js';
@@ -23,7 +24,7 @@ export const listNetworks: RouteHandler = async (ctx) => {
   checkFilterKeys(filters, NETWORK_FILTERS);
   const seen = new Set<string>();
   const out: NetworkSummary[] = [];
-  for (const network of ctx.api.cluster.networks()) {
+  for (const network of capability(ctx.api.cluster, 'networks', 'network listing').list()) {
     const key = network.scope === 'local' ? `${network.node.id}/${network.id}` : network.id;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -43,9 +44,10 @@ export const listNetworks: RouteHandler = async (ctx) => {
 
 /** POST /networks/create */
 export const createNetwork: RouteHandler = async (ctx) => {
+  const networks = capability(ctx.api.cluster, 'networkManagement', 'network create');
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
   if (typeof body.Name !== 'string' || body.Name === '') throw new HttpError(400, 'network name is required');
-  const network = await ctx.api.cluster.createNetwork(body as NetworkCreateRequest);
+  const network = await networks.create(body as NetworkCreateRequest);
   sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
 };
 
@@ -93,25 +95,26 @@ export const networkOperation: RouteHandler = async (ctx) => {
  * names; else every node's network of that name (one of wider scope than local, the same on
  * every node, once); else the one `node/name` or a unique ID prefix names.
  */
-function networkCopies(cluster: Cluster, reference: string): Network[] {
-  const all = cluster.networks();
+function networkCopies(networks: NetworkInventory, reference: string): Network[] {
+  const all = networks.list();
   const byId = all.find((network) => network.id === reference);
   if (byId) return [byId];
   const byName = new Map<string, Network>();
   for (const network of all) if (network.name === reference && !byName.has(network.id)) byName.set(network.id, network);
   if (byName.size > 0) return [...byName.values()];
-  const named = cluster.network(reference);
+  const named = networks.find(reference);
   return named ? [named] : [];
 }
 
 /** DELETE /networks/{name}: every copy at once; when some fail, the others stay removed and each failed node is named. */
 async function removeNetworks(ctx: RequestContext, reference: string): Promise<void> {
-  const copies = networkCopies(ctx.api.cluster, reference);
+  const management = capability(ctx.api.cluster, 'networkManagement', 'network removal');
+  const copies = networkCopies(capability(ctx.api.cluster, 'networks', 'network lookup'), reference);
   if (copies.length === 0) throw new HttpError(404, `No such network: ${reference}`);
   await onEveryCopy(
     copies,
     (network) => network.node,
-    (network) => ctx.api.cluster.removeNetwork(network),
+    (network) => management.remove(network),
   );
   sendNoContent(ctx.res);
 }

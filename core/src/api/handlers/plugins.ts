@@ -5,7 +5,7 @@ import { readJsonBody } from '../body.js';
 import { relayProgressFromNodes, type NodeCall } from '../engine/progress-fan-out.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { callNodes, throwFailures } from '../fan-out.js';
-import { anyHealthyEndpoint, healthyNodes, nodeEndpoint, nodeJson } from '../lookups.js';
+import { anyHealthyEndpoint, nodeEndpoint, nodeJson, pluginNodes } from '../lookups.js';
 import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
 import { HttpError, sendJson } from '../responses.js';
 import { splitOperation } from '../router.js';
@@ -17,7 +17,7 @@ function clusterPlugin(node: Node, plugin: Record<string, unknown>): Record<stri
 
 /** GET /plugins: every healthy node's plugins (filters go to each engine). */
 export const listPlugins: RouteHandler = async (ctx) => {
-  const answers = await callNodes(healthyNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
+  const answers = await callNodes(pluginNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
   throwFailures(answers);
   const plugins = answers.flatMap(({ node, body }) =>
     Array.isArray(body) ? body.map((plugin) => clusterPlugin(node, plugin as Record<string, unknown>)) : [],
@@ -60,7 +60,7 @@ async function progressOnNodes(ctx: RequestContext, calls: readonly NodeCall[]):
 
 /** POST /plugins/pull: installed on every healthy node, so drivers are there wherever containers land. */
 export const pullPlugin: RouteHandler = async (ctx) => {
-  const nodes = healthyNodes(ctx.api);
+  const nodes = pluginNodes(ctx.api);
   if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
   const path = `${ctx.versionPrefix}/plugins/pull${queryString(ctx.query)}`;
   await progressOnNodes(

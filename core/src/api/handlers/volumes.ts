@@ -1,6 +1,7 @@
 import type { VolumeCreateRequest, VolumeSummary } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
+import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { findVolume, nodeEndpoint } from '../lookups.js';
@@ -13,7 +14,7 @@ export const listVolumes: RouteHandler = async (ctx) => {
   const filters = parseFilters(ctx.query.get('filters'));
   checkFilterKeys(filters, VOLUME_FILTERS);
   const volumes: VolumeSummary[] = [];
-  for (const volume of ctx.api.cluster.volumes()) {
+  for (const volume of capability(ctx.api.cluster, 'volumes', 'volume listing').list()) {
     const name = volume.driver === 'local' ? `${volume.node.name}/${volume.name}` : volume.name;
     if (!matchesAny(filters, 'name', [name, volume.name], true)) continue;
     if (!matchesAny(filters, 'driver', [volume.driver])) continue;
@@ -36,7 +37,7 @@ export const listVolumes: RouteHandler = async (ctx) => {
 /** POST /volumes/create */
 export const createVolume: RouteHandler = async (ctx) => {
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  const volume = await ctx.api.cluster.createVolume(body as VolumeCreateRequest);
+  const volume = await capability(ctx.api.cluster, 'volumeManagement', 'volume create').create(body as VolumeCreateRequest);
   sendJson(ctx.res, 201, volume.summary);
 };
 
@@ -47,7 +48,9 @@ export const createVolume: RouteHandler = async (ctx) => {
 export const volumeOperation: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
   if (ctx.req.method === 'DELETE') {
-    await ctx.api.cluster.removeVolume(name, queryFlag(ctx.query, 'force'));
+    const volumes = capability(ctx.api.cluster, 'volumeManagement', 'volume removal');
+    findVolume(ctx.api, name);
+    await volumes.remove(name, queryFlag(ctx.query, 'force'));
     return sendNoContent(ctx.res);
   }
   const volume = findVolume(ctx.api, name);

@@ -1,13 +1,9 @@
-import { ErrorCodes, SwarmError } from './errors.js';
-import type { Node } from './node.js';
-import { NodeColumns, type NodeTable } from './node-table.js';
+import { SdkErrors } from '../errors.js';
+import type { Node } from '../node.js';
+import type { NodeTable } from '../node-table.js';
+import { NodeColumns } from './node-columns.js';
 import { offerBest, sortByWeight, type BestList } from './resource-weighing-order.js';
-import type { PlacementRequest, RankedNode, StrategyOptions } from './scheduler.js';
-
-/** Swarm classic's text when no node can hold the requested CPUs and memory. */
-export const NO_RESOURCES_MESSAGE = 'no resources available to schedule container';
-
-export const noResources = (): SwarmError => new SwarmError(ErrorCodes.NO_RESOURCES, NO_RESOURCES_MESSAGE);
+import type { PlacementRequest, RankedNode, StrategyOptions } from '../scheduler.js';
 
 /** How much the CPU and the memory score count in a node's weight (Swarm classic: 1 and 1). */
 export interface ResourceWeights {
@@ -15,7 +11,7 @@ export interface ResourceWeights {
   readonly memory: number;
 }
 
-export const EQUAL_WEIGHTS: ResourceWeights = Object.freeze({ cpu: 1, memory: 1 });
+const EQUAL_WEIGHTS: ResourceWeights = Object.freeze({ cpu: 1, memory: 1 });
 
 export interface WeighingOptions {
   /** Added per point of `healthIndicator()`: spread uses −10, binpack +10 (Swarm classic). */
@@ -72,7 +68,7 @@ function selectBest(request: PlacementRequest, nodes: readonly Node[], table: No
     const weight = weigh(table, i, request, weights, options.healthFactor);
     if (!Number.isNaN(weight)) offerBest(best, size, options.lowestFirst, i, weight, table.containerCount[i]!);
   }
-  if (best.index.length === 0) throw noResources();
+  if (best.index.length === 0) throw SdkErrors.noResources();
   return best.index.map((index, rank) => ({ node: nodes[index]!, score: best.weight[rank]! }));
 }
 
@@ -90,7 +86,7 @@ function rankAll(request: PlacementRequest, nodes: readonly Node[], table: NodeT
     containers[i] = table.containerCount[i]!;
     kept[count++] = i;
   }
-  if (count === 0) throw noResources();
+  if (count === 0) throw SdkErrors.noResources();
   const order = sortByWeight(kept.subarray(0, count), weight, containers, options.lowestFirst);
   const length = Math.min(count, size);
   const ranked: RankedNode[] = new Array(length);
@@ -107,16 +103,13 @@ export function readResourceWeights(strategy: string, options: StrategyOptions, 
   const known = ['cpuWeight', 'memoryWeight', ...extraKeys];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw new SwarmError(
-        ErrorCodes.CONFIG_INVALID,
-        `strategy "${strategy}": unknown option "${key}"; known options: ${known.join(', ')}`,
-      );
+      throw SdkErrors.strategyOptionUnknown({ strategy, key, known });
     }
   }
   const cpu = readWeight(strategy, options, 'cpuWeight');
   const memory = readWeight(strategy, options, 'memoryWeight');
   if (cpu + memory === 0) {
-    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `strategy "${strategy}": cpuWeight and memoryWeight cannot both be 0`);
+    throw SdkErrors.strategyWeightsZero({ strategy });
   }
   return { cpu, memory };
 }
@@ -126,10 +119,7 @@ function readWeight(strategy: string, options: StrategyOptions, key: string): nu
   if (raw === undefined) return 1;
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
   if (!Number.isFinite(value) || value < 0) {
-    throw new SwarmError(
-      ErrorCodes.CONFIG_INVALID,
-      `strategy "${strategy}": option ${key} must be a number >= 0, got ${JSON.stringify(raw)}`,
-    );
+    throw SdkErrors.strategyWeightInvalid({ strategy, key, value: raw });
   }
   return value;
 }

@@ -1,18 +1,16 @@
-import type { DiscoveryEntry } from './discovery.js';
-import { ErrorCodes, SwarmError } from './errors.js';
+import type { DiscoveryEntry } from '../discovery.js';
+import { SdkErrors } from '../errors.js';
 
 const RANGE = /\[(\d+):(\d+)\]/;
 /** Guards against a typo such as `[1:100000]` dialling a hundred thousand addresses. */
 const MAX_RANGE_SIZE = 4096;
-
-const invalid = (message: string): SwarmError => new SwarmError(ErrorCodes.DISCOVERY_INVALID, message);
 
 /** One `host:port` (IPv6 as `[::1]:2375`) checked and split. */
 export function parseDiscoveryEntry(text: string): DiscoveryEntry {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d+)$/.exec(text);
   const port = match ? Number(match[2]) : NaN;
   if (!match || !(port > 0 && port < 65536)) {
-    throw invalid(`invalid discovery entry "${text}": expected host:port (for example 127.0.0.2:2375)`);
+    throw SdkErrors.discoveryEntryInvalid({ entry: text });
   }
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port, addr: text };
 }
@@ -23,8 +21,8 @@ export function expandDiscoveryRange(pattern: string): string[] {
   if (!match) return [pattern];
   const from = Number(match[1]);
   const to = Number(match[2]);
-  if (from > to) throw invalid(`invalid discovery range "${pattern}": ${from} is greater than ${to}`);
-  if (to - from + 1 > MAX_RANGE_SIZE) throw invalid(`invalid discovery range "${pattern}": more than ${MAX_RANGE_SIZE} addresses`);
+  if (from > to) throw SdkErrors.discoveryRangeReversed({ pattern, from, to });
+  if (to - from + 1 > MAX_RANGE_SIZE) throw SdkErrors.discoveryRangeTooLarge({ pattern, max: MAX_RANGE_SIZE });
   const entries: string[] = [];
   for (let value = from; value <= to; value++) entries.push(pattern.replace(RANGE, String(value)));
   return entries;
@@ -33,10 +31,10 @@ export function expandDiscoveryRange(pattern: string): string[] {
 /** Parse a comma separated list of `host:port` items, each possibly a range; duplicates are dropped. */
 export function parseDiscoveryList(list: string): DiscoveryEntry[] {
   const items = list.split(',').map((item) => item.trim());
-  if (items.every((item) => item === '')) throw invalid('empty discovery list: expected host:port[,host:port...]');
+  if (items.every((item) => item === '')) throw SdkErrors.discoveryListEmpty();
   const seen = new Map<string, DiscoveryEntry>();
   for (const item of items) {
-    if (item === '') throw invalid(`invalid discovery list "${list}": empty item`);
+    if (item === '') throw SdkErrors.discoveryListItemEmpty({ list });
     for (const addr of expandDiscoveryRange(item)) {
       if (!seen.has(addr)) seen.set(addr, parseDiscoveryEntry(addr));
     }

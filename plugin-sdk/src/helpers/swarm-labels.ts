@@ -1,4 +1,4 @@
-import type { ContainerConfig } from './types/docker.js';
+import type { ContainerConfig } from '../types/docker.js';
 
 export const SWARM_LABEL_NAMESPACE = 'com.docker.swarm';
 

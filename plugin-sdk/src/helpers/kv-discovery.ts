@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { DiscoveryEntry, DiscoveryOptions } from './discovery.js';
+import type { DiscoveryEntry, DiscoveryOptions } from '../discovery.js';
 import { parseDiscoveryEntry } from './discovery-addresses.js';
-import { ErrorCodes, SwarmError } from './errors.js';
+import { SdkErrors } from '../errors.js';
 
 /**
  * Shared by the key-value discovery backends (zk, etcd): Swarm classic's store layout
@@ -31,9 +31,6 @@ export interface KvDiscoveryTarget {
   readonly nodesPath: string;
   readonly tls?: KvTlsMaterial;
 }
-
-const invalid = (message: string, cause?: unknown): SwarmError =>
-  new SwarmError(ErrorCodes.DISCOVERY_INVALID, message, cause === undefined ? {} : { cause });
 
 /** Joins key segments with `/`, dropping empty ones and stray slashes. */
 export function joinKeyPath(...segments: readonly string[]): string {
@@ -80,19 +77,19 @@ function readPem(option: string, file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw invalid(`cannot read ${option} ${file}: ${(error as Error).message}`, error);
+    throw SdkErrors.kvTlsUnreadable({ option, file, reason: (error as Error).message }, { cause: error });
   }
 }
 
 /** TLS material from `kv.cacertfile`, `kv.certfile` and `kv.keyfile` (all three, or none). */
-export function readKvTls(options: Readonly<Record<string, string>>): KvTlsMaterial | undefined {
+function readKvTls(options: Readonly<Record<string, string>>): KvTlsMaterial | undefined {
   const files = [KvDiscoveryOptions.caCertFile, KvDiscoveryOptions.certFile, KvDiscoveryOptions.keyFile].map(
     (option) => options[option] ?? '',
   );
   const given = files.filter((file) => file !== '').length;
   if (given === 0) return undefined;
   if (given < files.length) {
-    throw invalid('TLS to the discovery store needs kv.cacertfile, kv.certfile and kv.keyfile together');
+    throw SdkErrors.kvTlsIncomplete();
   }
   return {
     ca: readPem(KvDiscoveryOptions.caCertFile, files[0]!),
@@ -113,8 +110,7 @@ export function parseKvDiscovery(scheme: string, uri: string, options: Discovery
     .split(',')
     .map((host) => host.trim())
     .filter((host) => host !== '');
-  if (hosts.length === 0)
-    throw invalid(`${scheme}:// discovery needs at least one store address, as in ${scheme}://h1:port,h2:port/prefix`);
+  if (hosts.length === 0) throw SdkErrors.kvStoreMissing({ scheme });
   const normalized = hosts.map((host) => {
     const withPort = host.includes(':') ? host : `${host}:${defaultPort}`;
     parseStoreAddress(scheme, withPort);
@@ -129,7 +125,7 @@ function parseStoreAddress(scheme: string, host: string): void {
   try {
     parseDiscoveryEntry(host);
   } catch (error) {
-    throw invalid(`invalid ${scheme} store address ${JSON.stringify(host)}: expected host:port`, error);
+    throw SdkErrors.kvStoreAddressInvalid({ scheme, host }, { cause: error });
   }
 }
 

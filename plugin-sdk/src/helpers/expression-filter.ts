@@ -1,8 +1,8 @@
 import { formatExpression, parseExpressions, type Expression } from './expressions.js';
-import type { Node } from './node.js';
-import type { NodeTable } from './node-table.js';
-import { ErrorCodes, SwarmError } from './errors.js';
-import { fail, PASS, type Filter, type FilterRun, type PlacementRequest } from './scheduler.js';
+import type { Node } from '../node.js';
+import type { NodeTable } from '../node-table.js';
+import { SdkErrors } from '../errors.js';
+import { fail, PASS, type Filter, type FilterRun, type PlacementRequest } from '../scheduler.js';
 import { swarmDirectives, type SwarmDirective } from './swarm-labels.js';
 
 export interface ExpressionFilterSpec {
@@ -35,8 +35,7 @@ export type ExpressionMatcher = (node: Node, row: number) => boolean;
 function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: NodeTable | undefined): ExpressionMatcher {
   const matches = spec.matches;
   if (matches === undefined) {
-    if (table === undefined)
-      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `expression filter "${spec.filter}" reads a NodeTable: pass one to prepare`);
+    if (table === undefined) throw SdkErrors.expressionFilterNeedsTable({ filter: spec.filter });
     return spec.matcher!(expression, table);
   }
   if (table === undefined) return (node) => matches(expression, node);
@@ -46,7 +45,7 @@ function matcherOf(spec: ExpressionFilterSpec, expression: Expression, table: No
 }
 
 /** `key==value`, with the soft marker kept (`key==~value`), for per-node reasons. */
-export function describeExpression(expression: Expression): string {
+function describeExpression(expression: Expression): string {
   return `${expression.key}${expression.operator}${expression.soft ? '~' : ''}${expression.value}`;
 }
 
@@ -60,7 +59,7 @@ export function conditionWithSoftness(expression: Expression): string {
  * request's expressions (throwing Swarm's texts for invalid ones), skips soft ones on the second
  * pass, and fails a node on its first unsatisfied expression.
  */
-export function prepareExpressionRun(spec: ExpressionFilterSpec, request: PlacementRequest, table?: NodeTable): FilterRun | undefined {
+function prepareExpressionRun(spec: ExpressionFilterSpec, request: PlacementRequest, table?: NodeTable): FilterRun | undefined {
   const all = parseExpressions(swarmDirectives(request.config, spec.directive));
   if (all.length === 0) return undefined;
   const active = request.soft ? all : all.filter((expression) => !expression.soft);
@@ -82,7 +81,7 @@ export function prepareExpressionRun(spec: ExpressionFilterSpec, request: Placem
 /** A whole expression filter from its spec: `prepare` is `prepareExpressionRun`. */
 export function createExpressionFilter(spec: ExpressionFilterSpec): Filter {
   if (!spec.matches === !spec.matcher) {
-    throw new SwarmError(ErrorCodes.PLUGIN_REGISTER_FAILED, `expression filter "${spec.filter}": give exactly one of matches and matcher`);
+    throw SdkErrors.expressionFilterSpec({ filter: spec.filter });
   }
   return Object.freeze({
     name: spec.filter,

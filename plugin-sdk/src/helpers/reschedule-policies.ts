@@ -1,6 +1,6 @@
-import { invalidArgument } from './errors.js';
+import { SdkErrors } from '../errors.js';
 import { swarmDirectives } from './swarm-labels.js';
-import type { ContainerConfig } from './types/docker.js';
+import type { ContainerConfig } from '../types/docker.js';
 
 export type ReschedulePolicy = 'off' | 'on-node-failure';
 
@@ -13,8 +13,8 @@ const POLICIES: readonly string[] = ['off', 'on-node-failure'];
  */
 export function reschedulePolicy(config: ContainerConfig): ReschedulePolicy {
   const policies = swarmDirectives(config, 'reschedulePolicies');
-  if (policies.length > 1) throw invalidArgument('too many reschedule policies');
+  if (policies.length > 1) throw SdkErrors.reschedulePolicyTooMany();
   const [policy = 'off'] = policies;
-  if (!POLICIES.includes(policy)) throw invalidArgument(`invalid reschedule policy: ${policy}`);
+  if (!POLICIES.includes(policy)) throw SdkErrors.reschedulePolicyInvalid({ policy });
   return policy as ReschedulePolicy;
 }

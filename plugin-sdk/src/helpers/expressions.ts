@@ -1,4 +1,4 @@
-import { ErrorCodes, SwarmError } from './errors.js';
+import { SdkErrors } from '../errors.js';
 
 /**
  * Swarm classic's placement expressions (`-e constraint:...`, `-e affinity:...`,
@@ -43,33 +43,23 @@ export interface InvalidExpressionDetails {
   readonly hint: string;
 }
 
-export const invalidExpression = (message: string, details?: InvalidExpressionDetails): SwarmError =>
-  new SwarmError(ErrorCodes.INVALID_EXPRESSION, message, details === undefined ? {} : { details: { ...details } });
+const HINTS = {
+  operator: 'write key==value or key!=value (a value starting with ~ is soft)',
+  key: 'a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+  value: String.raw`a value is one or more letters, digits, spaces or : - _ . * / ( ) ? + [ ] \ ^ $ |, after an optional ~ (soft)`,
+} as const;
+
+const details = (expression: string, hint: string): { details: InvalidExpressionDetails } => ({ details: { expression, hint } });
 
 /** Parse one expression; throws INVALID_EXPRESSION with Swarm classic's texts (and the expression in `details`). */
 export function parseExpression(source: string): Expression {
   const operator = OPERATORS.find((candidate) => source.includes(candidate));
-  if (operator === undefined) {
-    throw invalidExpression('One of operator ==, != is expected', {
-      expression: source,
-      hint: 'write key==value or key!=value (a value starting with ~ is soft)',
-    });
-  }
+  if (operator === undefined) throw SdkErrors.expressionOperatorMissing(undefined, details(source, HINTS.operator));
   const at = source.indexOf(operator);
   const key = source.slice(0, at);
   const rawValue = source.slice(at + operator.length);
-  if (!VALID_KEY.test(key)) {
-    throw invalidExpression(`Key '${key}' is invalid`, {
-      expression: source,
-      hint: 'a key is a letter or _ followed by at least one letter, digit, -, _ or .',
-    });
-  }
-  if (!VALID_VALUE.test(rawValue)) {
-    throw invalidExpression(`Value '${rawValue}' is invalid`, {
-      expression: source,
-      hint: String.raw`a value is one or more letters, digits, spaces or : - _ . * / ( ) ? + [ ] \ ^ $ |, after an optional ~ (soft)`,
-    });
-  }
+  if (!VALID_KEY.test(key)) throw SdkErrors.expressionKeyInvalid({ key }, details(source, HINTS.key));
+  if (!VALID_VALUE.test(rawValue)) throw SdkErrors.expressionValueInvalid({ value: rawValue }, details(source, HINTS.value));
   const soft = rawValue.startsWith('~');
   const value = rawValue.replace(/^~+/, '');
   return createExpression(source, key, operator, value, soft);
@@ -121,13 +111,13 @@ function regexTest(value: string): (candidate: string) => boolean {
  * `^` + value with `*` → `.*` + `$` (other regex characters keep their meaning, as in Swarm).
  * An invalid pattern matches nothing (Swarm logs it and finds no match).
  */
-export function compileValue(value: string): RegExp | undefined {
+function compileValue(value: string): RegExp | undefined {
   const source = isRegexValue(value) ? value.slice(1, -1) : `^${value.replaceAll('*', '.*')}$`;
   return compileGoRegex(source);
 }
 
 /** Translate the Go RE2 syntax Swarm users write into a JavaScript RegExp. */
-export function compileGoRegex(source: string): RegExp | undefined {
+function compileGoRegex(source: string): RegExp | undefined {
   let flags = '';
   let body = source;
   const flagGroup = GO_FLAG_GROUP.exec(body);

@@ -1,6 +1,6 @@
-import type { Resolver } from './plugin.js';
-import type { StrategyOptions } from './scheduler.js';
-import { Tokens } from './tokens.js';
+import type { Resolver } from '../plugin.js';
+import type { StrategyOptions } from '../scheduler.js';
+import { Tokens } from '../tokens.js';
 
 /** The deployment's strategy options (`--strategy-opt`, config file), or none when the host registered none. */
 export function strategyOptionsFrom(resolver: Resolver): StrategyOptions {

@@ -1,0 +1,39 @@
+/**
+ * `@swarm/plugin-sdk/helpers`: building blocks the built-in plugins use and third parties may
+ * reuse. Swarm classic's expressions, labels and weighing, discovery parsing, the key-value store
+ * layout, and the NodeTable implementation the host schedules with. Unlike the contract in
+ * `@swarm/plugin-sdk`, these follow the SDK's version but are not what the host asks of a plugin.
+ */
+export { NodeColumns } from './node-columns.js';
+export { formatExpression, parseExpression, parseExpressions, type Expression, type ExpressionOperator } from './expressions.js';
+export { conditionWithSoftness, createExpressionFilter, type ExpressionFilterSpec, type ExpressionMatcher } from './expression-filter.js';
+export { rankByWeight, readResourceWeights, type ResourceWeights, type WeighingOptions } from './resource-weighing.js';
+export { strategyOptionsFrom } from './strategy-options.js';
+export {
+  SWARM_LABEL_NAMESPACE,
+  SwarmLabels,
+  moveEnvDirectivesToLabels,
+  requestedCpus,
+  requestedMemory,
+  swarmDirectives,
+  type SwarmDirective,
+} from './swarm-labels.js';
+export { reschedulePolicy, type ReschedulePolicy } from './reschedule-policies.js';
+export { repositoryOf } from './image-reference.js';
+export { memoizeByList } from './list-memo.js';
+export { bytesSize } from './units.js';
+export { expandDiscoveryRange, parseDiscoveryEntry, parseDiscoveryList } from './discovery-addresses.js';
+export {
+  EntrySetDeduper,
+  KV_NODES_PATH,
+  KvDiscoveryOptions,
+  SerialRetryTask,
+  collectEntries,
+  joinKeyPath,
+  parseKvDiscovery,
+  storeRetryDelayMs,
+  type KvDiscoveryTarget,
+  type KvTlsMaterial,
+} from './kv-discovery.js';
+export { LEADER_ELECTION_PATH, distinctLeaderUpdates } from './leadership.js';
+export { SdkErrors } from '../errors.js';

@@ -1,0 +1,95 @@
+import { ErrorCodes, defineError } from '@swarm/plugin-sdk';
+
+/** Every error driver-swarm raises itself (engine answers come through the engine client's). */
+export const SwarmErrors = {
+  /** Docker's text for a name in use, word for word as Swarm classic returns it. */
+  nameInUse: defineError('swarm.name-in-use', {
+    code: ErrorCodes.NAME_IN_USE,
+    message: (p: { name: string }) =>
+      `Conflict: The name ${p.name} is already assigned. You have to delete (or rename) that container to be able to assign ${p.name} to a container again.`,
+  }),
+  noNodeChosen: defineError('swarm.no-node-chosen', { code: ErrorCodes.NO_NODE_AVAILABLE, message: () => 'error creating container' }),
+  noHealthyNode: defineError('swarm.no-healthy-node', {
+    code: ErrorCodes.NO_NODE_AVAILABLE,
+    message: () => 'No healthy node available in the cluster',
+  }),
+  createdButNotListed: defineError('swarm.created-not-listed', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: () => "Container created but refresh didn't report it back",
+  }),
+  networkCreatedNotListed: defineError('swarm.network-created-not-listed', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { name: string; node: string }) => `network ${p.name} was created on ${p.node} but is not listed there`,
+  }),
+  nodeGone: defineError('swarm.node-gone', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { node: string }) => `node ${p.node} is no longer part of the cluster`,
+  }),
+  noSuchNode: defineError('swarm.no-such-node', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { node: string }) => `No such node: ${p.node}`,
+  }),
+  noSuchImage: defineError('swarm.no-such-image', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { image: string }) => `No such image: ${p.image}`,
+  }),
+  noSuchVolume: defineError('swarm.no-such-volume', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { volume: string }) => `No such volume: ${p.volume}`,
+  }),
+  /** Engines that failed a fanned-out operation, one `node: error` line each (Swarm classic joins them so). */
+  fanOutFailed: defineError('swarm.fan-out', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { failures: readonly string[] }) => p.failures.join('\n'),
+  }),
+  notAnEngine: defineError('swarm.not-an-engine', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { addr: string }) => `${p.addr} is not a Docker engine: /info and /version did not answer as an engine does`,
+  }),
+  notAnEngineStatus: defineError('swarm.not-an-engine-status', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { addr: string; status: number; reason: string }) =>
+      `${p.addr} is not a Docker engine: GET /info answered HTTP ${p.status} (${p.reason})`,
+  }),
+  duplicateEngineId: defineError('swarm.duplicate-engine-id', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { engineId: string; addr: string; other: string }) =>
+      `ID duplicated. ${p.engineId} shared by this node ${p.addr} and another node ${p.other}`,
+  }),
+  optionNotNumber: defineError('swarm.option.not-number', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { key: string; raw: string }) => `${p.key} must be a number, "${p.raw}" is invalid`,
+  }),
+  overcommitInvalid: defineError('swarm.option.overcommit', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: number }) => `swarm.overcommit should be larger than -1, ${p.value.toFixed(6)} is invalid`,
+  }),
+  createRetryNotInteger: defineError('swarm.option.createretry-integer', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: number }) => `swarm.createretry must be an integer, ${p.value} is invalid`,
+  }),
+  createRetryNegative: defineError('swarm.option.createretry-negative', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: number }) => `swarm.createretry can not be negative, ${p.value} is invalid`,
+  }),
+  requestTimeoutInvalid: defineError('swarm.option.requesttimeout', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: number }) => `swarm.requesttimeout must be positive, ${p.value} is invalid`,
+  }),
+  refreshMinInvalid: defineError('swarm.option.refresh-min', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: number }) => `min refresh interval should be a positive number, ${p.value} is invalid`,
+  }),
+  refreshMaxBelowMin: defineError('swarm.option.refresh-max', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: () => 'max refresh interval cannot be less than min refresh interval',
+  }),
+  failureRetryInvalid: defineError('swarm.option.failure-retry', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: number }) => `invalid failure retry count, ${p.value} is invalid`,
+  }),
+  tlsFileUnreadable: defineError('swarm.tls-file', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { what: string; path: string; reason: string }) => `cannot read the TLS ${p.what} ${p.path}: ${p.reason}`,
+  }),
+} as const;
