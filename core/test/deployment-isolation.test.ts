@@ -1,5 +1,6 @@
 import { createSwarm, rootContainer, type Swarm } from '@swarm/core';
-import { named, Tokens, type ClusterEvent, type DeploymentConfig } from '@swarm/plugin-sdk';
+import { Tokens, type ClusterEvent, type DeploymentConfig } from '@swarm/plugin-sdk';
+import { named } from '../dist/plugins/extension-kinds.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempProject, filtersBody, memoryDriverBody, strategyBody, type TempProject } from './support/temp-project.js';
 

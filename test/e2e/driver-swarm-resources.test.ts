@@ -59,8 +59,8 @@ describe('driver-swarm images, volumes, networks and renames across three real e
       loadProgress.push(`${node.name}: ${message.stream ?? message.status ?? ''}`),
     );
     expect(
-      cluster
-        .images()
+      images()
+        .list()
         .filter((image) => image.repoTags.includes('loaded:1'))
         .map((image) => image.node.name)
         .sort(),
