@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectEntries } from '@swarm/plugin-sdk';
+import { collectEntries } from '@swarm/plugin-sdk/helpers';
 
 describe('collectEntries (zk://, etcd:// node values)', () => {
   it('trims values, skips empty ones silently as Swarm classic does, and reports malformed ones', () => {

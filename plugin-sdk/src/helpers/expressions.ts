@@ -1,4 +1,4 @@
-import { SdkErrors } from '../errors.js';
+import { SdkErrors, type RaiseOptions } from '../errors.js';
 
 /**
  * Swarm classic's placement expressions (`-e constraint:...`, `-e affinity:...`,
@@ -49,7 +49,10 @@ const HINTS = {
   value: String.raw`a value is one or more letters, digits, spaces or : - _ . * / ( ) ? + [ ] \ ^ $ |, after an optional ~ (soft)`,
 } as const;
 
-const details = (expression: string, hint: string): { details: InvalidExpressionDetails } => ({ details: { expression, hint } });
+const details = (expression: string, hint: string): RaiseOptions => {
+  const described: InvalidExpressionDetails = { expression, hint };
+  return { details: { ...described } };
+};
 
 /** Parse one expression; throws INVALID_EXPRESSION with Swarm classic's texts (and the expression in `details`). */
 export function parseExpression(source: string): Expression {

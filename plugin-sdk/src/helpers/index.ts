@@ -5,7 +5,14 @@
  * `@swarm/plugin-sdk`, these follow the SDK's version but are not what the host asks of a plugin.
  */
 export { NodeColumns } from './node-columns.js';
-export { formatExpression, parseExpression, parseExpressions, type Expression, type ExpressionOperator } from './expressions.js';
+export {
+  formatExpression,
+  parseExpression,
+  parseExpressions,
+  type Expression,
+  type ExpressionOperator,
+  type InvalidExpressionDetails,
+} from './expressions.js';
 export { conditionWithSoftness, createExpressionFilter, type ExpressionFilterSpec, type ExpressionMatcher } from './expression-filter.js';
 export { rankByWeight, readResourceWeights, type ResourceWeights, type WeighingOptions } from './resource-weighing.js';
 export { strategyOptionsFrom } from './strategy-options.js';
