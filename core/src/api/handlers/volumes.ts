@@ -48,9 +48,7 @@ export const createVolume: RouteHandler = async (ctx) => {
 export const volumeOperation: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
   if (ctx.req.method === 'DELETE') {
-    const volumes = capability(ctx.api.cluster, 'volumeManagement', 'volume removal');
-    findVolume(ctx.api, name);
-    await volumes.remove(name, queryFlag(ctx.query, 'force'));
+    await capability(ctx.api.cluster, 'volumeManagement', 'volume removal').remove(name, queryFlag(ctx.query, 'force'));
     return sendNoContent(ctx.res);
   }
   const volume = findVolume(ctx.api, name);
