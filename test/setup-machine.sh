@@ -14,3 +14,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 command -v docker >/dev/null || { echo "setup-machine: the docker CLI is missing (apt-get install docker.io provides it)" >&2; exit 1; }
+
+# kubectl 1.20 from Debian's kubernetes-client, for the Kubernetes double's tests with an old
+# client. Installing the package would replace /usr/bin/kubectl (1.32), so it is only unpacked.
+KUBECTL_OLD_DIR=/opt/swarm-test/kubernetes-client
+if [ ! -x "$KUBECTL_OLD_DIR/usr/bin/kubectl" ]; then
+  echo "setup-machine: unpacking kubernetes-client (kubectl 1.20) into $KUBECTL_OLD_DIR" >&2
+  tmp=$(mktemp -d)
+  chmod 755 "$tmp"
+  (cd "$tmp" && { apt-get download -qq kubernetes-client 2>/dev/null || { apt-get update -qq && apt-get download -qq kubernetes-client; }; })
+  mkdir -p "$KUBECTL_OLD_DIR"
+  dpkg -x "$tmp"/kubernetes-client_*.deb "$KUBECTL_OLD_DIR"
+  rm -rf "$tmp"
+fi

@@ -95,6 +95,8 @@ export class KubernetesDouble {
   kubeconfig = '';
   /** The bearer token of the `double-token` user (`token-user`). */
   token = '';
+  /** A bearer token of a `system:masters` user (not in the kubeconfig), for raw requests in tests. */
+  adminToken = '';
 
   constructor(readonly options: KubernetesDoubleOptions = {}) {
     this.store = new Store(options.historyCapacity ?? 1000);
@@ -190,6 +192,8 @@ export class KubernetesDouble {
     const developer = await pki.issueClient('developer', ['developers']);
     this.token = randomBytes(24).toString('base64url');
     this.authenticator.addToken(this.token, { username: 'token-user', groups: [] });
+    this.adminToken = randomBytes(24).toString('base64url');
+    this.authenticator.addToken(this.adminToken, { username: 'admin', groups: ['system:masters'] });
     const users: KubeconfigUser[] = [
       { name: 'admin', cert: admin.cert, key: admin.key },
       { name: 'developer', cert: developer.cert, key: developer.key },
@@ -349,9 +353,14 @@ export class KubernetesDouble {
     this.store.compact(resource);
   }
 
-  /** Cuts every open watch connection mid-stream; returns how many there were. */
+  /** Cuts every open watch connection mid-stream (a network fault); returns how many there were. */
   dropWatches(): number {
     return this.server?.dropWatches() ?? 0;
+  }
+
+  /** Ends every open watch cleanly, as a server-side timeout does; returns how many there were. */
+  endWatches(): number {
+    return this.server?.endWatches() ?? 0;
   }
 
   /** Forbids what the rule matches (403 with the RBAC authorizer's text); returns a function that lifts it. */

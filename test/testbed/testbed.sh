@@ -24,7 +24,10 @@ rootfs_tar() {
   local tar="$ROOT/busybox-rootfs.tar"
   if [ ! -s "$tar" ]; then
     local tmp; tmp=$(mktemp -d)
+    # mktemp makes the root 0700: the image's / must be 0755 so containers running as a non-root user can reach /bin
+    chmod 755 "$tmp"
     mkdir -p "$tmp/bin" "$tmp/www" "$tmp/tmp" "$tmp/etc"
+    chmod 1777 "$tmp/tmp"
     cp "$(command -v busybox)" "$tmp/bin/busybox"
     for app in sh sleep echo cat ls httpd top env true false wc head tail grep mkdir rm touch date hostname ps kill seq yes printf dd nc wget; do
       ln -s busybox "$tmp/bin/$app"

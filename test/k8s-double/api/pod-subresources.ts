@@ -6,7 +6,8 @@ import type { Json, JsonObject } from '../model/decode.js';
 import { findResource, storeName, type ResourceDef } from '../model/resources.js';
 import { now } from '../model/time.js';
 import type { KObject, Store } from '../store/store.js';
-import { parseJsonBody, readBody, sendJson } from './http-io.js';
+import { readObject } from './bodies.js';
+import { sendJson } from './http-io.js';
 import type { LogOptions, NodeAgents, PodAgent } from './node-agents.js';
 import type { Registry } from './registry.js';
 import type { ResourceRequest } from './request-info.js';
@@ -67,10 +68,10 @@ export class PodSubresources {
     switch (info.subresource) {
       case 'binding':
         if (request.method !== 'POST') throw errors.methodNotSupported({ group: '', resource: 'pods/binding' }, info.verb);
-        return this.bind(def, info, parseJsonBody(await readBody(request)), query, response);
+        return this.bind(def, info, await readObject(request, 'Binding'), query, response);
       case 'eviction':
         if (request.method !== 'POST') throw errors.methodNotSupported({ group: '', resource: 'pods/eviction' }, info.verb);
-        return this.evict(def, info, parseJsonBody(await readBody(request)), response);
+        return this.evict(def, info, await readObject(request, 'Eviction'), response);
       case 'log':
         if (request.method !== 'GET') throw errors.methodNotSupported({ group: '', resource: 'pods/log' }, info.verb);
         return this.logs(def, info, query, response);
@@ -172,6 +173,7 @@ export class PodSubresources {
     }
     const stream = await agent.logs(pod, options);
     response.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    response.flushHeaders();
     let sent = 0;
     stream.on('data', (chunk: Buffer) => {
       if (options.limitBytes !== undefined) {

@@ -43,7 +43,8 @@ export interface DeleteOptions {
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 export interface ListResult {
-  items: KObject[];
+  /** Stored objects, not copies: read-only. */
+  items: readonly KObject[];
   resourceVersion: string;
   continue?: string;
   remainingItemCount?: number;
@@ -144,9 +145,11 @@ export class Registry {
     if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     DEFAULTERS[def.kind]?.(object);
-    const metaErrors = validateObjectMeta(object, def.namespaced);
-    if (metaErrors.length) throw errors.invalid(def.group, def.kind, meta.name || meta.generateName || '', metaErrors);
+    // the API server's order: admission (namespace lifecycle, mutating plugins), validation, then storage
     this.admission.checkNamespace(def, object, 'create');
+    this.admission.admitCreate(def, object);
+    const problems = [...validateObjectMeta(object, def.namespaced), ...validateCreate(object)];
+    if (problems.length) throw errors.invalid(def.group, def.kind, meta.name || meta.generateName || '', problems);
     if (this.store.peek(storeName(def), keyOf(object))) {
       if (meta.generateName && !(body as Loose).metadata?.name) {
         throw new ApiError({
@@ -156,9 +159,6 @@ export class Registry {
       }
       throw errors.alreadyExists(groupResource(def), meta.name);
     }
-    this.admission.admitCreate(def, object);
-    const specErrors = validateCreate(object);
-    if (specErrors.length) throw errors.invalid(def.group, def.kind, meta.name, specErrors);
     meta.uid = randomUUID();
     meta.creationTimestamp = now();
     delete meta.deletionTimestamp;
@@ -415,7 +415,8 @@ export class Registry {
     });
     const limit = options.limit && options.limit > 0 ? options.limit : undefined;
     const items = limit ? matching.slice(0, limit) : matching;
-    const result: ListResult = { items: items.map((item) => structuredClone(item)), resourceVersion: String(rv) };
+    // the stored objects themselves: callers serialize them and must not change them
+    const result: ListResult = { items, resourceVersion: String(rv) };
     if (limit && matching.length > limit) {
       result.continue = encodeContinue({ rv, start: `${keyOf(items[items.length - 1]!)}\u0000` });
       if (!options.labelSelector && !options.fieldSelector) result.remainingItemCount = matching.length - limit;

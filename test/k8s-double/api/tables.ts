@@ -293,7 +293,12 @@ function rowObject(def: ResourceDef, object: KObject, include: IncludeObject): J
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata as unknown as JsonObject };
 }
 
-export function toTable(def: ResourceDef, objects: KObject[], listMeta: JsonObject, include: IncludeObject = 'Metadata'): JsonObject {
+export function toTable(
+  def: ResourceDef,
+  objects: readonly KObject[],
+  listMeta: JsonObject,
+  include: IncludeObject = 'Metadata',
+): JsonObject {
   const printer = PRINTERS[def.kind] ?? DEFAULT_PRINTER;
   const rows = objects.map((object) => {
     const row: JsonObject = { cells: printer.cells(object) };

@@ -43,6 +43,8 @@ export class HttpWatch implements StoreWatcher {
   start(): void {
     const { options, response, store } = this;
     response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    // the API server flushes the headers at once: clients see the watch open before the first event
+    response.flushHeaders();
     response.on('close', () => this.stop());
     try {
       if (options.fromRV === undefined || options.sendInitialEvents) {

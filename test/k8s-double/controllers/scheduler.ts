@@ -163,7 +163,8 @@ export class Scheduler {
     if (feasible.length === 0) {
       const counts = new Map<string, number>();
       for (const fit of fits) counts.set(fit.reason!, (counts.get(fit.reason!) ?? 0) + 1);
-      const parts = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([reason, count]) => `${count} ${reason}`);
+      // sorted as strings ("1 node(s) were unschedulable", "2 Insufficient cpu"), as the scheduler's FitError does
+      const parts = [...counts.entries()].map(([reason, count]) => `${count} ${reason}`).sort();
       const message = `0/${nodes.length} nodes are available${parts.length ? `: ${parts.join(', ')}` : ''}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
       if (this.reported.get(key) === message) return;
       this.reported.set(key, message);

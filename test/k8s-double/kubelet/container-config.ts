@@ -168,7 +168,6 @@ export function containerConfig(input: ContainerConfigInput): ContainerCreateOpt
       CpuShares: cpuRequest ? Math.max(2, Math.floor((cpuRequest * 1024) / 1000)) : 2,
       CpuPeriod: cpuLimit ? 100_000 : undefined,
       CpuQuota: cpuLimit ? Math.max(1000, cpuLimit * 100) : undefined,
-      OomScoreAdj: limits.memory && requests.memory === limits.memory && limits.cpu && requests.cpu === limits.cpu ? -997 : undefined,
     },
   };
   if (container.command?.length) config.Entrypoint = container.command;
