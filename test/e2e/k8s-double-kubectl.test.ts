@@ -9,7 +9,7 @@ import { eventually, kubectl, underTty } from '../k8s-double/testing.js';
 
 // The double against the real kubectl: 1.32 (the machine's /usr/bin/kubectl, WebSocket exec)
 // and 1.20 (Debian's kubernetes-client, unpacked by test/setup-machine.sh; its exec speaks SPDY
-// only, which the double does not serve). Engine 132 runs the pods, two hollow nodes fill in.
+// only, which the double does not serve). Engine 152 runs the pods, two hollow nodes fill in.
 const KUBECTL_OLD = '/opt/swarm-test/kubernetes-client/usr/bin/kubectl';
 let testbed: Testbed;
 let double: KubernetesDouble;
@@ -24,7 +24,7 @@ const manifest = (name: string, text: string) => {
 };
 
 beforeAll(async () => {
-  testbed = await startTestbed({ first: 132, count: 1 });
+  testbed = await startTestbed({ first: 152, count: 1 });
   double = await startKubernetesDouble({
     nodes: [{ engine: { host: testbed.engines[0]!.host, port: testbed.engines[0]!.port } }],
     hollowNodes: 2,
@@ -55,18 +55,18 @@ describe('Kubernetes double with kubectl 1.32', () => {
     expect(nodes.stdout).toMatch(
       /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\s+INTERNAL-IP\s+EXTERNAL-IP\s+OS-IMAGE\s+KERNEL-VERSION\s+CONTAINER-RUNTIME$/m,
     );
-    expect(nodes.stdout).toMatch(/^node132\s+Ready\s+<none>\s+\S+\s+v1\.32\.4\s+127\.0\.0\.133\s+<none>\s+.+docker:\/\/20\.\S+$/m);
+    expect(nodes.stdout).toMatch(/^node152\s+Ready\s+<none>\s+\S+\s+v1\.32\.4\s+127\.0\.0\.153\s+<none>\s+.+docker:\/\/20\.\S+$/m);
     expect(nodes.stdout).toMatch(/^hollow-1\s+Ready\s+/m);
-    const described = await k('describe', 'node', 'node132');
-    expect(described.stdout).toMatch(/^Name:\s+node132$/m);
-    expect(described.stdout).toMatch(/^\s+HolderIdentity:\s+node132$/m);
+    const described = await k('describe', 'node', 'node152');
+    expect(described.stdout).toMatch(/^Name:\s+node152$/m);
+    expect(described.stdout).toMatch(/^\s+HolderIdentity:\s+node152$/m);
     expect(described.stdout).toMatch(/^\s+Ready\s+True\s+.+KubeletReady\s+kubelet is posting ready status$/m);
     expect(described.stdout).toMatch(/^Allocated resources:/m);
   });
 
   it('applies a manifest twice (create, then a strategic merge patch) and describes the pod', async () => {
     const pod = (tier: string) =>
-      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web, tier: ${tier}}\nspec:\n  nodeName: node132\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: web\n    image: busybox:local\n    command: [sh, -c, 'for i in 1 2 3; do echo line $i; done; exec httpd -f -p 80 -h /www']\n    ports: [{containerPort: 80}]\n`;
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web, tier: ${tier}}\nspec:\n  nodeName: node152\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: web\n    image: busybox:local\n    command: [sh, -c, 'for i in 1 2 3; do echo line $i; done; exec httpd -f -p 80 -h /www']\n    ports: [{containerPort: 80}]\n`;
     const created = await k('apply', '-f', manifest('web.yaml', pod('front')));
     expect(created).toMatchObject({ code: 0, stdout: 'pod/web created\n', stderr: '' });
     const changed = await k('apply', '-f', manifest('web.yaml', pod('back')));
@@ -74,7 +74,7 @@ describe('Kubernetes double with kubectl 1.32', () => {
     expect((await k('apply', '-f', manifest('web.yaml', pod('back')))).stdout).toBe('pod/web unchanged\n');
     await eventually('web Running', async () => (await k('get', 'pod', 'web', '-o', 'jsonpath={.status.phase}')).stdout === 'Running');
     const pods = await k('get', 'pods', '-o', 'wide', '--show-labels');
-    expect(pods.stdout).toMatch(/^web\s+1\/1\s+Running\s+0\s+\S+\s+172\.30\.132\.\d+\s+node132\s+<none>\s+<none>\s+app=web,tier=back$/m);
+    expect(pods.stdout).toMatch(/^web\s+1\/1\s+Running\s+0\s+\S+\s+172\.30\.152\.\d+\s+node152\s+<none>\s+<none>\s+app=web,tier=back$/m);
     const described = await k('describe', 'pod', 'web');
     expect(described.stdout).toMatch(/^Status:\s+Running$/m);
     expect(described.stdout).toMatch(/Normal\s+Started\s+\S+\s+kubelet\s+Started container web/);
@@ -140,10 +140,10 @@ describe('Kubernetes double with kubectl 1.20', () => {
   it('gets, applies (without client-side validation), reads logs and deletes; exec needs SPDY', async () => {
     expect(existsSync(KUBECTL_OLD)).toBe(true);
     expect((await old('version', '--client', '--short')).stdout).toContain('v1.20');
-    expect((await old('get', 'nodes')).stdout).toMatch(/^node132\s+Ready\s+<none>\s+\S+\s+v1\.32\.4$/m);
+    expect((await old('get', 'nodes')).stdout).toMatch(/^node152\s+Ready\s+<none>\s+\S+\s+v1\.32\.4$/m);
     const file = manifest(
       'old.yaml',
-      'apiVersion: v1\nkind: Pod\nmetadata: {name: old}\nspec:\n  nodeName: node132\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {name: c, image: busybox:local, command: [sh, -c, "echo from-old; exec sleep 3600"]}\n',
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: old}\nspec:\n  nodeName: node152\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {name: c, image: busybox:local, command: [sh, -c, "echo from-old; exec sleep 3600"]}\n',
     );
     // 1.20 validates on the client against /openapi/v2 (protobuf), which the double does not serve
     expect((await old('apply', '-f', file)).stderr).toBe(

@@ -10,7 +10,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startKubernetesDouble, type KubernetesDouble } from '../k8s-double/index.js';
 import { eventually, raw } from '../k8s-double/testing.js';
 
-// Engines 130-131 are the kubelets' container runtimes: pods of the double run there as real
+// Engines 150-151 are the kubelets' container runtimes: pods of the double run there as real
 // containers, and the double reports them as a kubelet would.
 let testbed: Testbed;
 let double: KubernetesDouble;
@@ -60,7 +60,7 @@ async function execIn(
 }
 
 beforeAll(async () => {
-  testbed = await startTestbed({ first: 130, count: 2 });
+  testbed = await startTestbed({ first: 150, count: 2 });
   double = await startKubernetesDouble({
     nodes: testbed.engines.map((engine) => ({
       engine: { host: engine.host, port: engine.port },
@@ -84,12 +84,12 @@ afterAll(async () => {
 
 describe('Kubernetes double kubelets: nodes', () => {
   it('registers each engine as a Ready node with its resources, runtime and images', async () => {
-    const node = await core.readNode({ name: 'node130' });
+    const node = await core.readNode({ name: 'node150' });
     const info = await engines[0]!.info();
     expect(node.metadata!.labels).toMatchObject({
-      'kubernetes.io/hostname': 'node130',
+      'kubernetes.io/hostname': 'node150',
       'kubernetes.io/arch': 'amd64',
-      'topology.kubernetes.io/zone': 'z130',
+      'topology.kubernetes.io/zone': 'z150',
     });
     expect(node.status!.capacity).toMatchObject({ cpu: String(info.NCPU), pods: '110' });
     expect(node.status!.nodeInfo).toMatchObject({
@@ -98,8 +98,8 @@ describe('Kubernetes double kubelets: nodes', () => {
       kernelVersion: info.KernelVersion,
     });
     expect(node.status!.addresses).toEqual([
-      { type: 'InternalIP', address: '127.0.0.131' },
-      { type: 'Hostname', address: 'node130' },
+      { type: 'InternalIP', address: '127.0.0.151' },
+      { type: 'Hostname', address: 'node150' },
     ]);
     expect(node.status!.images!.flatMap((image) => image.names)).toContain('busybox:local');
     expect(node.status!.conditions!.find((c) => c.type === 'Ready')).toMatchObject({
@@ -107,15 +107,15 @@ describe('Kubernetes double kubelets: nodes', () => {
       reason: 'KubeletReady',
       lastHeartbeatTime: expect.any(Date),
     });
-    expect(node.spec!.podCIDR).toBe('172.30.130.0/24');
+    expect(node.spec!.podCIDR).toBe('172.30.150.0/24');
   });
 });
 
 describe('Kubernetes double kubelets: pods', () => {
   it('runs a pod as one visible object over a sandbox and a container on the engine', async () => {
-    await pod('one', { nodeName: 'node130', containers: [busybox('main', 'echo started; exec sleep 3600')] }, { app: 'one' });
+    await pod('one', { nodeName: 'node150', containers: [busybox('main', 'echo started; exec sleep 3600')] }, { app: 'one' });
     const status = (await running('one')).status!;
-    expect(status).toMatchObject({ hostIP: '127.0.0.131', qosClass: 'BestEffort', podIP: expect.stringMatching(/^172\.30\.130\.\d+$/) });
+    expect(status).toMatchObject({ hostIP: '127.0.0.151', qosClass: 'BestEffort', podIP: expect.stringMatching(/^172\.30\.150\.\d+$/) });
     const container = status.containerStatuses![0]!;
     expect(container).toMatchObject({
       name: 'main',
@@ -137,7 +137,7 @@ describe('Kubernetes double kubelets: pods', () => {
     writeFileSync(join(hostDir, 'from-host'), 'host data\n');
     await core.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: 'settings' }, data: { greeting: 'hello' } } });
     await pod('mapped', {
-      nodeName: 'node130',
+      nodeName: 'node150',
       volumes: [
         { name: 'host', hostPath: { path: hostDir } },
         { name: 'scratch', emptyDir: {} },
@@ -179,12 +179,12 @@ describe('Kubernetes double kubelets: pods', () => {
       ['sh', '-c', 'echo $PLAIN $FROM_MAP $MY_NODE $MY_IP; pwd; cat /host/from-host; echo made > /host/from-pod'],
       'app',
     );
-    expect(env.stdout).toBe(`x hello node130 ${status.podIP}\n/scratch\nhost data\n`);
+    expect(env.stdout).toBe(`x hello node150 ${status.podIP}\n/scratch\nhost data\n`);
     expect(readFileSync(join(hostDir, 'from-pod'), 'utf8')).toBe('made\n');
     expect((await execIn('mapped', ['sh', '-c', 'cat /shared/init; grep ^Uid: /proc/self/status'], 'privileged')).stdout).toBe(
       'from-init\nUid:\t1000\t1000\t1000\t1000\n',
     );
-    const response = await fetch('http://127.0.0.131:18080/init');
+    const response = await fetch('http://127.0.0.151:18080/init');
     expect(await response.text()).toBe('from-init\n');
     const uid = (await read('mapped')).metadata!.uid;
     const [app] = await engines[0]!.listContainers({
@@ -208,7 +208,7 @@ describe('Kubernetes double kubelets: pods', () => {
   });
 
   it('restarts by restartPolicy with CrashLoopBackOff, and ends Never pods as Succeeded or Failed', async () => {
-    await pod('crashing', { nodeName: 'node131', restartPolicy: 'OnFailure', containers: [busybox('c', 'echo attempt; exit 3')] });
+    await pod('crashing', { nodeName: 'node151', restartPolicy: 'OnFailure', containers: [busybox('c', 'echo attempt; exit 3')] });
     const looping = await eventually('CrashLoopBackOff', async () => {
       const status = (await read('crashing')).status!.containerStatuses?.[0];
       return status && status.restartCount >= 2 && status.state?.waiting?.reason === 'CrashLoopBackOff' ? status : undefined;
@@ -216,8 +216,8 @@ describe('Kubernetes double kubelets: pods', () => {
     expect(looping.state!.waiting!.message).toMatch(/^back-off [0-9]+s restarting failed container=c pod=crashing_kubelet\(.+\)$/);
     expect(looping.lastState!.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
     expect((await read('crashing')).status!.phase).toBe('Running');
-    await pod('done', { nodeName: 'node131', restartPolicy: 'Never', containers: [busybox('c', 'exit 0')] });
-    await pod('failed', { nodeName: 'node131', restartPolicy: 'Never', containers: [busybox('c', 'exit 7')] });
+    await pod('done', { nodeName: 'node151', restartPolicy: 'Never', containers: [busybox('c', 'exit 0')] });
+    await pod('failed', { nodeName: 'node151', restartPolicy: 'Never', containers: [busybox('c', 'exit 7')] });
     await eventually('Succeeded', async () => (await read('done')).status?.phase === 'Succeeded');
     const failed = await eventually('Failed', async () => ((await read('failed')).status?.phase === 'Failed' ? read('failed') : undefined));
     expect(failed.status!.containerStatuses![0]!.state!.terminated).toMatchObject({
@@ -229,12 +229,12 @@ describe('Kubernetes double kubelets: pods', () => {
     expect(events.items[0]).toMatchObject({
       type: 'Warning',
       message: 'Back-off restarting failed container',
-      source: { component: 'kubelet', host: 'node131' },
+      source: { component: 'kubelet', host: 'node151' },
     });
   });
 
   it('reports image pulls that fail as ErrImagePull', async () => {
-    await pod('no-image', { nodeName: 'node131', containers: [{ name: 'c', image: 'no-such-image:1' }] });
+    await pod('no-image', { nodeName: 'node151', containers: [{ name: 'c', image: 'no-such-image:1' }] });
     const waiting = await eventually('ErrImagePull', async () => {
       const state = (await read('no-image')).status?.containerStatuses?.[0]?.state?.waiting;
       return state && ['ErrImagePull', 'ImagePullBackOff'].includes(state.reason!) ? state : undefined;
@@ -247,7 +247,7 @@ describe('Kubernetes double kubelets: pods', () => {
 describe('Kubernetes double kubelets: logs, exec and attach', () => {
   it('streams logs with tail, timestamps, since, follow and previous', async () => {
     await pod('talker', {
-      nodeName: 'node130',
+      nodeName: 'node150',
       containers: [busybox('c', 'for i in 1 2 3; do echo line $i; done; sleep 1; echo late; sleep 3600')],
     });
     await running('talker');
@@ -322,7 +322,7 @@ describe('Kubernetes double kubelets: logs, exec and attach', () => {
 
   it('attaches to a container started with stdin', async () => {
     await pod('attachable', {
-      nodeName: 'node131',
+      nodeName: 'node151',
       containers: [{ ...busybox('c', 'while read line; do echo "seen $line"; done'), stdin: true }],
     });
     await running('attachable');
@@ -351,17 +351,17 @@ describe('Kubernetes double kubelets: network, deletion and node faults', () => 
     });
     await pod(
       'web',
-      { nodeName: 'node130', hostname: 'web-0', subdomain: 'web', containers: [busybox('httpd', 'exec httpd -f -p 80 -h /www')] },
+      { nodeName: 'node150', hostname: 'web-0', subdomain: 'web', containers: [busybox('httpd', 'exec httpd -f -p 80 -h /www')] },
       { app: 'web' },
     );
-    await pod('client', { nodeName: 'node131', containers: [busybox('c', 'exec sleep 3600')] });
+    await pod('client', { nodeName: 'node151', containers: [busybox('c', 'exec sleep 3600')] });
     await Promise.all([running('web'), running('client')]);
     const endpoints = await eventually('endpoints', async () => {
       const found = await core.readNamespacedEndpoints({ name: 'web', namespace: NS }).catch(() => undefined);
       return found?.subsets?.[0]?.addresses?.length ? found : undefined;
     });
     expect(endpoints.subsets![0]).toMatchObject({
-      addresses: [{ ip: (await read('web')).status!.podIP, hostname: 'web-0', nodeName: 'node130' }],
+      addresses: [{ ip: (await read('web')).status!.podIP, hostname: 'web-0', nodeName: 'node150' }],
       ports: [{ port: 80, protocol: 'TCP' }],
     });
     for (const name of ['web', `web.${NS}`, `web.${NS}.svc.cluster.local`, `web-0.web.${NS}.svc.cluster.local`]) {
@@ -375,7 +375,7 @@ describe('Kubernetes double kubelets: network, deletion and node faults', () => 
 
   it('terminates pods gracefully: SIGTERM, Killing event, then the pod and its containers go', async () => {
     await pod('graceful', {
-      nodeName: 'node131',
+      nodeName: 'node151',
       terminationGracePeriodSeconds: 30,
       containers: [busybox('c', 'trap "echo bye; exit 0" TERM; while true; do sleep 1; done')],
     });
@@ -399,22 +399,22 @@ describe('Kubernetes double kubelets: network, deletion and node faults', () => 
   });
 
   it('turns a node NotReady when its engine stops, and restarts its pods when it is back', async () => {
-    await pod('survivor', { nodeName: 'node131', containers: [busybox('c', 'exec sleep 3600')] });
+    await pod('survivor', { nodeName: 'node151', containers: [busybox('c', 'exec sleep 3600')] });
     await running('survivor');
-    await testbed.stopEngine(131);
+    await testbed.stopEngine(151);
     const notReady = await eventually(
       'NotReady',
-      async () => (await core.readNode({ name: 'node131' })).status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'False'),
+      async () => (await core.readNode({ name: 'node151' })).status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'False'),
       20_000,
     );
     expect(notReady).toMatchObject({ reason: 'KubeletNotReady', message: 'container runtime is down' });
     await eventually('not-ready taint', async () =>
-      (await core.readNode({ name: 'node131' })).spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready'),
+      (await core.readNode({ name: 'node151' })).spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready'),
     );
-    await testbed.startEngine(131);
+    await testbed.startEngine(151);
     await eventually(
       'Ready again',
-      async () => (await core.readNode({ name: 'node131' })).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True',
+      async () => (await core.readNode({ name: 'node151' })).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True',
       30_000,
     );
     const back = await eventually(
