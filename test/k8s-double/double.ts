@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { ANONYMOUS, Authenticator, Authorizer, type DenyRule, type UserInfo } from './api/auth.js';
+import { Authenticator, Authorizer, type DenyRule, type UserInfo } from './api/auth.js';
 import { KUBERNETES_SERVICE_IP } from './api/admission.js';
 import type { MetricsMode } from './api/metrics.js';
 import { Registry } from './api/registry.js';
@@ -22,7 +22,7 @@ import { HollowKubelet } from './kubelet/hollow-kubelet.js';
 import { DEFAULT_TIMING, type KubeletContext, type KubeletTiming, type NodeOptions } from './kubelet/kubelet.js';
 import { KubeletManager } from './kubelet/manager.js';
 import type { Json } from './model/decode.js';
-import { findResource, RESOURCES, storeName } from './model/resources.js';
+import { findResource, RESOURCES } from './model/resources.js';
 import { createPki, type ClusterPki } from './pki/certificates.js';
 import { writeKubeconfig, type KubeconfigUser } from './pki/kubeconfig.js';
 import { Store, type KObject } from './store/store.js';
@@ -227,7 +227,6 @@ export class KubernetesDouble {
   }
 
   private kubeletContext(): KubeletContext {
-    const address = new URL(this.url);
     return {
       store: this.store,
       registry: this.registry,
@@ -235,8 +234,6 @@ export class KubernetesDouble {
       authenticator: this.authenticator,
       timing: { ...DEFAULT_TIMING, ...this.options.kubelet },
       caCertificate: this.pki!.ca,
-      apiServerHost: address.hostname,
-      apiServerPort: Number(address.port),
     };
   }
 
@@ -415,5 +412,4 @@ export class KubernetesDouble {
   }
 }
 
-export { ANONYMOUS, storeName };
 export type { DenyRule, UserInfo, MetricsMode };

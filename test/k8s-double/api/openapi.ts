@@ -5,7 +5,7 @@
 // `--validate=false` for apply.
 import { createHash } from 'node:crypto';
 import { allDefinitions, definition, type ObjectSchema, type Schema } from '../model/schema.js';
-import { apiVersionOf, RESOURCES, type ResourceDef } from '../model/resources.js';
+import { apiVersionOf, type ResourceDef } from '../model/resources.js';
 import { KUBERNETES_VERSION } from './discovery.js';
 
 type OpenApi = Record<string, unknown>;
@@ -222,5 +222,3 @@ export function openApiIndex(defs: readonly ResourceDef[]): Record<string, unkno
   }
   return { paths };
 }
-
-export const ALL_RESOURCES = RESOURCES;

@@ -269,7 +269,7 @@ export class Registry {
     name: string,
     type: PatchType,
     patchBody: Json,
-    options: WriteOptions & { force?: boolean } = {},
+    options: WriteOptions = {},
     subresource?: string,
   ): KObject {
     const key = this.key(def, namespace, name);

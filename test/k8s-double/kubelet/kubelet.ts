@@ -43,9 +43,6 @@ export interface KubeletContext {
   timing: KubeletTiming;
   /** Cluster CA (for service account token volumes). */
   caCertificate: string;
-  /** The API server's address as pods should reach it. */
-  apiServerHost: string;
-  apiServerPort: number;
 }
 
 export interface NodeOptions {

@@ -50,10 +50,6 @@ export function parseQuantity(input: string | number): Quantity {
   return { nanos: sign === '-' ? -nanos : nanos, format };
 }
 
-export function quantityFromNanos(nanos: bigint, format: QuantityFormat = 'DecimalSI'): Quantity {
-  return { nanos, format };
-}
-
 /** The canonical text the API server stores and returns ("0.5" → "500m", "1024Mi" → "1Gi"). */
 export function formatQuantity(quantity: Quantity): string {
   const { nanos } = quantity;
@@ -82,10 +78,6 @@ export function formatQuantity(quantity: Quantity): string {
     else text = `${mantissa}${Object.keys(DECIMAL_SUFFIXES).find((key) => DECIMAL_SUFFIXES[key] === exponent)}`;
   }
   return negative ? `-${text}` : text;
-}
-
-export function canonicalQuantity(input: string | number): string {
-  return formatQuantity(parseQuantity(input));
 }
 
 /** Milli-units rounded up, as the scheduler counts CPU (e.g. "1.5" → 1500). */

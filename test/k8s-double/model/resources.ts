@@ -263,12 +263,6 @@ export function findResource(group: string, version: string, resource: string): 
   return RESOURCES.find((def) => def.group === group && def.version === version && def.resource === resource);
 }
 
-export function resourceByStoreName(name: string): ResourceDef {
-  const found = RESOURCES.find((def) => !def.virtual && storeName(def) === name);
-  if (!found) throw new Error(`k8s double: no stored resource ${name}`);
-  return found;
-}
-
 /** Every selectable field of a resource, for checking field selectors. */
 export function supportedFields(def: ResourceDef): Set<string> {
   const names = new Set(['metadata.name']);

@@ -106,30 +106,6 @@ function matchesRequirement(requirement: LabelRequirement, labels: Record<string
   }
 }
 
-/** The structured form (metav1.LabelSelector) used by Services and EndpointSlices. */
-export function matchesLabelSelectorObject(
-  selector: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> },
-  labels: Record<string, string> | undefined,
-): boolean {
-  const actual = labels ?? {};
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (actual[key] !== value) return false;
-  for (const expression of selector.matchExpressions ?? []) {
-    const has = key(actual, expression.key);
-    const values = expression.values ?? [];
-    const ok =
-      expression.operator === 'In'
-        ? has && values.includes(actual[expression.key]!)
-        : expression.operator === 'NotIn'
-          ? !has || !values.includes(actual[expression.key]!)
-          : expression.operator === 'Exists'
-            ? has
-            : !has;
-    if (!ok) return false;
-  }
-  return true;
-}
-const key = (labels: Record<string, string>, name: string) => Object.prototype.hasOwnProperty.call(labels, name);
-
 export interface FieldRequirement {
   field: string;
   equals: boolean;

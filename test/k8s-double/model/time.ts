@@ -16,5 +16,3 @@ export function parseTime(text: string): Date | undefined {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
-
-export const secondsSince = (text: string | undefined): number => (text ? (Date.now() - new Date(text).getTime()) / 1000 : 0);

@@ -2,13 +2,12 @@
 // strategies of their lists. Volume sources and scheduling terms this double does not act on
 // are kept open (stored as sent) rather than described field by field.
 import { define, t, type Schema } from './schema.js';
-import { LabelSelector, ListMeta, ObjectMeta } from './types-meta.js';
+import { ListMeta, ObjectMeta } from './types-meta.js';
 
 const CORE = 'io.k8s.api.core.v1';
 const core = (name: string, properties: Record<string, Schema>, options: Parameters<typeof define>[2] = {}) =>
   define(`${CORE}.${name}`, properties, options);
 const gvk = (kind: string) => ({ gvk: [{ group: '', version: 'v1', kind }] });
-const open = (name: string) => core(name, {}, { open: true });
 
 export const ObjectReference = core('ObjectReference', {
   kind: t.string,
@@ -573,6 +572,3 @@ core(
   },
   gvk('ServiceAccount'),
 );
-
-export { LabelSelector };
-export const openSchema = open;

@@ -2,7 +2,7 @@
 // access reviews, Evictions and the metrics.k8s.io readings.
 import { define, t } from './schema.js';
 import { ObjectReference } from './types-core.js';
-import { DeleteOptions, ListMeta, ObjectMeta } from './types-meta.js';
+import { DeleteOptions, ObjectMeta } from './types-meta.js';
 
 const meta = { apiVersion: t.string, kind: t.string, metadata: ObjectMeta };
 
@@ -111,5 +111,3 @@ define(
   { ...meta, timestamp: t.time, window: t.string, containers: t.list(ContainerMetrics) },
   { gvk: [{ group: 'metrics.k8s.io', version: 'v1beta1', kind: 'PodMetrics' }] },
 );
-
-export { ListMeta };

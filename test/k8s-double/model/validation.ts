@@ -109,17 +109,23 @@ function validateResources(resources: Loose | undefined, at: FieldPath): Errors 
   return errors;
 }
 
+/** A list item's name: required, a DNS-1123 label, unique in the list (containers, volumes, ports). */
+function checkItemName(name: string | undefined, at: FieldPath, seen: Set<string>, errors: Errors, required = true): void {
+  const where = at.child('name').toString();
+  if (!name) {
+    if (required) errors.push(fieldError.required(where));
+    return;
+  }
+  for (const message of isDNS1123Label(name)) errors.push(fieldError.invalid(where, name, message));
+  if (seen.has(name)) errors.push(fieldError.duplicate(where, name));
+  seen.add(name);
+}
+
 function validateContainers(containers: Loose[], at: FieldPath, volumes: Set<string>, allNames: Set<string>): Errors {
   const errors: Errors = [];
   containers.forEach((container, i) => {
     const here = at.index(i);
-    const name = container.name as string | undefined;
-    if (!name) errors.push(fieldError.required(here.child('name').toString()));
-    else {
-      for (const message of isDNS1123Label(name)) errors.push(fieldError.invalid(here.child('name').toString(), name, message));
-      if (allNames.has(name)) errors.push(fieldError.duplicate(here.child('name').toString(), name));
-      allNames.add(name);
-    }
+    checkItemName(container.name, here, allNames, errors);
     if (!container.image) errors.push(fieldError.required(here.child('image').toString()));
     const portNames = new Set<string>();
     ((container.ports ?? []) as Loose[]).forEach((port, p) => {
@@ -171,13 +177,7 @@ function validateVolumes(volumes: Loose[], at: FieldPath): { errors: Errors; nam
   const names = new Set<string>();
   volumes.forEach((volume, i) => {
     const here = at.index(i);
-    const name = volume.name as string | undefined;
-    if (!name) errors.push(fieldError.required(here.child('name').toString()));
-    else {
-      for (const message of isDNS1123Label(name)) errors.push(fieldError.invalid(here.child('name').toString(), name, message));
-      if (names.has(name)) errors.push(fieldError.duplicate(here.child('name').toString(), name));
-      names.add(name);
-    }
+    checkItemName(volume.name, here, names, errors);
     const sources = VOLUME_SOURCES.filter((source) => volume[source] !== undefined);
     if (sources.length === 0) errors.push(fieldError.required(here.toString(), 'must specify a volume type'));
     for (const extra of sources.slice(1))
@@ -342,12 +342,7 @@ function validateServiceSpec(spec: Loose): Errors {
   const names = new Set<string>();
   ports.forEach((port, i) => {
     const here = at.child('ports').index(i);
-    if (ports.length > 1 && !port.name) errors.push(fieldError.required(here.child('name').toString()));
-    if (port.name) {
-      for (const message of isDNS1123Label(port.name)) errors.push(fieldError.invalid(here.child('name').toString(), port.name, message));
-      if (names.has(port.name)) errors.push(fieldError.duplicate(here.child('name').toString(), port.name));
-      names.add(port.name);
-    }
+    checkItemName(port.name, here, names, errors, ports.length > 1);
     for (const message of isValidPortNumber(port.port ?? 0))
       errors.push(fieldError.invalid(here.child('port').toString(), port.port ?? 0, message));
     if (!['TCP', 'UDP', 'SCTP'].includes(port.protocol))
