@@ -1,7 +1,10 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubernetesDouble, type KubernetesDouble } from '../k8s-double/index.js';
+import { findResource } from '../k8s-double/model/resources.js';
 import { eventually, raw, rawWatch } from '../k8s-double/testing.js';
+
+const RESOURCES_CONFIGMAPS = findResource('', 'v1', 'configmaps')!;
 
 // The Kubernetes API server double on its own, with hollow nodes only (no engines): the API's
 // semantics as @kubernetes/client-node and raw HTTPS requests see them.
@@ -420,6 +423,20 @@ describe('Kubernetes double: lists and watches', () => {
     await eventually('add after a 410 re-list', () => seen.has('informed-3'));
     expect(informer.list().map((o) => o.metadata!.name)).toEqual(expect.arrayContaining(['informed-1', 'informed-2', 'informed-3']));
     await informer.stop();
+  });
+
+  it('goes away and comes back on the same address with its state (disconnect/reconnect)', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'before-outage' } } });
+    await double.disconnect();
+    const refused = await core.readNamespacedConfigMap({ name: 'before-outage', namespace: 'default' }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(String(refused?.message ?? refused)).toMatch(/ECONNREFUSED|fetch failed/);
+    double.registry.create(RESOURCES_CONFIGMAPS, 'default', { metadata: { name: 'during-outage' } });
+    await double.reconnect();
+    const names = (await core.listNamespacedConfigMap({ namespace: 'default' })).items.map((item) => item.metadata!.name);
+    expect(names).toEqual(expect.arrayContaining(['before-outage', 'during-outage']));
   });
 
   it('sends selector changes as ADDED/DELETED and ends a watch after timeoutSeconds', async () => {

@@ -233,6 +233,47 @@ describe('Kubernetes double kubelets: pods', () => {
     });
   });
 
+  it('provisions a volume for a claim that outlives its pods, and deletes it with the claim', async () => {
+    const claim = await core.createNamespacedPersistentVolumeClaim({
+      namespace: NS,
+      body: { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    });
+    expect(claim.spec!.storageClassName).toBe('standard');
+    const bound = await eventually('claim Bound', async () => {
+      const read = await core.readNamespacedPersistentVolumeClaim({ name: 'data', namespace: NS });
+      return read.status?.phase === 'Bound' ? read : undefined;
+    });
+    expect(bound.spec!.volumeName).toBe(`pvc-${claim.metadata!.uid}`);
+    expect(bound.status!.capacity).toEqual({ storage: '1Gi' });
+    const volume = { name: 'data', persistentVolumeClaim: { claimName: 'data' } };
+    await pod('writer', {
+      nodeName: 'node150',
+      restartPolicy: 'Never',
+      volumes: [volume],
+      containers: [{ ...busybox('c', 'echo kept > /data/file'), volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+    });
+    await eventually('writer done', async () => (await read('writer')).status?.phase === 'Succeeded');
+    await core.deleteNamespacedPod({ name: 'writer', namespace: NS });
+    await pod('reader', {
+      nodeName: 'node150',
+      volumes: [volume],
+      containers: [{ ...busybox('c', 'cat /data/file; exec sleep 3600'), volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+    });
+    await running('reader');
+    await eventually('data read back', async () => (await core.readNamespacedPodLog({ name: 'reader', namespace: NS })) === 'kept\n');
+    await core.deleteNamespacedPersistentVolumeClaim({ name: 'data', namespace: NS });
+    expect((await core.readNamespacedPersistentVolumeClaim({ name: 'data', namespace: NS })).metadata!.finalizers).toEqual([
+      'kubernetes.io/pvc-protection',
+    ]);
+    await core.deleteNamespacedPod({ name: 'reader', namespace: NS, gracePeriodSeconds: 0 });
+    await eventually('volume deleted with its claim', async () =>
+      core.readPersistentVolume({ name: bound.spec!.volumeName! }).then(
+        () => false,
+        () => true,
+      ),
+    );
+  });
+
   it('reports image pulls that fail as ErrImagePull', async () => {
     await pod('no-image', { nodeName: 'node151', containers: [{ name: 'c', image: 'no-such-image:1' }] });
     const waiting = await eventually('ErrImagePull', async () => {

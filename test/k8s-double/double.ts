@@ -16,6 +16,7 @@ import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespaces.js';
 import { NodeLifecycleController } from './controllers/node-lifecycle.js';
 import { Scheduler } from './controllers/scheduler.js';
+import { VolumeController } from './controllers/volumes.js';
 import { ClusterDns } from './dns/cluster-dns.js';
 import { EngineKubelet, type EngineNodeOptions } from './kubelet/engine-kubelet.js';
 import { HollowKubelet } from './kubelet/hollow-kubelet.js';
@@ -146,7 +147,10 @@ export class KubernetesDouble {
     endpoints.start();
     const lifecycle = new NodeLifecycleController(this.registry, this.events, options.nodeMonitorGracePeriodSeconds ?? 40);
     lifecycle.start();
-    this.controllers.push(gc, endpoints, lifecycle, this.kubelets);
+    this.registry.create(findResource('storage.k8s.io', 'v1', 'storageclasses')!, undefined, VolumeController.defaultClass());
+    const volumes = new VolumeController(this.registry, this.events, join(this.dir, 'volumes'));
+    volumes.start();
+    this.controllers.push(gc, endpoints, lifecycle, volumes, this.kubelets);
     if (options.scheduler !== false) {
       const scheduler = new Scheduler(this.registry, this.events);
       scheduler.start();
@@ -358,6 +362,16 @@ export class KubernetesDouble {
   /** Ends every open watch cleanly, as a server-side timeout does; returns how many there were. */
   endWatches(): number {
     return this.server?.endWatches() ?? 0;
+  }
+
+  /** The API server goes away (connections refused, open ones cut); the cluster keeps running. */
+  async disconnect(): Promise<void> {
+    await this.server?.stop();
+  }
+
+  /** The API server answers again on the same address, with everything that happened meanwhile. */
+  async reconnect(): Promise<void> {
+    await this.server?.start();
   }
 
   /** Forbids what the rule matches (403 with the RBAC authorizer's text); returns a function that lifts it. */

@@ -59,6 +59,25 @@ export class Admission {
   admitCreate(def: ResourceDef, object: KObject): void {
     if (def.kind === 'Pod') this.admitPod(object);
     if (def.kind === 'Service') this.allocateService(object, undefined);
+    if (def.kind === 'PersistentVolumeClaim') this.admitClaim(object);
+    if (def.kind === 'PersistentVolume') {
+      // StorageObjectInUseProtection
+      object.metadata.finalizers = [...new Set([...(object.metadata.finalizers ?? []), 'kubernetes.io/pv-protection'])];
+      object.status = { phase: 'Pending' };
+    }
+  }
+
+  /** DefaultStorageClass and StorageObjectInUseProtection. */
+  private admitClaim(claim: KObject): void {
+    const spec = claim.spec as Loose;
+    if (spec.storageClassName === undefined) {
+      const defaultClass = this.store
+        .values('storageclasses.storage.k8s.io')
+        .find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+      if (defaultClass) spec.storageClassName = defaultClass.metadata.name;
+    }
+    claim.metadata.finalizers = [...new Set([...(claim.metadata.finalizers ?? []), 'kubernetes.io/pvc-protection'])];
+    claim.status = { phase: 'Pending' };
   }
 
   admitUpdate(def: ResourceDef, object: KObject, old: KObject): void {

@@ -60,6 +60,7 @@ export class ApiServer {
   private readonly pods: PodSubresources;
   private readonly metrics: MetricsApi;
   address = '';
+  private boundPort: number | undefined;
 
   constructor(private readonly options: ApiServerOptions) {
     this.pods = new PodSubresources(options.registry, options.agents);
@@ -81,18 +82,23 @@ export class ApiServer {
     server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => void this.upgrade(request, socket, head));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => resolve());
+      // a restart (reconnect) listens on the port the first start got
+      server.listen(this.boundPort ?? this.options.port, this.options.host, () => resolve());
     });
     this.server = server;
     const address = server.address() as AddressInfo;
+    this.boundPort = address.port;
     this.address = `https://${this.options.host}:${address.port}`;
   }
 
+  /** Closes the listener and every connection (start() listens again on the same port). */
   async stop(): Promise<void> {
     for (const watch of [...this.watches]) watch.drop();
     for (const client of this.websockets.clients) client.terminate();
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    const server = this.server;
+    this.server = undefined;
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   }
 
   /** Cuts every watch connection (a network fault): clients must re-watch from their last resourceVersion. */

@@ -92,7 +92,7 @@ export class Scheduler {
     const mark = () => {
       this.dirty = true;
     };
-    this.unsubscribe = [this.registry.store.subscribe('pods', mark), this.registry.store.subscribe('nodes', mark)];
+    this.unsubscribe = ['pods', 'nodes', 'persistentvolumeclaims'].map((resource) => this.registry.store.subscribe(resource, mark));
     this.timer = setInterval(() => this.cycle(), 200);
   }
 
@@ -131,11 +131,34 @@ export class Scheduler {
     for (const pod of pending) this.schedule(pod, nodes, usage);
   }
 
+  /** What keeps a pod from scheduling before any node is looked at (its claims). */
+  private preFilter(pod: KObject): string | undefined {
+    for (const volume of ((pod.spec as Loose).volumes ?? []) as Loose[]) {
+      const name = volume.persistentVolumeClaim?.claimName as string | undefined;
+      if (!name) continue;
+      const claim = this.registry.store.peek('persistentvolumeclaims', `${pod.metadata.namespace}/${name}`);
+      if (!claim) return `persistentvolumeclaim "${name}" not found`;
+      if ((claim.status as Loose | undefined)?.phase !== 'Bound') return 'pod has unbound immediate PersistentVolumeClaims';
+    }
+    return undefined;
+  }
+
   private schedule(
     pod: KObject,
     nodes: KObject[],
     usage: Map<string, { cpu: number; memory: number; pods: number; ports: Set<string> }>,
   ): void {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const blocked = this.preFilter(pod);
+    if (blocked) {
+      const message = `0/${nodes.length} nodes are available: ${blocked}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
+      if (this.reported.get(key) !== message) {
+        this.reported.set(key, message);
+        this.setUnschedulable(pod, message);
+        this.events.record(pod, 'Warning', 'FailedScheduling', message, { component: 'default-scheduler' });
+      }
+      return;
+    }
     const asked = requests(pod);
     const ports = hostPorts(pod);
     const tolerations = ((pod.spec as Loose).tolerations ?? []) as Toleration[];
@@ -159,7 +182,6 @@ export class Scheduler {
       return { node };
     });
     const feasible = fits.filter((fit) => !fit.reason);
-    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
     if (feasible.length === 0) {
       const counts = new Map<string, number>();
       for (const fit of fits) counts.set(fit.reason!, (counts.get(fit.reason!) ?? 0) + 1);

@@ -165,7 +165,7 @@ export class PodVolumes {
       writeFiles(path, files, volume.projected.defaultMode ?? 0o644);
       return { hostPath: path, readOnly: true };
     }
-    if (volume.persistentVolumeClaim) throw new VolumeError(`persistentvolumeclaim "${volume.persistentVolumeClaim.claimName}" not found`);
+    if (volume.persistentVolumeClaim) return this.claimed(namespace, volume.persistentVolumeClaim);
     const kind = Object.keys(volume).find((key) => key !== 'name') ?? 'unknown';
     throw new VolumeError(`volume type ${kind} is not supported by this double's kubelet`);
   }
@@ -195,6 +195,20 @@ export class PodVolumes {
       }
       return { path: item.path as string, content, mode: item.mode as number | undefined };
     });
+  }
+
+  /** A PersistentVolumeClaim: the directory of the hostPath or local volume bound to it. */
+  private claimed(namespace: string, source: Loose): PreparedVolume {
+    const claim = this.store.peek('persistentvolumeclaims', `${namespace}/${source.claimName}`);
+    if (!claim) throw new VolumeError(`persistentvolumeclaim "${source.claimName}" not found`);
+    const volumeName = (claim.spec as Loose).volumeName as string | undefined;
+    const volume =
+      volumeName && (claim.status as Loose | undefined)?.phase === 'Bound' ? this.store.peek('persistentvolumes', volumeName) : undefined;
+    if (!volume) throw new VolumeError(`PVC ${namespace}/${source.claimName} is not bound`);
+    const spec = volume.spec as Loose;
+    if (spec.hostPath) return { hostPath: this.hostPath(spec.hostPath.path, spec.hostPath.type ?? ''), readOnly: Boolean(source.readOnly) };
+    if (spec.local) return { hostPath: this.hostPath(spec.local.path, 'Directory'), readOnly: Boolean(source.readOnly) };
+    throw new VolumeError(`volume ${volumeName} has a source this double's kubelet cannot mount (hostPath and local only)`);
   }
 
   /** A bearer token for the pod's service account, valid while the pod exists (TokenRequest). */

@@ -117,7 +117,27 @@ export function defaultEndpointSlice(slice: KObject): void {
   defaultEndpointPorts(slice.ports as Loose[] | undefined);
 }
 
+function defaultClaim(claim: KObject): void {
+  const spec = (claim.spec ??= {}) as Loose;
+  setDefault(spec, 'volumeMode', 'Filesystem');
+}
+
+function defaultPersistentVolume(volume: KObject): void {
+  const spec = (volume.spec ??= {}) as Loose;
+  setDefault(spec, 'persistentVolumeReclaimPolicy', 'Retain');
+  setDefault(spec, 'volumeMode', 'Filesystem');
+  if (spec.hostPath) setDefault(spec.hostPath, 'type', '');
+}
+
+function defaultStorageClass(storageClass: KObject): void {
+  setDefault(storageClass as Loose, 'reclaimPolicy', 'Delete');
+  setDefault(storageClass as Loose, 'volumeBindingMode', 'Immediate');
+}
+
 export const DEFAULTERS: Record<string, (object: KObject) => void> = {
+  PersistentVolumeClaim: defaultClaim,
+  PersistentVolume: defaultPersistentVolume,
+  StorageClass: defaultStorageClass,
   Pod: defaultPod,
   Service: defaultService,
   Namespace: defaultNamespace,

@@ -4,6 +4,7 @@ import type { KObject } from '../store/store.js';
 // the shapes each resource's schema names
 import './types-core.js';
 import './types-groups.js';
+import './types-storage.js';
 
 export interface ResourceDef {
   group: string;
@@ -176,6 +177,44 @@ export const RESOURCES: ResourceDef[] = [
     shortNames: ['sa'],
     verbs: READ_WRITE,
     schema: 'io.k8s.api.core.v1.ServiceAccount',
+    subresources: [],
+  },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'persistentvolumeclaims',
+    singular: 'persistentvolumeclaim',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    shortNames: ['pvc'],
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.core.v1.PersistentVolumeClaim',
+    subresources: ['status'],
+    statusSubresource: true,
+  },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'persistentvolumes',
+    singular: 'persistentvolume',
+    kind: 'PersistentVolume',
+    namespaced: false,
+    shortNames: ['pv'],
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.core.v1.PersistentVolume',
+    subresources: ['status'],
+    statusSubresource: true,
+  },
+  {
+    group: 'storage.k8s.io',
+    version: 'v1',
+    resource: 'storageclasses',
+    singular: 'storageclass',
+    kind: 'StorageClass',
+    namespaced: false,
+    shortNames: ['sc'],
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.storage.v1.StorageClass',
     subresources: [],
   },
   {

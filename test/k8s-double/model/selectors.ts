@@ -106,6 +106,29 @@ function matchesRequirement(requirement: LabelRequirement, labels: Record<string
   }
 }
 
+/** The structured form (metav1.LabelSelector) used by claims and volumes. */
+export function matchesSelector(
+  selector: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> },
+  labels: Record<string, string> | undefined,
+): boolean {
+  const actual = labels ?? {};
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(actual, key);
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (actual[key] !== value) return false;
+  return (selector.matchExpressions ?? []).every((expression) => {
+    const values = expression.values ?? [];
+    switch (expression.operator) {
+      case 'In':
+        return has(expression.key) && values.includes(actual[expression.key]!);
+      case 'NotIn':
+        return !has(expression.key) || !values.includes(actual[expression.key]!);
+      case 'Exists':
+        return has(expression.key);
+      default:
+        return !has(expression.key);
+    }
+  });
+}
+
 export interface FieldRequirement {
   field: string;
   equals: boolean;

@@ -399,6 +399,43 @@ function validateDataKeys(object: KObject): Errors {
   return errors;
 }
 
+const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+
+function validateAccessModes(modes: string[] | undefined, at: string): Errors {
+  if (!modes?.length) return [fieldError.required(at, 'at least 1 access mode is required')];
+  return modes.filter((mode) => !ACCESS_MODES.includes(mode)).map((mode) => fieldError.notSupported(at, mode, ACCESS_MODES));
+}
+
+function validateClaim(claim: KObject): Errors {
+  const spec = (claim.spec ?? {}) as Loose;
+  const errors = validateAccessModes(spec.accessModes, 'spec.accessModes');
+  if (!spec.resources?.requests?.storage) errors.push(fieldError.required('spec.resources[storage]'));
+  return errors;
+}
+
+function validatePersistentVolume(volume: KObject): Errors {
+  const spec = (volume.spec ?? {}) as Loose;
+  const errors = validateAccessModes(spec.accessModes, 'spec.accessModes');
+  if (!spec.capacity?.storage) errors.push(fieldError.required('spec.capacity'));
+  const sources = Object.keys(spec).filter(
+    (key) =>
+      ![
+        'capacity',
+        'accessModes',
+        'claimRef',
+        'persistentVolumeReclaimPolicy',
+        'storageClassName',
+        'mountOptions',
+        'volumeMode',
+        'nodeAffinity',
+        'volumeAttributesClassName',
+      ].includes(key),
+  );
+  if (sources.length === 0) errors.push(fieldError.required('spec', 'must specify a volume type'));
+  if (sources.length > 1) errors.push(fieldError.forbidden(`spec.${sources[1]}`, 'may not specify more than 1 volume type'));
+  return errors;
+}
+
 /** Kind-specific checks on create (metadata is checked by the caller). */
 export function validateCreate(object: KObject): Errors {
   switch (object.kind) {
@@ -415,6 +452,10 @@ export function validateCreate(object: KObject): Errors {
       return object.involvedObject ? [] : [fieldError.required('involvedObject')];
     case 'Binding':
       return (object.target as Loose | undefined)?.name ? [] : [fieldError.required('target.name')];
+    case 'PersistentVolumeClaim':
+      return validateClaim(object);
+    case 'PersistentVolume':
+      return validatePersistentVolume(object);
     default:
       return [];
   }
@@ -436,6 +477,23 @@ export function validateUpdate(object: KObject, old: KObject): Errors {
         errors.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
       }
       return errors;
+    }
+    case 'PersistentVolumeClaim': {
+      const errors = validateObjectMetaUpdate(object, old);
+      const spec = { ...(object.spec as Loose), resources: undefined, volumeName: undefined };
+      const before = { ...(old.spec as Loose), resources: undefined, volumeName: undefined };
+      if (
+        stable(spec) !== stable(before) ||
+        ((old.spec as Loose).volumeName && (object.spec as Loose).volumeName !== (old.spec as Loose).volumeName)
+      ) {
+        errors.push(
+          fieldError.forbidden(
+            'spec',
+            'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+          ),
+        );
+      }
+      return [...errors, ...validateClaim(object)];
     }
     default:
       return validateObjectMetaUpdate(object, old);
