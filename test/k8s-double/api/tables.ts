@@ -273,6 +273,113 @@ const PRINTERS: Record<string, Printer> = {
   },
 };
 
+const MODES: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
+const modes = (list: string[] | undefined) => (list ?? []).map((m) => MODES[m] ?? m).join(',');
+const column = (name: string, description: string, priority = 0): Column => ({ name, type: 'string', description, priority });
+
+Object.assign(PRINTERS, {
+  ConfigMap: {
+    columns: [NAME, column('Data', 'Data contains the configuration data.'), AGE],
+    cells: (o: Loose) => [o.metadata.name, Object.keys({ ...o.data, ...o.binaryData }).length, since(o.metadata.creationTimestamp)],
+  },
+  Secret: {
+    columns: [NAME, column('Type', 'The type of secret'), column('Data', 'Data contains the secret data.'), AGE],
+    cells: (o: Loose) => [o.metadata.name, o.type ?? '', Object.keys(o.data ?? {}).length, since(o.metadata.creationTimestamp)],
+  },
+  ServiceAccount: {
+    columns: [
+      NAME,
+      column(
+        'Secrets',
+        'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+      ),
+      AGE,
+    ],
+    cells: (o: Loose) => [o.metadata.name, (o.secrets ?? []).length, since(o.metadata.creationTimestamp)],
+  },
+  Lease: {
+    columns: [NAME, column('Holder', 'The holder of the lease.'), AGE],
+    cells: (o: Loose) => [o.metadata.name, o.spec?.holderIdentity ?? '', since(o.metadata.creationTimestamp)],
+  },
+  PersistentVolumeClaim: {
+    columns: [
+      NAME,
+      column('Status', 'Status represents the current information/status of a persistent volume claim.'),
+      column('Volume', 'VolumeName is the binding reference to the PersistentVolume backing this claim.'),
+      column('Capacity', 'Capacity represents the actual resources of the underlying volume.'),
+      column('Access Modes', 'AccessModes contains the desired access modes the volume should have.'),
+      column('StorageClass', 'StorageClassName is the name of the StorageClass required by the claim.'),
+      column('VolumeAttributesClass', 'VolumeAttributesClass the volume attributes class of the claim.'),
+      AGE,
+      column('VolumeMode', 'VolumeMode defines what type of volume is required by the claim.', 1),
+    ],
+    cells: (o: Loose) => [
+      o.metadata.name,
+      o.status?.phase ?? '',
+      o.spec?.volumeName ?? '',
+      o.status?.capacity?.storage ?? '',
+      modes(o.status?.accessModes),
+      o.spec?.storageClassName ?? '',
+      '<unset>',
+      since(o.metadata.creationTimestamp),
+      o.spec?.volumeMode ?? '',
+    ],
+  },
+  PersistentVolume: {
+    columns: [
+      NAME,
+      column('Capacity', "capacity is the description of the persistent volume's resources and capacity."),
+      column('Access Modes', 'accessModes contains all ways the volume can be mounted.'),
+      column('Reclaim Policy', 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.'),
+      column('Status', 'phase indicates if a volume is available, bound to a claim, or released by a claim.'),
+      column('Claim', 'claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.'),
+      column('StorageClass', 'storageClassName is the name of StorageClass to which this persistent volume belongs.'),
+      column('VolumeAttributesClass', 'Name of VolumeAttributesClass to which this persistent volume belongs.'),
+      column('Reason', 'reason is a brief CamelCase string that describes any failure.'),
+      AGE,
+      column(
+        'VolumeMode',
+        'volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state.',
+        1,
+      ),
+    ],
+    cells: (o: Loose) => [
+      o.metadata.name,
+      o.spec?.capacity?.storage ?? '',
+      modes(o.spec?.accessModes),
+      o.spec?.persistentVolumeReclaimPolicy ?? '',
+      o.status?.phase ?? '',
+      o.spec?.claimRef ? `${o.spec.claimRef.namespace}/${o.spec.claimRef.name}` : '',
+      o.spec?.storageClassName ?? '',
+      '<unset>',
+      o.status?.reason ?? '',
+      since(o.metadata.creationTimestamp),
+      o.spec?.volumeMode ?? '',
+    ],
+  },
+  StorageClass: {
+    columns: [
+      NAME,
+      column('Provisioner', 'provisioner indicates the type of the provisioner.'),
+      column(
+        'ReclaimPolicy',
+        'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.',
+      ),
+      column('VolumeBindingMode', 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.'),
+      column('AllowVolumeExpansion', 'allowVolumeExpansion shows whether the storage class allow volume expand.'),
+      AGE,
+    ],
+    cells: (o: Loose) => [
+      o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ? `${o.metadata.name} (default)` : o.metadata.name,
+      o.provisioner,
+      o.reclaimPolicy ?? 'Delete',
+      o.volumeBindingMode ?? 'Immediate',
+      String(Boolean(o.allowVolumeExpansion)),
+      since(o.metadata.creationTimestamp),
+    ],
+  },
+} satisfies Record<string, Printer>);
+
 const DEFAULT_PRINTER: Printer = {
   columns: [
     NAME,
