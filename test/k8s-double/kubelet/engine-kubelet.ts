@@ -11,7 +11,7 @@ import { LABEL_NODE, LABEL_POD_UID, type DnsSettings } from './container-config.
 import { Kubelet, type KubeletContext, type NodeOptions } from './kubelet.js';
 import type { NodeFacts, ReadyState } from './node-status.js';
 import { PodWorker } from './pod-worker.js';
-import { EngineRuntime } from './runtime.js';
+import { EngineRuntime, within } from './runtime.js';
 
 type Loose = Record<string, any>; // decoded pods
 
@@ -97,7 +97,7 @@ export class EngineKubelet extends Kubelet {
   private async readImages(): Promise<void> {
     if (!this.engineFacts) return;
     try {
-      const images = await this.runtime.docker.listImages();
+      const images = await this.runtime.images();
       this.engineFacts.images = images
         .map((image) => ({
           names: [...(image.RepoDigests ?? []), ...(image.RepoTags ?? [])].filter((n) => n !== '<none>:<none>' && n !== '<none>@<none>'),
@@ -309,7 +309,7 @@ export class EngineKubelet extends Kubelet {
   }
 
   private async usageOf(id: string): Promise<UsageReading> {
-    const stats = (await this.runtime.docker.getContainer(id).stats({ stream: false })) as unknown as Loose;
+    const stats = (await within(this.runtime.docker.getContainer(id).stats({ stream: false }), 10_000, 'stats')) as unknown as Loose;
     const cpuDelta = (stats.cpu_stats?.cpu_usage?.total_usage ?? 0) - (stats.precpu_stats?.cpu_usage?.total_usage ?? 0);
     const systemDelta = (stats.cpu_stats?.system_cpu_usage ?? 0) - (stats.precpu_stats?.system_cpu_usage ?? 0);
     const cpus = stats.cpu_stats?.online_cpus ?? 1;

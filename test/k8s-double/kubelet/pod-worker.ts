@@ -6,7 +6,7 @@ import type { Json } from '../model/decode.js';
 import { now } from '../model/time.js';
 import type { KObject } from '../store/store.js';
 import type { EventSource } from '../controllers/events.js';
-import { containerConfig, sandboxConfig, type DnsSettings } from './container-config.js';
+import { containerConfig, LABEL_POD_UID, sandboxConfig, type DnsSettings } from './container-config.js';
 import { ContainerConfigError, containerEnv } from './env.js';
 import type { KubeletContext } from './kubelet.js';
 import { PODS } from './kubelet.js';
@@ -52,7 +52,9 @@ const MIN_GRACE_SECONDS = 2;
 
 export class PodWorker {
   private pod: KObject;
-  private sandbox: { id: string; ip: string; attempt: number } | undefined;
+  private sandbox: { id: string; ip: string } | undefined;
+  /** Sandboxes tried so far: each try has its own name, so a half-made one never blocks the next. */
+  private sandboxAttempts = 0;
   private readonly init: ContainerRecord[];
   private readonly containers: ContainerRecord[];
   private readonly volumes: PodVolumes;
@@ -169,7 +171,7 @@ export class PodWorker {
       for (const record of [...this.init, ...this.containers]) if (record.id) await runtime.stop(record.id, 0);
       await this.refresh();
     }
-    const attempt = this.sandbox ? this.sandbox.attempt + 1 : 0;
+    const attempt = this.sandboxAttempts++;
     const old = this.sandbox?.id;
     try {
       const id = await runtime.create(sandboxConfig(this.pod, this.host.node, attempt, this.host.pauseImage, this.host.dns()));
@@ -180,7 +182,7 @@ export class PodWorker {
         throw error;
       }
       const state = await runtime.inspect(id);
-      this.sandbox = { id, ip: this.spec().hostNetwork ? this.host.hostIP : (state?.ip ?? ''), attempt };
+      this.sandbox = { id, ip: this.spec().hostNetwork ? this.host.hostIP : (state?.ip ?? '') };
       if (old) await runtime.remove(old);
       return true;
     } catch (error) {
@@ -494,11 +496,9 @@ export class PodWorker {
   /** Removes the pod's containers and volumes; with `finish`, asks the API server to drop the pod. */
   private async teardown(finish: boolean): Promise<void> {
     const { runtime } = this.host;
-    const ids = [...this.init, ...this.containers]
-      .flatMap((record) => [record.id, record.previousId])
-      .filter((id): id is string => Boolean(id));
-    if (this.sandbox) ids.push(this.sandbox.id);
-    await Promise.all(ids.map((id) => runtime.remove(id)));
+    // every container of the pod, including any a failed attempt left behind
+    const containers = await runtime.listByLabel(`${LABEL_POD_UID}=${this.uid}`);
+    await Promise.all(containers.map((container) => runtime.remove(container.Id)));
     this.volumes.cleanup(this.pod);
     if (finish) this.host.context.registry.finishDeletion(PODS, this.pod.metadata.namespace, this.pod.metadata.name, this.uid);
     this.done = true;

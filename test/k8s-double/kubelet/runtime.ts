@@ -20,16 +20,33 @@ const ZERO_TIME = '0001-01-01T00:00:00Z';
 /** Docker's RFC 3339 with nanoseconds → the API's whole seconds. */
 export const apiTime = (time: string | undefined): string => (!time || time.startsWith('0001-') ? '' : time.replace(/\.\d+Z$/, 'Z'));
 
+/** How long a control call (inspect, create, start, ...) may go unanswered: an engine that is
+ * shutting down can accept a request and never answer it, which would stall the pod worker. */
+const CONTROL_TIMEOUT_MS = 15_000;
+
+/** Settles with the promise, or rejects once `ms` passed (the call itself is left to finish or hang). */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: the engine did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export class EngineRuntime {
+  /** For control calls (they time out). */
+  private readonly control: Docker;
+  /** For streams that may stay quiet for long (events, logs -f, exec, attach, stats, pulls). */
   readonly docker: Docker;
 
   constructor(engine: { host: string; port: number } | { socketPath: string }) {
     this.docker = new Docker(engine);
+    this.control = new Docker({ ...engine, timeout: CONTROL_TIMEOUT_MS });
   }
 
   async ping(): Promise<boolean> {
     try {
-      await this.docker.ping();
+      await this.control.ping();
       return true;
     } catch {
       return false;
@@ -38,7 +55,7 @@ export class EngineRuntime {
 
   async inspect(id: string): Promise<Inspected | undefined> {
     try {
-      const info = await this.docker.getContainer(id).inspect();
+      const info = await this.control.getContainer(id).inspect();
       return {
         id: info.Id,
         running: info.State.Running,
@@ -58,7 +75,7 @@ export class EngineRuntime {
 
   async imagePresent(image: string): Promise<{ id: string; size: number; digests: string[] } | undefined> {
     try {
-      const info = await this.docker.getImage(image).inspect();
+      const info = await this.control.getImage(image).inspect();
       return { id: info.Id, size: info.Size, digests: info.RepoDigests ?? [] };
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) return undefined;
@@ -68,7 +85,7 @@ export class EngineRuntime {
 
   /** Pulls an image; rejects with the engine's message when the pull fails. */
   async pull(image: string): Promise<void> {
-    const stream = await this.docker.pull(image);
+    const stream = await within(this.docker.pull(image), CONTROL_TIMEOUT_MS, 'pull');
     await new Promise<void>((resolve, reject) => {
       this.docker.modem.followProgress(stream, (error: Error | null, output: Array<{ error?: string }>) => {
         const failed = error?.message ?? output?.find((line) => line.error)?.error;
@@ -78,19 +95,26 @@ export class EngineRuntime {
     });
   }
 
+  /** Creates a container; one left under the same name by an attempt whose answer was lost is removed first. */
   async create(config: Docker.ContainerCreateOptions): Promise<string> {
-    const container = await this.docker.createContainer(config);
-    return container.id;
+    try {
+      return (await this.control.createContainer(config)).id;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 409 || !config.name) throw error;
+      await this.remove(config.name);
+      return (await this.control.createContainer(config)).id;
+    }
   }
 
   async start(id: string): Promise<void> {
-    await this.docker.getContainer(id).start();
+    await this.control.getContainer(id).start();
   }
 
   /** SIGTERM, then SIGKILL after `graceSeconds`; nothing if it is not running. */
   async stop(id: string, graceSeconds: number): Promise<void> {
     try {
-      await this.docker.getContainer(id).stop({ t: Math.max(0, Math.round(graceSeconds)) });
+      const seconds = Math.max(0, Math.round(graceSeconds));
+      await within(this.docker.getContainer(id).stop({ t: seconds }), seconds * 1000 + CONTROL_TIMEOUT_MS, 'stop');
     } catch (error) {
       const code = (error as { statusCode?: number }).statusCode;
       if (code !== 304 && code !== 404) throw error;
@@ -99,15 +123,19 @@ export class EngineRuntime {
 
   async remove(id: string): Promise<void> {
     try {
-      await this.docker.getContainer(id).remove({ force: true, v: true });
+      await this.control.getContainer(id).remove({ force: true, v: true });
     } catch (error) {
       const code = (error as { statusCode?: number }).statusCode;
       if (code !== 404 && code !== 409) throw error;
     }
   }
 
+  async images(): Promise<Docker.ImageInfo[]> {
+    return this.control.listImages();
+  }
+
   async listByLabel(label: string): Promise<Docker.ContainerInfo[]> {
-    return this.docker.listContainers({ all: true, filters: { label: [label] } });
+    return this.control.listContainers({ all: true, filters: { label: [label] } });
   }
 
   /** Splits Docker's multiplexed stdout/stderr stream into one text stream, as the kubelet merges them. */
