@@ -237,7 +237,6 @@ export class KubernetesDouble {
       events: this.events,
       authenticator: this.authenticator,
       timing: { ...DEFAULT_TIMING, ...this.options.kubelet },
-      caCertificate: this.pki!.ca,
     };
   }
 

@@ -394,7 +394,7 @@ const DEFAULT_PRINTER: Printer = {
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-function rowObject(def: ResourceDef, object: KObject, include: IncludeObject): Json {
+function rowObject(object: KObject, include: IncludeObject): Json {
   if (include === 'None') return null;
   if (include === 'Object') return asJson(object);
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata as unknown as JsonObject };
@@ -409,7 +409,7 @@ export function toTable(
   const printer = PRINTERS[def.kind] ?? DEFAULT_PRINTER;
   const rows = objects.map((object) => {
     const row: JsonObject = { cells: printer.cells(object) };
-    const embedded = rowObject(def, object, include);
+    const embedded = rowObject(object, include);
     if (embedded !== null) row.object = embedded;
     return row;
   });

@@ -1,6 +1,7 @@
 // The namespace controllers: every namespace gets its `default` ServiceAccount and the
 // `kube-root-ca.crt` ConfigMap (service account and root CA publishers), and a namespace being
 // deleted has its content deleted, then its `kubernetes` finalizer removed, then goes.
+import type { Json } from '../model/decode.js';
 import { RESOURCES, storeName } from '../model/resources.js';
 import type { Registry } from '../api/registry.js';
 import { ApiError } from '../api/status.js';
@@ -37,10 +38,10 @@ export class NamespaceController {
   /** Creates what every namespace has, synchronously, so a pod created right after finds its service account. */
   private populate(namespace: KObject): void {
     const name = namespace.metadata.name;
-    const create = (resource: string, body: Record<string, unknown>) => {
+    const create = (resource: string, body: Json) => {
       const def = RESOURCES.find((d) => storeName(d) === resource)!;
       try {
-        this.registry.create(def, name, body as never);
+        this.registry.create(def, name, body);
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 409)) throw error;
       }

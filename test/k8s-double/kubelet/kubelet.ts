@@ -41,8 +41,6 @@ export interface KubeletContext {
   events: EventRecorder;
   authenticator: Authenticator;
   timing: KubeletTiming;
-  /** Cluster CA (for service account token volumes). */
-  caCertificate: string;
 }
 
 export interface NodeOptions {

@@ -88,13 +88,7 @@ export class PodWorker {
       state: { waiting: { reason: this.init.length ? 'PodInitializing' : 'ContainerCreating' } },
     }));
     for (const record of this.init) record.state = { waiting: { reason: 'PodInitializing' } };
-    this.volumes = new PodVolumes(
-      host.volumesRoot,
-      host.context.store,
-      host.context.authenticator,
-      host.context.caCertificate,
-      host.allocatable,
-    );
+    this.volumes = new PodVolumes(host.volumesRoot, host.context.store, host.context.authenticator, host.allocatable);
   }
 
   get uid(): string {
@@ -223,15 +217,16 @@ export class PodWorker {
       if (state.running) record.state = { running: { startedAt: apiTime(state.startedAt) } };
       else if (state.finishedAt || state.startedAt) {
         const reason = state.oomKilled ? 'OOMKilled' : state.exitCode === 0 ? 'Completed' : 'Error';
-        const terminated: Loose = {
-          exitCode: state.exitCode,
-          reason,
-          startedAt: apiTime(state.startedAt),
-          finishedAt: apiTime(state.finishedAt),
-          containerID: `docker://${state.id}`,
+        record.state = {
+          terminated: {
+            exitCode: state.exitCode,
+            reason,
+            ...(state.error ? { message: state.error } : {}),
+            startedAt: apiTime(state.startedAt),
+            finishedAt: apiTime(state.finishedAt),
+            containerID: `docker://${state.id}`,
+          },
         };
-        if (state.error) terminated.message = state.error;
-        record.state = { terminated: terminated as never };
       }
     }
   }

@@ -54,7 +54,6 @@ export class PodVolumes {
     private readonly root: string,
     private readonly store: Store,
     private readonly authenticator: Authenticator,
-    private readonly caCertificate: string,
     private readonly allocatable: () => Record<string, string>,
   ) {}
 

@@ -86,6 +86,8 @@ export class ExpiredError extends Error {
 export class Store {
   private revision = 1;
   private readonly tables = new Map<string, ResourceTable>();
+  private readonly pending: Array<[ResourceTable, StoreEvent]> = [];
+  private dispatching = false;
 
   /** @param historyCapacity events kept per resource for watches that resume (the watch cache's window). */
   constructor(private readonly historyCapacity = 1000) {}
@@ -176,7 +178,25 @@ export class Store {
       table.validFrom = dropped[dropped.length - 1]!.rv;
     }
     for (const watcher of table.watchers) watcher.deliver(event);
-    for (const listener of table.listeners) listener(event);
+    // listeners may write in turn: their events wait until this one reached every listener, so
+    // each listener sees every resource's events in order
+    this.pending.push([table, event]);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+        for (const listener of next[0].listeners) {
+          try {
+            listener(next[1]);
+          } catch (error) {
+            // a controller's bug must not fail the unrelated write that woke it
+            console.error('k8s double: a store listener failed:', error);
+          }
+        }
+      }
+    } finally {
+      this.dispatching = false;
+    }
   }
 
   /**
