@@ -42,24 +42,37 @@ const ipOrder = (a: { ip: string }, b: { ip: string }) => {
   return key(a.ip).localeCompare(key(b.ip));
 };
 
+const pairKey = (namespace: string, key: string, value: string) => `${namespace}\u0000${key}=${value}`;
+const labelPairs = (object: KObject | undefined) =>
+  object ? Object.entries(object.metadata.labels ?? {}).map(([key, value]) => pairKey(object.metadata.namespace ?? '', key, value)) : [];
+
+function addTo(index: Map<string, Set<string>>, pair: string, key: string): void {
+  let set = index.get(pair);
+  if (!set) index.set(pair, (set = new Set()));
+  set.add(key);
+}
+
 export class EndpointsController {
+  /** Services to recompute (namespace/name). */
   private readonly dirty = new Set<string>();
   /** Endpoints this controller wrote: they go with their service. */
   private readonly managed = new Set<string>();
+  /** Pods and services indexed by label pair, so a change looks only at the services it can concern. */
+  private readonly podsByPair = new Map<string, Set<string>>();
+  private readonly servicesByPair = new Map<string, Set<string>>();
+  private readonly servicePair = new Map<string, string>();
   private unsubscribe: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly store: Store) {}
 
   start(): void {
-    const mark = (object: KObject) => {
-      if (object.metadata.namespace) this.dirty.add(object.metadata.namespace);
-    };
     this.unsubscribe = [
-      this.store.subscribe('pods', (event) => mark(event.object)),
-      this.store.subscribe('services', (event) => mark(event.object)),
+      this.store.subscribe('pods', (event) => this.podChanged(event.object, event.previous, event.type === 'DELETED')),
+      this.store.subscribe('services', (event) => this.serviceChanged(event.object, event.type === 'DELETED')),
     ];
-    for (const service of this.store.values('services')) mark(service);
+    for (const pod of this.store.values('pods')) this.podChanged(pod, undefined, false);
+    for (const service of this.store.values('services')) this.serviceChanged(service, false);
     this.timer = setInterval(() => this.flush(), 100);
   }
 
@@ -68,18 +81,45 @@ export class EndpointsController {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
   }
 
-  /** Recomputes the endpoints of every service in the namespaces that changed. */
+  private podChanged(pod: KObject, previous: KObject | undefined, deleted: boolean): void {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    for (const pair of labelPairs(previous ?? pod)) this.podsByPair.get(pair)?.delete(key);
+    if (!deleted) for (const pair of labelPairs(pod)) addTo(this.podsByPair, pair, key);
+    for (const pair of [...labelPairs(previous), ...labelPairs(pod)])
+      for (const service of this.servicesByPair.get(pair) ?? []) this.dirty.add(service);
+  }
+
+  private serviceChanged(service: KObject, deleted: boolean): void {
+    const key = `${service.metadata.namespace}/${service.metadata.name}`;
+    const old = this.servicePair.get(key);
+    if (old) this.servicesByPair.get(old)?.delete(key);
+    this.servicePair.delete(key);
+    // one selector pair is enough to find a service's candidate pods
+    const first = Object.entries(((service.spec as Loose | undefined)?.selector ?? {}) as Record<string, string>).sort()[0];
+    if (!deleted && first) {
+      const pair = pairKey(service.metadata.namespace ?? '', first[0], first[1]);
+      addTo(this.servicesByPair, pair, key);
+      this.servicePair.set(key, pair);
+    }
+    this.dirty.add(key);
+  }
+
+  /** Recomputes the endpoints of the services whose pods or selectors changed. */
   flush(): void {
-    for (const namespace of [...this.dirty]) {
-      this.dirty.delete(namespace);
-      const services = this.store.values('services', `${namespace}/`);
-      const pods = this.store.values('pods', `${namespace}/`);
-      for (const service of services) this.sync(service, pods);
-      for (const key of [...this.managed]) {
-        if (!key.startsWith(`${namespace}/`) || this.store.peek('services', key)) continue;
-        this.managed.delete(key);
-        this.store.remove('endpoints', key);
+    for (const key of [...this.dirty]) {
+      this.dirty.delete(key);
+      const service = this.store.peek('services', key);
+      if (!service) {
+        if (this.managed.delete(key)) this.store.remove('endpoints', key);
+        continue;
       }
+      const pair = this.servicePair.get(key);
+      const candidates = pair
+        ? [...(this.podsByPair.get(pair) ?? [])]
+            .map((podKey) => this.store.peek('pods', podKey))
+            .filter((pod): pod is KObject => pod !== undefined)
+        : [];
+      this.sync(service, candidates);
     }
   }
 
