@@ -481,6 +481,25 @@ describe('Kubernetes double: deletion and nodes', () => {
     expect((await failure(core.readNamespacedConfigMap({ name: 'held', namespace: 'default' }))).code).toBe(404);
   });
 
+  it('deletes a namespace with its content, then the namespace itself', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'short-lived' } } });
+    await core.createNamespacedConfigMap({ namespace: 'short-lived', body: { metadata: { name: 'inside' } } });
+    await core.createNamespacedPod({
+      namespace: 'short-lived',
+      body: { metadata: { name: 'runner' }, spec: { nodeName: 'hollow-1', containers: [{ name: 'c', image: 'busybox:local' }] } },
+    });
+    await core.deleteNamespace({ name: 'short-lived' });
+    expect((await core.readNamespace({ name: 'short-lived' })).status!.phase).toBe('Terminating');
+    expect(await failure(core.createNamespacedConfigMap({ namespace: 'short-lived', body: { metadata: { name: 'late' } } }))).toMatchObject(
+      {
+        code: 403,
+        message: 'configmaps "late" is forbidden: unable to create new content in namespace short-lived because it is being terminated',
+      },
+    );
+    await eventually('namespace gone', async () => (await failure(core.readNamespace({ name: 'short-lived' }))).code === 404);
+    expect((await core.listPodForAllNamespaces({ fieldSelector: 'metadata.namespace=short-lived' })).items).toEqual([]);
+  });
+
   it('turns a node whose kubelet stops Unknown, taints it unreachable, and back to Ready', async () => {
     double.stopKubelet('hollow-2');
     const unknown = await eventually('Unknown', async () => {
