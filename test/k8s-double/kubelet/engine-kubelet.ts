@@ -340,6 +340,8 @@ export class EngineKubelet extends Kubelet {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     this.events?.destroy();
+    await Promise.all([...this.workers.values()].map((worker) => worker.halt()));
+    this.workers.clear();
     try {
       const containers = await this.runtime.listByLabel(`${LABEL_NODE}=${this.name}`);
       await Promise.all(containers.map((container) => this.runtime.remove(container.Id)));

@@ -117,6 +117,13 @@ export class PodWorker {
     this.requestSync();
   }
 
+  /** Stops for good (the kubelet is shutting down): no more syncs; resolves once the current one ended. */
+  halt(): Promise<void> {
+    this.done = true;
+    clearTimeout(this.timer);
+    return this.queue;
+  }
+
   /** Coalesces sync requests; syncs run one at a time. */
   requestSync(delayMs = 0): void {
     if (this.done) return;
