@@ -19,11 +19,12 @@ describe('the SDK test kit and the host', () => {
       context.filter('f', provider);
       context.strategy('s', provider);
       context.discovery('x', provider);
+      context.web('w', provider);
     };
     const host = recorded((provide) => register(createPluginContext(provide)));
     const manifest = definePlugin({ name: 'probe', version: '1.0.0', apiVersion: '^1.0.0', register });
     const kit = pluginProviders(manifest);
-    const kinds = [Tokens.ClusterDriver, Tokens.Filter, Tokens.Strategy, Tokens.DiscoveryBackend] as const;
+    const kinds = [Tokens.ClusterDriver, Tokens.Filter, Tokens.Strategy, Tokens.DiscoveryBackend, Tokens.WebExtension] as const;
     expect(kinds.flatMap((kind) => kit.names(kind).map((name) => [kind, name]))).toEqual(host);
     expect(Object.keys(createPluginContext(() => undefined)).sort()).toEqual([
       'apiVersion',
@@ -32,6 +33,7 @@ describe('the SDK test kit and the host', () => {
       'filter',
       'provide',
       'strategy',
+      'web',
     ]);
   });
 

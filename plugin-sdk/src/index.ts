@@ -55,3 +55,22 @@ export {
 } from './plugin.js';
 export type { Clock, LogFn, Logger } from './logger.js';
 export type * from './config.js';
+export { isWebExtensionName, webPrefix } from './web.js';
+export type {
+  ContainerPlacement,
+  DiscoveryStatus,
+  ExplainedPlacement,
+  ManagerMetrics,
+  ManagerView,
+  PlacementRecord,
+  PluginStatus,
+  ReplicationStatus,
+  WebExtension,
+  WebHost,
+  WebMethod,
+  WebRequest,
+  WebResponse,
+  WebRoute,
+  WebStream,
+  WebStreamOptions,
+} from './web.js';

@@ -27,6 +27,8 @@ export interface PluginContext {
   filter(name: string, provider: Provider<unknown>): void;
   strategy(name: string, provider: Provider<unknown>): void;
   discovery(scheme: string, provider: Provider<unknown>): void;
+  /** A web extension (`WebExtension`) served under `/swarm/<name>/`; since plugin API 1.3. */
+  web(name: string, provider: Provider<unknown>): void;
 }
 
 export interface PluginDefinition {

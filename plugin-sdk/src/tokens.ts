@@ -20,6 +20,9 @@ export const Tokens = {
   Filter: 'swarm:Filter',
   Strategy: 'swarm:Strategy',
   DiscoveryBackend: 'swarm:DiscoveryBackend',
+  /** Since plugin API 1.3: HTTP routes served under `/swarm/<name>/` (see web.ts). */
+  WebExtension: 'swarm:WebExtension',
 } as const;
 
-export type ExtensionKind = typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend;
+export type ExtensionKind =
+  typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend | typeof Tokens.WebExtension;

@@ -16,5 +16,7 @@ export function kindLabel(kind: ExtensionKind): string {
       return 'strategy';
     case Tokens.DiscoveryBackend:
       return 'discovery backend';
+    case Tokens.WebExtension:
+      return 'web extension';
   }
 }

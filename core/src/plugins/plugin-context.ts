@@ -12,5 +12,6 @@ export function createPluginContext(provide: PluginContext['provide']): PluginCo
     filter: (name, provider) => provide(Tokens.Filter, name, provider),
     strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
     discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
+    web: (name, provider) => provide(Tokens.WebExtension, name, provider),
   };
 }

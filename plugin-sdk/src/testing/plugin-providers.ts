@@ -52,6 +52,7 @@ export function pluginProviders(manifest: PluginManifest, services: Readonly<Rec
     filter: (name, provider) => provide(Tokens.Filter, name, provider),
     strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
     discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
+    web: (name, provider) => provide(Tokens.WebExtension, name, provider),
   };
   manifest.register(context);
   const get = <T>(kind: ExtensionKind, name: string, extra: Readonly<Record<string, unknown>> = {}): T => {
