@@ -108,6 +108,26 @@ describe('resolution', () => {
   });
 });
 
+describe('web extensions', () => {
+  it('are off by default; ui: true (--ui) mounts the built-in view, web names others with their settings', () => {
+    expect(resolveConfig([]).config.web).toEqual({});
+    const { config, originOf } = resolveConfig([
+      { origin: 'file', input: { ui: { readOnly: false }, web: { dashboard: true, old: true } } },
+      { origin: 'flags', input: { ui: true, web: { old: false } } },
+    ]);
+    expect(config.web).toEqual({ ui: {}, dashboard: {} });
+    expect(originOf('web.ui')).toBe('flags');
+    expect(originOf('web.dashboard')).toBe('file');
+  });
+
+  it('checks the shape of ui and web entries', () => {
+    expect(thrown(() => validateConfigShape({ ui: 'yes' }, 'swarm.config.js')).message).toBe(
+      'invalid config in swarm.config.js: ui: expected boolean or record, got string',
+    );
+    expect(validateConfigShape({ web: { ui: { readOnly: false } } }, '')).toEqual({ web: { ui: { readOnly: false } } });
+  });
+});
+
 describe('durations', () => {
   it('reads Go duration syntax as seconds', () => {
     expect(parseDuration('30s')).toBe(30);

@@ -7,6 +7,8 @@ import { listen, parseListenAddress, type Listener } from './listeners.js';
 import { ApiMetrics } from './metrics.js';
 import { buildRoutes } from './routes.js';
 import type { ManagerRole } from '../replication/manager-role.js';
+import type { Deployment } from '../deployment/deployment.js';
+import { serveWebExtensions, type WebExtensionsServed } from '../web/serve-web-extensions.js';
 
 // The CLI's `manage` and the embedding API start the Docker API server through this function.
 export interface ApiServerOptions {
@@ -24,6 +26,8 @@ export interface ApiServerOptions {
   eventHistorySize?: number;
   /** A replicated manager's role (`--replication`). */
   role?: ManagerRole;
+  /** Serve the web extensions the deployment's config names under `/swarm/<name>/`. */
+  deployment?: Deployment;
 }
 
 export interface ApiServer {
@@ -48,14 +52,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
     role: options.role,
   };
-  const dispatcher = new Dispatcher(api, buildRoutes(), { cors: options.settings.cors });
+  const router = buildRoutes();
+  let web: WebExtensionsServed | undefined;
+  const dispatcher = new Dispatcher(api, router, { cors: options.settings.cors });
   const limits = { headersTimeoutMs: options.headersTimeoutMs ?? 10_000, keepAliveTimeoutMs: 60_000 };
   const listeners: Listener[] = [];
   try {
+    if (options.deployment) web = await serveWebExtensions(router, options.deployment, api);
     for (const target of targets) listeners.push(await listen(target, options.settings.tls, limits, dispatcher));
   } catch (error) {
     await Promise.all(listeners.map((listener) => listener.close()));
     events.close();
+    await web?.close();
     throw error;
   }
   options.logger.info(
@@ -66,6 +74,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     addresses: listeners.map((listener) => listener.address),
     close: async () => {
       events.close();
+      await web?.close();
       await Promise.all(listeners.map((listener) => listener.close()));
     },
   };

@@ -9,6 +9,8 @@ export class ApiMetrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route'>;
   private readonly decisions: Counter<'kind' | 'result'>;
+  /** The same counts as plain numbers, for readers that cannot wait for prom-client's async collection. */
+  private readonly counts = { requests: 0, errors: 0, scheduled: 0, failed: 0 };
 
   constructor(cluster: Cluster) {
     this.requests = new Counter({
@@ -56,9 +58,18 @@ export class ApiMetrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     this.requests.inc({ method, route, status: String(status) });
     this.latency.observe({ method, route }, seconds);
+    this.counts.requests++;
+    if (status >= 500) this.counts.errors++;
   }
 
   observeScheduling(kind: 'container' | 'build', succeeded: boolean): void {
     this.decisions.inc({ kind, result: succeeded ? 'scheduled' : 'failed' });
+    if (succeeded) this.counts.scheduled++;
+    else this.counts.failed++;
+  }
+
+  /** Requests, 5xx answers and placements (scheduled, failed) since the server started. */
+  totals(): Readonly<{ requests: number; errors: number; scheduled: number; failed: number }> {
+    return { ...this.counts };
   }
 }

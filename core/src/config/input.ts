@@ -45,5 +45,12 @@ export interface SwarmConfigInput {
     advertise?: string;
     ttl?: DurationInput;
   };
+  /** The built-in web view at `/swarm/ui/` (`--ui`): `true`, or its settings (`{ readOnly: false }`). Off by default. */
+  ui?: boolean | WebExtensionInput;
+  /** Web extensions to serve under `/swarm/<name>/`, by name: `true`, `false`, or the extension's settings. */
+  web?: Record<string, boolean | WebExtensionInput>;
   logLevel?: string;
 }
+
+/** One web extension's settings, handed to it as they are. */
+export type WebExtensionInput = Record<string, OptionValue>;

@@ -1,8 +1,8 @@
-import type { DeploymentConfig, TlsFiles } from '@swarm/plugin-sdk';
+import { isWebExtensionName, type DeploymentConfig, type TlsFiles, type WebSettings } from '@swarm/plugin-sdk';
 import { configError } from './config-error.js';
 import { Defaults } from './defaults.js';
 import { parseDuration } from './duration.js';
-import type { DurationInput, OptionValue, SwarmConfigInput } from './input.js';
+import type { DurationInput, OptionValue, SwarmConfigInput, WebExtensionInput } from './input.js';
 import { pick, type ConfigLayer, type ConfigOrigin } from './layers.js';
 
 /** A resolved config plus where each of its values came from, for later error messages. */
@@ -67,6 +67,31 @@ function resolveTls(layers: readonly ConfigLayer[]): TlsFiles | undefined {
   if (!tls.cert || !tls.key) throw configError(picked.origin, 'tls', '--tlscert and --tlskey must be provided when using --tls');
   if (tls.verify && !tls.ca) throw configError(picked.origin, 'tls.ca', '--tlscacert must be provided when using --tlsverify');
   return { ca: tls.ca, cert: tls.cert, key: tls.key, verify: tls.verify ?? false };
+}
+
+/**
+ * The web extensions to mount: `web` entries and the `ui` shorthand of every layer, later layers
+ * winning per name (`false` unmounts what a lower layer mounted). Records each name's origin.
+ */
+function resolveWeb(layers: readonly ConfigLayer[], origins: Map<string, ConfigOrigin>): WebSettings {
+  const web: Record<string, Readonly<Record<string, OptionValue>>> = {};
+  const set = (name: string, value: boolean | WebExtensionInput, origin: ConfigOrigin, keyPath: string): void => {
+    if (!isWebExtensionName(name)) {
+      throw configError(
+        origin,
+        keyPath,
+        `invalid web extension name "${name}": use lower-case letters, digits and dashes, and none of Docker's /swarm/ operations (init, join, leave, update, unlock, unlockkey)`,
+      );
+    }
+    origins.set(`web.${name}`, origin);
+    if (value === false) delete web[name];
+    else web[name] = value === true ? {} : { ...value };
+  };
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer.input.web ?? {})) set(name, value, layer.origin, `web.${name}`);
+    if (layer.input.ui !== undefined) set('ui', layer.input.ui, layer.origin, 'ui');
+  }
+  return web;
 }
 
 /**
@@ -181,6 +206,7 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
       ),
     },
     replication: { enabled: replicationEnabled, advertise, ttl: ttl.value },
+    web: resolveWeb(layers, origins),
     logLevel: track(
       'logLevel',
       pick(layers, (i) => i.logLevel),

@@ -12,6 +12,8 @@ const tls = z.strictObject({
   verify: z.optional(z.boolean()),
 });
 
+const webExtension = z.union([z.boolean(), z.record(z.string(), option)]);
+
 const configSchema = z.strictObject({
   plugins: z.optional(z.array(z.string())),
   cluster: z.optional(
@@ -48,6 +50,8 @@ const configSchema = z.strictObject({
       ttl: z.optional(duration),
     }),
   ),
+  ui: z.optional(webExtension),
+  web: z.optional(z.record(z.string(), webExtension)),
   logLevel: z.optional(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])),
 });
 

@@ -10,13 +10,16 @@ import {
   type Logger,
   type Scheduler,
   type Strategy,
+  type WebExtension,
 } from '@swarm/plugin-sdk';
 import { createScheduler } from '../scheduler/index.js';
 import { configError } from '../config/config-error.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { registerLazy } from '../di/containers.js';
 import { parseDiscoveryUri } from '../discovery/discovery-uri.js';
+import { discoveryIdentity, MonitoredDiscovery } from '../discovery/monitored-discovery.js';
 import { checkDiscoveryScheme, openDiscovery } from '../discovery/open-discovery.js';
+import { PlacementJournal } from '../web/placement-journal.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
 import type { Deployment } from './deployment.js';
@@ -44,6 +47,7 @@ function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) =
     known(Tokens.Filter, name, `scheduler.filters[${index}]`, originOf('scheduler.filters')),
   );
   known(Tokens.Strategy, config.scheduler.strategy, 'scheduler.strategy');
+  for (const name of Object.keys(config.web ?? {})) known(Tokens.WebExtension, name, `web.${name}`);
 }
 
 /**
@@ -59,11 +63,14 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     filters: config.scheduler.filters,
     strategies: [config.scheduler.strategy],
     discoverySchemes: schemes,
+    web: Object.keys(config.web ?? {}),
   });
   checkNames(resolved, set.available);
 
   const container = set.createContainer();
-  let opened: Discovery | undefined;
+  let opened: MonitoredDiscovery | undefined;
+  // Only a deployment that serves a web view keeps its placements: nobody else reads them.
+  const placements = Object.keys(config.web ?? {}).length > 0 ? new PlacementJournal() : undefined;
   container.register(Tokens.DeploymentConfig, { useValue: config });
   container.register(Tokens.ClusterOptions, { useValue: config.cluster.options });
   container.register(Tokens.StrategyOptions, { useValue: config.scheduler.strategyOptions });
@@ -74,7 +81,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     createScheduler(
       config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
       resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
-      { logger: options.logger },
+      { logger: options.logger, onPlacement: placements?.record },
     ),
   );
   registerLazy<Discovery>(container, Tokens.Discovery, (resolver) => {
@@ -83,11 +90,12 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     }
     // Checked here, not up front: a driver may read the URI itself (mesos:// names a master).
     checkDiscoveryScheme(config.cluster.discovery, set.available(Tokens.DiscoveryBackend));
-    opened = openDiscovery(resolver, config.cluster.discovery, {
+    const discovery = openDiscovery(resolver, config.cluster.discovery, {
       heartbeat: config.cluster.heartbeat,
       ttl: 0,
       options: config.cluster.discoveryOptions,
     });
+    opened = new MonitoredDiscovery(discovery, config.cluster.discovery, config.cluster.heartbeat * 1000);
     return opened;
   });
   registerLazy<Cluster>(container, Tokens.Cluster, (resolver) =>
@@ -98,11 +106,20 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     config,
     container,
     plugins: set.plugins,
+    providers: set.staged,
     builtinFailures: set.builtinFailures,
     available: set.available,
     cluster: () => container.resolve<Cluster>(Tokens.Cluster),
     scheduler: () => container.resolve<Scheduler>(Tokens.Scheduler),
     openedDiscovery: () => opened,
+    discoveryStatus: () => opened?.status() ?? { ...discoveryIdentity(config.cluster.discovery), state: 'driver' },
+    placements,
+    webExtensions: () =>
+      Object.entries(config.web ?? {}).map(([name, settings]) => ({
+        name,
+        settings,
+        extension: container.resolve<WebExtension>(named(Tokens.WebExtension, name)),
+      })),
   };
 }
 

@@ -24,6 +24,7 @@ export interface PluginNeeds {
   readonly filters?: readonly string[];
   readonly strategies?: readonly string[];
   readonly discoverySchemes?: readonly string[];
+  readonly web?: readonly string[];
 }
 
 const NEED_KINDS = [
@@ -31,6 +32,7 @@ const NEED_KINDS = [
   ['filters', 'filter', Tokens.Filter],
   ['strategies', 'strategy', Tokens.Strategy],
   ['discoverySchemes', 'discovery', Tokens.DiscoveryBackend],
+  ['web', 'web', Tokens.WebExtension],
 ] as const;
 
 function neededBuiltins(needs: PluginNeeds): string[] {

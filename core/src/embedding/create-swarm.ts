@@ -47,6 +47,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
                 logger: options.logger,
                 version: SWARM_VERSION,
                 role: replication,
+                deployment,
               }),
             )
             .then((server) => {

@@ -75,7 +75,7 @@ export async function loadBuiltins(only?: readonly string[]): Promise<Builtins> 
 }
 
 /** The built-in package that provides `name` by the naming convention (`filter` + `port` → `@swarm/filter-port`), if installed. */
-export function conventionalBuiltin(kindPrefix: 'driver' | 'filter' | 'strategy' | 'discovery', name: string): string | undefined {
+export function conventionalBuiltin(kindPrefix: 'driver' | 'filter' | 'strategy' | 'discovery' | 'web', name: string): string | undefined {
   names ??= builtinPackageNames();
   const packageName = `${SCOPE}/${kindPrefix}-${name}`;
   return names.includes(packageName) ? packageName : undefined;

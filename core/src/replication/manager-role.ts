@@ -17,6 +17,10 @@ export interface IncomingApiRequest {
  * primary).
  */
 export interface ManagerRole {
+  /** Whether this manager is the primary now. */
+  readonly isPrimary: boolean;
+  /** The primary's advertise address as last known (this manager's own while it is primary). */
+  readonly primary: string | undefined;
   /** `Role` (and on a replica `Primary`), shown first in /info's SystemStatus. */
   statusRows(): Array<[string, string]>;
   /** Serves the request somewhere else and settles when done, or returns undefined for the local handlers. */

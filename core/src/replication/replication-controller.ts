@@ -1,11 +1,19 @@
 import type { Campaign, ClusterRole, EngineEndpoint, LeaderElection, LeaderFollower, Logger } from '@swarm/plugin-sdk';
+import { isWebExtensionPath } from '../web/web-paths.js';
 import { tunnelToEngine } from '../api/engine/tunnel.js';
 import { proxyToEngine } from '../api/engine/proxy.js';
 import { HttpError, sendError } from '../api/responses.js';
 import type { IncomingApiRequest, ManagerRole } from './manager-role.js';
 
-/** Paths a replica answers itself, as Swarm classic's replica handler. */
+/**
+ * Paths a replica answers itself, as Swarm classic's replica handler, plus web extensions (they
+ * only read, and a view of the replica itself stays available while the primary is away).
+ */
 const LOCAL_PATHS = new Set(['/_ping', '/info']);
+
+function servedLocally(path: string): boolean {
+  return LOCAL_PATHS.has(path) || isWebExtensionPath(path);
+}
 
 export const NO_PRIMARY_MESSAGE = 'No elected primary cluster manager';
 
@@ -85,7 +93,7 @@ export class ReplicationController implements ManagerRole {
   }
 
   forward(request: IncomingApiRequest): Promise<void> | undefined {
-    if (this.isPrimary || LOCAL_PATHS.has(request.path)) return undefined;
+    if (this.isPrimary || servedLocally(request.path)) return undefined;
     const target = this.primaryTarget();
     const url = request.req.url ?? '/';
     if (!target) {

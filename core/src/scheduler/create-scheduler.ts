@@ -29,6 +29,18 @@ export interface SchedulerOptions {
    * on the next ones). Default 8; explanations always rank every node.
    */
   readonly candidates?: number;
+  /** Told of every real placement (not of explanations), after it is decided. */
+  readonly onPlacement?: (request: PlacementRequest, outcome: PlacementOutcome) => void;
+}
+
+/** A real placement as `onPlacement` hears it: the ranked candidates, best first. */
+export interface PlacementOutcome {
+  readonly ranked: readonly RankedNode[];
+  readonly strategy: string;
+  /** Nodes that passed every filter. */
+  readonly feasible: number;
+  /** Nodes the filters ran on. */
+  readonly considered: number;
 }
 
 const DEFAULT_CANDIDATES = 8;
@@ -160,6 +172,12 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
         });
       }
       const placement = lazyPlacement(outcome.ranked, () => buildExplanation(placeOn(request, nodes)));
+      options.onPlacement?.(request, {
+        ranked: outcome.ranked,
+        strategy: strategy.name,
+        feasible: outcome.pass.feasible.length,
+        considered: nodes.length,
+      });
       if (logger && DEBUG_LEVELS.has(logger.level)) {
         logger.debug({ explanation: placement.explanation, container: request.name }, `placed on ${outcome.ranked[0]!.node.name}`);
       }

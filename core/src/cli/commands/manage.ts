@@ -33,6 +33,7 @@ interface ManageFlags {
   tlsverify?: boolean;
   cors?: boolean;
   apiEnableCors?: boolean;
+  ui?: boolean;
 }
 
 /** Swarm classic's `manage` flag checks that do not depend on the config file. */
@@ -83,6 +84,7 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
     api: { hosts: splitList(flags.host), cors: flags.cors || flags.apiEnableCors || undefined },
     tls: tlsFromFlags(flags),
     replication: { enabled: flags.replication || undefined, advertise: flags.advertise ?? flags.addr, ttl: flags.replicationTtl },
+    ui: flags.ui || undefined,
   };
 }
 
@@ -141,5 +143,6 @@ export function manageCommand(): Command {
     .option('--tlsverify', 'use TLS and verify the remote')
     .option('--cors', 'enable CORS headers in the remote API')
     .addOption(new Option('--api-enable-cors', 'alias of --cors').hideHelp())
+    .option('--ui', 'serve the web view of the cluster at /swarm/ui/ on the API listeners (read-only)')
     .action(manage);
 }

@@ -1,0 +1,128 @@
+import {
+  PLUGIN_API_VERSION,
+  kindLabel,
+  reschedulePolicy,
+  swarmDirectives,
+  type Cluster,
+  type ClusterEvent,
+  type Container,
+  type ContainerConfig,
+  type ContainerPlacement,
+  type DeploymentConfig,
+  type ManagerMetrics,
+  type ManagerView,
+  type NodeStatus,
+  type PluginStatus,
+  type ReplicationStatus,
+  type Scheduler,
+} from '@swarm/plugin-sdk';
+import type { ApiMetrics } from '../api/metrics.js';
+import { formatExplanation } from '../cli/explain-table.js';
+import { runConfigFromArguments } from '../cli/run-arguments.js';
+import type { Deployment } from '../deployment/deployment.js';
+import type { ManagerRole } from '../replication/manager-role.js';
+import { withRoleRows } from '../replication/status-rows.js';
+
+export interface ManagerViewParts {
+  readonly deployment: Deployment;
+  readonly cluster: Cluster;
+  readonly scheduler: Scheduler;
+  readonly version: string;
+  readonly metrics: ApiMetrics;
+  readonly role?: ManagerRole;
+}
+
+/** A ManagerView and the subscription it keeps for counting events. */
+export interface HostedManagerView extends ManagerView {
+  close(): void;
+}
+
+function policyOf(config: ContainerConfig): string {
+  try {
+    return reschedulePolicy(config);
+  } catch (error) {
+    return `invalid (${(error as Error).message})`;
+  }
+}
+
+function pluginStatuses(deployment: Deployment): PluginStatus[] {
+  return deployment.plugins.map((plugin) => ({
+    name: plugin.manifest.name,
+    version: plugin.manifest.version,
+    apiRange: plugin.manifest.apiVersion,
+    packageName: plugin.packageName,
+    builtin: plugin.builtin,
+    provides: deployment.providers.filter((entry) => entry.plugin === plugin).map((entry) => `${kindLabel(entry.kind)} ${entry.name}`),
+  }));
+}
+
+function replicationStatus(config: DeploymentConfig, role: ManagerRole | undefined): ReplicationStatus {
+  if (!config.replication.enabled || !role) return { enabled: false, role: 'primary' };
+  return {
+    enabled: true,
+    role: role.isPrimary ? 'primary' : 'replica',
+    primary: role.primary,
+    advertise: config.replication.advertise,
+  };
+}
+
+/** What the host lets web extensions read: everything answered from memory, nothing changed. */
+export function createManagerView(parts: ManagerViewParts): HostedManagerView {
+  const { deployment, cluster, scheduler, metrics, role } = parts;
+  const { config } = deployment;
+  const started = Date.now();
+  let events = 0;
+  const unsubscribe = cluster.subscribe(() => {
+    events++;
+  });
+  return {
+    version: parts.version,
+    apiVersion: PLUGIN_API_VERSION,
+    driver: cluster.driverName,
+    strategy: scheduler.strategyName,
+    filters: scheduler.filterNames,
+    nodes: () => cluster.nodes(),
+    containers: () => cluster.containers(),
+    subscribe: (listener: (event: ClusterEvent) => void) => cluster.subscribe(listener),
+    clusterRows: () => withRoleRows(role, cluster.info().systemStatus).filter(([key]) => !/^\s/.test(key)),
+    runConfig: (args) => runConfigFromArguments(args),
+    explain: (containerConfig) => {
+      const explanation = cluster.explain(containerConfig);
+      return { explanation, text: formatExplanation(explanation) };
+    },
+    placement: (container: Container): ContainerPlacement => ({
+      reschedulePolicy: policyOf(container.config),
+      constraints: swarmDirectives(container.config, 'constraints'),
+      affinities: swarmDirectives(container.config, 'affinities'),
+      history: deployment.placements?.history(container) ?? [],
+    }),
+    plugins: () => pluginStatuses(deployment),
+    discovery: () => deployment.discoveryStatus(),
+    replication: () => replicationStatus(config, role),
+    metrics: (): ManagerMetrics => {
+      const nodes: Record<NodeStatus, number> = { pending: 0, healthy: 0, unhealthy: 0, disconnected: 0 };
+      let total = 0;
+      let running = 0;
+      for (const node of cluster.nodes()) {
+        nodes[node.status()]++;
+        const containers = node.containers();
+        total += containers.length;
+        for (const container of containers) if (container.state === 'running') running++;
+      }
+      const totals = metrics.totals();
+      const memory = process.memoryUsage();
+      return {
+        uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
+        nodes,
+        containers: { total, running },
+        apiRequests: totals.requests,
+        apiErrors: totals.errors,
+        placements: { scheduled: totals.scheduled, failed: totals.failed },
+        events,
+      };
+    },
+    close: unsubscribe,
+  };
+}

@@ -1,0 +1,117 @@
+import type { HTTPMethod } from 'find-my-way';
+import {
+  ErrorCodes,
+  isSwarmError,
+  SwarmError,
+  webPrefix,
+  type Logger,
+  type ManagerView,
+  type WebMethod,
+  type WebRequest,
+  type WebRoute,
+} from '@swarm/plugin-sdk';
+import { readJsonBody } from '../api/body.js';
+import type { RequestContext, RouteHandler } from '../api/context.js';
+import { HttpError } from '../api/responses.js';
+import type { ApiRouter } from '../api/router.js';
+import type { ConfiguredWebExtension } from '../deployment/deployment.js';
+import { NodeWebResponse } from './web-response.js';
+
+export interface MountedWebExtensions {
+  /** Calls every extension's `unmount`. */
+  unmount(): Promise<void>;
+}
+
+function methodsOf(route: WebRoute): HTTPMethod[] {
+  const methods: readonly WebMethod[] = typeof route.method === 'string' ? [route.method] : route.method;
+  return [...methods];
+}
+
+function checkRoute(name: string, route: WebRoute): void {
+  if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
+    throw new Error(`web extension "${name}": route path ${JSON.stringify(route.path)} must start with /`);
+  }
+  if (typeof route.handle !== 'function') throw new Error(`web extension "${name}": route ${route.path} has no handle()`);
+}
+
+function waitForClose(ctx: RequestContext): Promise<void> {
+  if (ctx.res.writableFinished || ctx.res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => ctx.res.once('close', () => resolve()));
+}
+
+/** The route handler that serves one web route through the API's dispatcher. */
+function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: number, logger: Logger): RouteHandler {
+  return async (ctx) => {
+    const pathname = new URL(ctx.req.url ?? '/', 'http://swarm.invalid').pathname.slice(ctx.versionPrefix.length);
+    // Relative links in a page at /swarm/x/ resolve against the folder: /swarm/x must become /swarm/x/.
+    if (pathname === prefix && route.path === '/') {
+      const query = ctx.query.toString();
+      ctx.res.writeHead(301, { Location: `${prefix}/${query === '' ? '' : `?${query}`}`, 'Content-Length': '0' });
+      ctx.res.end();
+      return;
+    }
+    const aborted = new AbortController();
+    ctx.res.once('close', () => aborted.abort());
+    const request: WebRequest = {
+      method: (ctx.req.method ?? 'GET') as WebMethod,
+      path: pathname.slice(prefix.length) || '/',
+      params: ctx.params,
+      query: ctx.query,
+      headers: ctx.req.headers,
+      signal: aborted.signal,
+      json: () => readJsonBody(ctx.req, jsonLimit),
+    };
+    const response = new NodeWebResponse(ctx.req, ctx.res);
+    ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
+    try {
+      await route.handle(request, response);
+    } catch (error) {
+      if (error instanceof HttpError || isSwarmError(error)) throw error;
+      logger.error({ err: error, route: route.path }, 'web extension route failed');
+      throw new HttpError(500, `web extension "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!response.answered) throw new HttpError(500, `web extension "${name}" did not answer ${request.method} ${request.path}`);
+    // A stream keeps the request open: its log line and duration come when it ends.
+    if (response.streaming) await waitForClose(ctx);
+  };
+}
+
+/**
+ * Mount each configured web extension's routes under `/swarm/<name>` in the API's router, so they
+ * pass through the same dispatcher as the Docker API (limits, path checks, errors, logs, metrics).
+ */
+export async function mountWebExtensions(
+  router: ApiRouter,
+  extensions: readonly ConfiguredWebExtension[],
+  host: { view: ManagerView; logger: Logger; jsonLimit: number },
+): Promise<MountedWebExtensions> {
+  const mounted: ConfiguredWebExtension[] = [];
+  for (const configured of extensions) {
+    const prefix = webPrefix(configured.name);
+    const logger = host.logger.child({ web: configured.name });
+    let routes: readonly WebRoute[];
+    try {
+      routes = await configured.extension.mount({ prefix, options: configured.settings, view: host.view, logger });
+      for (const route of routes) checkRoute(configured.name, route);
+    } catch (error) {
+      await Promise.all(mounted.map((done) => done.extension.unmount?.()));
+      throw new SwarmError(
+        ErrorCodes.PLUGIN_LOAD_FAILED,
+        `web extension "${configured.name}" failed to mount: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    mounted.push(configured);
+    for (const route of routes) {
+      const path = route.path === '/' ? `${prefix}/` : `${prefix}${route.path}`;
+      router.add(methodsOf(route), path, routeHandler(configured.name, prefix, route, host.jsonLimit, logger));
+    }
+  }
+  return {
+    unmount: async () => {
+      await Promise.all(mounted.map((configured) => configured.extension.unmount?.()));
+    },
+  };
+}

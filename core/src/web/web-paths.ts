@@ -1,0 +1,8 @@
+import { isWebExtensionName } from '@swarm/plugin-sdk';
+
+/** `/swarm/<name>` or below, for a name a web extension may have (not Docker's `/swarm/init` and co). */
+export function isWebExtensionPath(path: string): boolean {
+  if (!path.startsWith('/swarm/')) return false;
+  const end = path.indexOf('/', '/swarm/'.length);
+  return isWebExtensionName(path.slice('/swarm/'.length, end === -1 ? undefined : end));
+}
