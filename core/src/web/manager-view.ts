@@ -1,8 +1,5 @@
 import {
   PLUGIN_API_VERSION,
-  kindLabel,
-  reschedulePolicy,
-  swarmDirectives,
   type Cluster,
   type ClusterEvent,
   type Container,
@@ -16,10 +13,12 @@ import {
   type ReplicationStatus,
   type Scheduler,
 } from '@swarm/plugin-sdk';
+import { reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import type { ApiMetrics } from '../api/metrics.js';
 import { formatExplanation } from '../cli/explain-table.js';
 import { runConfigFromArguments } from '../cli/run-arguments.js';
 import type { Deployment } from '../deployment/deployment.js';
+import { kindLabel } from '../plugins/extension-kinds.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import { withRoleRows } from '../replication/status-rows.js';
 

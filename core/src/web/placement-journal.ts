@@ -1,4 +1,5 @@
-import { SwarmLabels, type Container, type PlacementRecord, type PlacementRequest } from '@swarm/plugin-sdk';
+import type { Container, PlacementRecord, PlacementRequest } from '@swarm/plugin-sdk';
+import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import type { PlacementOutcome } from '../scheduler/index.js';
 
 export interface PlacementJournalOptions {

@@ -1,0 +1,58 @@
+import type { Container, Node } from '@swarm/plugin-sdk';
+import type { WireContainer, WireNode } from './wire.js';
+
+interface SummaryPort {
+  IP?: unknown;
+  PrivatePort?: unknown;
+  PublicPort?: unknown;
+  Type?: unknown;
+}
+
+/** `docker ps`'s PORTS column, one entry per port. */
+function portsOf(container: Container): string[] {
+  const ports = container.summary.Ports;
+  if (!Array.isArray(ports)) return [];
+  return (ports as SummaryPort[]).map((port) => {
+    const inside = `${String(port.PrivatePort)}/${String(port.Type ?? 'tcp')}`;
+    if (port.PublicPort === undefined || port.PublicPort === null) return inside;
+    const ip = typeof port.IP === 'string' && port.IP !== '' ? `${port.IP}:` : '';
+    return `${ip}${String(port.PublicPort)}->${inside}`;
+  });
+}
+
+export function presentContainer(container: Container): WireContainer {
+  return {
+    id: container.id,
+    name: container.name,
+    image: container.image,
+    state: container.state,
+    ports: portsOf(container),
+  };
+}
+
+function slotsOf(labels: Readonly<Record<string, string>>): number | undefined {
+  const raw = labels.containerslots;
+  if (raw === undefined || !/^\d+$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+/** A node's column, containers sorted by name so cards keep their places between updates. */
+export function presentNode(node: Node, key: string): WireNode {
+  const labels = node.labels();
+  const error = node.status() === 'healthy' ? undefined : node.lastError();
+  const containers = node.containers().map(presentContainer);
+  containers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    key,
+    id: node.id,
+    name: node.name,
+    addr: node.addr,
+    status: node.status(),
+    ...(error ? { error } : {}),
+    labels,
+    cpus: { used: node.usedCpus(), total: node.totalCpus() },
+    memory: { used: node.usedMemory(), total: node.totalMemory() },
+    ...(slotsOf(labels) === undefined ? {} : { slots: slotsOf(labels) }),
+    containers,
+  };
+}

@@ -1,0 +1,147 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type ContainerConfig,
+  type ManagerView,
+  type WebExtension,
+  type WebHost,
+  type WebRequest,
+  type WebResponse,
+  type WebRoute,
+} from '@swarm/plugin-sdk';
+import { UiErrors } from './errors.js';
+import { LiveCluster, type LiveClusterOptions } from './live-cluster.js';
+import { presentContainer } from './present.js';
+import { StaticAssets } from './static-assets.js';
+import type { ContainerDetails, ExplainAnswer, StatusAnswer, WireCluster } from './wire.js';
+
+// The same from src/ (tests) and dist/ (the package): the page is built into dist/page.
+const PAGE_DIR = fileURLToPath(new URL('../dist/page/', import.meta.url));
+
+/** Settings `ui: { ... }` may hold. */
+const KNOWN_OPTIONS = ['readOnly'];
+
+function readOnlyOption(options: WebHost['options']): boolean {
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) throw UiErrors.unknownSetting({ key, known: KNOWN_OPTIONS });
+  }
+  const value = options.readOnly ?? true;
+  if (typeof value !== 'boolean') throw UiErrors.readOnlyNotBoolean({ value });
+  return value;
+}
+
+function statusOf(view: ManagerView): StatusAnswer {
+  return {
+    plugins: view.plugins(),
+    discovery: view.discovery(),
+    replication: view.replication(),
+    metrics: view.metrics(),
+    clusterRows: view.clusterRows(),
+  };
+}
+
+function findContainer(view: ManagerView, id: string) {
+  const container = view.containers().find((candidate) => candidate.id === id);
+  if (!container) throw UiErrors.noSuchContainer({ id });
+  return container;
+}
+
+function detailsOf(view: ManagerView, id: string): ContainerDetails {
+  const container = findContainer(view, id);
+  const restart = container.config.HostConfig?.RestartPolicy as { Name?: string; MaximumRetryCount?: number } | undefined;
+  const command = container.summary.Command;
+  return {
+    container: presentContainer(container),
+    node: { name: container.node.name, addr: container.node.addr },
+    status: typeof container.summary.Status === 'string' ? container.summary.Status : container.state,
+    created: container.summary.Created,
+    ...(typeof command === 'string' && command !== '' ? { command } : {}),
+    restartPolicy: restart?.Name ? `${restart.Name}${restart.MaximumRetryCount ? `:${restart.MaximumRetryCount}` : ''}` : 'no',
+    memory: container.config.HostConfig?.Memory ?? 0,
+    cpus: container.reservedCpus ?? 0,
+    labels: container.labels,
+    placement: view.placement(container),
+  };
+}
+
+/** `{ "args": [...] }`: docker run options, as `swarm schedule --explain` takes them; `{ "container": id }`: that container's own config. */
+function explainConfig(view: ManagerView, body: unknown): ContainerConfig {
+  const input = (typeof body === 'object' && body !== null ? body : {}) as { args?: unknown; container?: unknown };
+  if (typeof input.container === 'string') return findContainer(view, input.container).config;
+  if (!Array.isArray(input.args) || !input.args.every((arg) => typeof arg === 'string')) {
+    throw UiErrors.explainBody();
+  }
+  if (input.args.length === 0) throw UiErrors.explainNothing();
+  return view.runConfig(input.args as string[]);
+}
+
+/**
+ * The web view: a page (a Preact app bundled at build time, shipped in the package) and the small
+ * JSON and event-stream API it reads. Every route only reads the manager.
+ */
+export class UiExtension implements WebExtension {
+  private live: LiveCluster | undefined;
+
+  constructor(private readonly options: LiveClusterOptions & { pageDir?: string } = {}) {}
+
+  mount(host: WebHost): readonly WebRoute[] {
+    const { view } = host;
+    const readOnly = readOnlyOption(host.options);
+    const assets = new StaticAssets(this.options.pageDir ?? PAGE_DIR);
+    const cluster: WireCluster = {
+      version: view.version,
+      apiVersion: view.apiVersion,
+      driver: view.driver,
+      strategy: view.strategy,
+      filters: view.filters,
+      readOnly,
+    };
+    const live = new LiveCluster(view, cluster, this.options);
+    this.live = live;
+    const page = (request: WebRequest, response: WebResponse) => {
+      assets.serve('/index.html', request, response);
+    };
+    return [
+      { method: ['GET', 'HEAD'], path: '/', handle: page },
+      {
+        method: ['GET', 'HEAD'],
+        path: '/assets/*',
+        handle: (request, response) => {
+          if (!assets.serve(request.path, request, response)) throw UiErrors.noSuchFile({ path: request.path });
+        },
+      },
+      {
+        method: 'GET',
+        path: '/api/live',
+        handle: (request, response) => {
+          const stream = response.stream(
+            200,
+            { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+            { compress: true },
+          );
+          live.serve(stream, request.signal);
+        },
+      },
+      { method: 'GET', path: '/api/status', handle: (_request, response) => response.json(200, statusOf(view)) },
+      {
+        method: 'GET',
+        path: '/api/containers/:id',
+        handle: (request, response) => response.json(200, detailsOf(view, request.params.id ?? '')),
+      },
+      {
+        method: 'POST',
+        path: '/api/explain',
+        handle: async (request, response) => {
+          const config = explainConfig(view, await request.json());
+          const { explanation, text } = view.explain(config);
+          const answer: ExplainAnswer = { text, explanation, image: config.Image };
+          response.json(200, answer);
+        },
+      },
+    ];
+  }
+
+  unmount(): void {
+    this.live?.close();
+    this.live = undefined;
+  }
+}
