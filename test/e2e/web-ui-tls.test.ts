@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowser, type TestBrowser } from '../harness/browser.js';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
+import { makeTestCertificates, type TestCertificates } from '../mesos-double/certificates.js';
+
+// `swarm manage --tlsverify --ui` (port 26110) over engine 123, itself --tlsverify (the manager's
+// files serve both sides, as in Swarm classic). A browser reaches the view only with the client
+// certificate, as the docker CLI reaches the API.
+const PORT = 26110;
+const dir = mkdtempSync(join(tmpdir(), 'swarm-web-ui-tls-'));
+let certs: TestCertificates;
+let testbed: Testbed;
+let manager: Manager;
+let browser: TestBrowser;
+
+function tlsGet(path: string, withClientCertificate: boolean): Promise<{ status?: number; body?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path,
+        ca: readFileSync(certs.ca),
+        ...(withClientCertificate ? { cert: readFileSync(certs.clientCert), key: readFileSync(certs.clientKey) } : {}),
+        timeout: 5000,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      },
+    );
+    req.on('error', (error) => resolve({ error: (error as NodeJS.ErrnoException).code ?? error.message }));
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  certs = await makeTestCertificates(dir, ['127.0.0.1', '127.0.0.124']);
+  [testbed, browser] = await Promise.all([startTestbed({ first: 123, count: 1, tlsDir: dir }), startBrowser('web-ui-tls')]);
+  manager = await startManager({
+    discovery: testbed.addrs,
+    port: PORT,
+    expectNodes: 1,
+    args: ['--ui', '--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.serverCert, '--tlskey', certs.serverKey],
+    readInfo: async () => {
+      const answer = await tlsGet('/info', true);
+      try {
+        return JSON.parse(answer.body ?? '') as InfoAnswer;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await manager?.stop();
+  await testbed?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the web view behind --tlsverify', () => {
+  it('is refused to a browser without the client certificate', async () => {
+    const { page } = await browser.page({ ignoreHTTPSErrors: true });
+    const refused = await page.goto(`https://127.0.0.1:${PORT}/swarm/ui/`).then(
+      () => 'loaded',
+      (error: Error) => error.message,
+    );
+    // Chromium's words for a server that refused the handshake for want of a client certificate
+    expect(refused).toMatch(/net::ERR_BAD_SSL_CLIENT_AUTH_CERT/);
+    await browser.screenshot(page, 'refused');
+    // the same for any client: no page, no API, without a certificate the CA signed
+    const bare = await tlsGet('/swarm/ui/', false);
+    expect(bare.status).toBeUndefined();
+    expect(bare.error).toMatch(/ECONNRESET|EPROTO|ERR_SSL|certificate required/i);
+  });
+
+  it('is served, live, to a browser that presents the client certificate', async () => {
+    const { page, errors } = await browser.page({
+      ignoreHTTPSErrors: true,
+      clientCertificates: [{ origin: `https://127.0.0.1:${PORT}`, certPath: certs.clientCert, keyPath: certs.clientKey }],
+    });
+    await page.goto(`https://127.0.0.1:${PORT}/swarm/ui/`);
+    await page.locator('[data-node="node123"][data-status="healthy"]').waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
+    await browser.screenshot(page, 'with-client-certificate');
+    expect(errors).toEqual([]);
+    expect((await tlsGet('/swarm/ui/api/status', true)).status).toBe(200);
+  });
+});

@@ -1,0 +1,45 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/** Debian's chromium (test/setup-machine.sh installs it); SWARM_CHROMIUM names another binary. */
+const CHROMIUM = process.env.SWARM_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Where browser tests leave screenshots (one folder per test file). */
+export const ARTIFACTS = process.env.SWARM_TEST_ARTIFACTS ?? fileURLToPath(new URL('../.artifacts/', import.meta.url));
+
+export interface TestBrowser {
+  readonly browser: Browser;
+  /** A fresh page (own context) at 1400×900; `errors` collects the page's uncaught errors. */
+  page(options?: BrowserContextOptions): Promise<{ page: Page; errors: string[] }>;
+  /** Saves a full-window screenshot as `<folder>/<name>.png` and returns its path. */
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium driven by playwright-core; `folder` names this file's artifact folder. */
+export async function startBrowser(folder: string): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no browser at ${CHROMIUM}: run 'bash test/setup-machine.sh' (Debian's chromium) or set SWARM_CHROMIUM`);
+  // Root needs --no-sandbox; the rest keeps a shared 2-core machine quiet.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const dir = join(ARTIFACTS, folder);
+  mkdirSync(dir, { recursive: true });
+  return {
+    browser,
+    page: async (options = {}) => {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      return { page, errors };
+    },
+    screenshot: async (page, name) => {
+      const path = join(dir, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    close: () => browser.close(),
+  };
+}
