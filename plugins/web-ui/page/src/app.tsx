@@ -41,7 +41,7 @@ function Summary({ state }: { state: LiveState }) {
   return (
     <p class="summary">
       <span>
-        <strong>{state.nodes.length}</strong> nodes
+        <strong>{state.nodes.length}</strong> node{state.nodes.length === 1 ? '' : 's'}
       </span>
       <span>
         <strong>{counts.healthy}</strong> healthy

@@ -66,7 +66,7 @@ export function ExplainView({ onShowOnMap }: ExplainViewProps) {
     }
   };
   return (
-    <section class="explain" aria-labelledby="explain-title">
+    <section class="explain" aria-labelledby="explain-title" tabIndex={0}>
       <h2 id="explain-title">Why here, why not there</h2>
       <p class="muted">
         Type <code>docker run</code> options and an image. Nothing is created: the scheduler explains where the container would go and why

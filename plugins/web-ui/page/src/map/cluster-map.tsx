@@ -126,7 +126,8 @@ export function ClusterMap({ nodes, explanation, onClearExplanation, onOpen }: C
           </select>
         </label>
         <p id="map-count" class="count" aria-live="polite">
-          {shown.length === nodes.length ? `${nodes.length} nodes` : `${shown.length} of ${nodes.length} nodes`}
+          {shown.length === nodes.length ? '' : `${shown.length} of `}
+          {nodes.length} node{nodes.length === 1 ? '' : 's'}
         </p>
         {explanation ? (
           <p class="explaining">

@@ -23,7 +23,7 @@ export function ContainerCard({ container, onOpen }: ContainerCardProps) {
         type="button"
         class={`card state-${container.state}`}
         data-container={container.name}
-        aria-label={`${container.name}, ${container.state}, image ${container.image}${ports ? `, ports ${ports}` : ''}`}
+        title={ports ? `${container.name}: ${ports}` : container.name}
         onClick={() => onOpen(container)}
       >
         <span class="card-line">

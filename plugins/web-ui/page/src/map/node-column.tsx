@@ -68,8 +68,8 @@ export function NodeColumn({ item, height, expanded, verdict, explaining, onTogg
   const hidden = item.containers.length - shown.length;
   const status = STATUS_TEXT[node.status] ?? node.status;
   const count = item.containers.length === item.total ? `${item.total}` : `${item.containers.length} of ${item.total}`;
-  const summary =
-    node.slots === undefined ? `${count} container${item.total === 1 ? '' : 's'}` : `${count} containers, ${node.slots} slots`;
+  const containers = `${count} container${item.total === 1 ? '' : 's'}`;
+  const summary = node.slots === undefined ? containers : `${containers}, ${node.slots} slot${node.slots === 1 ? '' : 's'}`;
   return (
     <article
       class={`column status-${node.status}`}

@@ -72,7 +72,7 @@ export function StatusView({ cluster, activity }: StatusViewProps) {
   const { metrics, discovery, replication } = status;
   const nodeCount = Object.values(metrics.nodes).reduce((sum, count) => sum + count, 0);
   return (
-    <section class="status" aria-labelledby="status-title">
+    <section class="status" aria-labelledby="status-title" tabIndex={0}>
       <h2 id="status-title">Manager health</h2>
       {error ? <p class="error">Refresh failed: {error}</p> : null}
       <dl class="figures">
