@@ -11,6 +11,7 @@ const USAGE = `Start N hollow Docker engines in this process and print their dis
   --delay MS        per-call delay for every call (default: measured real-engine latencies)
   --first-slot N    first address slot (slot 0 = 127.0.2.0:2375; default 0)
   --label k=v       engine label, repeatable
+  --label-cycle k=a,b,c   label k with a, b, c, a, ... engine by engine (zones, racks)
   --file PATH       also write the list one address per line (for file:// discovery)
 Prints "nodes://h:p,h:p,..." once all listen; SIGUSR2 prints the requests answered
 per route so far; SIGINT/SIGTERM prints them and stops.`;
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     delay: { type: 'string' },
     'first-slot': { type: 'string', default: '0' },
     label: { type: 'string', multiple: true, default: [] },
+    'label-cycle': { type: 'string', multiple: true, default: [] },
     file: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -32,12 +34,18 @@ if (values.help) {
   process.exit(0);
 }
 
+const cycles = values['label-cycle'].map((spec) => {
+  const [key, list = ''] = spec.split('=');
+  return { key: key!, values: list.split(',') };
+});
+const labels = (index: number): string[] => [...values.label, ...cycles.map((cycle) => `${cycle.key}=${cycle.values[index % cycle.values.length]}`)];
+
 const started = performance.now();
 const cluster = await startHollowCluster({
   count: Number(values.count),
   containersPerEngine: Number(values.containers),
   firstSlot: Number(values['first-slot']),
-  labels: values.label,
+  labels,
   ...(values.delay === undefined ? {} : { delayMs: Number(values.delay) }),
 });
 if (values.file !== undefined) writeFileSync(values.file, `${cluster.engines.map((engine) => engine.addr).join('\n')}\n`);

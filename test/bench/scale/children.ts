@@ -39,6 +39,7 @@ export async function startHollowProcess(
   count: number,
   containersPerEngine: number,
   delay: string | undefined,
+  extraArgs: readonly string[] = [],
 ): Promise<{ child: Child; discovery: string }> {
   const args = [
     HOLLOW_CLI,
@@ -47,6 +48,7 @@ export async function startHollowProcess(
     '--containers',
     String(containersPerEngine),
     ...(delay === undefined ? [] : ['--delay', delay]),
+    ...extraArgs,
   ];
   const child = startChild(args);
   const discovery = await new Promise<string>((resolve, reject) => {
