@@ -11,6 +11,11 @@ export interface LiveClusterOptions {
   readonly keepAliveMs?: number;
   /** Activity lines sent per tick at most (the rest of a burst is dropped). */
   readonly maxActivity?: number;
+  /**
+   * How long to keep following the cluster after the last browser left, so a reload finds every
+   * node's JSON ready instead of serializing the whole cluster again.
+   */
+  readonly lingerMs?: number;
 }
 
 interface Tracked {
@@ -81,6 +86,8 @@ export class LiveCluster {
   private readonly pollMs: number;
   private readonly keepAliveMs: number;
   private readonly maxActivity: number;
+  private readonly lingerMs: number;
+  private lingering: ReturnType<typeof setTimeout> | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: (() => void) | undefined;
   private nextKey = 1;
@@ -97,12 +104,15 @@ export class LiveCluster {
     this.pollMs = options.pollMs ?? 2000;
     this.keepAliveMs = options.keepAliveMs ?? 20_000;
     this.maxActivity = options.maxActivity ?? 100;
+    this.lingerMs = options.lingerMs ?? 30_000;
   }
 
   /** Serve one browser until `signal` aborts: a snapshot, then changes. */
   serve(stream: WebStream, signal: AbortSignal): void {
     const client: Client = { stream, congested: false, missed: false, closed: false };
-    if (this.clients.size === 0) this.start();
+    if (this.lingering) clearTimeout(this.lingering);
+    this.lingering = undefined;
+    if (!this.timer) this.start();
     this.clients.add(client);
     stream.write('retry: 2000\n\n');
     this.sendSnapshot(client);
@@ -129,7 +139,10 @@ export class LiveCluster {
   private leave(client: Client): void {
     client.closed = true;
     this.clients.delete(client);
-    if (this.clients.size === 0) this.stop();
+    if (this.clients.size > 0) return;
+    if (this.lingerMs <= 0) return this.stop();
+    this.lingering = setTimeout(() => this.stop(), this.lingerMs);
+    this.lingering.unref?.();
   }
 
   private start(): void {
@@ -143,6 +156,8 @@ export class LiveCluster {
   }
 
   private stop(): void {
+    if (this.lingering) clearTimeout(this.lingering);
+    this.lingering = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.unsubscribe?.();
@@ -229,6 +244,13 @@ export class LiveCluster {
     if (now - this.lastPoll >= this.pollMs) {
       this.lastPoll = now;
       this.pollUnwatched();
+    }
+    if (this.clients.size === 0) {
+      // Lingering: changed nodes' JSON was dropped when they changed; nobody needs a message.
+      this.dirty.clear();
+      this.removed = [];
+      this.activity = [];
+      return;
     }
     if (this.dirty.size > 0 || this.removed.length > 0) {
       const changed: string[] = [];

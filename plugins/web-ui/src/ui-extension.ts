@@ -39,10 +39,11 @@ function statusOf(view: ManagerView): StatusAnswer {
   };
 }
 
+/** By full or short ID (the page has short ones); a prefix two containers share finds nothing. */
 function findContainer(view: ManagerView, id: string) {
-  const container = view.containers().find((candidate) => candidate.id === id);
-  if (!container) throw UiErrors.noSuchContainer({ id });
-  return container;
+  const found = id === '' ? [] : view.containers().filter((candidate) => candidate.id.startsWith(id));
+  if (found.length !== 1) throw UiErrors.noSuchContainer({ id });
+  return found[0]!;
 }
 
 function detailsOf(view: ManagerView, id: string): ContainerDetails {

@@ -14,13 +14,14 @@ import type {
 
 /** A container as a card shows it. */
 export interface WireContainer {
+  /** The short ID (12 characters, as `docker ps` shows it). */
   readonly id: string;
   readonly name: string;
   readonly image: string;
   /** running, exited, created, paused, restarting, dead, pending, ... */
   readonly state: string;
-  /** Published ports as `docker ps` prints them (`127.0.0.2:8080->80/tcp`). */
-  readonly ports: readonly string[];
+  /** Published ports as `docker ps` prints them (`127.0.0.2:8080->80/tcp`); left out when none. */
+  readonly ports?: readonly string[];
 }
 
 /** A node as its column shows it. */

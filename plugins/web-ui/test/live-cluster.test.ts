@@ -14,7 +14,7 @@ const settle = (ms = 4 * TICK) => new Promise((resolve) => setTimeout(resolve, m
 function setup(nodes: TestNode[]): { view: TestView; live: LiveCluster } {
   const view = new TestView();
   view.nodeList = nodes;
-  live = new LiveCluster(view.view, CLUSTER, { tickMs: TICK, pollMs: 3 * TICK, keepAliveMs: 60_000 });
+  live = new LiveCluster(view.view, CLUSTER, { tickMs: TICK, pollMs: 3 * TICK, keepAliveMs: 60_000, lingerMs: 0 });
   return { view, live };
 }
 
@@ -37,7 +37,7 @@ describe('live cluster stream', () => {
       cpus: { used: 1, total: 4 },
       memory: { used: 2 ** 30, total: 8 * 2 ** 30 },
       containers: [
-        { name: 'web1', state: 'exited', image: 'busybox:local', ports: [] },
+        { name: 'web1', state: 'exited', image: 'busybox:local' },
         { name: 'web2', state: 'running' },
       ],
     });
@@ -131,6 +131,28 @@ describe('live cluster stream', () => {
     expect(live.connected).toBe(1);
     leave.abort();
     expect(live.connected).toBe(0);
+    expect(node1.listeners.size).toBe(0);
+    expect(view.listeners.size).toBe(0);
+  });
+
+  it('keeps following a while after the last browser left, so a reload finds the columns ready', async () => {
+    const node1 = new TestNode('node1');
+    const view = new TestView();
+    view.nodeList = [node1];
+    live = new LiveCluster(view.view, CLUSTER, { tickMs: TICK, lingerMs: 5 * TICK });
+    const leave = new AbortController();
+    live.serve(new RecordingStream(), leave.signal);
+    leave.abort();
+    await settle(2 * TICK);
+    expect(node1.listeners.size).toBe(1);
+    node1.addContainer('while-away');
+    node1.changed();
+    const reload = new RecordingStream();
+    const again = new AbortController();
+    live.serve(reload, again.signal);
+    expect(reload.parsed<SnapshotMessage>('snapshot')[0]!.nodes[0]!.containers.map((container) => container.name)).toEqual(['while-away']);
+    again.abort();
+    await settle(8 * TICK);
     expect(node1.listeners.size).toBe(0);
     expect(view.listeners.size).toBe(0);
   });

@@ -119,7 +119,7 @@ export function ContainerDialog({ container, readOnly, onClose }: ContainerDialo
           {details ? <span class="muted"> ({details.status})</span> : null}
         </dd>
         <dt>Ports</dt>
-        <dd>{container.ports.length > 0 ? container.ports.join(', ') : 'none published'}</dd>
+        <dd>{container.ports ? container.ports.join(', ') : 'none published'}</dd>
         {details ? (
           <>
             {details.command ? (

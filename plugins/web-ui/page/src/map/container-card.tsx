@@ -15,8 +15,8 @@ function shortPort(port: string): string {
 }
 
 export function ContainerCard({ container, onOpen }: ContainerCardProps) {
-  const ports = container.ports.join(', ');
-  const short = container.ports.map(shortPort).join(' ');
+  const ports = (container.ports ?? []).join(', ');
+  const short = (container.ports ?? []).map(shortPort).join(' ');
   return (
     <li class="card-item" style={{ height: `${SIZES.card}px`, marginBottom: `${SIZES.cardGap}px` }}>
       <button
