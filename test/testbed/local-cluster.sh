@@ -12,4 +12,5 @@ trap '"$HERE/testbed.sh" down --first 1 --count "$COUNT"' EXIT
 ADDRS=$("$HERE/testbed.sh" addrs "$COUNT" --first 1)
 echo "engines: $ADDRS"
 echo "try:     docker -H tcp://127.0.0.1:2375 info"
+for flag in "$@"; do [ "$flag" = "--ui" ] && echo "web:     http://127.0.0.1:2375/swarm/ui/"; done
 node "$REPO/core/bin/swarm.js" manage -H tcp://127.0.0.1:2375 "$@" "nodes://$ADDRS"

@@ -1,3 +1,4 @@
+import { webPrefix } from '@swarm/plugin-sdk';
 import type { ApiContext } from '../api/context.js';
 import type { ApiRouter } from '../api/router.js';
 import type { Deployment } from '../deployment/deployment.js';
@@ -29,6 +30,7 @@ export async function serveWebExtensions(
   });
   try {
     const mounted = await mountWebExtensions(router, extensions, { view, logger: api.logger, jsonLimit: api.limits.maxJsonBodyBytes });
+    for (const { name } of extensions) api.logger.info({ path: `${webPrefix(name)}/` }, `Web extension "${name}" served`);
     return {
       close: async () => {
         await mounted.unmount();
