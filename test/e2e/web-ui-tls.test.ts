@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,10 +7,12 @@ import { startBrowser, type TestBrowser } from '../harness/browser.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { makeTestCertificates, type TestCertificates } from '../mesos-double/certificates.js';
+import { dockerOk } from './api-support.js';
 
 // `swarm manage --tlsverify --ui` (port 26110) over engine 123, itself --tlsverify (the manager's
 // files serve both sides, as in Swarm classic). A browser reaches the view only with the client
-// certificate, as the docker CLI reaches the API.
+// certificate, as the docker CLI reaches the API. The config file turns the view read-write, so
+// the container dialog's actions go through the Docker API with the same certificate.
 const PORT = 26110;
 const dir = mkdtempSync(join(tmpdir(), 'swarm-web-ui-tls-'));
 let certs: TestCertificates;
@@ -42,12 +44,23 @@ function tlsGet(path: string, withClientCertificate: boolean): Promise<{ status?
 
 beforeAll(async () => {
   certs = await makeTestCertificates(dir, ['127.0.0.1', '127.0.0.124']);
+  writeFileSync(join(dir, 'swarm.config.mjs'), 'export default { ui: { readOnly: false } };\n');
   [testbed, browser] = await Promise.all([startTestbed({ first: 123, count: 1, tlsDir: dir }), startBrowser('web-ui-tls')]);
   manager = await startManager({
     discovery: testbed.addrs,
     port: PORT,
     expectNodes: 1,
-    args: ['--ui', '--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.serverCert, '--tlskey', certs.serverKey],
+    args: [
+      '--config',
+      join(dir, 'swarm.config.mjs'),
+      '--tlsverify',
+      '--tlscacert',
+      certs.ca,
+      '--tlscert',
+      certs.serverCert,
+      '--tlskey',
+      certs.serverKey,
+    ],
     readInfo: async () => {
       const answer = await tlsGet('/info', true);
       try {
@@ -91,7 +104,17 @@ describe('the web view behind --tlsverify', () => {
     await page.locator('[data-node="node123"][data-status="healthy"]').waitFor({ timeout: 15_000 });
     expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
     await browser.screenshot(page, 'with-client-certificate');
-    expect(errors).toEqual([]);
     expect((await tlsGet('/swarm/ui/api/status', true)).status).toBe(200);
+
+    // read-write (ui: { readOnly: false }): Stop in the container dialog stops it through the Docker API
+    const tls = ['--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.clientCert, '--tlskey', certs.clientKey];
+    await dockerOk(`tcp://127.0.0.1:${PORT}`, [...tls, 'run', '-d', '--name', 'stoppable', 'busybox:local', 'sleep', '600']);
+    const card = page.locator('[data-container="stoppable"]');
+    await card.click({ timeout: 15_000 });
+    await page.getByRole('dialog', { name: 'stoppable' }).getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => card.locator('.pill').textContent(), { timeout: 20_000 }).toBe('exited');
+    const state = await dockerOk(`tcp://127.0.0.1:${PORT}`, [...tls, 'inspect', '--format', '{{.State.Status}}', 'stoppable']);
+    expect(state.trim()).toBe('exited');
+    expect(errors).toEqual([]);
   });
 });
