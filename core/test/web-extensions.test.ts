@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { createSwarm, type Swarm } from '@swarm/core';
 import { ErrorCodes, type ManagerView } from '@swarm/plugin-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,6 +246,33 @@ describe('web extensions (plugin API 1.2)', () => {
     expect(seen.mounts).toBe(mounts + 1);
     await again.stop();
     expect(seen.unmounts).toBe(unmounts + 1);
+  });
+
+  it('README: the capacity example is the tested fixture, and serves what it says', async () => {
+    const fixture = fileURLToPath(new URL('../../test/fixtures/capacity-web-extension', import.meta.url));
+    const source = readFileSync(`${fixture}/index.js`, 'utf8');
+    expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain(source.trim());
+    const capacity = await createSwarm(
+      {
+        plugins: ['./probe', fixture],
+        cluster: { driver: 'memory', discovery: 'nodes://127.0.0.1:1' },
+        api: { hosts: ['tcp://127.0.0.1:0'] },
+        web: { capacity: true },
+      },
+      { configDir: project.dir },
+    );
+    await capacity.start({ api: true });
+    try {
+      const capacityPort = Number(capacity.addresses[0]!.split(':').pop());
+      expect(JSON.parse((await call(capacityPort, 'GET', '/swarm/capacity/')).body)).toEqual([
+        { node: 'n1', healthy: true, cpus: 4, memory: 3 * 2 ** 30 },
+        { node: 'n2', healthy: true, cpus: 4, memory: 4 * 2 ** 30 },
+      ]);
+      expect(await call(capacityPort, 'GET', '/swarm/capacity/n2')).toMatchObject({ status: 200 });
+      expect(await call(capacityPort, 'GET', '/swarm/capacity/zz')).toMatchObject({ status: 404, body: '{"message":"no node named zz"}' });
+    } finally {
+      await capacity.stop();
+    }
   });
 
   it('refuse an unknown extension name with the available ones, and name an extension that fails to mount', async () => {
