@@ -93,7 +93,13 @@ describe('web extension "ui"', () => {
       await callRoute(route(routes, 'GET', '/api/containers/:id'), { params: { id: container.id } })
     ).json<ContainerDetails>();
     expect(details).toEqual({
-      container: { id: container.id.slice(0, 12), name: 'web', image: 'busybox:local', state: 'running', ports: ['127.0.0.2:8080->80/tcp'] },
+      container: {
+        id: container.id.slice(0, 12),
+        name: 'web',
+        image: 'busybox:local',
+        state: 'running',
+        ports: ['127.0.0.2:8080->80/tcp'],
+      },
       node: { name: 'node1', addr: '127.0.0.2:2375' },
       status: 'Up 3 minutes',
       created: 7,

@@ -38,7 +38,10 @@ const cycles = values['label-cycle'].map((spec) => {
   const [key, list = ''] = spec.split('=');
   return { key: key!, values: list.split(',') };
 });
-const labels = (index: number): string[] => [...values.label, ...cycles.map((cycle) => `${cycle.key}=${cycle.values[index % cycle.values.length]}`)];
+const labels = (index: number): string[] => [
+  ...values.label,
+  ...cycles.map((cycle) => `${cycle.key}=${cycle.values[index % cycle.values.length]}`),
+];
 
 const started = performance.now();
 const cluster = await startHollowCluster({

@@ -1,6 +1,7 @@
 import type { NodeExplanation } from '@swarm/plugin-sdk';
+import { useMemo } from 'preact/hooks';
 import type { WireContainer } from '../../../src/wire.js';
-import { bytes, cpus, share, STATUS_TEXT } from '../format.js';
+import { byName, bytes, cpus, share, STATUS_TEXT } from '../format.js';
 import { ContainerCard } from './container-card.js';
 import { cardsShown, SIZES, STANDARD_LABELS, type ShownNode } from './layout.js';
 
@@ -64,7 +65,9 @@ export function NodeColumn({ item, height, expanded, verdict, explaining, onTogg
   const { node } = item;
   const titleId = `node-${node.key}`;
   const labels = Object.entries(node.labels).filter(([key]) => !STANDARD_LABELS.has(key));
-  const shown = item.containers.slice(0, cardsShown(item, expanded));
+  // Natural order (web-2 before web-10), worked out here for the few columns on screen.
+  const ordered = useMemo(() => [...item.containers].sort((a, b) => byName(a.name, b.name)), [item.containers]);
+  const shown = ordered.slice(0, cardsShown(item, expanded));
   const hidden = item.containers.length - shown.length;
   const status = STATUS_TEXT[node.status] ?? node.status;
   const count = item.containers.length === item.total ? `${item.total}` : `${item.containers.length} of ${item.total}`;
