@@ -1,4 +1,4 @@
-import type { ClusterEvent, ClusterInfo } from './cluster.js';
+import type { ClusterEvent } from './cluster.js';
 import type { Logger } from './logger.js';
 import type { Container, Node, NodeStatus } from './node.js';
 import type { PlacementExplanation } from './scheduler.js';

@@ -12,11 +12,10 @@ import { createNetwork, listNetworks, networkOperation } from './handlers/networ
 import { createPlugin, listPlugins, pluginOperation, pluginPrivileges, pullPlugin, removePlugin } from './handlers/plugins.js';
 import { explain, metrics } from './handlers/swarm.js';
 import { diskUsage, info, notSwarmMode, ping, prune, version } from './handlers/system.js';
-import { webExtensionNotServed } from './handlers/web.js';
+import { swarmSubpath } from './handlers/web.js';
 import { createVolume, listVolumes, volumeOperation } from './handlers/volumes.js';
 
 const SWARM_MODE_RESOURCES = ['nodes', 'services', 'tasks', 'secrets', 'configs'];
-const SWARM_OPERATIONS = ['init', 'join', 'leave', 'update', 'unlock', 'unlockkey'];
 
 /** Every route of the Docker API front, bare (a `/v1.NN` prefix is stripped before matching). */
 export function buildRoutes(): ApiRouter {
@@ -72,9 +71,8 @@ export function buildRoutes(): ApiRouter {
     .add('POST', '/_swarm/v1/explain', explain)
     .add('GET', '/_swarm/metrics', metrics);
   router.add(['GET', 'POST', 'DELETE'], '/swarm', notSwarmMode);
-  for (const operation of SWARM_OPERATIONS) router.add(['GET', 'POST', 'DELETE'], `/swarm/${operation}`, notSwarmMode);
-  // The rest of /swarm/ belongs to web extensions (each mounts its own routes there).
-  router.add(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], '/swarm/*', webExtensionNotServed);
+  // Docker's /swarm/init, join, ... and the web extensions' /swarm/<name>/ (mounted ones are matched first).
+  router.add(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], '/swarm/*', swarmSubpath);
   for (const resource of SWARM_MODE_RESOURCES) {
     router.add(['GET', 'POST', 'DELETE'], `/${resource}`, notSwarmMode).add(['GET', 'POST', 'DELETE'], `/${resource}/*`, notSwarmMode);
   }
