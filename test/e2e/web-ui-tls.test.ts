@@ -86,8 +86,10 @@ describe('the web view behind --tlsverify', () => {
       () => 'loaded',
       (error: Error) => error.message,
     );
-    // Chromium's words for a server that refused the handshake for want of a client certificate
-    expect(refused).toMatch(/net::ERR_BAD_SSL_CLIENT_AUTH_CERT/);
+    // With TLS 1.3 the server refuses after the client's side of the handshake is done, so Chromium
+    // reports either the missing certificate or the socket the server closed; no page either way
+    // (the next test shows the same page loads with the certificate).
+    expect(refused).toMatch(/net::ERR_(BAD_SSL_CLIENT_AUTH_CERT|SOCKET_NOT_CONNECTED|CONNECTION_RESET|CONNECTION_CLOSED)\b/);
     await browser.screenshot(page, 'refused');
     // the same for any client: no page, no API, without a certificate the CA signed
     const bare = await tlsGet('/swarm/ui/', false);
@@ -108,7 +110,17 @@ describe('the web view behind --tlsverify', () => {
 
     // read-write (ui: { readOnly: false }): Stop in the container dialog stops it through the Docker API
     const tls = ['--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.clientCert, '--tlskey', certs.clientKey];
-    await dockerOk(`tcp://127.0.0.1:${PORT}`, [...tls, 'run', '-d', '--name', 'stoppable', 'busybox:local', 'sleep', '600']);
+    await dockerOk(`tcp://127.0.0.1:${PORT}`, [
+      ...tls,
+      'run',
+      '-d',
+      '--name',
+      'stoppable',
+      'busybox:local',
+      'sh',
+      '-c',
+      'trap "exit 0" TERM; sleep 600 & wait',
+    ]);
     const card = page.locator('[data-container="stoppable"]');
     await card.click({ timeout: 15_000 });
     await page.getByRole('dialog', { name: 'stoppable' }).getByRole('button', { name: 'Stop' }).click();
