@@ -1,7 +1,7 @@
 // The public API of @swarm/core for hosts that embed swarm.
 export { createSwarm, type CreateSwarmOptions } from './embedding/create-swarm.js';
 export type { Swarm, SwarmEvents, StartOptions } from './embedding/swarm.js';
-export type { SwarmConfigInput, TlsInput, OptionValue, DurationInput } from './config/input.js';
+export type { SwarmConfigInput, TlsInput, OptionValue, DurationInput, WebExtensionInput } from './config/input.js';
 export { loadConfigFile, CONFIG_SEARCH_PLACES, type LoadedConfigFile, type LoadConfigOptions } from './config/load.js';
 export { resolveConfig, type ResolvedConfig } from './config/resolve.js';
 export type { ConfigLayer, ConfigOrigin } from './config/layers.js';
@@ -16,9 +16,10 @@ export { builtinPackageNames, loadBuiltins, type Builtins, type BuiltinFailure }
 export { stagePlugins, type StagedProvider } from './plugins/stage.js';
 export type { LoadedPlugin } from './plugins/loaded-plugin.js';
 export { buildDeployment, type BuildDeploymentOptions } from './deployment/build-deployment.js';
-export type { Deployment } from './deployment/deployment.js';
+export type { ConfiguredWebExtension, Deployment } from './deployment/deployment.js';
+export type { PlacementJournal, PlacementJournalOptions } from './web/placement-journal.js';
 export { rootContainer } from './di/containers.js';
 export { createLogger, type LoggerOptions } from './logging/create-logger.js';
 export { SWARM_VERSION } from './version.js';
-export { createScheduler, type SchedulerOptions } from './scheduler/index.js';
+export { createScheduler, type PlacementOutcome, type SchedulerOptions } from './scheduler/index.js';
 export { SwarmError, ErrorCodes, isSwarmError, type ErrorCode } from '@swarm/plugin-sdk';

@@ -8,19 +8,20 @@ import { createTempProject, type TempProject } from './support/temp-project.js';
 
 // A third-party plugin (plain JS, through the public SDK only) with an in-memory driver over the
 // test kit's fake nodes and a web extension "probe" whose routes exercise the contract.
-const PLUGIN = `import { definePlugin, invalidArgument } from '@swarm/plugin-sdk';
+const PLUGIN = `import { definePlugin, defineError, ErrorCodes } from '@swarm/plugin-sdk';
 import { fakeNodes } from '@swarm/plugin-sdk/testing';
 
 const nodes = fakeNodes([
   { name: 'n1', labels: { zone: 'a' }, containers: [{ name: 'web', image: 'nginx', memory: 2 ** 30 }] },
   { name: 'n2', labels: { zone: 'b' } },
 ]);
+const badAsk = defineError('probe.bad-ask', { code: ErrorCodes.INVALID_ARGUMENT, message: () => 'that is not how to ask' });
 export const seen = { mounts: 0, unmounts: 0, aborted: 0, view: undefined };
 
 export default definePlugin({
   name: 'swarm-plugin-probe',
   version: '0.3.0',
-  apiVersion: '^1.2.0',
+  apiVersion: '^1.3.0',
   register(ctx) {
     ctx.driver('memory', { useFactory: (resolver) => {
       const scheduler = resolver.resolve('swarm:Scheduler');
@@ -48,7 +49,7 @@ export default definePlugin({
           { method: 'GET', path: '/info', handle: (req, res) => res.json(200, { prefix: host.prefix, options: host.options, path: req.path, q: req.query.get('q'), nodes: host.view.nodes().map((n) => n.name) }) },
           { method: 'GET', path: '/items/:id', handle: (req, res) => res.json(200, { id: req.params.id }) },
           { method: 'POST', path: '/echo', handle: async (req, res) => res.json(201, { got: await req.json() }) },
-          { method: 'GET', path: '/bad', handle: () => { throw invalidArgument('that is not how to ask'); } },
+          { method: 'GET', path: '/bad', handle: () => { throw badAsk(); } },
           { method: 'GET', path: '/broken', handle: () => { throw new TypeError('x is undefined'); } },
           { method: 'GET', path: '/silent', handle: () => {} },
           { method: 'GET', path: '/stream', handle: (req, res) => {
@@ -116,7 +117,7 @@ afterAll(async () => {
   project?.remove();
 });
 
-describe('web extensions (plugin API 1.2)', () => {
+describe('web extensions (plugin API 1.3)', () => {
   it('serve their routes under /swarm/<name>/ with their settings, and redirect the bare prefix', async () => {
     const page = await call(port, 'GET', '/swarm/probe/');
     expect(page).toMatchObject({ status: 200, body: '<p>probe</p>' });
@@ -180,12 +181,12 @@ describe('web extensions (plugin API 1.2)', () => {
   it('give a read-only view of the manager: plugins, the CLI explanation text, run options, metrics', async () => {
     const view = seen.view;
     expect(view.driver).toBe('memory');
-    expect(view.apiVersion).toBe('1.2.0');
+    expect(view.apiVersion).toBe('1.3.0');
     const probe = view.plugins().find((plugin) => plugin.name === 'swarm-plugin-probe');
     expect(probe).toEqual({
       name: 'swarm-plugin-probe',
       version: '0.3.0',
-      apiRange: '^1.2.0',
+      apiRange: '^1.3.0',
       packageName: 'swarm-plugin-probe',
       builtin: false,
       provides: ['cluster driver memory', 'web extension probe'],

@@ -1,12 +1,6 @@
 import { fakeNode } from '@swarm/plugin-sdk/testing';
-import {
-  SwarmLabels,
-  type Container,
-  type Discovery,
-  type DiscoveryEntry,
-  type PlacementRequest,
-  type RankedNode,
-} from '@swarm/plugin-sdk';
+import type { Container, Discovery, DiscoveryEntry, PlacementRequest, RankedNode } from '@swarm/plugin-sdk';
+import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import { describe, expect, it } from 'vitest';
 import { MonitoredDiscovery, redactDiscoveryUri } from '../src/discovery/monitored-discovery.js';
 import { ReplicationController } from '../src/replication/replication-controller.js';

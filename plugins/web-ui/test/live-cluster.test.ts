@@ -3,7 +3,7 @@ import { LiveCluster } from '../src/live-cluster.js';
 import type { ActivityItem, NodesMessage, SnapshotMessage, WireCluster } from '../src/wire.js';
 import { RecordingStream, TestNode, TestView } from './support.js';
 
-const CLUSTER: WireCluster = { version: 'v', apiVersion: '1.2.0', driver: 'test', strategy: 'spread', filters: [], readOnly: true };
+const CLUSTER: WireCluster = { version: 'v', apiVersion: '1.3.0', driver: 'test', strategy: 'spread', filters: [], readOnly: true };
 const TICK = 10;
 
 let live: LiveCluster | undefined;

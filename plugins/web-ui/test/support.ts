@@ -109,7 +109,7 @@ export class TestView {
 
   readonly view: ManagerView = {
     version: '0.1.0-test',
-    apiVersion: '1.2.0',
+    apiVersion: '1.3.0',
     driver: 'test',
     strategy: 'spread',
     filters: ['health'],

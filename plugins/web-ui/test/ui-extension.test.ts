@@ -25,8 +25,8 @@ function route(routes: readonly WebRoute[], method: string, path: string): WebRo
 }
 
 describe('web extension "ui"', () => {
-  it('is registered by the plugin under the name ui, for plugin API 1.2', () => {
-    expect(plugin.apiVersion).toBe('^1.2.0');
+  it('is registered by the plugin under the name ui, for plugin API 1.3', () => {
+    expect(plugin.apiVersion).toBe('^1.3.0');
     expect(pluginProviders(plugin).names('swarm:WebExtension')).toEqual(['ui']);
   });
 
