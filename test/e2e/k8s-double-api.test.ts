@@ -26,10 +26,12 @@ async function failure(promise: Promise<unknown>): Promise<Record<string, unknow
 }
 
 beforeAll(async () => {
+  // leases every second, Unknown after 6 s without one: short enough for the lease test, long
+  // enough that a loaded machine delaying a renewal does not turn a node Unknown in other tests
   double = await startKubernetesDouble({
     hollowNodes: 3,
     bookmarkIntervalMs: 300,
-    nodeMonitorGracePeriodSeconds: 3,
+    nodeMonitorGracePeriodSeconds: 6,
     kubelet: { leaseRenewSeconds: 1 },
   });
   kc = new k8s.KubeConfig();
