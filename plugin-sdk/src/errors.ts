@@ -91,14 +91,20 @@ export interface RaiseOptions {
 /** One entry of an error catalogue: call it with the template's parameters to get the error. */
 export interface ErrorFactory<P> {
   (params: P, options?: RaiseOptions): SwarmError;
-  readonly code: ErrorCode;
+  /** The entry's code; undefined for an entry whose code depends on its parameters. */
+  readonly code: ErrorCode | undefined;
+  /** The entry's status (500 for an entry whose code depends on its parameters, unless it gives one). */
   readonly httpStatus: number;
-  /** Whether `error` was built by this entry (any SDK copy: by code and entry key, not by message). */
+  /** Whether `error` was built by this entry (any SDK copy: by its entry key, not by message). */
   is(error: unknown): error is SwarmError;
 }
 
 export interface ErrorSpec<P> {
-  readonly code: ErrorCode;
+  /**
+   * The error's code; a function for an entry that rewords another component's error and keeps
+   * its code (a placement a filter refused keeps that filter's code).
+   */
+  readonly code: ErrorCode | ((params: P) => ErrorCode);
   /** Default: the code's usual status (404 for NOT_FOUND, 409 for CONFLICT, ..., else 500). */
   readonly httpStatus?: number;
   /** The message, from the parameters the caller gives (texts clients match stay word for word). */
@@ -113,17 +119,21 @@ const ENTRY = 'catalogueEntry';
  * `key` names the entry; `is(error)` recognises its errors without reading their message.
  */
 export function defineError<P = void>(key: string, spec: ErrorSpec<P>): ErrorFactory<P> {
-  const httpStatus = spec.httpStatus ?? DEFAULT_STATUS[spec.code] ?? 500;
-  const raise = (params: P, options: RaiseOptions = {}): SwarmError =>
-    new SwarmError(spec.code, spec.message(params), {
+  const fixedCode = typeof spec.code === 'function' ? undefined : spec.code;
+  const codeOf = typeof spec.code === 'function' ? spec.code : () => spec.code as ErrorCode;
+  const statusOf = (code: ErrorCode | undefined) => spec.httpStatus ?? (code === undefined ? undefined : DEFAULT_STATUS[code]) ?? 500;
+  const raise = (params: P, options: RaiseOptions = {}): SwarmError => {
+    const code = codeOf(params);
+    return new SwarmError(code, spec.message(params), {
       cause: options.cause,
-      httpStatus: options.httpStatus ?? httpStatus,
+      httpStatus: options.httpStatus ?? statusOf(code),
       details: { ...options.details, [ENTRY]: key },
     });
+  };
   return Object.assign(raise, {
-    code: spec.code,
-    httpStatus,
-    is: (error: unknown): error is SwarmError => isSwarmError(error, spec.code) && error.details?.[ENTRY] === key,
+    code: fixedCode,
+    httpStatus: statusOf(fixedCode),
+    is: (error: unknown): error is SwarmError => isSwarmError(error) && error.details?.[ENTRY] === key,
   });
 }
 
@@ -214,5 +224,46 @@ export const SdkErrors = {
   kvTlsUnreadable: defineError('sdk.kv.tls-unreadable', {
     code: ErrorCodes.DISCOVERY_INVALID,
     message: (p: { option: string; file: string; reason: string }) => `cannot read ${p.option} ${p.file}: ${p.reason}`,
+  }),
+  durationInvalid: defineError('sdk.duration.invalid', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { text: string }) => `time: invalid duration "${p.text}"`,
+  }),
+  durationMissingUnit: defineError('sdk.duration.missing-unit', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { text: string }) => `time: missing unit in duration "${p.text}"`,
+  }),
+  /** The engine was not reached (refused, reset, no answer in time): what engine health counts. */
+  engineUnreachable: defineError('sdk.engine.unreachable', {
+    code: ErrorCodes.ENGINE_UNREACHABLE,
+    message: (p: { engine: string; reason: string }) => `Cannot connect to the Docker engine endpoint ${p.engine}: ${p.reason}`,
+  }),
+  /** The caller gave up on the call (a client that left a pull): neither the engine's fault nor a connection failure. */
+  engineCallCancelled: defineError('sdk.engine.cancelled', {
+    code: ErrorCodes.CANCELLED,
+    message: (p: { engine: string }) => `request to ${p.engine} cancelled`,
+  }),
+  /** An engine's 404 answer (its message and status kept). */
+  engineNotFound: defineError('sdk.engine.not-found', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { message: string }) => p.message,
+  }),
+  /** An engine's 409 answer (its message and status kept). */
+  engineConflict: defineError('sdk.engine.conflict', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { message: string }) => p.message,
+  }),
+  /** Any other engine error answer: its own message (as Docker clients print it) and its own status. */
+  engineRefused: defineError('sdk.engine.refused', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { message: string }) => p.message,
+  }),
+  engineAnswerNotJson: defineError('sdk.engine.not-json', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { engine: string; path: string }) => `${p.engine} answered ${p.path} with something that is not JSON`,
+  }),
+  engineTlsUnreadable: defineError('sdk.engine.tls-unreadable', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { flag: string; path: string; reason: string }) => `cannot read ${p.flag} ${p.path}: ${p.reason}`,
   }),
 } as const;

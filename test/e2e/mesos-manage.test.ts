@@ -191,6 +191,19 @@ describe('swarm manage -c mesos with the docker CLI', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
   });
 
+  it("passes an agent engine's refusal of a start through with its status (409 for a paused container)", async () => {
+    expect((await docker(API_PORT, 'run', '-d', '-m', '16m', '--name', 'paused1', 'busybox:local', 'sleep', '1000')).code).toBe(0);
+    expect((await docker(API_PORT, 'pause', 'paused1')).code).toBe(0);
+    await waitUntil(
+      async () => (await docker(API_PORT, 'ps', '--filter', 'name=paused1', '--format', '{{.Status}}')).stdout.includes('Paused'),
+      'paused1 shown paused',
+    );
+    const answer = await fetch(`http://127.0.0.1:${API_PORT}/containers/paused1/start`, { method: 'POST' });
+    expect(answer.status).toBe(409);
+    expect(((await answer.json()) as { message: string }).message).toContain('paused');
+    expect((await docker(API_PORT, 'rm', '-f', 'paused1')).code).toBe(0);
+  });
+
   it('answers operations Mesos cannot do with "not supported with mesos"', async () => {
     const volume = await docker(API_PORT, 'volume', 'create', 'v1');
     expect(volume.code).not.toBe(0);

@@ -3,7 +3,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 import { startEtcd, type Service } from '../harness/services.js';
 import { startJoin, type JoinProcess } from './discovery-kv-support.js';
-import { docker, eventually } from './driver-swarm-support.js';
+import { docker } from './driver-swarm-support.js';
 import { readRole } from './replication-support.js';
 import { SWARM_ID, pollAsync, rows, rowsNamed } from './reschedule-support.js';
 

@@ -1,4 +1,5 @@
-import { ErrorCodes, SwarmError, type Cluster, type ClusterCapabilities } from '@swarm/plugin-sdk';
+import type { Cluster, ClusterCapabilities } from '@swarm/plugin-sdk';
+import { CoreErrors } from '../errors.js';
 
 /**
  * The cluster's capability `key`, or Docker's 501 naming the driver (`volume create is not
@@ -10,6 +11,6 @@ export function capability<K extends keyof ClusterCapabilities>(
   operation: string,
 ): NonNullable<ClusterCapabilities[K]> {
   const offered = cluster.capabilities?.[key];
-  if (offered === undefined) throw new SwarmError(ErrorCodes.NOT_SUPPORTED, `${operation} is not supported with ${cluster.driverName}`);
+  if (offered === undefined) throw CoreErrors.notSupportedByDriver({ operation, driver: cluster.driverName });
   return offered as NonNullable<ClusterCapabilities[K]>;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
+import type { EngineClients } from './engine/engine-clients.js';
 import type { EventHistory } from './event-history.js';
 import type { ExecRegistry } from './exec-registry.js';
 import type { ApiMetrics } from './metrics.js';
@@ -20,6 +21,8 @@ export interface ApiContext {
   readonly metrics: ApiMetrics;
   readonly events: EventHistory;
   readonly execs: ExecRegistry;
+  /** Connections to the nodes' engines for proxied requests and the front's own calls. */
+  readonly engines: EngineClients;
   readonly limits: ApiLimits;
   /** Set on a replicated manager (`--replication`): a replica forwards requests to the primary. */
   readonly role?: ManagerRole;

@@ -2,9 +2,10 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiContext, RequestContext } from './context.js';
-import { HttpError, sendError } from './responses.js';
+import { sendError } from './responses.js';
 import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
+import { CoreErrors } from '../errors.js';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
@@ -21,13 +22,8 @@ function compareVersions(a: string, b: string): number {
 function checkClientVersion(versionPrefix: string): void {
   if (versionPrefix === '') return;
   const asked = versionPrefix.slice(2);
-  if (compareVersions(asked, API_VERSION) > 0)
-    throw new HttpError(400, `client version ${asked} is too new. Maximum supported API version is ${API_VERSION}`);
-  if (compareVersions(asked, MIN_API_VERSION) < 0)
-    throw new HttpError(
-      400,
-      `client version ${asked} is too old. Minimum supported API version is ${MIN_API_VERSION}, please upgrade your client to a newer version`,
-    );
+  if (compareVersions(asked, API_VERSION) > 0) throw CoreErrors.clientTooNew({ asked, max: API_VERSION });
+  if (compareVersions(asked, MIN_API_VERSION) < 0) throw CoreErrors.clientTooOld({ asked, min: MIN_API_VERSION });
 }
 
 // A refused body is read and dropped before answering (closing while the client still writes
@@ -100,7 +96,7 @@ export class Dispatcher {
       }
       checkClientVersion(versionPrefix);
       const match = this.router.find(method, path);
-      if (!match) throw new HttpError(404, 'page not found');
+      if (!match) throw CoreErrors.pageNotFound();
       route = match.route;
       await match.handler({ req, res, params: match.params, query: url.searchParams, versionPrefix, upgrade, api: this.api });
     } catch (error) {

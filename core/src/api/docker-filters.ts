@@ -1,4 +1,4 @@
-import { HttpError } from './responses.js';
+import { CoreErrors } from '../errors.js';
 
 /** Docker's `filters` query parameter: `{"key":{"value":true}}` or the older `{"key":["value"]}`. */
 export type DockerFilters = ReadonlyMap<string, readonly string[]>;
@@ -10,9 +10,9 @@ export function parseFilters(raw: string | null): DockerFilters {
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    throw new HttpError(400, `invalid filter: ${(error as Error).message}`);
+    throw CoreErrors.invalidFilterJson({ reason: (error as Error).message });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, `invalid filter: ${raw}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw CoreErrors.invalidFilterJson({ reason: raw });
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (Array.isArray(value)) filters.set(key, value.map(String));
     else if (typeof value === 'object' && value !== null) {
@@ -22,7 +22,7 @@ export function parseFilters(raw: string | null): DockerFilters {
           .filter(([, on]) => on === true)
           .map(([name]) => name),
       );
-    } else throw new HttpError(400, `invalid filter '${key}': ${JSON.stringify(value)}`);
+    } else throw CoreErrors.invalidFilterValue({ key, value: JSON.stringify(value) });
   }
   return filters;
 }
@@ -30,7 +30,7 @@ export function parseFilters(raw: string | null): DockerFilters {
 /** Throws Docker's 400 for a filter key the endpoint does not know. */
 export function checkFilterKeys(filters: DockerFilters, allowed: readonly string[]): void {
   for (const key of filters.keys()) {
-    if (!allowed.includes(key)) throw new HttpError(400, `invalid filter '${key}'`);
+    if (!allowed.includes(key)) throw CoreErrors.unknownFilter({ filter: key });
   }
 }
 

@@ -1,11 +1,15 @@
 import type { Node } from '@swarm/plugin-sdk';
-import { engineJson } from './engine/endpoint-request.js';
+import type { EngineClients } from './engine/engine-clients.js';
 
 const MAX_REMEMBERED = 10_000;
+/** Asking every engine for an unknown exec ID: each has this long to answer. */
+const LOOKUP_TIMEOUT_MS = 5_000;
 
 /** Which node an exec instance lives on: remembered at create, else asked of every engine. */
 export class ExecRegistry {
   private readonly owners = new Map<string, string>();
+
+  constructor(private readonly engines: EngineClients) {}
 
   remember(execId: string, node: Node): void {
     if (this.owners.size >= MAX_REMEMBERED) {
@@ -24,8 +28,8 @@ export class ExecRegistry {
         const endpoint = node.endpoint();
         if (!endpoint || !node.isHealthy()) return undefined;
         try {
-          const { status } = await engineJson(endpoint, 'GET', `/exec/${encodeURIComponent(execId)}/json`, undefined, 5_000);
-          return status === 200 ? node : undefined;
+          await this.engines.of(endpoint).json({ path: `/exec/${encodeURIComponent(execId)}/json`, timeoutMs: LOOKUP_TIMEOUT_MS });
+          return node;
         } catch {
           return undefined;
         }

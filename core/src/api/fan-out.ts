@@ -1,10 +1,13 @@
-import type { Node } from '@swarm/plugin-sdk';
+import { isSwarmError, type Node, type SwarmError } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
-import { engineErrorMessage, engineJson } from './engine/endpoint-request.js';
-import { healthyNodes } from './lookups.js';
-import { describeError, HttpError } from './responses.js';
+import { healthyNodes, nodeEngine } from './lookups.js';
+import { describeError } from './responses.js';
+import { CoreErrors } from '../errors.js';
 
 type Answer = Record<string, unknown>;
+
+/** Engines fanned out to may take this long (prunes, plugin installs). */
+const FAN_OUT_TIMEOUT_MS = 120_000;
 
 /** Lists are concatenated and numbers added: how prune reports and `system df` combine. */
 export function mergeAnswers(answers: readonly Answer[]): Answer {
@@ -20,15 +23,33 @@ export function mergeAnswers(answers: readonly Answer[]): Answer {
   return merged;
 }
 
+/** One engine's answer to a fanned-out call: its status, and its body or error message. */
 export interface NodeAnswer {
   node: Node;
   status: number;
   body: unknown;
+  /** The engine's (or the connection's) error, when the call failed. */
+  message?: string;
 }
 
 /** The same JSON call on each of `nodes` at once, every answer kept (errors included). */
-export function callNodes(nodes: readonly Node[], method: string, path: string, body?: unknown): Promise<NodeAnswer[]> {
-  return Promise.all(nodes.map(async (node) => ({ node, ...(await engineJson(node.endpoint()!, method, path, body, 120_000)) })));
+export function callNodes(
+  api: ApiContext,
+  nodes: readonly Node[],
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<NodeAnswer[]> {
+  return Promise.all(
+    nodes.map(async (node): Promise<NodeAnswer> => {
+      try {
+        return { node, ...(await nodeEngine(api, node).answer({ method, path, body, timeoutMs: FAN_OUT_TIMEOUT_MS })) };
+      } catch (error) {
+        const status = isSwarmError(error) ? error.httpStatus : 500;
+        return { node, status, body: undefined, message: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
 }
 
 interface NodeFailure {
@@ -41,15 +62,16 @@ interface NodeFailure {
  * Swarm classic's error when an operation failed on some nodes: one `node: message` line per
  * failed node (what succeeded elsewhere stays done), with the first failure's status.
  */
-function nodesFailed(failures: readonly NodeFailure[]): HttpError {
-  return new HttpError(failures[0]!.status, failures.map((failure) => `${failure.node.name}: ${failure.message}`).join('\n'));
+function nodesFailed(failures: readonly NodeFailure[]): SwarmError {
+  const lines = failures.map((failure) => ({ node: failure.node.name, message: failure.message }));
+  return CoreErrors.nodesFailed({ failures: lines }, { httpStatus: failures[0]!.status });
 }
 
 /** Fails when any engine answered with an error, naming each failed node. */
 export function throwFailures(answers: readonly NodeAnswer[]): void {
-  const failures = answers
-    .filter((answer) => answer.status >= 300)
-    .map((answer) => ({ node: answer.node, status: answer.status, message: engineErrorMessage(answer.body) }));
+  const failures = answers.flatMap((answer) =>
+    answer.message === undefined ? [] : [{ node: answer.node, status: answer.status, message: answer.message }],
+  );
   if (failures.length > 0) throw nodesFailed(failures);
 }
 
@@ -66,8 +88,8 @@ export async function onEveryCopy<T>(items: readonly T[], nodeOf: (item: T) => N
 }
 
 /** The same call on every healthy engine; fails when any engine failed. */
-export async function callEveryEngine(api: ApiContext, method: string, path: string): Promise<Answer[]> {
-  const answers = await callNodes(healthyNodes(api), method, path);
+export async function callEveryEngine(api: ApiContext, method: 'GET' | 'POST', path: string): Promise<Answer[]> {
+  const answers = await callNodes(api, healthyNodes(api), method, path);
   throwFailures(answers);
   return answers.map(({ body }) => (typeof body === 'object' && body !== null ? (body as Answer) : {}));
 }

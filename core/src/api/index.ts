@@ -1,6 +1,7 @@
 import type { ApiSettings, Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
 import { Dispatcher } from './dispatcher.js';
+import { EngineClients } from './engine/engine-clients.js';
 import { EventHistory } from './event-history.js';
 import { ExecRegistry } from './exec-registry.js';
 import { listen, parseListenAddress, type Listener } from './listeners.js';
@@ -41,6 +42,7 @@ export { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const targets = options.settings.hosts.map(parseListenAddress);
   const events = new EventHistory(options.cluster, options.eventHistorySize ?? 10_000);
+  const engines = new EngineClients();
   const api: ApiContext = {
     cluster: options.cluster,
     scheduler: options.scheduler,
@@ -48,7 +50,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     version: options.version,
     metrics: new ApiMetrics(options.cluster),
     events,
-    execs: new ExecRegistry(),
+    execs: new ExecRegistry(engines),
+    engines,
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
     role: options.role,
   };
@@ -64,6 +67,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     await Promise.all(listeners.map((listener) => listener.close()));
     events.close();
     await web?.close();
+    engines.close();
     throw error;
   }
   options.logger.info(
@@ -76,6 +80,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       events.close();
       await web?.close();
       await Promise.all(listeners.map((listener) => listener.close()));
+      engines.close();
     },
   };
 }

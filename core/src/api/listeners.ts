@@ -2,9 +2,10 @@ import { existsSync, unlinkSync, chmodSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket, AddressInfo } from 'node:net';
-import { ErrorCodes, SwarmError, type TlsFiles } from '@swarm/plugin-sdk';
+import { type TlsFiles } from '@swarm/plugin-sdk';
 import type { Dispatcher } from './dispatcher.js';
 import { serverTlsOptions } from './tls.js';
+import { CoreErrors } from '../errors.js';
 
 export type ListenAddress = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
 
@@ -12,16 +13,14 @@ export type ListenAddress = { kind: 'tcp'; host: string; port: number } | { kind
 export function parseListenAddress(value: string): ListenAddress {
   if (value.startsWith('unix://')) {
     const path = value.slice('unix://'.length);
-    if (!path.startsWith('/'))
-      throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid unix socket address ${value}: the path must be absolute`);
+    if (!path.startsWith('/')) throw CoreErrors.unixSocketNotAbsolute({ value });
     return { kind: 'unix', path };
   }
   const rest = value.startsWith('tcp://') ? value.slice('tcp://'.length) : value;
   const match = /^(\[[^\]]+\]|[^:/]*):(\d+)\/?$/.exec(rest);
-  if (!match || /^[a-z]+:\/\//.test(rest))
-    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid listen address ${value}: use tcp://host:port or unix:///path`);
+  if (!match || /^[a-z]+:\/\//.test(rest)) throw CoreErrors.listenAddressInvalid({ value });
   const port = Number(match[2]);
-  if (port > 65535) throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid listen address ${value}: port out of range`);
+  if (port > 65535) throw CoreErrors.listenPortOutOfRange({ value });
   return { kind: 'tcp', host: match[1] === '' ? '0.0.0.0' : match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 

@@ -1,44 +1,45 @@
-import type { Container, EngineEndpoint, Image, Network, Node, Volume } from '@swarm/plugin-sdk';
+import type { Container, Image, Network, Node, Volume } from '@swarm/plugin-sdk';
+import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { capability } from './capabilities.js';
 import type { ApiContext } from './context.js';
-import { HttpError } from './responses.js';
+import { CoreErrors } from '../errors.js';
 
 export function findContainer(api: ApiContext, name: string): Container {
   const container = api.cluster.container(name);
-  if (!container) throw new HttpError(404, `No such container: ${name}`);
+  if (!container) throw CoreErrors.noSuchContainer({ name });
   return container;
 }
 
 export function findImage(api: ApiContext, name: string): Image {
   const image = capability(api.cluster, 'images', 'image lookup').find(name);
-  if (!image) throw new HttpError(404, `No such image: ${name}`);
+  if (!image) throw CoreErrors.noSuchImage({ name });
   return image;
 }
 
 export function findNetwork(api: ApiContext, name: string): Network {
   const network = capability(api.cluster, 'networks', 'network lookup').find(name);
-  if (!network) throw new HttpError(404, `network ${name} not found`);
+  if (!network) throw CoreErrors.networkNotFound({ name });
   return network;
 }
 
 export function findVolume(api: ApiContext, name: string): Volume {
   const volume = capability(api.cluster, 'volumes', 'volume lookup').find(name);
-  if (!volume) throw new HttpError(404, `get ${name}: no such volume`);
+  if (!volume) throw CoreErrors.noSuchVolume({ name });
   return volume;
 }
 
 /** The engine behind a node, for calls proxied to it. */
-export function nodeEndpoint(node: Node): EngineEndpoint {
-  if (!node.isHealthy()) throw new HttpError(500, `Engine ${node.name} is unhealthy`);
+export function nodeEngine(api: ApiContext, node: Node): EngineClient {
+  if (!node.isHealthy()) throw CoreErrors.engineUnhealthy({ node: node.name });
   const endpoint = node.endpoint();
-  if (!endpoint) throw new HttpError(501, `node ${node.name} has no Docker engine endpoint to forward this call to`);
-  return endpoint;
+  if (!endpoint) throw CoreErrors.nodeWithoutEngine({ node: node.name });
+  return api.engines.of(endpoint);
 }
 
 /** The engine running a container; Swarm classic's 500 when its node is unhealthy. */
-export function containerEndpoint(container: Container): EngineEndpoint {
-  if (!container.node.isHealthy()) throw new HttpError(500, `Container ${container.name} running on unhealthy node ${container.node.name}`);
-  return nodeEndpoint(container.node);
+export function containerEngine(api: ApiContext, container: Container): EngineClient {
+  if (!container.node.isHealthy()) throw CoreErrors.containerNodeUnhealthy({ container: container.name, node: container.node.name });
+  return nodeEngine(api, container.node);
 }
 
 /** Healthy nodes with an engine to call (of `nodes`: by default every node of the cluster). */
@@ -52,10 +53,10 @@ export function pluginNodes(api: ApiContext): Node[] {
 }
 
 /** For calls whose answer does not depend on the node (registry look-ups, auth): any healthy engine. */
-export function anyHealthyEndpoint(api: ApiContext): EngineEndpoint {
+export function anyHealthyEngine(api: ApiContext): EngineClient {
   const node = healthyNodes(api)[0];
-  if (!node) throw new HttpError(500, 'No healthy node available in the cluster');
-  return nodeEndpoint(node);
+  if (!node) throw CoreErrors.noHealthyNode();
+  return nodeEngine(api, node);
 }
 
 /** Swarm classic's `Node` object, added to container inspect answers. */

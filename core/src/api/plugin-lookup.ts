@@ -1,10 +1,9 @@
 import type { Node } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
-import { engineErrorMessage } from './engine/endpoint-request.js';
 import { callNodes, type NodeAnswer } from './fan-out.js';
 import { imagePath } from './handlers/images.js';
 import { pluginNodes } from './lookups.js';
-import { HttpError } from './responses.js';
+import { CoreErrors } from '../errors.js';
 
 /** A plugin installed on one node: the name its engine knows it by, and the engine's inspect. */
 export interface PluginCopy {
@@ -21,7 +20,7 @@ export function pluginPath(versionPrefix: string, name: string, operation: strin
 /** The nodes that answered a plugin inspect with the plugin. */
 function holders(answers: readonly NodeAnswer[], name: string): PluginCopy[] {
   return answers
-    .filter((answer) => answer.status === 200 && typeof answer.body === 'object' && answer.body !== null)
+    .filter((answer) => answer.message === undefined && typeof answer.body === 'object' && answer.body !== null)
     .map((answer) => ({ node: answer.node, name, inspect: answer.body as Record<string, unknown> }));
 }
 
@@ -32,18 +31,20 @@ function holders(answers: readonly NodeAnswer[], name: string): PluginCopy[] {
  */
 export async function findPluginCopies(api: ApiContext, reference: string, versionPrefix: string): Promise<PluginCopy[]> {
   const nodes = pluginNodes(api).sort((a, b) => a.name.localeCompare(b.name));
-  if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
-  let answers = await callNodes(nodes, 'GET', pluginPath(versionPrefix, reference, 'json'));
+  if (nodes.length === 0) throw CoreErrors.noHealthyNode();
+  let answers = await callNodes(api, nodes, 'GET', pluginPath(versionPrefix, reference, 'json'));
   const everywhere = holders(answers, reference);
   if (everywhere.length > 0) return everywhere;
   const slash = reference.indexOf('/');
   const named = slash > 0 ? nodes.find((node) => node.name === reference.slice(0, slash)) : undefined;
   if (named) {
     const name = reference.slice(slash + 1);
-    answers = await callNodes([named], 'GET', pluginPath(versionPrefix, name, 'json'));
+    answers = await callNodes(api, [named], 'GET', pluginPath(versionPrefix, name, 'json'));
     const copy = holders(answers, name);
     if (copy.length > 0) return copy;
   }
   const failure = answers.find((answer) => answer.status !== 404) ?? answers[0]!;
-  throw new HttpError(failure.status === 200 ? 502 : failure.status, engineErrorMessage(failure.body));
+  if (failure.message === undefined)
+    throw CoreErrors.engineAnsweredNoObject({ node: failure.node.name, what: `the inspect of plugin ${reference}` });
+  throw CoreErrors.enginesRefused({ message: failure.message }, { httpStatus: failure.status });
 }

@@ -1,12 +1,12 @@
 import { request } from 'node:http';
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { CoreErrors } from '../errors.js';
 
 /** Where to reach a manager: `tcp://h:p`, `h:p` or `unix:///path`. */
 export function managerTarget(host: string): { socketPath: string } | { host: string; port: number } {
   if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) };
   const address = host.replace(/^(tcp|http):\/\//, '');
   const index = address.lastIndexOf(':');
-  if (index === -1) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid manager address "${host}"`);
+  if (index === -1) throw CoreErrors.cliManagerAddress({ host });
   return { host: address.slice(0, index).replace(/^\[|\]$/g, ''), port: Number(address.slice(index + 1)) };
 }
 
@@ -33,7 +33,7 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
             } catch {
               // not JSON: keep the text
             }
-            reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `manager answered ${res.statusCode}: ${message}`));
+            reject(CoreErrors.cliManagerAnswered({ status: res.statusCode ?? 0, message }));
             return;
           }
           try {
@@ -44,9 +44,7 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
         });
       },
     );
-    req.on('error', (error) =>
-      reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `Cannot connect to the swarm manager at ${host}: ${error.message}`)),
-    );
+    req.on('error', (error) => reject(CoreErrors.cliManagerUnreachable({ host, reason: error.message }, { cause: error })));
     req.end(payload);
   });
 }

@@ -1,4 +1,4 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { CoreErrors } from '../errors.js';
 
 /** Commander collector for repeatable options. */
 export function collect(value: string, previous: string[] | undefined): string[] {
@@ -11,7 +11,7 @@ export function keyValues(flag: string, values: readonly string[] | undefined): 
   const out: Record<string, string> = {};
   for (const value of values) {
     const index = value.indexOf('=');
-    if (index === -1) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `${flag} must contain key=value strings`);
+    if (index === -1) throw CoreErrors.cliKeyValueFlag({ flag });
     out[value.slice(0, index)] = value.slice(index + 1);
   }
   return out;

@@ -2,6 +2,7 @@ import { ErrorCodes, SwarmError, type ContainerConfig } from '@swarm/plugin-sdk'
 import { Command, CommanderError } from 'commander';
 import { collect } from './key-values.js';
 import { buildContainerConfig, type RunOptions } from './run-options.js';
+import { CoreErrors } from '../errors.js';
 
 /** The `docker run` flags `swarm schedule` reads, as commander hands them over. */
 export interface RunArguments extends RunOptions {
@@ -45,7 +46,7 @@ export function runConfigFromArguments(args: readonly string[]): ContainerConfig
     command.parse([...args], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError)
-      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
+      throw CoreErrors.cliRunArguments({ reason: error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ') });
     throw error;
   }
   return config!;

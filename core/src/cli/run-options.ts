@@ -1,4 +1,5 @@
-import { ErrorCodes, SwarmError, type ContainerConfig, type PortBinding } from '@swarm/plugin-sdk';
+import { type ContainerConfig, type PortBinding } from '@swarm/plugin-sdk';
+import { CoreErrors } from '../errors.js';
 
 /** The `docker run` options `swarm schedule --explain` understands. */
 export interface RunOptions {
@@ -17,7 +18,7 @@ const MEMORY_UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, k: 1024, m
 /** Docker's RAMInBytes: `512m`, `1g`, `1024` (bytes). */
 export function parseMemory(value: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([bkmgt]?)b?$/i.exec(value.trim());
-  if (!match) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid size: '${value}'`);
+  if (!match) throw CoreErrors.cliSizeInvalid({ value });
   return Math.round(Number(match[1]) * MEMORY_UNITS[match[2]!.toLowerCase()]!);
 }
 
@@ -26,8 +27,7 @@ export function parsePublish(spec: string): { port: string; binding: PortBinding
   const [address, proto = 'tcp'] = spec.split('/');
   const parts = address!.split(':');
   const containerPort = parts.pop();
-  if (!containerPort || !/^\d+$/.test(containerPort))
-    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid port specification: "${spec}"`);
+  if (!containerPort || !/^\d+$/.test(containerPort)) throw CoreErrors.cliPortSpecInvalid({ spec });
   const hostPort = parts.pop() ?? '';
   const hostIp = parts.join(':');
   return { port: `${containerPort}/${proto}`, binding: { HostIp: hostIp, HostPort: hostPort } };
@@ -68,7 +68,6 @@ export function buildContainerConfig(image: string, cmd: readonly string[], opti
       VolumesFrom: options.volumesFrom ?? [],
     },
   };
-  if (Number.isNaN(config.HostConfig!.CpuShares))
-    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid --cpu-shares: "${options.cpuShares}"`);
+  if (Number.isNaN(config.HostConfig!.CpuShares)) throw CoreErrors.cliCpuSharesInvalid({ value: String(options.cpuShares) });
   return config;
 }

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 import type { SwarmConfigInput } from './input.js';
 import { validateConfigShape } from './schema.js';
+import { CoreErrors } from '../errors.js';
 
 export const CONFIG_SEARCH_PLACES: readonly string[] = [
   'package.json',
@@ -43,7 +43,7 @@ export async function loadConfigFile(options: LoadConfigOptions = {}): Promise<L
   let result;
   if (options.path !== undefined) {
     const filepath = resolve(cwd, options.path);
-    if (!existsSync(filepath)) throw new SwarmError(ErrorCodes.CONFIG_NOT_FOUND, `config file not found: ${filepath}`);
+    if (!existsSync(filepath)) throw CoreErrors.configFileNotFound({ path: filepath });
     result = await readWith(() => explorer.load(filepath), filepath);
   } else {
     result = await readWith(() => explorer.search(cwd), cwd);
@@ -57,6 +57,6 @@ async function readWith<T>(read: () => Promise<T>, where: string): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `cannot read config ${where}: ${(error as Error).message}`, { cause: error });
+    throw CoreErrors.configUnreadable({ where, reason: (error as Error).message }, { cause: error });
   }
 }

@@ -1,7 +1,7 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 import * as z from 'zod/mini';
 import type { SwarmConfigInput } from './input.js';
 import { formatKeyPath } from './key-path.js';
+import { CoreErrors } from '../errors.js';
 
 const duration = z.union([z.string(), z.number()]);
 const option = z.union([z.string(), z.number(), z.boolean()]);
@@ -110,7 +110,5 @@ export function validateConfigShape(input: unknown, source: string): SwarmConfig
     const { path, text } = explainIssue(issue, input);
     return `${formatKeyPath(path) || '(root)'}: ${text}`;
   });
-  throw new SwarmError(ErrorCodes.CONFIG_INVALID, `invalid config${source ? ` in ${source}` : ''}: ${lines.join('; ')}`, {
-    details: { issues: lines },
-  });
+  throw CoreErrors.configShapeInvalid({ source, lines }, { details: { issues: lines } });
 }

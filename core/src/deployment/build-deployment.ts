@@ -1,6 +1,4 @@
 import {
-  ErrorCodes,
-  SwarmError,
   Tokens,
   type Clock,
   type Cluster,
@@ -26,6 +24,7 @@ import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
 import { withCapabilities } from './legacy-cluster.js';
+import { CoreErrors } from '../errors.js';
 
 export interface BuildDeploymentOptions {
   /** Plugins named in the config resolve from here (the config file's folder). */
@@ -130,7 +129,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
 export function requireDiscovery(resolved: ResolvedConfig, cliCommand?: string): void {
   if (resolved.config.cluster.discovery !== '') return;
   if (cliCommand) {
-    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `discovery required to manage a cluster. See 'swarm ${cliCommand} --help'.`);
+    throw CoreErrors.discoveryRequired({ command: cliCommand });
   }
   throw configError('object', 'cluster.discovery', 'discovery required to manage a cluster');
 }

@@ -1,6 +1,7 @@
-import { ErrorCodes, SwarmError, type ExtensionKind } from '@swarm/plugin-sdk';
+import type { ExtensionKind, SwarmError } from '@swarm/plugin-sdk';
 import { kindLabel } from '../plugins/extension-kinds.js';
 import type { ConfigOrigin } from '../config/layers.js';
+import { CoreErrors } from '../errors.js';
 
 /** `scheduler.filters[2]: unknown filter "constrant"; available: health, port, ...` */
 export function unknownProvider(
@@ -10,7 +11,8 @@ export function unknownProvider(
   origin: ConfigOrigin,
   keyPath: string,
 ): SwarmError {
-  const text = `unknown ${kindLabel(kind)} "${name}"; available: ${available.join(', ') || '(none)'}`;
-  const message = origin === 'flags' || origin === 'defaults' ? text : `${keyPath}: ${text}`;
-  return new SwarmError(ErrorCodes.UNKNOWN_PROVIDER, message, { details: { kind: kindLabel(kind), name, available, keyPath } });
+  return CoreErrors.unknownProvider(
+    { kind: kindLabel(kind), name, available, origin, keyPath },
+    { details: { kind: kindLabel(kind), name, available, keyPath } },
+  );
 }

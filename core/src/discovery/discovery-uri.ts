@@ -1,4 +1,4 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { CoreErrors } from '../errors.js';
 
 export interface DiscoveryUri {
   readonly scheme: string;
@@ -11,6 +11,6 @@ export function parseDiscoveryUri(uri: string): DiscoveryUri {
   const separator = uri.indexOf('://');
   if (separator === -1) return { scheme: 'nodes', rest: uri };
   const scheme = uri.slice(0, separator);
-  if (!/^[a-z][a-z0-9+.-]*$/.test(scheme)) throw new SwarmError(ErrorCodes.DISCOVERY_INVALID, `invalid discovery URI "${uri}"`);
+  if (!/^[a-z][a-z0-9+.-]*$/.test(scheme)) throw CoreErrors.discoveryUriInvalid({ uri });
   return { scheme, rest: uri.slice(separator + 3) };
 }

@@ -1,15 +1,8 @@
-import {
-  ErrorCodes,
-  SwarmError,
-  Tokens,
-  type Discovery,
-  type DiscoveryBackend,
-  type DiscoveryOptions,
-  type Resolver,
-} from '@swarm/plugin-sdk';
+import { Tokens, type Discovery, type DiscoveryBackend, type DiscoveryOptions, type Resolver } from '@swarm/plugin-sdk';
 import { Defaults } from '../config/defaults.js';
 import { parseDiscoveryUri } from './discovery-uri.js';
 import { named } from '../plugins/extension-kinds.js';
+import { CoreErrors } from '../errors.js';
 
 export interface OpenDiscoveryOptions {
   readonly heartbeat: number;
@@ -21,10 +14,7 @@ export interface OpenDiscoveryOptions {
 export function checkDiscoveryScheme(uri: string, schemes: readonly string[]): void {
   const { scheme } = parseDiscoveryUri(uri);
   if (schemes.includes(scheme)) return;
-  throw new SwarmError(
-    ErrorCodes.DISCOVERY_INVALID,
-    `unsupported discovery "${scheme}://" in "${uri}"; available: ${schemes.map((s) => `${s}://`).join(', ') || '(none)'}`,
-  );
+  throw CoreErrors.discoveryUnsupported({ scheme, uri, available: schemes });
 }
 
 /** Open a discovery URI with the backend registered for its scheme. */
@@ -32,7 +22,7 @@ export function openDiscovery(resolver: Resolver, uri: string, settings: OpenDis
   const { scheme, rest } = parseDiscoveryUri(uri);
   const token = named(Tokens.DiscoveryBackend, scheme);
   if (!resolver.isRegistered(token, true)) {
-    throw new SwarmError(ErrorCodes.DISCOVERY_INVALID, `unsupported discovery "${scheme}://" in "${uri}"`);
+    throw CoreErrors.discoveryUnsupported({ scheme, uri });
   }
   const options: DiscoveryOptions = {
     heartbeat: settings.heartbeat,

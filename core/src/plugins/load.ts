@@ -1,9 +1,10 @@
 import { pathToFileURL } from 'node:url';
-import { ErrorCodes, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
+import { type PluginManifest } from '@swarm/plugin-sdk';
 import { candidatePackages, isPathSpecifier } from './candidates.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
 import { locatePath, PackageFinder, type LocatedPlugin } from './locate.js';
 import { checkApiVersion, manifestOf } from './manifest.js';
+import { CoreErrors } from '../errors.js';
 
 export interface PluginLocation extends LocatedPlugin {
   readonly spec: string;
@@ -14,8 +15,7 @@ export interface PluginLocation extends LocatedPlugin {
 export function resolvePlugin(spec: string, fromDir: string, finder = new PackageFinder()): PluginLocation {
   if (isPathSpecifier(spec)) {
     const located = locatePath(spec, fromDir);
-    if (!located)
-      throw new SwarmError(ErrorCodes.PLUGIN_NOT_FOUND, `plugin "${spec}" not found: no such file or folder relative to ${fromDir}`);
+    if (!located) throw CoreErrors.pluginPathNotFound({ spec, fromDir });
     return { ...located, spec, packageName: located.packageJson?.name ?? located.entry };
   }
   const tried = candidatePackages(spec);
@@ -24,11 +24,7 @@ export function resolvePlugin(spec: string, fromDir: string, finder = new Packag
     if (located) return { ...located, spec, packageName: name };
   }
   const install = tried.find((name) => name.includes('swarm-plugin-')) ?? spec;
-  throw new SwarmError(
-    ErrorCodes.PLUGIN_NOT_FOUND,
-    `plugin "${spec}" not found from ${fromDir} (tried ${tried.join(', ')}); install it with: npm install ${install}`,
-    { details: { plugin: spec, tried } },
-  );
+  throw CoreErrors.pluginNotFound({ spec, fromDir, tried, install }, { details: { plugin: spec, tried } });
 }
 
 /** Import a located plugin and check its manifest's fields (not yet its API range). */
@@ -37,13 +33,9 @@ export async function importManifest(location: PluginLocation): Promise<PluginMa
   try {
     module = (await import(pathToFileURL(location.entry).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new SwarmError(
-      ErrorCodes.PLUGIN_LOAD_FAILED,
-      `plugin "${location.packageName}" failed to load from ${location.entry}: ${(error as Error).message}`,
-      {
-        cause: error,
-        details: { plugin: location.packageName },
-      },
+    throw CoreErrors.pluginLoadFailed(
+      { plugin: location.packageName, entry: location.entry, reason: (error as Error).message },
+      { cause: error, details: { plugin: location.packageName } },
     );
   }
   return manifestOf(module, `"${location.packageName}" (${location.entry})`);

@@ -1,8 +1,9 @@
-import { ErrorCodes, PLUGIN_API_VERSION, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
+import { PLUGIN_API_VERSION, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
 import semver from 'semver';
+import { CoreErrors } from '../errors.js';
 
 function invalid(where: string, text: string): SwarmError {
-  return new SwarmError(ErrorCodes.PLUGIN_INVALID_MANIFEST, `invalid plugin manifest in ${where}: ${text}`, { details: { plugin: where } });
+  return CoreErrors.pluginManifestInvalid({ where, text }, { details: { plugin: where } });
 }
 
 /** `definePlugin` of any SDK copy marks the manifest with this registry symbol (part of the plugin API). */
@@ -34,9 +35,8 @@ export function manifestOf(module: Record<string, unknown>, where: string): Plug
 /** Throws PLUGIN_INCOMPATIBLE when the plugin's API range does not include this host's version. */
 export function checkApiVersion(manifest: PluginManifest): void {
   if (semver.satisfies(PLUGIN_API_VERSION, manifest.apiVersion, { includePrerelease: true })) return;
-  throw new SwarmError(
-    ErrorCodes.PLUGIN_INCOMPATIBLE,
-    `plugin "${manifest.name}@${manifest.version}" requires plugin API ${manifest.apiVersion}, this swarm provides ${PLUGIN_API_VERSION}`,
+  throw CoreErrors.pluginIncompatible(
+    { plugin: manifest.name, version: manifest.version, wants: manifest.apiVersion, provided: PLUGIN_API_VERSION },
     { details: { plugin: manifest.name, version: manifest.version, apiVersion: manifest.apiVersion, provided: PLUGIN_API_VERSION } },
   );
 }

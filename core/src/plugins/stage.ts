@@ -1,7 +1,8 @@
-import { ErrorCodes, SwarmError, type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
+import { type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
 import { kindLabel } from './extension-kinds.js';
 import { createPluginContext } from './plugin-context.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
+import { CoreErrors } from '../errors.js';
 
 /** One provider a plugin asked to register, not yet in any container. */
 export interface StagedProvider {
@@ -12,10 +13,10 @@ export interface StagedProvider {
 }
 
 function checkProvider(kind: ExtensionKind, name: unknown, provider: unknown): void {
-  if (typeof name !== 'string' || name === '') throw new Error(`a ${kindLabel(kind)} was registered without a name`);
+  if (typeof name !== 'string' || name === '') throw CoreErrors.providerWithoutName({ kind: kindLabel(kind) });
   const shape = provider as Record<string, unknown> | null;
   const ways = ['useClass', 'useFactory', 'useValue'].filter((way) => typeof shape === 'object' && shape !== null && way in shape);
-  if (ways.length !== 1) throw new Error(`${kindLabel(kind)} "${name}" needs exactly one of useClass, useFactory, useValue`);
+  if (ways.length !== 1) throw CoreErrors.providerShape({ kind: kindLabel(kind), name });
 }
 
 /** Run one plugin's `register` against a recording context. */
@@ -29,9 +30,8 @@ function stageOne(plugin: LoadedPlugin): StagedProvider[] {
   try {
     plugin.manifest.register(context);
   } catch (error) {
-    throw new SwarmError(
-      ErrorCodes.PLUGIN_REGISTER_FAILED,
-      `plugin "${plugin.manifest.name}" failed in register(): ${(error as Error).message ?? String(error)}`,
+    throw CoreErrors.pluginRegisterFailed(
+      { plugin: plugin.manifest.name, reason: (error as Error).message ?? String(error) },
       { cause: error, details: { plugin: plugin.manifest.name } },
     );
   }
@@ -50,9 +50,8 @@ export function stagePlugins(plugins: readonly LoadedPlugin[]): StagedProvider[]
       const key = `${entry.kind}:${entry.name}`;
       const existing = byKey.get(key);
       if (existing) {
-        throw new SwarmError(
-          ErrorCodes.PLUGIN_DUPLICATE_PROVIDER,
-          `${kindLabel(entry.kind)} "${entry.name}" is provided twice: by "${existing.plugin.packageName}" and by "${entry.plugin.packageName}"`,
+        throw CoreErrors.providerDuplicate(
+          { kind: kindLabel(entry.kind), name: entry.name, first: existing.plugin.packageName, second: entry.plugin.packageName },
           { details: { kind: kindLabel(entry.kind), name: entry.name, packages: [existing.plugin.packageName, entry.plugin.packageName] } },
         );
       }

@@ -1,4 +1,4 @@
 export type { IncomingApiRequest, ManagerRole } from './manager-role.js';
-export { NO_PRIMARY_MESSAGE, ReplicationController, type ReplicationControllerOptions } from './replication-controller.js';
+export { ReplicationController, type ReplicationControllerOptions } from './replication-controller.js';
 export { prepareReplication } from './prepare-replication.js';
 export { withRoleRows } from './status-rows.js';

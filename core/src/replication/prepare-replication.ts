@@ -1,8 +1,9 @@
-import { ErrorCodes, SwarmError, Tokens, type DeploymentConfig, type Discovery, type Logger } from '@swarm/plugin-sdk';
+import { Tokens, type DeploymentConfig, type Discovery, type Logger } from '@swarm/plugin-sdk';
 import { LEADER_ELECTION_PATH } from '@swarm/plugin-sdk/helpers';
 import type { Deployment } from '../deployment/deployment.js';
 import { primaryEndpoint } from './primary-endpoint.js';
 import { ReplicationController } from './replication-controller.js';
+import { CoreErrors } from '../errors.js';
 
 /**
  * With `replication.enabled`, the controller that campaigns through the deployment's discovery
@@ -12,13 +13,10 @@ import { ReplicationController } from './replication-controller.js';
 export function prepareReplication(deployment: Deployment, config: DeploymentConfig, logger: Logger): ReplicationController | undefined {
   const { enabled, advertise, ttl } = config.replication;
   if (!enabled) return undefined;
-  if (!advertise) throw new SwarmError(ErrorCodes.CONFIG_INVALID, '--advertise address must be provided when using --leader-election');
+  if (!advertise) throw CoreErrors.replicationNeedsAdvertise();
   const discovery = deployment.container.resolve<Discovery>(Tokens.Discovery);
   if (!discovery.leadership) {
-    throw new SwarmError(
-      ErrorCodes.NOT_SUPPORTED,
-      `--replication needs a key-value discovery store (zk://, etcd://) to elect a primary; "${config.cluster.discovery}" cannot`,
-    );
+    throw CoreErrors.replicationNeedsKvStore({ discovery: config.cluster.discovery });
   }
   const controller = new ReplicationController({
     election: discovery.leadership(LEADER_ELECTION_PATH, ttl),

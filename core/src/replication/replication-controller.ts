@@ -1,9 +1,11 @@
 import type { Campaign, ClusterRole, EngineEndpoint, LeaderElection, LeaderFollower, Logger } from '@swarm/plugin-sdk';
 import { isWebExtensionPath } from '../web/web-paths.js';
+import { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { tunnelToEngine } from '../api/engine/tunnel.js';
 import { proxyToEngine } from '../api/engine/proxy.js';
-import { HttpError, sendError } from '../api/responses.js';
+import { sendError } from '../api/responses.js';
 import type { IncomingApiRequest, ManagerRole } from './manager-role.js';
+import { CoreErrors } from '../errors.js';
 
 /**
  * Paths a replica answers itself, as Swarm classic's replica handler, plus web extensions (they
@@ -14,8 +16,6 @@ const LOCAL_PATHS = new Set(['/_ping', '/info']);
 function servedLocally(path: string): boolean {
   return LOCAL_PATHS.has(path) || isWebExtensionPath(path);
 }
-
-export const NO_PRIMARY_MESSAGE = 'No elected primary cluster manager';
 
 export interface ReplicationControllerOptions {
   readonly election: LeaderElection;
@@ -39,7 +39,8 @@ export class ReplicationController implements ManagerRole {
   private campaign: Campaign | undefined;
   private follower: LeaderFollower | undefined;
   private leader: string | undefined;
-  private endpoint: { advertise: string; endpoint: EngineEndpoint } | undefined;
+  /** Kept-alive connections to the current primary's API (replaced when another manager leads). */
+  private target: { advertise: string; client: EngineClient } | undefined;
 
   constructor(private readonly options: ReplicationControllerOptions) {}
 
@@ -81,6 +82,8 @@ export class ReplicationController implements ManagerRole {
     this.follower = undefined;
     const campaign = this.campaign;
     this.campaign = undefined;
+    this.target?.client.close();
+    this.target = undefined;
     await campaign?.resign();
   }
 
@@ -98,7 +101,7 @@ export class ReplicationController implements ManagerRole {
     const url = request.req.url ?? '/';
     if (!target) {
       // Our own address while not elected means the store has not caught up: forwarding would loop.
-      sendError(request.res, new HttpError(500, NO_PRIMARY_MESSAGE));
+      sendError(request.res, CoreErrors.noPrimary());
       request.req.resume();
       return Promise.resolve();
     }
@@ -106,10 +109,13 @@ export class ReplicationController implements ManagerRole {
     return proxyToEngine(target, url, request.req, request.res);
   }
 
-  private primaryTarget(): EngineEndpoint | undefined {
+  private primaryTarget(): EngineClient | undefined {
     const leader = this.leader;
     if (leader === undefined || leader === this.options.advertise) return undefined;
-    if (this.endpoint?.advertise !== leader) this.endpoint = { advertise: leader, endpoint: this.options.endpointFor(leader) };
-    return this.endpoint.endpoint;
+    if (this.target?.advertise !== leader) {
+      this.target?.client.close();
+      this.target = { advertise: leader, client: new EngineClient(this.options.endpointFor(leader)) };
+    }
+    return this.target.client;
   }
 }

@@ -15,11 +15,12 @@ import {
   type Scheduler,
   type Strategy,
 } from '@swarm/plugin-sdk';
-import { moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
+import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { runFilters } from './filter-pass.js';
 import { NodeTables } from './node-tables.js';
-import { availabilitySummary, exhaustingFilter, filtersRefusal, NO_NODES_MESSAGE } from './refusal-text.js';
+import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
+import { CoreErrors } from '../errors.js';
 
 export interface SchedulerOptions {
   /** Every real placement's explanation is logged here at debug level. */
@@ -63,7 +64,7 @@ function rankFeasible(
       limit === undefined
         ? strategy.rank(request, feasible, undefined, table)
         : strategy.rank(request, feasible, limit, table).slice(0, limit);
-    return ranked.length > 0 ? ranked : new SwarmError(ErrorCodes.NO_RESOURCES, 'no resources available to schedule container');
+    return ranked.length > 0 ? ranked : SdkErrors.noResources();
   } catch (error) {
     if (isSwarmError(error)) return error;
     throw error;
@@ -109,7 +110,7 @@ function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy)
     softDropped: false,
     nodes: [],
     summary: '0/0 nodes are available.',
-    error: NO_NODES_MESSAGE,
+    error: CoreErrors.noNodes().message,
   };
 }
 
@@ -164,12 +165,13 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
       return { config: moved, name, cpus: requestedCpus(moved), memory: requestedMemory(moved), soft: true };
     },
     select(request, nodes) {
-      if (nodes.length === 0) throw new SwarmError(ErrorCodes.NO_NODE_AVAILABLE, NO_NODES_MESSAGE);
+      if (nodes.length === 0) throw CoreErrors.noNodes();
       const outcome = placeOn(request, nodes, candidates);
       if (outcome.error !== undefined) {
-        throw new SwarmError(outcome.code ?? ErrorCodes.FILTER_UNSATISFIED, outcome.error, {
-          details: { explanation: buildExplanation(outcome) },
-        });
+        throw CoreErrors.placementRefused(
+          { code: outcome.code ?? ErrorCodes.FILTER_UNSATISFIED, text: outcome.error },
+          { details: { explanation: buildExplanation(outcome) } },
+        );
       }
       const placement = lazyPlacement(outcome.ranked, () => buildExplanation(placeOn(request, nodes)));
       options.onPlacement?.(request, {

@@ -1,3 +1,2 @@
 // The deployment builds its Scheduler (registered under Tokens.Scheduler) through createScheduler.
 export { createScheduler, type PlacementOutcome, type SchedulerOptions } from './create-scheduler.js';
-export { NO_NODES_MESSAGE } from './refusal-text.js';

@@ -1,7 +1,7 @@
 import { SwarmError } from '@swarm/plugin-sdk';
 import type { FilterPass, PreparedFilter } from './filter-pass.js';
+import { CoreErrors } from '../errors.js';
 
-export const NO_NODES_MESSAGE = 'No nodes available in the cluster';
 const CONDITIONS_HEADER = 'Unable to find a node that satisfies the following conditions ';
 /** Reason shown for nodes that passed every filter but that the strategy left out. */
 export const INSUFFICIENT_RESOURCES = 'insufficient resources';
@@ -55,7 +55,10 @@ export function requestRefused(before: readonly PreparedFilter[], filter: string
   let text = `${CONDITIONS_HEADER}${conditionLines(before)}\nerror from ${filter} filter: ${error.message}`;
   if (expression !== undefined) text += `\n${reason}${hint}`;
   const refusal: RequestRefusalDetails = { filter, reason };
-  return new SwarmError(error.code, text, { httpStatus: error.httpStatus, cause: error, details: { ...details, ...refusal } });
+  return CoreErrors.requestRefused(
+    { code: error.code, text },
+    { httpStatus: error.httpStatus, cause: error, details: { ...details, ...refusal } },
+  );
 }
 
 /**

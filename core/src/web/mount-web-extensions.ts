@@ -12,10 +12,10 @@ import {
 } from '@swarm/plugin-sdk';
 import { readJsonBody } from '../api/body.js';
 import type { RequestContext, RouteHandler } from '../api/context.js';
-import { HttpError } from '../api/responses.js';
 import type { ApiRouter } from '../api/router.js';
 import type { ConfiguredWebExtension } from '../deployment/deployment.js';
 import { NodeWebResponse } from './web-response.js';
+import { CoreErrors } from '../errors.js';
 
 export interface MountedWebExtensions {
   /** Calls every extension's `unmount`. */
@@ -29,9 +29,9 @@ function methodsOf(route: WebRoute): HTTPMethod[] {
 
 function checkRoute(name: string, route: WebRoute): void {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
-    throw new Error(`web extension "${name}": route path ${JSON.stringify(route.path)} must start with /`);
+    throw CoreErrors.webRoutePath({ name, path: route.path });
   }
-  if (typeof route.handle !== 'function') throw new Error(`web extension "${name}": route ${route.path} has no handle()`);
+  if (typeof route.handle !== 'function') throw CoreErrors.webRouteHandle({ name, path: route.path });
 }
 
 function waitForClose(ctx: RequestContext): Promise<void> {
@@ -66,11 +66,11 @@ function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: 
     try {
       await route.handle(request, response);
     } catch (error) {
-      if (error instanceof HttpError || isSwarmError(error)) throw error;
+      if (isSwarmError(error)) throw error;
       logger.error({ err: error, route: route.path }, 'web extension route failed');
-      throw new HttpError(500, `web extension "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw CoreErrors.webRouteFailed({ name, reason: error instanceof Error ? error.message : String(error) }, { cause: error });
     }
-    if (!response.answered) throw new HttpError(500, `web extension "${name}" did not answer ${request.method} ${request.path}`);
+    if (!response.answered) throw CoreErrors.webRouteSilent({ name, method: request.method, path: request.path });
     // A stream keeps the request open: its log line and duration come when it ends.
     if (response.streaming) await waitForClose(ctx);
   };
@@ -95,13 +95,7 @@ export async function mountWebExtensions(
       for (const route of routes) checkRoute(configured.name, route);
     } catch (error) {
       await Promise.all(mounted.map((done) => done.extension.unmount?.()));
-      throw new SwarmError(
-        ErrorCodes.PLUGIN_LOAD_FAILED,
-        `web extension "${configured.name}" failed to mount: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      throw CoreErrors.webMountFailed({ name: configured.name, reason: (error as Error).message }, { cause: error });
     }
     mounted.push(configured);
     for (const route of routes) {

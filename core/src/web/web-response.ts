@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import type { WebResponse, WebStream, WebStreamOptions } from '@swarm/plugin-sdk';
 import { sendJson } from '../api/responses.js';
+import { CoreErrors } from '../errors.js';
 
 function acceptsGzip(req: IncomingMessage): boolean {
   const accepted = req.headers['accept-encoding'];
@@ -39,7 +40,7 @@ export class NodeWebResponse implements WebResponse {
   ) {}
 
   private begin(): void {
-    if (this.answered) throw new Error('a web route answered twice');
+    if (this.answered) throw CoreErrors.webAnsweredTwice();
     this.answered = true;
   }
 

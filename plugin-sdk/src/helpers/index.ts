@@ -44,3 +44,20 @@ export {
 } from './kv-discovery.js';
 export { LEADER_ELECTION_PATH, distinctLeaderUpdates } from './leadership.js';
 export { SdkErrors } from '../errors.js';
+export { parseDuration, formatDuration } from './duration.js';
+export {
+  EngineClient,
+  endpointLabel,
+  engineAnswerError,
+  engineHostHeader,
+  engineMessage,
+  isEngineUnreachable,
+  type EngineCall,
+  type EngineClientOptions,
+  type EngineQuery,
+  type EngineRequestInit,
+} from './engine/engine-client.js';
+export { readJsonLines, type JsonLinesHandlers } from './engine/json-lines.js';
+export { engineLabels, type EngineInfoLabels } from './engine/engine-labels.js';
+export { eventNode, nodeAttributes, withNode } from './engine/node-events.js';
+export { readEngineTls, type EngineTls } from './engine/engine-tls.js';

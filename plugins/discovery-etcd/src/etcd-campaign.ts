@@ -3,8 +3,9 @@ import { ErrorCodes, isSwarmError, SwarmError, type Campaign, type CampaignHandl
 import { storeRetryDelayMs } from '@swarm/plugin-sdk/helpers';
 import { electionLeaseSeconds, ttlWarning } from './etcd-timing.js';
 import { RenewableLease, type LeaseRenewal } from './renewable-lease.js';
+import { EtcdErrors } from './errors.js';
 
-const lost = (message: string): SwarmError => new SwarmError(ErrorCodes.DISCOVERY_FAILED, `etcd: ${message}`);
+const lost = (reason: string): SwarmError => EtcdErrors.storeFailure({ reason });
 
 /** How often the leader renews within one lease TTL (so a slow answer or two is survived). */
 const RENEWALS_PER_LEASE = 4;

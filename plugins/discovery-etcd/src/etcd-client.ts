@@ -1,5 +1,6 @@
 import { Etcd3, type IOptions } from 'etcd3';
 import type { KvDiscoveryTarget } from '@swarm/plugin-sdk/helpers';
+import { EtcdErrors } from './errors.js';
 
 /** Bound on every single store call, so an unreachable etcd turns into an error instead of a hang. */
 export const CALL_TIMEOUT_MS = 5000;
@@ -21,7 +22,7 @@ export function createEtcdClient(target: KvDiscoveryTarget): Etcd3 {
 export function withTimeout<T>(promise: Promise<T>, what: string, timeoutMs = CALL_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`etcd: ${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(EtcdErrors.timedOut({ what, ms: timeoutMs })), timeoutMs);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -2,6 +2,7 @@ import type { Etcd3, IKeyValue } from 'etcd3';
 import { type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
 import { collectEntries, EntrySetDeduper } from '@swarm/plugin-sdk/helpers';
 import { SnapshotWatch } from './snapshot-watch.js';
+import { EtcdErrors } from './errors.js';
 
 /** Keeps the nodes prefix's keys in memory from a read plus its watch, and reports the entry set. */
 export class EtcdNodesWatch implements DiscoveryWatcher {
@@ -46,7 +47,7 @@ export class EtcdNodesWatch implements DiscoveryWatcher {
   private publish(): void {
     this.deduper.offer(
       collectEntries(this.values.values(), (error) =>
-        this.onError(new Error(`etcd: ignoring an entry under ${this.prefix}: ${error.message}`)),
+        this.onError(EtcdErrors.entryIgnored({ path: this.prefix, reason: error.message }, { cause: error })),
       ),
     );
   }

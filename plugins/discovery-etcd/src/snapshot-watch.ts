@@ -1,5 +1,6 @@
 import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
 import { SerialRetryTask } from '@swarm/plugin-sdk/helpers';
+import { EtcdErrors } from './errors.js';
 
 export interface SnapshotHandlers {
   /** The full current state (every start and restart of the watch). */
@@ -27,7 +28,7 @@ export class SnapshotWatch {
   ) {
     this.starter = new SerialRetryTask(
       () => this.start(),
-      (error) => handlers.error(new Error(`etcd: cannot read ${this.describe()}: ${error.message}`)),
+      (error) => handlers.error(EtcdErrors.readFailed({ what: this.describe(), reason: error.message }, { cause: error })),
     );
     this.starter.trigger();
   }
@@ -48,10 +49,10 @@ export class SnapshotWatch {
     watcher.on('put', (kv) => this.handlers.put(kv));
     watcher.on('delete', (kv) => this.handlers.delete(kv));
     watcher.on('disconnected', (error) =>
-      this.handlers.error(new Error(`etcd: lost the watch on ${this.describe()}, reconnecting: ${error.message}`)),
+      this.handlers.error(EtcdErrors.watchLost({ what: this.describe(), reason: error.message }, { cause: error })),
     );
     watcher.on('error', (error) => {
-      this.handlers.error(new Error(`etcd: the watch on ${this.describe()} failed, restarting it: ${error.message}`));
+      this.handlers.error(EtcdErrors.watchFailed({ what: this.describe(), reason: error.message }, { cause: error }));
       this.starter.trigger();
     });
     this.watcher = watcher;

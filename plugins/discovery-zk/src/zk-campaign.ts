@@ -1,9 +1,10 @@
-import { ErrorCodes, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
 import { SerialRetryTask } from '@swarm/plugin-sdk/helpers';
 import { CANDIDATE_PREFIX, listCandidates } from './zk-candidates.js';
 import { CALL_TIMEOUT_MS, exists, removeIfPresent } from './zk-node-ops.js';
 import { ZkCreateMode, type ZkSession } from './zk-session.js';
 import { ttlWarning } from './zk-timing.js';
+import { ZkErrors } from './errors.js';
 
 /** How often a leader proves its session within one session timeout (so a slow answer or two is survived). */
 const RECONFIRMATIONS_PER_TIMEOUT = 5;
@@ -84,7 +85,7 @@ export class ZkCampaign implements Campaign {
     const index = candidates.indexOf(this.node.slice(this.node.lastIndexOf('/') + 1));
     if (index === -1) {
       this.node = undefined;
-      throw new Error(`zk: candidate node vanished from ${this.key}`);
+      throw ZkErrors.storeFailure({ reason: `candidate node vanished from ${this.key}` });
     }
     if (index === 0) {
       if (this.session.connected) this.confirmLeadership(sentAt);
@@ -132,6 +133,6 @@ export class ZkCampaign implements Campaign {
     if (!this.leader) return;
     this.leader = false;
     this.clearTimers();
-    this.handlers.onLost(new SwarmError(ErrorCodes.DISCOVERY_FAILED, `zk: ${reason}`));
+    this.handlers.onLost(ZkErrors.storeFailure({ reason }));
   }
 }

@@ -2,6 +2,7 @@ import { type DiscoveryEntry, type DiscoveryWatcher } from '@swarm/plugin-sdk';
 import { collectEntries, EntrySetDeduper, SerialRetryTask } from '@swarm/plugin-sdk/helpers';
 import { CALL_TIMEOUT_MS, readIfPresent } from './zk-node-ops.js';
 import type { ZkSession } from './zk-session.js';
+import { ZkErrors } from './errors.js';
 
 /**
  * Watches the children of the nodes path and reports the full entry set whenever it changes.
@@ -23,7 +24,7 @@ export class ZkNodesWatch implements DiscoveryWatcher {
     this.deduper = new EntrySetDeduper(onEntries);
     this.reader = new SerialRetryTask(
       () => this.read(),
-      (error) => onError(new Error(`zk: cannot read ${path}: ${error.message}`)),
+      (error) => onError(ZkErrors.readFailed({ path, reason: error.message }, { cause: error })),
     );
     this.unlisten = session.listen({ connected: () => this.reader.trigger() });
     this.reader.trigger();
@@ -47,7 +48,7 @@ export class ZkNodesWatch implements DiscoveryWatcher {
     }
     this.deduper.offer(
       collectEntries(this.values.values(), (error) =>
-        this.onError(new Error(`zk: ignoring an entry under ${this.path}: ${error.message}`)),
+        this.onError(ZkErrors.entryIgnored({ path: this.path, reason: error.message }, { cause: error })),
       ),
     );
   }

@@ -1,6 +1,7 @@
 import zookeeper, { type Client, type ZkException } from 'node-zookeeper-client';
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { SwarmError } from '@swarm/plugin-sdk';
 import type { ZkEndpoint } from './zk-endpoint.js';
+import { ZkErrors } from './errors.js';
 
 export interface SessionListener {
   /** Connected; `fresh` when this is a new session (the ephemeral nodes of the previous one are gone). */
@@ -222,6 +223,6 @@ export class ZkSession {
   }
 
   private failure(message: string): SwarmError {
-    return new SwarmError(ErrorCodes.DISCOVERY_FAILED, `zk: ${message}`);
+    return ZkErrors.storeFailure({ reason: message });
   }
 }

@@ -1,9 +1,9 @@
 import { createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 import { type KvTlsMaterial } from '@swarm/plugin-sdk/helpers';
 import { openedByThisProcess } from './own-socket.js';
 import type { ZkEndpoint } from './zk-endpoint.js';
+import { ZkErrors } from './errors.js';
 
 const CLOSE_GRACE_MS = 2000;
 
@@ -83,11 +83,8 @@ export class ZkTlsBridge implements ZkEndpoint {
     local.pipe(remote).pipe(local);
     remote.on('error', (error: NodeJS.ErrnoException) => {
       // A system call error (refused, reset while connecting) is the network; anything else is TLS itself.
-      const message =
-        error.syscall === undefined
-          ? `zk: TLS to ZooKeeper at ${host} failed: ${error.message} (check kv.cacertfile, kv.certfile and kv.keyfile)`
-          : `zk: cannot reach ZooKeeper at ${host} (TLS): ${error.message}`;
-      this.fail(new SwarmError(ErrorCodes.DISCOVERY_FAILED, message, { cause: error }));
+      const failure = error.syscall === undefined ? ZkErrors.tlsFailed : ZkErrors.tlsUnreachable;
+      this.fail(failure({ host, reason: error.message }, { cause: error }));
       local.destroy();
     });
     local.on('error', () => remote.destroy());

@@ -1,6 +1,6 @@
 import type { Container, DockerEvent, Image, Logger, Network, Volume } from '@swarm/plugin-sdk';
 import { MesosAgent } from './agent.js';
-import type { AgentTls } from './agent-tls.js';
+import type { EngineTls } from '@swarm/plugin-sdk/helpers';
 import { findByIdOrName } from './engine-objects.js';
 import type { Offer } from './protocol.js';
 
@@ -9,7 +9,7 @@ export class AgentDirectory {
   private readonly agents = new Map<string, MesosAgent>();
 
   constructor(
-    private readonly tls: AgentTls | undefined,
+    private readonly tls: EngineTls | undefined,
     private readonly onEvent: (agent: MesosAgent, event: DockerEvent) => void,
     private readonly logger: Logger,
   ) {}

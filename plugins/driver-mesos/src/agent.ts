@@ -13,8 +13,7 @@ import type {
   Volume,
   VolumeSummary,
 } from '@swarm/plugin-sdk';
-import type { AgentTls } from './agent-tls.js';
-import { EngineClient } from './engine-client.js';
+import { EngineClient, engineLabels, type EngineInfoLabels, type EngineTls } from '@swarm/plugin-sdk/helpers';
 import { EngineEventFeed } from './engine-event-feed.js';
 import { engineImage, engineNetwork, engineVolume, findByIdOrName, taskContainer } from './engine-objects.js';
 import { MesosLabels } from './labels.js';
@@ -53,7 +52,7 @@ export class MesosAgent implements Node {
   private error: string | undefined;
   private refreshed = false;
 
-  constructor(offer: Offer, tls: AgentTls | undefined, onEvent: (agent: MesosAgent, event: DockerEvent) => void, logger: Logger) {
+  constructor(offer: Offer, tls: EngineTls | undefined, onEvent: (agent: MesosAgent, event: DockerEvent) => void, logger: Logger) {
     this.id = offer.agent_id.value;
     this.name = offer.hostname;
     this.ip = offer.url?.address.ip ?? offer.hostname;
@@ -85,22 +84,13 @@ export class MesosAgent implements Node {
   async refresh(): Promise<void> {
     try {
       const [info, containers, images, networks, volumes] = await Promise.all([
-        this.engine.get<{ Labels?: string[]; Driver?: string; KernelVersion?: string; OperatingSystem?: string; OSType?: string }>('/info'),
-        this.engine.get<ContainerSummary[]>('/containers/json?all=1'),
-        this.engine.get<ImageSummary[]>('/images/json'),
-        this.engine.get<NetworkSummary[]>('/networks'),
-        this.engine.get<{ Volumes: VolumeSummary[] | null }>('/volumes'),
+        this.engine.json<EngineInfoLabels>({ path: '/info' }),
+        this.engine.json<ContainerSummary[]>({ path: '/containers/json', query: { all: 1 } }),
+        this.engine.json<ImageSummary[]>({ path: '/images/json' }),
+        this.engine.json<NetworkSummary[]>({ path: '/networks' }),
+        this.engine.json<{ Volumes: VolumeSummary[] | null }>({ path: '/volumes' }),
       ]);
-      const labels: Record<string, string> = {};
-      for (const entry of info.Labels ?? []) {
-        const eq = entry.indexOf('=');
-        if (eq > 0) labels[entry.slice(0, eq)] = entry.slice(eq + 1);
-      }
-      if (info.Driver) labels.storagedriver = info.Driver;
-      if (info.KernelVersion) labels.kernelversion = info.KernelVersion;
-      if (info.OperatingSystem) labels.operatingsystem = info.OperatingSystem;
-      if (info.OSType) labels.ostype = info.OSType;
-      this.engineLabels = labels;
+      this.engineLabels = engineLabels(info);
       this.containerList = containers
         .filter((summary) => summary.Labels?.[MesosLabels.task] !== undefined)
         .map((summary) => taskContainer(summary, this));

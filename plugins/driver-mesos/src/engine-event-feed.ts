@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { createInterface } from 'node:readline';
 import type { DockerEvent, Logger } from '@swarm/plugin-sdk';
-import type { EngineClient } from './engine-client.js';
+import { readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
 
 const MIN_RETRY_MS = 500;
 const MAX_RETRY_MS = 10_000;
@@ -45,7 +44,7 @@ export class EngineEventFeed {
 
   private open(): void {
     this.retryTimer = undefined;
-    this.engine.stream('/events').then(
+    this.engine.stream({ path: '/events' }).then(
       (response) => {
         if (this.stopped) {
           response.destroy();
@@ -53,27 +52,16 @@ export class EngineEventFeed {
         }
         this.response = response;
         this.retryMs = MIN_RETRY_MS;
-        if (this.lastError !== undefined)
-          this.logger.info({ engine: this.engine.describe() }, 'mesos: agent engine event stream open again');
+        if (this.lastError !== undefined) this.logger.info({ engine: this.engine.label }, 'mesos: agent engine event stream open again');
         this.lastError = undefined;
-        const lines = createInterface({ input: response, crlfDelay: Infinity });
-        lines.on('line', (line) => this.line(line));
-        lines.on('close', () => this.ended(response, 'the engine closed its event stream'));
-        response.on('error', (error) => this.ended(response, error.message));
+        // a line that is not an event is skipped
+        readJsonLines(response, {
+          value: (event) => this.onEvent(event as DockerEvent),
+          end: (error) => this.ended(response, error?.message ?? 'the engine closed its event stream'),
+        });
       },
       (error: Error) => this.retry(error.message),
     );
-  }
-
-  private line(line: string): void {
-    if (line.trim() === '') return;
-    let event: DockerEvent;
-    try {
-      event = JSON.parse(line) as DockerEvent;
-    } catch {
-      return; // not an event: skip it
-    }
-    this.onEvent(event);
   }
 
   private ended(response: IncomingMessage, why: string): void {
@@ -85,7 +73,7 @@ export class EngineEventFeed {
   private retry(why: string): void {
     if (this.stopped || this.retryTimer) return;
     if (why !== this.lastError)
-      this.logger.warn({ engine: this.engine.describe(), err: why }, 'mesos: agent engine event stream unavailable; retrying');
+      this.logger.warn({ engine: this.engine.label, err: why }, 'mesos: agent engine event stream unavailable; retrying');
     this.lastError = why;
     this.retryTimer = setTimeout(() => this.open(), this.retryMs);
     this.retryTimer.unref();

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import zookeeper from 'node-zookeeper-client';
 import type { ZkSession } from './zk-session.js';
 import { isNoNode, zkCall } from './zk-session.js';
+import { MesosErrors } from './errors.js';
 
 /** Keeps the framework ID so a restarted manager re-subscribes as the same framework. */
 export interface FrameworkIdStore {
@@ -57,7 +58,7 @@ export class ZkFrameworkIdStore implements FrameworkIdStore {
       if (client) return client;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error('ZooKeeper is not connected');
+    throw MesosErrors.zkNotConnected();
   }
 
   async load(): Promise<string | undefined> {

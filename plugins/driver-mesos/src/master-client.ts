@@ -1,6 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import type { MasterAddress } from './master-info.js';
 import type { Call } from './protocol.js';
+import { MesosErrors } from './errors.js';
 
 const SCHEDULER_PATH = '/api/v1/scheduler';
 const MAX_REDIRECTS = 5;
@@ -39,9 +40,7 @@ function open(master: MasterAddress, call: Call, streamId: string | undefined, t
     const req = request({ host: master.host, port: master.port, method: 'POST', path: SCHEDULER_PATH, headers }, resolve);
     req.on('error', reject);
     if (timeoutMs !== undefined)
-      req.setTimeout(timeoutMs, () =>
-        req.destroy(new Error(`Mesos master ${master.host}:${master.port} did not answer within ${timeoutMs} ms`)),
-      );
+      req.setTimeout(timeoutMs, () => req.destroy(MesosErrors.masterTimedOut({ master: `${master.host}:${master.port}`, ms: timeoutMs })));
     req.end(body);
   });
 }
@@ -67,7 +66,7 @@ async function openFollowing(master: MasterAddress, call: Call, streamId: string
     if (status < 200 || status >= 300) throw new MasterHttpError(status, await readText(response), target);
     return { response, master: target };
   }
-  throw new Error(`Mesos master ${master.host}:${master.port}: too many redirects`);
+  throw MesosErrors.masterRedirects({ master: `${master.host}:${master.port}` });
 }
 
 /** Send a non-SUBSCRIBE call on its own connection (the master answers 202). */
@@ -91,7 +90,7 @@ export async function openSubscription(master: MasterAddress, call: Call): Promi
   const streamId = response.headers['mesos-stream-id'];
   if (typeof streamId !== 'string' || streamId === '') {
     response.destroy();
-    throw new Error(`Mesos master ${answered.host}:${answered.port} sent no Mesos-Stream-Id`);
+    throw MesosErrors.masterNoStreamId({ master: `${answered.host}:${answered.port}` });
   }
   return { response, streamId, master: answered };
 }

@@ -1,4 +1,5 @@
 import type { MasterInfoJson } from './protocol.js';
+import { MesosErrors } from './errors.js';
 
 /** Where to reach a Mesos master. */
 export interface MasterAddress {
@@ -21,10 +22,10 @@ export function masterAddressFromInfo(info: MasterInfoJson): MasterAddress {
     const host = address.ip ?? address.hostname;
     if (host) return { host, port: address.port };
   }
-  if (typeof info.port !== 'number') throw new Error('MasterInfo has no port');
+  if (typeof info.port !== 'number') throw MesosErrors.masterInfoInvalid({ reason: 'has no port' });
   if (typeof info.ip === 'number') return { host: ipFromUint32(info.ip), port: info.port };
   if (info.hostname) return { host: info.hostname, port: info.port };
-  throw new Error('MasterInfo has no address');
+  throw MesosErrors.masterInfoInvalid({ reason: 'has no address' });
 }
 
 /** Parse the JSON a master stores in ZooKeeper. */
@@ -33,9 +34,9 @@ export function parseMasterInfo(json: string): MasterAddress {
   try {
     parsed = JSON.parse(json);
   } catch (error) {
-    throw new Error(`MasterInfo is not JSON: ${(error as Error).message}`);
+    throw MesosErrors.masterInfoInvalid({ reason: `is not JSON: ${(error as Error).message}` });
   }
-  if (typeof parsed !== 'object' || parsed === null) throw new Error('MasterInfo is not a JSON object');
+  if (typeof parsed !== 'object' || parsed === null) throw MesosErrors.masterInfoInvalid({ reason: 'is not a JSON object' });
   return masterAddressFromInfo(parsed as MasterInfoJson);
 }
 

@@ -1,4 +1,5 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import type { SwarmError } from '@swarm/plugin-sdk';
+import { MesosErrors } from './errors.js';
 
 /** How the master is found: through ZooKeeper, or at a fixed address. */
 export type MasterLocation = { kind: 'zk'; servers: string; path: string; auth?: string } | { kind: 'direct'; host: string; port: number };
@@ -6,7 +7,7 @@ export type MasterLocation = { kind: 'zk'; servers: string; path: string; auth?:
 const DEFAULT_MASTER_PORT = 5050;
 
 function invalid(discovery: string, why: string): SwarmError {
-  return new SwarmError(ErrorCodes.DISCOVERY_INVALID, `invalid mesos master address ${JSON.stringify(discovery)}: ${why}`);
+  return MesosErrors.masterAddressInvalid({ discovery, why });
 }
 
 /** `zk://[user:pass@]h1:2181,h2:2181/mesos`, `mesos://host:5050` or `host:5050`. */

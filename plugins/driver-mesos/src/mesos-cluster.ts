@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import type { Readable } from 'node:stream';
 import {
   ErrorCodes,
-  SwarmError,
   isSwarmError,
   type Cluster,
   type ClusterCapabilities,
@@ -19,11 +17,10 @@ import {
   type RemoveContainerOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
+import { formatDuration, readEngineTls } from '@swarm/plugin-sdk/helpers';
 import type { MesosAgent } from './agent.js';
 import { AgentDirectory } from './agent-directory.js';
 import { fromAgent, taskEvent } from './agent-events.js';
-import { agentTlsFrom } from './agent-tls.js';
-import { formatDuration } from './duration.js';
 import { infoRows } from './info-rows.js';
 import { createMasterFinder, type MasterFinder } from './master-finder.js';
 import { parseMasterLocation } from './master-url.js';
@@ -39,7 +36,6 @@ import { EventDedup } from './event-dedup.js';
 import { MesosErrors } from './errors.js';
 import { MesosLabels } from './labels.js';
 
-const RESOURCES_NEEDED = 'resources constraints (-c and/or -m) are required by mesos';
 const REFRESH_INTERVAL_MS = 2000;
 const KILL_TIMEOUT_MS = 20_000;
 
@@ -84,7 +80,7 @@ export class MesosCluster implements Cluster {
     this.scheduler = deps.scheduler;
     this.options = parseMesosOptions(deps.config.cluster.options, deps.env ?? process.env);
     this.agents = new AgentDirectory(
-      agentTlsFrom(deps.config.cluster.tls),
+      readEngineTls(deps.config.cluster.tls),
       (agent, event) => this.onEngineEvent(agent, event),
       this.logger,
     );
@@ -96,12 +92,7 @@ export class MesosCluster implements Cluster {
     );
     this.offers = new OfferBook(this.options.offerTimeoutMs, (offer) => this.declineExpired(offer));
     this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
-      task.reject(
-        new SwarmError(
-          ErrorCodes.TIMEOUT,
-          `container failed to start after ${formatDuration(this.options.taskTimeoutMs)}${this.whyNotPlaced(task)}`,
-        ),
-      ),
+      task.reject(MesosErrors.taskTimedOut({ after: formatDuration(this.options.taskTimeoutMs), why: this.whyNotPlaced(task) })),
     );
     this.subscription = new Subscription(
       () => this.frameworkInfo(),
@@ -140,7 +131,7 @@ export class MesosCluster implements Cluster {
     this.offers.clear();
     for (const task of this.queue.list()) {
       this.queue.remove(task.taskId);
-      task.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, 'the manager is stopping'));
+      task.reject(MesosErrors.managerStopping());
     }
   }
 
@@ -163,7 +154,7 @@ export class MesosCluster implements Cluster {
   }
 
   private call(call: FrameworkCall): Promise<void> {
-    if (!this.frameworkId) return Promise.reject(new Error('not registered with a Mesos master'));
+    if (!this.frameworkId) return Promise.reject(MesosErrors.notRegistered());
     return this.subscription.call(call, this.frameworkId);
   }
 
@@ -300,7 +291,7 @@ export class MesosCluster implements Cluster {
       this.call({ type: 'DECLINE', decline: { offer_ids: offers.map((offer) => offer.id), filters: { refuse_seconds: 0 } } }).catch(
         (declineError: Error) => this.logger.warn({ err: declineError.message }, 'mesos: DECLINE after a failed ACCEPT failed'),
       );
-      task.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `cannot launch task ${task.taskId}: ${error.message}`, { cause: error }));
+      task.reject(MesosErrors.launchFailed({ task: task.taskId, reason: error.message }, { cause: error }));
     });
   }
 
@@ -353,7 +344,7 @@ export class MesosCluster implements Cluster {
   }
 
   async createContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
-    if (!config.HostConfig?.Memory && !config.HostConfig?.CpuShares) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, RESOURCES_NEEDED);
+    if (!config.HostConfig?.Memory && !config.HostConfig?.CpuShares) throw MesosErrors.resourcesRequired();
     if (name && this.container(name)) throw MesosErrors.nameInUse({ name });
     const request = this.scheduler.request(config, name);
     try {
@@ -377,22 +368,20 @@ export class MesosCluster implements Cluster {
     this.launchPending();
     const { containerId, agentId } = await started;
     const agent = this.agents.get(agentId);
-    if (!agent) throw new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} runs on unknown agent ${agentId}`);
+    if (!agent) throw MesosErrors.taskOnUnknownAgent({ task: taskId, agent: agentId });
     await agent.refresh();
     const container = agent.container(containerId);
     if (!container) {
       const why = agent.lastError();
-      throw new SwarmError(
-        ErrorCodes.ENGINE_ERROR,
-        `task ${taskId} is running but container ${containerId} was not found on ${agent.name}${why ? ` (${why})` : ''}`,
-      );
+      throw MesosErrors.taskContainerMissing({ task: taskId, container: containerId, agent: agent.name, why });
     }
     return container;
   }
 
   async startContainer(container: Container): Promise<void> {
     if (container.state === 'running') return;
-    await this.agentOf(container).engine.post(`/containers/${container.id}/start`);
+    // the engine's own refusal (404 gone, 409 cannot start) reaches the client with its status
+    await this.agentOf(container).engine.json({ method: 'POST', path: `/containers/${container.id}/start` });
     await this.agentOf(container).refresh();
   }
 
@@ -400,10 +389,10 @@ export class MesosCluster implements Cluster {
     const agent = this.agentOf(container);
     const taskId = container.labels[MesosLabels.task];
     if (taskId && container.state === 'running' && options.force) await this.killTask(taskId, agent.id);
-    const query = `force=${options.force ? 1 : 0}&v=${options.volumes ? 1 : 0}`;
-    await agent.engine.delete(`/containers/${container.id}?${query}`).catch((error: Error & { statusCode?: number }) => {
-      if (error.statusCode === 409) throw new SwarmError(ErrorCodes.CONFLICT, error.message);
-      if (error.statusCode !== 404) throw new SwarmError(ErrorCodes.ENGINE_ERROR, error.message);
+    const query = { force: options.force ? 1 : 0, v: options.volumes ? 1 : 0 };
+    // gone already is removed; any other refusal reaches the client with the engine's status
+    await agent.engine.json({ method: 'DELETE', path: `/containers/${container.id}`, query }).catch((error: unknown) => {
+      if (!isSwarmError(error, ErrorCodes.NOT_FOUND)) throw error;
     });
     await agent.refresh();
   }
@@ -417,7 +406,7 @@ export class MesosCluster implements Cluster {
 
   private agentOf(container: Container): MesosAgent {
     const agent = this.agents.get(container.node.id);
-    if (!agent) throw new SwarmError(ErrorCodes.NOT_FOUND, `No such node: ${container.node.name}`);
+    if (!agent) throw MesosErrors.noSuchNode({ node: container.node.name });
     return agent;
   }
 

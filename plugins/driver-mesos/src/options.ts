@@ -1,5 +1,5 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '@swarm/plugin-sdk/helpers';
+import { MesosErrors } from './errors.js';
 
 /** The driver's `--cluster-opt mesos.*` settings, with Swarm classic's defaults and env fallbacks. */
 export interface MesosOptions {
@@ -27,10 +27,6 @@ function read(options: RawOptions, env: Env, key: string, envKey?: string): stri
   return options[key] ?? (envKey ? env[envKey] : undefined);
 }
 
-function invalidOption(message: string): SwarmError {
-  return new SwarmError(ErrorCodes.CONFIG_INVALID, message);
-}
-
 function duration(options: RawOptions, env: Env, key: string, envKey: string | undefined, fallbackMs: number, label: string): number {
   const raw = read(options, env, key, envKey);
   if (raw === undefined) return fallbackMs;
@@ -38,9 +34,9 @@ function duration(options: RawOptions, env: Env, key: string, envKey: string | u
   try {
     ms = parseDuration(raw);
   } catch (error) {
-    throw invalidOption(`Failed to parse ${key} in Duration (${(error as Error).message})`);
+    throw MesosErrors.optionDuration({ key, reason: (error as Error).message });
   }
-  if (ms < 0) throw invalidOption(`${label} cannot be a negative number`);
+  if (ms < 0) throw MesosErrors.optionNegative({ label });
   return ms;
 }
 
@@ -49,17 +45,16 @@ function bool(options: RawOptions, env: Env, key: string, envKey: string | undef
   if (raw === undefined) return fallback;
   if (/^(1|t|true)$/i.test(raw)) return true;
   if (/^(0|f|false)$/i.test(raw)) return false;
-  throw invalidOption(`Failed to parse ${key} in Bool: ${JSON.stringify(raw)}`);
+  throw MesosErrors.optionBool({ key, raw });
 }
 
 export function parseMesosOptions(options: RawOptions, env: Env = process.env): MesosOptions {
   const address = read(options, env, 'mesos.address', 'SWARM_MESOS_ADDRESS');
-  if (address !== undefined && !/^[\d.]+$|:/.test(address))
-    throw invalidOption(`invalid IP address for cluster-opt mesos.address: "${address}"`);
+  if (address !== undefined && !/^[\d.]+$|:/.test(address)) throw MesosErrors.optionAddress({ address });
   const portText = read(options, env, 'mesos.port', 'SWARM_MESOS_PORT');
   const port = portText === undefined ? undefined : Number(portText);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
-    throw invalidOption(`invalid port for cluster-opt mesos.port: "${portText}"`);
+    throw MesosErrors.optionPort({ port: String(portText) });
   const parsed: MesosOptions = {
     user: read(options, env, 'mesos.user', 'SWARM_MESOS_USER') ?? '',
     role: read(options, env, 'mesos.role', 'SWARM_MESOS_ROLE') ?? '*',

@@ -3,6 +3,7 @@ import { MasterHttpError, openSubscription, sendCall } from './master-client.js'
 import type { MasterAddress } from './master-info.js';
 import type { Call, Event, FrameworkInfo } from './protocol.js';
 import { RecordIoDecoder } from './recordio.js';
+import { MesosErrors } from './errors.js';
 
 /** What the subscription reports to the cluster. */
 export interface SubscriptionHandlers {
@@ -89,7 +90,7 @@ export class Subscription {
 
   async call(call: FrameworkCall, frameworkId: string): Promise<void> {
     const stream = this.stream;
-    if (!stream) throw new Error('not subscribed to a Mesos master');
+    if (!stream) throw MesosErrors.notSubscribed();
     await sendCall(stream.master, { ...call, framework_id: { value: frameworkId } } as Call, stream.streamId);
   }
 

@@ -1,8 +1,9 @@
-import { SwarmError, ErrorCodes, type ContainerConfig } from '@swarm/plugin-sdk';
+import { type ContainerConfig } from '@swarm/plugin-sdk';
 import { requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { MesosLabels } from './labels.js';
 import type { Offer, Parameter, PortMapping, TaskInfo } from './protocol.js';
 import { portRanges, portsResource, scalar } from './resources.js';
+import { MesosErrors } from './errors.js';
 
 function network(config: ContainerConfig): TaskInfo['container']['docker']['network'] {
   const mode = config.HostConfig?.NetworkMode;
@@ -23,7 +24,7 @@ function portMappings(config: ContainerConfig, offers: readonly Offer[]): PortMa
       let hostPort = Number(binding.HostPort ?? 0);
       if (!hostPort) {
         const next = free.find((port) => !used.has(port));
-        if (next === undefined) throw new SwarmError(ErrorCodes.NO_RESOURCES, 'no port available in the offers');
+        if (next === undefined) throw MesosErrors.noPortInOffers();
         hostPort = next;
       }
       used.add(hostPort);

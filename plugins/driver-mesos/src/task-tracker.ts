@@ -1,7 +1,7 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 import { TERMINAL_STATES, type TaskStatus } from './protocol.js';
 import type { PendingTask } from './task-queue.js';
 import { containerIdFromStatus, describeFailure } from './task-status.js';
+import { MesosErrors } from './errors.js';
 
 /**
  * The framework's tasks after launch: settles each `docker run` on TASK_RUNNING (or its failure),
@@ -35,10 +35,10 @@ export class TaskTracker {
       this.launching.delete(taskId);
       const containerId = containerIdFromStatus(status);
       if (containerId && agentId) pending.resolve(containerId, agentId);
-      else pending.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, `task ${taskId} is running but its status carries no container`));
+      else pending.reject(MesosErrors.taskWithoutContainer({ task: taskId }));
     } else if (pending && terminal) {
       this.launching.delete(taskId);
-      pending.reject(new SwarmError(ErrorCodes.ENGINE_ERROR, describeFailure(status)));
+      pending.reject(MesosErrors.taskFailed({ description: describeFailure(status) }));
     }
     if (terminal) this.endWaiters.get(taskId)?.();
   }

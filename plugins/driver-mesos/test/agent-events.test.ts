@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes } from '@swarm/plugin-sdk';
 import { EventDedup } from '../src/event-dedup.js';
-import { agentTlsFrom } from '../src/agent-tls.js';
 import { fromAgent, taskEvent } from '../src/agent-events.js';
 
 const agent = { id: 'a1-S0', name: 'node9', addr: '127.0.0.10:2375', ip: '127.0.0.10' };
@@ -87,29 +82,5 @@ describe('EventDedup', () => {
     const dedup = new EventDedup();
     expect(dedup.engineEvent('c1', 'start', 1000)).toBe(true);
     expect(dedup.engineEvent('c1', 'start', 1001)).toBe(true);
-  });
-});
-
-describe('agentTlsFrom', () => {
-  it('reads the manager TLS files once, and refuses a missing one with a coded error', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mesos-tls-unit-'));
-    try {
-      writeFileSync(join(dir, 'ca.pem'), 'CA');
-      writeFileSync(join(dir, 'cert.pem'), 'CERT');
-      writeFileSync(join(dir, 'key.pem'), 'KEY');
-      const tls = agentTlsFrom({ ca: join(dir, 'ca.pem'), cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem'), verify: true });
-      expect({ ca: tls?.ca?.toString(), cert: tls?.cert?.toString(), key: tls?.key?.toString(), verify: tls?.rejectUnauthorized }).toEqual({
-        ca: 'CA',
-        cert: 'CERT',
-        key: 'KEY',
-        verify: true,
-      });
-      expect(agentTlsFrom(undefined)).toBeUndefined();
-      expect(() => agentTlsFrom({ cert: join(dir, 'missing.pem'), key: join(dir, 'key.pem'), verify: false })).toThrow(
-        expect.objectContaining({ code: ErrorCodes.CONFIG_INVALID, message: expect.stringContaining('cannot read --tlscert') }),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from '../src/duration.js';
 import { parseMesosOptions } from '../src/options.js';
 
 describe('mesos options', () => {
@@ -24,12 +23,5 @@ describe('mesos options', () => {
     expect(() => parseMesosOptions({ 'mesos.checkpointfailover': 'maybe' }, {})).toThrow(
       /Failed to parse mesos.checkpointfailover in Bool/,
     );
-  });
-
-  it('formats durations as Go does', () => {
-    expect(formatDuration(5000)).toBe('5s');
-    expect(formatDuration(90_000)).toBe('1m30s');
-    expect(formatDuration(1500)).toBe('1.5s');
-    expect(formatDuration(200)).toBe('200ms');
   });
 });

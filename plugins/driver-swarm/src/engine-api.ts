@@ -12,7 +12,7 @@ import type {
   NetworkSummary,
   VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { EngineConnection, type EngineCall } from './engine-connection.js';
+import { EngineClient, type EngineCall } from '@swarm/plugin-sdk/helpers';
 
 /** The part of `GET /info` swarm reads. */
 export interface EngineInfo extends JsonObject {
@@ -34,28 +34,28 @@ export interface EngineVersion extends JsonObject {
 
 type Call = Omit<EngineCall, 'path'>;
 
-/** Typed calls to one Docker engine (dockerode); every call except streams is bounded by `timeoutMs`. */
+/** Typed calls to one Docker engine; every call except streams is bounded by `timeoutMs`. */
 export class EngineApi {
-  private readonly connection: EngineConnection;
+  private readonly client: EngineClient;
 
   constructor(
     readonly endpoint: EngineEndpoint,
     timeoutMs: number,
   ) {
-    this.connection = new EngineConnection(endpoint, timeoutMs);
+    this.client = new EngineClient(endpoint, { timeoutMs });
   }
 
   private json<T>(path: string, call: Call = {}): Promise<T> {
-    return this.connection.json<T>({ ...call, path });
+    return this.client.json<T>({ ...call, path });
   }
 
   private stream(path: string, call: Call): Promise<IncomingMessage> {
-    return this.connection.stream({ ...call, path });
+    return this.client.stream({ ...call, path });
   }
 
   /** Close the engine's kept-alive connections (it left the cluster). */
-  close = () => this.connection.close();
-  keepIdleConnections = (count: number) => this.connection.keepIdle(count);
+  close = () => this.client.close();
+  keepIdleConnections = (count: number) => this.client.keepIdle(count);
 
   info = () => this.json<EngineInfo>('/info');
   /** `/info` on a new connection: proves the engine accepts connections again. */

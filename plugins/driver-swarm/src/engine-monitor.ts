@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { ErrorCodes, isSwarmError, type ContainerConfig, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { isEngineUnreachable, readJsonLines } from '@swarm/plugin-sdk/helpers';
 import { CoalescingRunner } from './coalescing-runner.js';
 import type { LoadGate } from './load-gate.js';
 import { EngineApi } from './engine-api.js';
 import { rowFromInspect } from './container-row.js';
 import { inspectedContainer, type EngineContainer } from './engine-container.js';
-import { isConnectionError } from './engine-http.js';
+import { SwarmErrors } from './errors.js';
 import type { EngineNode } from './engine-node.js';
-import { readEventStream } from './event-stream.js';
 
 export interface MonitorTimings {
   refreshMinMs: number;
@@ -120,13 +120,13 @@ export class EngineMonitor {
     try {
       const [info, version] = await Promise.all([this.api.info(), this.api.version()]);
       if (typeof info?.ID !== 'string' || typeof version?.Version !== 'string') {
-        throw new Error(`${this.node.addr} is not a Docker engine: /info and /version did not answer as an engine does`);
+        throw SwarmErrors.notAnEngine({ addr: this.node.addr });
       }
       if (this.stopped) return;
       this.node.applySpecs(info, version);
       const duplicate = this.hooks.duplicateOf(this.node);
       if (duplicate !== undefined) {
-        throw new Error(`ID duplicated. ${info.ID} shared by this node ${this.node.addr} and another node ${duplicate}`);
+        throw SwarmErrors.duplicateEngineId({ engineId: info.ID, addr: this.node.addr, other: duplicate });
       }
       this.ownsId = true;
       await this.loadEverything();
@@ -146,14 +146,14 @@ export class EngineMonitor {
       this.node.touch();
       this.pendingAttempts++;
       const backoff = Math.min(this.timings.refreshMinMs * 2 ** (this.pendingAttempts - 1), this.timings.refreshMaxMs);
-      this.log.debug({ addr: this.node.addr, error: errorText(error) }, 'engine not validated yet, will retry');
+      this.log.debug({ addr: this.node.addr, err: errorText(error) }, 'engine not validated yet, will retry');
       this.schedule(backoff, () => this.connect());
     }
   }
 
   private describeConnectError(error: unknown): string {
-    if (isSwarmError(error) && !isConnectionError(error) && typeof error.details?.['status'] === 'number') {
-      return `${this.node.addr} is not a Docker engine: GET /info answered HTTP ${String(error.details['status'])} (${error.message})`;
+    if (isSwarmError(error) && !isEngineUnreachable(error) && typeof error.details?.['status'] === 'number') {
+      return SwarmErrors.notAnEngineStatus({ addr: this.node.addr, status: error.details['status'], reason: error.message }).message;
     }
     return errorText(error);
   }
@@ -195,8 +195,8 @@ export class EngineMonitor {
   }
 
   private failed(error: unknown): void {
-    if (!isConnectionError(error)) {
-      this.log.warn({ addr: this.node.addr, error: errorText(error) }, 'engine refresh failed');
+    if (!isEngineUnreachable(error)) {
+      this.log.warn({ addr: this.node.addr, err: errorText(error) }, 'engine refresh failed');
       return;
     }
     this.node.failureCount++;
@@ -297,11 +297,8 @@ export class EngineMonitor {
           return;
         }
         this.events = response;
-        readEventStream(
-          response,
-          (event) => this.onEvent(event),
-          () => this.eventsEnded(),
-        );
+        // a torn or foreign line is skipped: the periodic refresh catches up
+        readJsonLines(response, { value: (event) => this.onEvent(event as DockerEvent), end: () => this.eventsEnded() });
       },
       (error: unknown) => {
         this.failed(error);

@@ -10,6 +10,7 @@ import {
   type Volume,
   type VolumeSummary,
 } from '@swarm/plugin-sdk';
+import { engineLabels } from '@swarm/plugin-sdk/helpers';
 import { requestedMemory } from '@swarm/plugin-sdk/helpers';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
@@ -26,20 +27,6 @@ export interface ContainerCounts {
   running: number;
   paused: number;
   stopped: number;
-}
-
-function standardLabels(info: EngineInfo): Record<string, string> {
-  const labels: Record<string, string> = {
-    storagedriver: info.Driver ?? '',
-    kernelversion: info.KernelVersion ?? '',
-    operatingsystem: info.OperatingSystem ?? '',
-  };
-  if (info.OSType) labels['ostype'] = info.OSType;
-  for (const label of info.Labels ?? []) {
-    const split = label.indexOf('=');
-    if (split > 0) labels[label.slice(0, split)] = label.slice(split + 1);
-  }
-  return labels;
 }
 
 function isRunning(container: EngineContainer): boolean {
@@ -100,7 +87,7 @@ export class EngineNode implements Node {
     this.name = info.Name;
     this.cpus = info.NCPU;
     this.memory = info.MemTotal;
-    this.engineLabels = standardLabels(info);
+    this.engineLabels = engineLabels(info);
     this.version = version.Version;
     this.changed();
   }

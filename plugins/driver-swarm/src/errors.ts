@@ -42,6 +42,8 @@ export const SwarmErrors = {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { failures: readonly string[] }) => p.failures.join('\n'),
   }),
+  /** An error an engine reported inside a progress stream (pull, load, import). */
+  progressFailed: defineError('swarm.progress-failed', { code: ErrorCodes.ENGINE_ERROR, message: (p: { message: string }) => p.message }),
   notAnEngine: defineError('swarm.not-an-engine', {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { addr: string }) => `${p.addr} is not a Docker engine: /info and /version did not answer as an engine does`,
@@ -87,9 +89,5 @@ export const SwarmErrors = {
   failureRetryInvalid: defineError('swarm.option.failure-retry', {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { value: number }) => `invalid failure retry count, ${p.value} is invalid`,
-  }),
-  tlsFileUnreadable: defineError('swarm.tls-file', {
-    code: ErrorCodes.CONFIG_INVALID,
-    message: (p: { what: string; path: string; reason: string }) => `cannot read the TLS ${p.what} ${p.path}: ${p.reason}`,
   }),
 } as const;

@@ -69,9 +69,7 @@ export class RescheduleWatchdog {
 
   private enqueue(task: () => Promise<void>): void {
     if (this.role !== 'primary') return;
-    this.queue = this.queue
-      .then(task)
-      .catch((error: unknown) => this.actions.log.error({ error: errorText(error) }, 'watchdog task failed'));
+    this.queue = this.queue.then(task).catch((error: unknown) => this.actions.log.error({ err: errorText(error) }, 'watchdog task failed'));
   }
 
   private async rescheduleFrom(node: EngineNode): Promise<void> {
@@ -96,7 +94,7 @@ export class RescheduleWatchdog {
       moved = await this.actions.recreate(configToRecreate(container), container.name, node);
     } catch (error) {
       log.error(
-        { container: container.id, node: node.name, error: errorText(error) },
+        { container: container.id, node: node.name, err: errorText(error) },
         `Failed to reschedule container ${container.id}: ${errorText(error)}`,
       );
       // kept where it was, so the next failure of this node tries again
@@ -113,7 +111,7 @@ export class RescheduleWatchdog {
     try {
       await this.actions.start(moved);
     } catch (error) {
-      log.error({ id: moved.id, error: errorText(error) }, `Failed to start rescheduled container ${moved.id}: ${errorText(error)}`);
+      log.error({ id: moved.id, err: errorText(error) }, `Failed to start rescheduled container ${moved.id}: ${errorText(error)}`);
     }
   }
 
@@ -132,7 +130,7 @@ export class RescheduleWatchdog {
         await this.actions.remove(container);
       } catch (error) {
         log.error(
-          { container: container.id, error: errorText(error) },
+          { container: container.id, err: errorText(error) },
           `Failed to remove duplicate container ${container.id} on node ${node.name}: ${errorText(error)}`,
         );
       }

@@ -23,12 +23,13 @@ import {
   type RemoveContainerOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
+import { readEngineTls, withNode, eventNode, nodeAttributes, type EngineTls } from '@swarm/plugin-sdk/helpers';
 import { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 import { ContainerIndex } from './container-index.js';
 import { createContainer } from './container-creation.js';
 import { EngineApi } from './engine-api.js';
 import type { EngineContainer } from './engine-container.js';
-import { engineEndpoint, loadTlsMaterial } from './engine-endpoint.js';
+import { engineEndpoint } from './engine-endpoint.js';
 import { EngineMonitor, type EngineLifecycleAction } from './engine-monitor.js';
 import { EngineNode, type NodeChangeListener } from './engine-node.js';
 import { EnginePool } from './engine-pool.js';
@@ -42,20 +43,6 @@ import { SwarmVolumes } from './swarm-volumes.js';
 
 /** Engines loading their containers, images, volumes and networks at the same time (see LoadGate). */
 const ENGINES_LOADING_AT_ONCE = 16;
-
-function eventNode(node: EngineNode): NonNullable<ClusterEvent['node']> {
-  return { Name: node.name, Id: node.id, Addr: node.addr, Ip: node.ip };
-}
-
-function nodeAttributes(node: EngineNode): Record<string, string> {
-  return { 'node.name': node.name, 'node.id': node.id, 'node.addr': node.addr, 'node.ip': node.ip };
-}
-
-/** Classic adds the node to the event and to its actor's attributes (so `docker events` shows it). */
-function withNode(event: DockerEvent, node: EngineNode): ClusterEvent {
-  const actor = (event['Actor'] ?? {}) as { ID?: string; Attributes?: Record<string, string> };
-  return { ...event, Actor: { ...actor, Attributes: { ...(actor.Attributes ?? {}), ...nodeAttributes(node) } }, node: eventNode(node) };
-}
 
 /** Every capability, each served by the engines. */
 export interface SwarmCapabilities extends ClusterCapabilities {
@@ -107,7 +94,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     this.discovery = deps.discovery;
     this.logger = deps.logger.child({ driver: 'swarm' });
     this.options = readClusterOptions(deps.config.cluster);
-    const tls = loadTlsMaterial(deps.config.cluster.tls);
+    const tls = readEngineTls(deps.config.cluster.tls);
     const loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
     this.pool = new EnginePool(
       (entry) => this.monitor(entry, tls, loadGate),
@@ -141,7 +128,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     });
   }
 
-  private monitor(entry: DiscoveryEntry, tls: ReturnType<typeof loadTlsMaterial>, loadGate: LoadGate): EngineMonitor {
+  private monitor(entry: DiscoveryEntry, tls: EngineTls | undefined, loadGate: LoadGate): EngineMonitor {
     const endpoint = engineEndpoint(entry, tls);
     const node = new EngineNode(entry.addr, entry.host, endpoint, this.options.overcommitPercent, this.options.failureRetry, this);
     const api = new EngineApi(endpoint, this.options.requestTimeoutMs);

@@ -59,7 +59,8 @@ describe('EngineNode reservations', () => {
     const engine = node('n1', '10.0.0.1:2375', 4, 1000);
     expect(engine.totalCpus()).toBe(4); // 4 + floor(4*5/100)
     expect(engine.totalMemory()).toBe(1050);
-    expect(engine.labels()).toEqual({ storagedriver: 'vfs', kernelversion: '', operatingsystem: '', ostype: 'linux', zone: 'a' });
+    // as Swarm classic: the standard labels an engine does not report (kernel, OS here) are left out
+    expect(engine.labels()).toEqual({ storagedriver: 'vfs', ostype: 'linux', zone: 'a' });
     expect(engine.id).toBe('ID-n1|10.0.0.1:2375');
   });
 
@@ -174,7 +175,7 @@ describe('info rows', () => {
       ['  └ Containers', '1 (1 Running, 0 Paused, 0 Stopped)'],
       ['  └ Reserved CPUs', '1 / 1'],
       ['  └ Reserved Memory', '256 MiB / 537.6 MiB'],
-      ['  └ Labels', 'kernelversion=, operatingsystem=, ostype=linux, storagedriver=vfs, zone=a'],
+      ['  └ Labels', 'ostype=linux, storagedriver=vfs, zone=a'],
       ['  └ Error', '(none)'],
       ['  └ UpdatedAt', '2026-01-02T03:04:05Z'],
       ['  └ ServerVersion', '20.10.24'],
@@ -196,7 +197,7 @@ describe('info rows', () => {
       ['  └ Containers', '1 (0 Running, 0 Paused, 1 Stopped)'],
       ['  └ Reserved CPUs', '0 / 2'],
       ['  └ Reserved Memory', '0 B / 2.1 GiB'],
-      ['  └ Labels', 'kernelversion=, operatingsystem=, ostype=linux, storagedriver=vfs, zone=a'],
+      ['  └ Labels', 'ostype=linux, storagedriver=vfs, zone=a'],
       ['  └ Error', '(none)'],
     ]);
     expect(again[22]?.[1]).toBe(b.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));

@@ -1,12 +1,5 @@
-import {
-  ErrorCodes,
-  SwarmError,
-  type Node,
-  type PlacementRequest,
-  type RankedNode,
-  type Strategy,
-  type StrategyOptions,
-} from '@swarm/plugin-sdk';
+import { type Node, type PlacementRequest, type RankedNode, type Strategy, type StrategyOptions } from '@swarm/plugin-sdk';
+import { RandomErrors } from './errors.js';
 
 /** mulberry32: a tiny seeded generator, so a `seed` option makes placements reproducible. */
 function seededRandom(seed: number): () => number {
@@ -22,13 +15,12 @@ function seededRandom(seed: number): () => number {
 
 function readSeed(options: StrategyOptions): number | undefined {
   for (const key of Object.keys(options)) {
-    if (key !== 'seed') throw new SwarmError(ErrorCodes.CONFIG_INVALID, `strategy "random": unknown option "${key}"; known options: seed`);
+    if (key !== 'seed') throw RandomErrors.unknownOption({ key });
   }
   const raw = options['seed'];
   if (raw === undefined) return undefined;
   const seed = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(seed))
-    throw new SwarmError(ErrorCodes.CONFIG_INVALID, `strategy "random": option seed must be an integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(seed)) throw RandomErrors.seedNotInteger({ raw });
   return seed;
 }
 

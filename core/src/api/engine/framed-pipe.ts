@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EngineEndpoint } from '@swarm/plugin-sdk';
+import { engineHostHeader, type EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../responses.js';
 import { coalescingRelay } from './coalescing-relay.js';
-import { dialEngine, engineHostHeader } from './dial.js';
 import type { ProxyOptions } from './proxy.js';
 import { clientResponseHead, parseResponseHead, rawRequestHead, type RawResponseHead } from './raw-http.js';
+import { CoreErrors } from '../../errors.js';
 
 const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -27,7 +27,7 @@ function headerValue(head: RawResponseHead, name: string): string | undefined {
  * through unparsed.
  */
 export function pipeFramedFromEngine(
-  endpoint: EngineEndpoint,
+  engine: EngineClient,
   path: string,
   req: IncomingMessage,
   res: ServerResponse,
@@ -36,7 +36,7 @@ export function pipeFramedFromEngine(
   return new Promise((resolve) => {
     const client = res.socket;
     if (!client || client.destroyed) return resolve();
-    const upstream = dialEngine(endpoint);
+    const upstream = engine.dial();
     let pending: Buffer = Buffer.alloc(0);
     let takenOver = false;
     let settled = false;
@@ -77,19 +77,19 @@ export function pipeFramedFromEngine(
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       const end = pending.indexOf('\r\n\r\n');
       if (end < 0) {
-        if (pending.length > MAX_HEAD_BYTES) fail(new Error('the engine sent an oversized answer head'));
+        if (pending.length > MAX_HEAD_BYTES) fail(CoreErrors.engineAnswerUnreadable({ reason: 'sent an oversized answer head' }));
         return;
       }
       upstream.off('data', onData);
       upstream.off('end', onEarlyEnd);
       upstream.pause();
       const head = parseResponseHead(pending.subarray(0, end).toString('latin1'));
-      if (!head) return fail(new Error('the engine sent a malformed answer'));
+      if (!head) return fail(CoreErrors.engineAnswerUnreadable({ reason: 'sent a malformed answer' }));
       takeOver(head, pending.subarray(end + 4));
     };
-    const onEarlyEnd = () => fail(new Error('the engine closed the connection without answering'));
+    const onEarlyEnd = () => fail(CoreErrors.engineAnswerUnreadable({ reason: 'closed the connection without answering' }));
     upstream.on('data', onData);
     upstream.once('end', onEarlyEnd);
-    upstream.write(rawRequestHead(req, path, engineHostHeader(endpoint), { keepHops: false, extra: ['Connection: close'] }));
+    upstream.write(rawRequestHead(req, path, engineHostHeader(engine.endpoint), { keepHops: false, extra: ['Connection: close'] }));
   });
 }

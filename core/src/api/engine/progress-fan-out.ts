@@ -1,11 +1,12 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
 import { ProgressStream } from '../progress-stream.js';
-import { HttpError } from '../responses.js';
-import { engineErrorMessage, engineRequest } from './endpoint-request.js';
+import { engineMessage, readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
+import { CoreErrors } from '../../errors.js';
 
 export interface NodeCall {
   node: Node;
+  engine: EngineClient;
   path: string;
 }
 
@@ -15,14 +16,8 @@ interface Refusal {
   message: string;
 }
 
-function parseLine(line: string): ProgressMessage {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as ProgressMessage;
-  } catch {
-    // an engine line that is not JSON is passed on as plain status text
-  }
-  return { status: line };
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function errorLine(message: string): ProgressMessage {
@@ -71,14 +66,6 @@ function readAll(response: import('node:http').IncomingMessage): Promise<string>
   });
 }
 
-function errorText(text: string): string {
-  try {
-    return engineErrorMessage(JSON.parse(text) as unknown);
-  } catch {
-    return engineErrorMessage(text);
-  }
-}
-
 /** One engine's JSON-lines progress answer, relayed line by line. */
 function relayOne(
   call: NodeCall,
@@ -93,7 +80,7 @@ function relayOne(
       progress.refuse({ node: call.node, status, message });
       resolve();
     };
-    const request = engineRequest(call.node.endpoint()!, {
+    const request = call.engine.request({
       method,
       path: call.path,
       headers: { ...headers, 'content-length': body?.length ?? 0 },
@@ -103,20 +90,14 @@ function relayOne(
     request.on('response', (response) => {
       const status = response.statusCode ?? 500;
       if (status !== 200) {
-        void readAll(response).then((text) => refuse(status, errorText(text)));
+        void readAll(response).then((text) => refuse(status, engineMessage(text)));
         return;
       }
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        const lines = (text + chunk).split('\n');
-        text = lines.pop() ?? '';
-        for (const line of lines) if (line.trim() !== '') progress.line(call.node, parseLine(line));
-      });
-      response.on('error', (error) => refuse(500, error.message));
-      response.on('end', () => {
-        if (text.trim() !== '') progress.line(call.node, parseLine(text));
-        resolve();
+      readJsonLines(response, {
+        value: (value) => progress.line(call.node, isObject(value) ? (value as ProgressMessage) : { status: JSON.stringify(value) }),
+        // an engine line that is not JSON is passed on as plain status text
+        malformed: (line) => progress.line(call.node, { status: line }),
+        end: (error) => (error ? refuse(500, error.message) : resolve()),
       });
     });
     request.end(body);
@@ -143,5 +124,5 @@ export async function relayProgressFromNodes(
   const messages = new Set(progress.refusals.map((refusal) => refusal.message));
   const message =
     messages.size === 1 ? [...messages][0]! : progress.refusals.map((refusal) => `${refusal.node.name}: ${refusal.message}`).join('; ');
-  throw new HttpError(progress.refusals[0]!.status, message);
+  throw CoreErrors.enginesRefused({ message }, { httpStatus: progress.refusals[0]!.status });
 }

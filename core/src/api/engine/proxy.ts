@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EngineEndpoint } from '@swarm/plugin-sdk';
+import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../responses.js';
-import { endToEndHeaders, engineRequest } from './endpoint-request.js';
+import { endToEndHeaders } from './raw-http.js';
 
 export interface ProxyOptions {
   /** Called with the engine's status once it answered (for refreshes after state changes). */
@@ -13,14 +13,14 @@ export interface ProxyOptions {
  * buffered, and a client that goes away aborts the engine call.
  */
 export function proxyToEngine(
-  endpoint: EngineEndpoint,
+  engine: EngineClient,
   path: string,
   req: IncomingMessage,
   res: ServerResponse,
   options: ProxyOptions = {},
 ): Promise<void> {
   return new Promise((resolve) => {
-    const upstream = engineRequest(endpoint, { method: req.method ?? 'GET', path, headers: endToEndHeaders(req.headers) });
+    const upstream = engine.request({ method: req.method ?? 'GET', path, headers: endToEndHeaders(req.headers) });
     let settled = false;
     const finish = () => {
       if (!settled) {

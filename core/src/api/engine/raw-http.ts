@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 // Headers that describe one connection, not the message (RFC 9110 §7.6.1).
 export const HOP_BY_HOP = new Set([
@@ -12,6 +12,15 @@ export const HOP_BY_HOP = new Set([
   'upgrade',
   'host',
 ]);
+
+/** Headers worth forwarding between client and engine (hop-by-hop ones dropped). */
+export function endToEndHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  }
+  return out;
+}
 
 /**
  * The request line and headers for an engine, written by hand on a raw connection. `keepHops`

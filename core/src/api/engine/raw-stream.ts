@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EngineEndpoint } from '@swarm/plugin-sdk';
+import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../responses.js';
-import { endToEndHeaders, engineRequest } from './endpoint-request.js';
+import { endToEndHeaders } from './raw-http.js';
 
 const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
 
@@ -10,9 +10,9 @@ const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
  * the status line and the stream type, then the raw bytes until the stream ends: no chunked
  * framing, which raw readers would take for output. The request body, if any, goes upstream.
  */
-export function rawStreamFromEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function rawStreamFromEngine(engine: EngineClient, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
-    const upstream = engineRequest(endpoint, { method: req.method ?? 'POST', path, headers: endToEndHeaders(req.headers) });
+    const upstream = engine.request({ method: req.method ?? 'POST', path, headers: endToEndHeaders(req.headers) });
     let takenOver = false;
     const socket = res.socket;
     const finish = () => resolve();

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { EngineEndpoint } from '@swarm/plugin-sdk';
-import { connectedEvent, dialEngine, engineHostHeader } from './dial.js';
+import { engineHostHeader, type EngineClient } from '@swarm/plugin-sdk/helpers';
 import { rawRequestHead } from './raw-http.js';
 
 /**
@@ -10,10 +9,10 @@ import { rawRequestHead } from './raw-http.js';
  * straight to the client; a half-close in either direction is passed on, so `docker run -i`
  * with a closed stdin still receives the rest of the output.
  */
-export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+export function tunnelToEngine(engine: EngineClient, path: string, req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    const upstream = dialEngine(endpoint);
-    const hostHeader = engineHostHeader(endpoint);
+    const upstream = engine.dial();
+    const hostHeader = engineHostHeader(engine.endpoint);
     let closed = 0;
     const closedOne = () => {
       closed += 1;
@@ -31,7 +30,7 @@ export function tunnelToEngine(endpoint: EngineEndpoint, path: string, req: Inco
       );
     });
     client.on('error', () => upstream.destroy());
-    upstream.once(connectedEvent(endpoint), () => {
+    upstream.once(engine.connectedEvent(), () => {
       connected = true;
       upstream.setNoDelay(true);
       upstream.write(rawRequestHead(req, path, hostHeader, { keepHops: true }));

@@ -2,8 +2,8 @@ import type { ContainerConfig } from '@swarm/plugin-sdk';
 import { queryString, type RouteHandler } from '../context.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { capability } from '../capabilities.js';
-import { nodeEndpoint } from '../lookups.js';
-import { HttpError } from '../responses.js';
+import { nodeEngine } from '../lookups.js';
+import { CoreErrors } from '../../errors.js';
 
 const SWARM_DIRECTIVE = /^(constraint|affinity|whitelist|reschedule):/;
 
@@ -11,12 +11,12 @@ function parseJsonMap(raw: string | null, name: string): Record<string, string> 
   if (raw === null || raw === '') return {};
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected an object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('expected an object');
     return Object.fromEntries(
       Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key, value === null ? '' : String(value)]),
     );
   } catch (error) {
-    throw new HttpError(400, `invalid ${name}: ${(error as Error).message}`);
+    throw CoreErrors.invalidParameter({ name, reason: (error as Error).message });
   }
 }
 
@@ -51,5 +51,5 @@ export const build: RouteHandler = async (ctx) => {
   const query = new URLSearchParams(ctx.query);
   const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));
   if (query.has('buildargs')) query.set('buildargs', JSON.stringify(engineArgs));
-  await proxyToEngine(nodeEndpoint(node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx.req, ctx.res);
+  await proxyToEngine(nodeEngine(ctx.api, node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx.req, ctx.res);
 };

@@ -1,5 +1,5 @@
 import type { RouteHandler } from '../context.js';
-import { HttpError } from '../responses.js';
+import { CoreErrors } from '../../errors.js';
 
 /**
  * POST /session and /grpc (BuildKit). A BuildKit build is a session connection plus either a
@@ -10,8 +10,5 @@ import { HttpError } from '../responses.js';
  * (`POST /build`), which swarm schedules like Swarm classic did.
  */
 export const buildkitNotServed: RouteHandler = async () => {
-  throw new HttpError(
-    501,
-    'BuildKit sessions are not supported by swarm: it schedules classic builds (POST /build). Build with DOCKER_BUILDKIT=0, or point buildx at one engine directly',
-  );
+  throw CoreErrors.buildkitNotServed();
 };

@@ -1,9 +1,9 @@
 import type { Container, ContainerSummary } from '@swarm/plugin-sdk';
 import { queryFlag, type RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
-import { engineJson } from '../engine/endpoint-request.js';
-import { healthyNodes } from '../lookups.js';
-import { HttpError, sendJsonArray } from '../responses.js';
+import { healthyNodes, nodeEngine } from '../lookups.js';
+import { sendJsonArray } from '../responses.js';
+import { CoreErrors } from '../../errors.js';
 
 const LIST_FILTERS = ['name', 'id', 'label', 'status', 'node', 'health', 'volume', 'network', 'exited', 'before', 'since', 'ancestor'];
 const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exited', 'dead'];
@@ -41,7 +41,7 @@ function networksOf(summary: ContainerSummary): string[] {
 
 function checkValues(filters: DockerFilters, key: string, allowed: readonly string[]): void {
   for (const value of filters.get(key) ?? []) {
-    if (!allowed.includes(value)) throw new HttpError(400, `Unrecognised filter value for ${key}: ${value}`);
+    if (!allowed.includes(value)) throw CoreErrors.unrecognisedFilterValue({ key, value });
   }
 }
 
@@ -49,7 +49,7 @@ function createdBound(ctx: RequestContext, filters: DockerFilters, key: 'before'
   const ref = filters.get(key)?.[0] ?? ctx.query.get(key);
   if (!ref) return undefined;
   const container = ctx.api.cluster.container(ref);
-  if (!container) throw new HttpError(404, `No such container: ${ref}`);
+  if (!container) throw CoreErrors.noSuchContainer({ name: ref });
   return container.summary.Created;
 }
 
@@ -100,8 +100,11 @@ async function fetchSizes(ctx: RequestContext): Promise<Map<string, ContainerSum
   const sizes = new Map<string, ContainerSummary>();
   await Promise.all(
     healthyNodes(ctx.api).map(async (node) => {
-      const { status, body } = await engineJson(node.endpoint()!, 'GET', '/containers/json?all=1&size=1');
-      if (status === 200 && Array.isArray(body)) for (const item of body as ContainerSummary[]) sizes.set(item.Id, item);
+      // an engine that cannot answer leaves its containers without sizes, as before
+      const body = await nodeEngine(ctx.api, node)
+        .json({ path: '/containers/json', query: { all: 1, size: 1 } })
+        .catch(() => undefined);
+      if (Array.isArray(body)) for (const item of body as ContainerSummary[]) sizes.set(item.Id, item);
     }),
   );
   return sizes;
@@ -114,11 +117,11 @@ export async function listContainers(ctx: RequestContext): Promise<void> {
   checkValues(filters, 'status', STATUSES);
   checkValues(filters, 'health', HEALTH);
   for (const code of filters.get('exited') ?? []) {
-    if (!/^-?\d+$/.test(code)) throw new HttpError(400, `invalid filter 'exited=${code}'`);
+    if (!/^-?\d+$/.test(code)) throw CoreErrors.unknownFilter({ filter: `exited=${code}` });
   }
   const limitText = ctx.query.get('limit');
   const limit = limitText === null || limitText === '' ? -1 : Number(limitText);
-  if (!Number.isInteger(limit)) throw new HttpError(400, `invalid limit: ${limitText}`);
+  if (!Number.isInteger(limit)) throw CoreErrors.invalidParameter({ name: 'limit', reason: String(limitText) });
   const all = queryFlag(ctx.query, 'all') || limit > 0 || filters.has('status') || filters.has('exited');
   const before = createdBound(ctx, filters, 'before');
   const since = createdBound(ctx, filters, 'since');

@@ -2,24 +2,23 @@ import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { capability } from '../capabilities.js';
-import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { rawStreamFromEngine } from '../engine/raw-stream.js';
 import { tunnelToEngine } from '../engine/tunnel.js';
 import { placeWithNetwork } from '../network-placement.js';
-import { containerEndpoint, findContainer, nodeJson, registryAuth } from '../lookups.js';
-import { HttpError, sendJson, sendNoContent } from '../responses.js';
+import { containerEngine, findContainer, nodeJson, registryAuth } from '../lookups.js';
+import { sendJson, sendNoContent } from '../responses.js';
 import { splitOperation } from '../router.js';
+import { CoreErrors } from '../../errors.js';
 
 /** POST /containers/create: placed by the cluster's scheduler. */
 export async function createContainer(ctx: RequestContext): Promise<void> {
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  if (typeof body.Image !== 'string' || body.Image === '')
-    throw new HttpError(400, 'Config cannot be empty in order to create a container');
+  if (typeof body.Image !== 'string' || body.Image === '') throw CoreErrors.containerConfigEmpty();
   const name = ctx.query.get('name') ?? undefined;
   if (name !== undefined && name !== '' && !/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(name)) {
-    throw new HttpError(400, `Invalid container name (${name}), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed`);
+    throw CoreErrors.containerNameInvalid({ name });
   }
   let container: Container;
   try {
@@ -35,14 +34,11 @@ export async function createContainer(ctx: RequestContext): Promise<void> {
 
 /** GET /containers/{name}/json: the engine's answer plus Swarm classic's `Node` object. */
 async function inspectContainer(ctx: RequestContext, container: Container): Promise<void> {
-  const endpoint = containerEndpoint(container);
-  const { status, body } = await engineJson(
-    endpoint,
-    'GET',
-    `${ctx.versionPrefix}/containers/${container.id}/json${queryString(ctx.query)}`,
-  );
-  if (status !== 200 || typeof body !== 'object' || body === null)
-    throw new HttpError(status === 200 ? 502 : status, engineErrorMessage(body));
+  const body = await containerEngine(ctx.api, container).json({
+    path: `${ctx.versionPrefix}/containers/${container.id}/json${queryString(ctx.query)}`,
+  });
+  if (typeof body !== 'object' || body === null)
+    throw CoreErrors.engineAnsweredNoObject({ node: container.node.name, what: `the inspect of ${container.name}` });
   const inspect = body as Record<string, unknown> & { NetworkSettings?: { Ports?: Record<string, Array<{ HostIp?: string }> | null> } };
   for (const bindings of Object.values(inspect.NetworkSettings?.Ports ?? {})) {
     for (const binding of bindings ?? []) if (binding.HostIp === '0.0.0.0') binding.HostIp = container.node.ip;
@@ -57,18 +53,21 @@ async function startContainer(ctx: RequestContext, container: Container): Promis
 
 async function renameContainer(ctx: RequestContext, container: Container): Promise<void> {
   const newName = ctx.query.get('name');
-  if (!newName) throw new HttpError(400, 'name cannot be empty');
+  if (!newName) throw CoreErrors.missingParameter({ text: 'name cannot be empty' });
   await capability(ctx.api.cluster, 'containerRename', 'rename').rename(container, newName);
   sendNoContent(ctx.res);
 }
 
 /** POST /containers/{name}/exec: forwarded, and the exec ID remembered for exec start/inspect. */
 async function createExec(ctx: RequestContext, container: Container): Promise<void> {
-  const endpoint = containerEndpoint(container);
+  const engine = containerEngine(ctx.api, container);
   const request = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  const { status, body } = await engineJson(endpoint, 'POST', `${ctx.versionPrefix}/containers/${container.id}/exec`, request);
-  if (status !== 201) throw new HttpError(status, engineErrorMessage(body));
-  const id = (body as { Id?: unknown }).Id;
+  const body = await engine.json<{ Id?: unknown }>({
+    method: 'POST',
+    path: `${ctx.versionPrefix}/containers/${container.id}/exec`,
+    body: request,
+  });
+  const id = body?.Id;
   if (typeof id === 'string') ctx.api.execs.remember(id, container.node);
   sendJson(ctx.res, 201, body);
 }
@@ -78,7 +77,7 @@ const FRAMED_READS = new Set(['logs', 'export', 'stats', 'archive']);
 
 /** Anything else on a container goes to its engine, streamed (and hijacked for attach). */
 async function forward(ctx: RequestContext, container: Container, operation: string): Promise<void> {
-  const endpoint = containerEndpoint(container);
+  const endpoint = containerEngine(ctx.api, container);
   const path = `${ctx.versionPrefix}/containers/${container.id}/${operation}${queryString(ctx.query)}`;
   if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
   else if (operation === 'attach') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
@@ -124,7 +123,7 @@ export const containerOperation: RouteHandler = async (ctx) => {
   const method = ctx.req.method ?? 'GET';
   const operations = OPERATIONS[method] ?? {};
   const split = splitOperation(ctx.params['*'] ?? '', Object.keys(operations));
-  if (!split) throw new HttpError(404, `page not found`);
+  if (!split) throw CoreErrors.pageNotFound();
   const container = findContainer(ctx.api, split.name);
   await operations[split.operation]!(ctx, container, split.operation);
 };

@@ -2,7 +2,7 @@ import type { ClusterEvent } from '@swarm/plugin-sdk';
 import type { RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { eventTimeNano } from '../event-history.js';
-import { HttpError } from '../responses.js';
+import { CoreErrors } from '../../errors.js';
 
 const EVENT_FILTERS = [
   'type',
@@ -27,7 +27,7 @@ export function parseEventTime(raw: string | null, name: string): bigint | undef
   const numeric = /^(\d+)(?:\.(\d{1,9}))?$/.exec(raw);
   if (numeric) return BigInt(numeric[1]!) * 1_000_000_000n + BigInt((numeric[2] ?? '').padEnd(9, '0'));
   const millis = Date.parse(raw);
-  if (Number.isNaN(millis)) throw new HttpError(400, `invalid value for ${name}: ${raw}`);
+  if (Number.isNaN(millis)) throw CoreErrors.invalidParameter({ name: `value for ${name}`, reason: raw });
   return BigInt(millis) * 1_000_000n;
 }
 

@@ -5,7 +5,7 @@ import { capability } from '../capabilities.js';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
-import { HttpError } from '../responses.js';
+import { CoreErrors } from '../../errors.js';
 
 function withTag(image: string, tag: string | null): string {
   if (!tag) return image;
@@ -25,7 +25,7 @@ function untilClientLeaves(res: ServerResponse): TransferOptions {
 export const createImage: RouteHandler = async (ctx) => {
   const fromImage = ctx.query.get('fromImage');
   const fromSrc = ctx.query.get('fromSrc');
-  if (!fromImage && !fromSrc) throw new HttpError(400, 'fromImage or fromSrc is required');
+  if (!fromImage && !fromSrc) throw CoreErrors.missingParameter({ text: 'fromImage or fromSrc is required' });
   const images = capability(ctx.api.cluster, 'imageManagement', fromImage ? 'image pull' : 'image import');
   const progress = new ProgressStream(ctx.res);
   const onProgress = progress.writeFromNode.bind(progress);

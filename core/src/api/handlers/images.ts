@@ -4,9 +4,10 @@ import { queryFlag, queryString, type RequestContext, type RouteHandler } from '
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
 import { proxyToEngine } from '../engine/proxy.js';
-import { anyHealthyEndpoint, findImage, healthyNodes, nodeEndpoint } from '../lookups.js';
-import { HttpError, sendJson } from '../responses.js';
+import { anyHealthyEngine, findImage, healthyNodes, nodeEngine } from '../lookups.js';
+import { sendJson } from '../responses.js';
 import { splitOperation } from '../router.js';
+import { CoreErrors } from '../../errors.js';
 
 const IMAGE_FILTERS = ['node', 'reference', 'dangling', 'label', 'before', 'since'];
 
@@ -79,7 +80,7 @@ async function forwardToHolder(ctx: RequestContext, name: string, operation: str
   const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx.api, name);
   const target = byId ? image.id : imagePath(name);
   await proxyToEngine(
-    nodeEndpoint(image.node),
+    nodeEngine(ctx.api, image.node),
     `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`,
     ctx.req,
     ctx.res,
@@ -88,7 +89,7 @@ async function forwardToHolder(ctx: RequestContext, name: string, operation: str
 
 async function tagImage(ctx: RequestContext, name: string): Promise<void> {
   const repo = ctx.query.get('repo');
-  if (!repo) throw new HttpError(400, 'repository name must have at least one component');
+  if (!repo) throw CoreErrors.missingParameter({ text: 'repository name must have at least one component' });
   // every node's copy, or the one `node/image` names: the cluster decides, and answers 404 when none holds it
   await capability(ctx.api.cluster, 'imageManagement', 'image tag').tag(
     name,
@@ -105,7 +106,7 @@ export const imageOperation: RouteHandler = async (ctx) => {
   const method = ctx.req.method ?? 'GET';
   const operations = method === 'POST' ? ['tag', 'push'] : ['json', 'history', 'get'];
   const split = splitOperation(ctx.params['*'] ?? '', operations);
-  if (!split) throw new HttpError(404, 'page not found');
+  if (!split) throw CoreErrors.pageNotFound();
   switch (split.operation) {
     case 'tag':
       return tagImage(ctx, split.name);
@@ -121,7 +122,7 @@ export const imageOperation: RouteHandler = async (ctx) => {
 export const removeImage: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
   const removed = await capability(ctx.api.cluster, 'imageManagement', 'image removal').remove(name, queryFlag(ctx.query, 'force'));
-  if (removed.length === 0) throw new HttpError(404, `No such image: ${name}`);
+  if (removed.length === 0) throw CoreErrors.noSuchImage({ name });
   sendJson(ctx.res, 200, removed);
 };
 
@@ -129,13 +130,13 @@ export const removeImage: RouteHandler = async (ctx) => {
 export const saveImages: RouteHandler = async (ctx) => {
   const names = ctx.query.getAll('names');
   const holder = healthyNodes(ctx.api).find((node) => names.every((name) => node.image(name) !== undefined));
-  if (!holder) throw new HttpError(404, `Unable to find an engine containing all images: ${names.join(', ')}`);
+  if (!holder) throw CoreErrors.noEngineWithAllImages({ names });
   const path = `${ctx.versionPrefix}/images/get${queryString(ctx.query)}`;
-  if (hasNoBody(ctx.req)) await pipeFramedFromEngine(nodeEndpoint(holder), path, ctx.req, ctx.res);
-  else await proxyToEngine(nodeEndpoint(holder), path, ctx.req, ctx.res);
+  if (hasNoBody(ctx.req)) await pipeFramedFromEngine(nodeEngine(ctx.api, holder), path, ctx.req, ctx.res);
+  else await proxyToEngine(nodeEngine(ctx.api, holder), path, ctx.req, ctx.res);
 };
 
 /** GET /images/search: any healthy engine asks the registry. */
 export const searchImages: RouteHandler = async (ctx) => {
-  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx.req, ctx.res);
 };

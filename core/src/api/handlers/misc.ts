@@ -1,22 +1,22 @@
 import { queryString, type RouteHandler } from '../context.js';
 import { proxyToEngine } from '../engine/proxy.js';
-import { anyHealthyEndpoint, containerEndpoint, findContainer } from '../lookups.js';
+import { anyHealthyEngine, containerEngine, findContainer } from '../lookups.js';
 import { imagePath } from './images.js';
-import { HttpError } from '../responses.js';
+import { CoreErrors } from '../../errors.js';
 
 /** POST /commit?container=...: on the container's engine, with the engine's container ID. */
 export const commit: RouteHandler = async (ctx) => {
   const name = ctx.query.get('container');
-  if (!name) throw new HttpError(400, 'container is required');
+  if (!name) throw CoreErrors.missingParameter({ text: 'container is required' });
   const container = findContainer(ctx.api, name);
   const query = new URLSearchParams(ctx.query);
   query.set('container', container.id);
-  await proxyToEngine(containerEndpoint(container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx.req, ctx.res);
+  await proxyToEngine(containerEngine(ctx.api, container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx.req, ctx.res);
 };
 
 /** POST /auth: any healthy engine checks the credentials against the registry. */
 export const auth: RouteHandler = async (ctx) => {
-  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/auth`, ctx.req, ctx.res);
+  await proxyToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/auth`, ctx.req, ctx.res);
 };
 
 /**
@@ -26,10 +26,10 @@ export const auth: RouteHandler = async (ctx) => {
  */
 export const distributionInspect: RouteHandler = async (ctx) => {
   const rest = ctx.params['*'] ?? '';
-  if (!rest.endsWith('/json') || rest.length <= '/json'.length) throw new HttpError(404, 'page not found');
+  if (!rest.endsWith('/json') || rest.length <= '/json'.length) throw CoreErrors.pageNotFound();
   const name = rest.slice(0, -'/json'.length);
   await proxyToEngine(
-    anyHealthyEndpoint(ctx.api),
+    anyHealthyEngine(ctx.api),
     `${ctx.versionPrefix}/distribution/${imagePath(name)}/json${queryString(ctx.query)}`,
     ctx.req,
     ctx.res,

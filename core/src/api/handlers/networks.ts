@@ -3,12 +3,12 @@ import { queryString, type RequestContext, type RouteHandler } from '../context.
 import { readJsonObject } from '../body.js';
 import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
-import { engineErrorMessage, engineJson } from '../engine/endpoint-request.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { onEveryCopy } from '../fan-out.js';
-import { findContainer, findNetwork, nodeEndpoint } from '../lookups.js';
-import { HttpError, sendJson, sendNoContent } from '../responses.js';
+import { findContainer, findNetwork, nodeEngine } from '../lookups.js';
+import { sendJson, sendNoContent } from '../responses.js';
 import { splitOperation } from '../router.js';
+import { CoreErrors } from '../../errors.js';
 
 const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
 const PREDEFINED = new Set(['bridge', 'host', 'none']);
@@ -46,33 +46,38 @@ export const listNetworks: RouteHandler = async (ctx) => {
 export const createNetwork: RouteHandler = async (ctx) => {
   const networks = capability(ctx.api.cluster, 'networkManagement', 'network create');
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  if (typeof body.Name !== 'string' || body.Name === '') throw new HttpError(400, 'network name is required');
+  if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
   const network = await networks.create(body as NetworkCreateRequest);
   sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
 };
 
 async function inspectNetwork(ctx: RequestContext, network: Network): Promise<void> {
-  await proxyToEngine(nodeEndpoint(network.node), `${ctx.versionPrefix}/networks/${network.id}${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(
+    nodeEngine(ctx.api, network.node),
+    `${ctx.versionPrefix}/networks/${network.id}${queryString(ctx.query)}`,
+    ctx.req,
+    ctx.res,
+  );
 }
 
 /** connect/disconnect: the container is named as the cluster knows it, the engine wants its ID. */
 async function attachContainer(ctx: RequestContext, network: Network, operation: string): Promise<void> {
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  if (typeof body.Container !== 'string') throw new HttpError(400, 'a container name or ID is required');
+  if (typeof body.Container !== 'string') throw CoreErrors.missingParameter({ text: 'a container name or ID is required' });
   const container = findContainer(ctx.api, body.Container);
   if (network.scope === 'local' && container.node.id !== network.node.id) {
-    throw new HttpError(
-      400,
-      `container ${body.Container} is on node ${container.node.name}, network ${network.name} on node ${network.node.name}`,
-    );
+    throw CoreErrors.containerOnOtherNode({
+      container: body.Container,
+      node: container.node.name,
+      network: network.name,
+      networkNode: network.node.name,
+    });
   }
-  const { status, body: answer } = await engineJson(
-    nodeEndpoint(container.node),
-    'POST',
-    `${ctx.versionPrefix}/networks/${network.id}/${operation}`,
-    { ...body, Container: container.id },
-  );
-  if (status >= 300) throw new HttpError(status, engineErrorMessage(answer));
+  await nodeEngine(ctx.api, container.node).json({
+    method: 'POST',
+    path: `${ctx.versionPrefix}/networks/${network.id}/${operation}`,
+    body: { ...body, Container: container.id },
+  });
   ctx.res.writeHead(200);
   ctx.res.end();
 }
@@ -83,7 +88,7 @@ export const networkOperation: RouteHandler = async (ctx) => {
   const method = ctx.req.method ?? 'GET';
   if (method === 'POST') {
     const split = splitOperation(rest, ['connect', 'disconnect']);
-    if (!split) throw new HttpError(404, 'page not found');
+    if (!split) throw CoreErrors.pageNotFound();
     return attachContainer(ctx, findNetwork(ctx.api, split.name), split.operation);
   }
   if (method === 'DELETE') return removeNetworks(ctx, rest);
@@ -110,7 +115,7 @@ function networkCopies(networks: NetworkInventory, reference: string): Network[]
 async function removeNetworks(ctx: RequestContext, reference: string): Promise<void> {
   const management = capability(ctx.api.cluster, 'networkManagement', 'network removal');
   const copies = networkCopies(capability(ctx.api.cluster, 'networks', 'network lookup'), reference);
-  if (copies.length === 0) throw new HttpError(404, `No such network: ${reference}`);
+  if (copies.length === 0) throw CoreErrors.noSuchNetwork({ name: reference });
   await onEveryCopy(
     copies,
     (network) => network.node,

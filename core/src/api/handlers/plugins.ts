@@ -5,10 +5,11 @@ import { readJsonBody } from '../body.js';
 import { relayProgressFromNodes, type NodeCall } from '../engine/progress-fan-out.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { callNodes, throwFailures } from '../fan-out.js';
-import { anyHealthyEndpoint, nodeEndpoint, nodeJson, pluginNodes } from '../lookups.js';
+import { anyHealthyEngine, nodeEngine, nodeJson, pluginNodes } from '../lookups.js';
 import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
-import { HttpError, sendJson } from '../responses.js';
+import { sendJson } from '../responses.js';
 import { splitOperation } from '../router.js';
+import { CoreErrors } from '../../errors.js';
 
 /** A node's plugin as the cluster shows it: `node/name`, with Swarm classic's `Node` object. */
 function clusterPlugin(node: Node, plugin: Record<string, unknown>): Record<string, unknown> {
@@ -17,7 +18,7 @@ function clusterPlugin(node: Node, plugin: Record<string, unknown>): Record<stri
 
 /** GET /plugins: every healthy node's plugins (filters go to each engine). */
 export const listPlugins: RouteHandler = async (ctx) => {
-  const answers = await callNodes(pluginNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
+  const answers = await callNodes(ctx.api, pluginNodes(ctx.api), 'GET', `${ctx.versionPrefix}/plugins${queryString(ctx.query)}`);
   throwFailures(answers);
   const plugins = answers.flatMap(({ node, body }) =>
     Array.isArray(body) ? body.map((plugin) => clusterPlugin(node, plugin as Record<string, unknown>)) : [],
@@ -27,15 +28,12 @@ export const listPlugins: RouteHandler = async (ctx) => {
 
 /** GET /plugins/privileges?remote=: read from the registry, so any healthy engine answers. */
 export const pluginPrivileges: RouteHandler = async (ctx) => {
-  await proxyToEngine(anyHealthyEndpoint(ctx.api), `${ctx.versionPrefix}/plugins/privileges${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await proxyToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/plugins/privileges${queryString(ctx.query)}`, ctx.req, ctx.res);
 };
 
 /** POST /plugins/create: the build context would have to be copied to every engine; not done. */
 export const createPlugin: RouteHandler = async () => {
-  throw new HttpError(
-    501,
-    'plugin create is not supported by swarm: create the plugin on one engine, push it to a registry, then install it through swarm (docker plugin install), which installs it on every node',
-  );
+  throw CoreErrors.pluginCreateNotServed();
 };
 
 async function bodyBuffer(ctx: RequestContext): Promise<Buffer | undefined> {
@@ -61,11 +59,11 @@ async function progressOnNodes(ctx: RequestContext, calls: readonly NodeCall[]):
 /** POST /plugins/pull: installed on every healthy node, so drivers are there wherever containers land. */
 export const pullPlugin: RouteHandler = async (ctx) => {
   const nodes = pluginNodes(ctx.api);
-  if (nodes.length === 0) throw new HttpError(500, 'No healthy node available in the cluster');
+  if (nodes.length === 0) throw CoreErrors.noHealthyNode();
   const path = `${ctx.versionPrefix}/plugins/pull${queryString(ctx.query)}`;
   await progressOnNodes(
     ctx,
-    nodes.map((node) => ({ node, path })),
+    nodes.map((node) => ({ node, engine: nodeEngine(ctx.api, node), path })),
   );
 };
 
@@ -73,14 +71,22 @@ export const pullPlugin: RouteHandler = async (ctx) => {
 async function onEveryCopy(
   ctx: RequestContext,
   copies: readonly PluginCopy[],
-  method: string,
+  method: 'POST' | 'DELETE',
   operation: string,
   body?: unknown,
 ): Promise<void> {
   const answers = await Promise.all(
     copies.map(
       async (copy) =>
-        (await callNodes([copy.node], method, `${pluginPath(ctx.versionPrefix, copy.name, operation)}${queryString(ctx.query)}`, body))[0]!,
+        (
+          await callNodes(
+            ctx.api,
+            [copy.node],
+            method,
+            `${pluginPath(ctx.versionPrefix, copy.name, operation)}${queryString(ctx.query)}`,
+            body,
+          )
+        )[0]!,
     ),
   );
   throwFailures(answers);
@@ -95,7 +101,7 @@ const POST_OPERATIONS = ['enable', 'disable', 'set', 'push', 'upgrade'];
 export const pluginOperation: RouteHandler = async (ctx) => {
   const method = ctx.req.method ?? 'GET';
   const split = splitOperation(ctx.params['*'] ?? '', method === 'GET' ? ['json'] : POST_OPERATIONS);
-  if (!split) throw new HttpError(404, 'page not found');
+  if (!split) throw CoreErrors.pageNotFound();
   const copies = await findPluginCopies(ctx.api, split.name, ctx.versionPrefix);
   const first = copies[0]!;
   switch (split.operation) {
@@ -103,7 +109,7 @@ export const pluginOperation: RouteHandler = async (ctx) => {
       return sendJson(ctx.res, 200, clusterPlugin(first.node, first.inspect));
     case 'push':
       return proxyToEngine(
-        nodeEndpoint(first.node),
+        nodeEngine(ctx.api, first.node),
         `${pluginPath(ctx.versionPrefix, first.name, 'push')}${queryString(ctx.query)}`,
         ctx.req,
         ctx.res,
@@ -113,6 +119,7 @@ export const pluginOperation: RouteHandler = async (ctx) => {
         ctx,
         copies.map((copy) => ({
           node: copy.node,
+          engine: nodeEngine(ctx.api, copy.node),
           path: `${pluginPath(ctx.versionPrefix, copy.name, 'upgrade')}${queryString(ctx.query)}`,
         })),
       );

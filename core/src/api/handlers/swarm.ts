@@ -1,12 +1,14 @@
 import type { ContainerConfig } from '@swarm/plugin-sdk';
 import type { RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
-import { HttpError, sendJson } from '../responses.js';
+import { sendJson } from '../responses.js';
+import { CoreErrors } from '../../errors.js';
 
 /** POST /_swarm/v1/explain: a dry run of the scheduler for a container create config. */
 export const explain: RouteHandler = async (ctx) => {
   const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
-  if (typeof body.Image !== 'string') throw new HttpError(400, 'the body must be a container create config with an Image');
+  if (typeof body.Image !== 'string')
+    throw CoreErrors.missingParameter({ text: 'the body must be a container create config with an Image' });
   sendJson(ctx.res, 200, ctx.api.cluster.explain(body as ContainerConfig));
 };
 

@@ -2,8 +2,9 @@ import { hostname, release } from 'node:os';
 import type { ServerResponse } from 'node:http';
 import { queryString, type RouteHandler } from '../context.js';
 import { callEveryEngine, mergeAnswers } from '../fan-out.js';
-import { HttpError, sendJson } from '../responses.js';
+import { sendJson } from '../responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
+import { CoreErrors } from '../../errors.js';
 
 /** The Engine API version we speak, and the oldest clients may ask for. */
 export const API_VERSION = '1.41';
@@ -113,10 +114,7 @@ export const info: RouteHandler = async (ctx) => {
 
 /** Swarm-mode routes: this is Swarm classic, so they answer as an engine outside swarm mode does. */
 export const notSwarmMode: RouteHandler = async () => {
-  throw new HttpError(
-    503,
-    'This node is not a swarm manager. Swarm classic (swarm manage) does not run swarm-mode services, nodes, tasks, secrets or configs.',
-  );
+  throw CoreErrors.notSwarmMode();
 };
 
 /** GET /system/df: every engine's usage, combined. */

@@ -4,7 +4,7 @@ import { readJsonObject } from '../body.js';
 import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
 import { proxyToEngine } from '../engine/proxy.js';
-import { findVolume, nodeEndpoint } from '../lookups.js';
+import { findVolume, nodeEngine } from '../lookups.js';
 import { sendJson, sendNoContent } from '../responses.js';
 
 const VOLUME_FILTERS = ['name', 'driver', 'label', 'dangling', 'node'];
@@ -53,7 +53,7 @@ export const volumeOperation: RouteHandler = async (ctx) => {
   }
   const volume = findVolume(ctx.api, name);
   await proxyToEngine(
-    nodeEndpoint(volume.node),
+    nodeEngine(ctx.api, volume.node),
     `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`,
     ctx.req,
     ctx.res,

@@ -6,6 +6,7 @@ import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
 import { openCliDiscovery } from '../discovery-access.js';
 import { collect, keyValues } from '../key-values.js';
 import { onShutdown } from '../shutdown.js';
+import { CoreErrors } from '../../errors.js';
 
 interface JoinFlags {
   advertise?: string;
@@ -17,13 +18,11 @@ interface JoinFlags {
   discoveryOpt?: string[];
 }
 
-const invalid = (message: string): SwarmError => new SwarmError(ErrorCodes.INVALID_ARGUMENT, message);
-
 function duration(flag: string, value: string): number {
   try {
     return parseDuration(value);
   } catch (error) {
-    throw invalid(`invalid ${flag}: ${(error as Error).message}`);
+    throw CoreErrors.cliFlagInvalid({ flag, reason: (error as Error).message });
   }
 }
 
@@ -32,16 +31,16 @@ export function checkJoinFlags(
   flags: JoinFlags,
   discovery: string | undefined,
 ): { addr: string; heartbeat: number; ttl: number; delay: number; discovery: string } {
-  if (!discovery) throw invalid("discovery required to join a cluster. See 'swarm join --help'.");
+  if (!discovery) throw CoreErrors.cliDiscoveryRequired({ action: 'join' });
   const addr = flags.advertise ?? flags.addr;
-  if (!addr) throw invalid('missing mandatory --advertise flag');
-  if (!isAddrFormat(addr)) throw invalid('--advertise should be of the form ip:port or hostname:port');
+  if (!addr) throw CoreErrors.cliAdvertiseMissing();
+  if (!isAddrFormat(addr)) throw CoreErrors.cliAdvertiseFormat();
   const delay = duration('--delay', flags.delay);
-  if (delay < 0) throw invalid('--delay should not be a negative number');
+  if (delay < 0) throw CoreErrors.cliDelayNegative();
   const heartbeat = duration('--heartbeat', flags.heartbeat);
-  if (heartbeat < 1) throw invalid('--heartbeat should be at least one second');
+  if (heartbeat < 1) throw CoreErrors.cliHeartbeatTooShort();
   const ttl = duration('--ttl', flags.ttl);
-  if (ttl <= heartbeat) throw invalid('--ttl must be strictly superior to the heartbeat value');
+  if (ttl <= heartbeat) throw CoreErrors.cliTtlNotAboveHeartbeat();
   return { addr, heartbeat, ttl, delay, discovery };
 }
 

@@ -1,9 +1,10 @@
-import { ErrorCodes, SwarmError, type DiscoveryWatcher } from '@swarm/plugin-sdk';
+import { type DiscoveryWatcher } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import { parseDuration } from '../../config/duration.js';
 import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
 import { openCliDiscovery } from '../discovery-access.js';
 import { collect, keyValues } from '../key-values.js';
+import { CoreErrors } from '../../errors.js';
 
 interface ListFlags {
   timeout: string;
@@ -14,14 +15,14 @@ interface ListFlags {
 /** Print the engines registered in a discovery service, one `ip:port` per line. */
 async function list(positional: string | undefined, flags: ListFlags, command: Command): Promise<void> {
   const uri = positional ?? flags.discovery;
-  if (!uri) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, "discovery required to list a cluster. See 'swarm list --help'.");
+  if (!uri) throw CoreErrors.cliDiscoveryRequired({ action: 'list' });
   let timeout: number;
   try {
     timeout = parseDuration(flags.timeout);
   } catch (error) {
-    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid --timeout: ${(error as Error).message}`);
+    throw CoreErrors.cliFlagInvalid({ flag: '--timeout', reason: (error as Error).message });
   }
-  if (!(timeout > 0)) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--timeout should be a positive number');
+  if (!(timeout > 0)) throw CoreErrors.cliTimeoutNotPositive();
   const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
   // As Swarm classic, the timeout doubles as the discovery's refresh period.
   const discovery = await openCliDiscovery(cli, uri, {
@@ -40,7 +41,7 @@ async function list(positional: string | undefined, flags: ListFlags, command: C
       queueMicrotask(() => watcher?.stop());
       finish();
     };
-    const timer = setTimeout(() => settle(() => reject(new SwarmError(ErrorCodes.TIMEOUT, 'Timed out'))), timeout * 1000);
+    const timer = setTimeout(() => settle(() => reject(CoreErrors.cliListTimedOut())), timeout * 1000);
     watcher = discovery.watch(
       (found) => settle(() => resolve(found.map((entry) => entry.addr))),
       (error) => settle(() => reject(error)),

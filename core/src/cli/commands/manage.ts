@@ -1,4 +1,3 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import type { SwarmConfigInput, TlsInput } from '../../config/input.js';
 import { Defaults } from '../../config/defaults.js';
@@ -7,6 +6,7 @@ import { createSwarmFromResolved } from '../../embedding/create-swarm.js';
 import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
 import { collect, keyValues, splitList } from '../key-values.js';
 import { onShutdown } from '../shutdown.js';
+import { CoreErrors } from '../../errors.js';
 
 interface ManageFlags {
   host?: string[];
@@ -39,21 +39,19 @@ interface ManageFlags {
 /** Swarm classic's `manage` flag checks that do not depend on the config file. */
 function tlsFromFlags(flags: ManageFlags): TlsInput | undefined {
   if (flags.tls || flags.tlsverify) {
-    if (!flags.tlscert || !flags.tlskey)
-      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscert and --tlskey must be provided when using --tls');
-    if (flags.tlsverify && !flags.tlscacert)
-      throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscacert must be provided when using --tlsverify');
+    if (!flags.tlscert || !flags.tlskey) throw CoreErrors.cliTlsNeedsCertAndKey();
+    if (flags.tlsverify && !flags.tlscacert) throw CoreErrors.cliTlsVerifyNeedsCa();
     return { ca: flags.tlscacert, cert: flags.tlscert, key: flags.tlskey, verify: flags.tlsverify ?? false };
   }
   if (flags.tlscert || flags.tlskey || flags.tlscacert) {
-    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--tlscert, --tlskey and --tlscacert require the use of either --tls or --tlsverify');
+    throw CoreErrors.cliTlsFilesWithoutTls();
   }
   return undefined;
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value)) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `invalid value "${value}" for flag ${flag}`);
+  if (!/^-?\d+$/.test(value)) throw CoreErrors.cliFlagNotInteger({ flag, value });
   return Number(value);
 }
 
@@ -65,7 +63,7 @@ function driverName(name: string | undefined): string | undefined {
 export function manageFlagsToConfig(flags: ManageFlags, positional: string | undefined): SwarmConfigInput {
   const refreshRetry = integer('--engine-refresh-retry', flags.engineRefreshRetry);
   if (refreshRetry !== undefined && refreshRetry !== 3) {
-    throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, '--engine-refresh-retry is deprecated. Use --engine-failure-retry');
+    throw CoreErrors.cliRefreshRetryDeprecated();
   }
   const strategyOptions = keyValues('--strategy-opt', flags.strategyOpt);
   const discovery = positional ?? flags.discovery;

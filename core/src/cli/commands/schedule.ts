@@ -1,9 +1,10 @@
-import { ErrorCodes, SwarmError, type PlacementExplanation } from '@swarm/plugin-sdk';
+import { type PlacementExplanation } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import { formatExplanation } from '../explain-table.js';
 import { postJson } from '../http-post.js';
 import { withRunOptions, type RunArguments } from '../run-arguments.js';
 import { buildContainerConfig } from '../run-options.js';
+import { CoreErrors } from '../../errors.js';
 
 interface ScheduleFlags extends RunArguments {
   explain?: boolean;
@@ -12,7 +13,7 @@ interface ScheduleFlags extends RunArguments {
 }
 
 async function schedule(image: string, cmd: string[], flags: ScheduleFlags): Promise<void> {
-  if (!flags.explain) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, 'swarm schedule only explains placements for now: add --explain');
+  if (!flags.explain) throw CoreErrors.cliScheduleNeedsExplain();
   const config = buildContainerConfig(image, cmd, flags);
   const query = flags.name ? `?name=${encodeURIComponent(flags.name)}` : '';
   const explanation = (await postJson(flags.host, `/_swarm/v1/explain${query}`, config)) as PlacementExplanation;

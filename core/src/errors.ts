@@ -1,0 +1,415 @@
+import { ErrorCodes, defineError, type ErrorCode } from '@swarm/plugin-sdk';
+import type { ConfigOrigin } from './config/layers.js';
+
+/**
+ * Every error the host raises itself, with its code, HTTP status and text (plugins raise theirs
+ * from their own catalogues). Texts Docker clients and scripts match are Docker's and Swarm
+ * classic's, word for word.
+ */
+export const CoreErrors = {
+  // --- Docker API: the request ------------------------------------------------------------------
+  pageNotFound: defineError('core.api.page-not-found', { code: ErrorCodes.NOT_FOUND, message: () => 'page not found' }),
+  clientTooNew: defineError('core.api.client-too-new', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { asked: string; max: string }) => `client version ${p.asked} is too new. Maximum supported API version is ${p.max}`,
+  }),
+  clientTooOld: defineError('core.api.client-too-old', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { asked: string; min: string }) =>
+      `client version ${p.asked} is too old. Minimum supported API version is ${p.min}, please upgrade your client to a newer version`,
+  }),
+  bodyTooLarge: defineError('core.api.body-too-large', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    httpStatus: 413,
+    message: (p: { size: string; limit: number }) => `request body too large: ${p.size} bytes, the limit is ${p.limit}`,
+  }),
+  bodyNotJsonType: defineError('core.api.body-content-type', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { type: string }) => `Content-Type specified (${p.type}) must be 'application/json'`,
+  }),
+  bodyInvalidJson: defineError('core.api.body-json', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { reason: string }) => `invalid JSON body: ${p.reason}`,
+  }),
+  invalidParameter: defineError('core.api.invalid-parameter', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { name: string; reason: string }) => `invalid ${p.name}: ${p.reason}`,
+  }),
+  missingParameter: defineError('core.api.missing-parameter', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { text: string }) => p.text,
+  }),
+  invalidFilterJson: defineError('core.api.filter-json', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { reason: string }) => `invalid filter: ${p.reason}`,
+  }),
+  invalidFilterValue: defineError('core.api.filter-value', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { key: string; value: string }) => `invalid filter '${p.key}': ${p.value}`,
+  }),
+  unknownFilter: defineError('core.api.filter-unknown', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { filter: string }) => `invalid filter '${p.filter}'`,
+  }),
+  unrecognisedFilterValue: defineError('core.api.filter-value-unrecognised', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { key: string; value: string }) => `Unrecognised filter value for ${p.key}: ${p.value}`,
+  }),
+  containerConfigEmpty: defineError('core.api.config-empty', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => 'Config cannot be empty in order to create a container',
+  }),
+  containerNameInvalid: defineError('core.api.container-name', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { name: string }) => `Invalid container name (${p.name}), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed`,
+  }),
+  containerOnOtherNode: defineError('core.api.container-other-node', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { container: string; node: string; network: string; networkNode: string }) =>
+      `container ${p.container} is on node ${p.node}, network ${p.network} on node ${p.networkNode}`,
+  }),
+
+  // --- Docker API: what a request names -------------------------------------------------------------
+  noSuchContainer: defineError('core.api.no-such-container', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { name: string }) => `No such container: ${p.name}`,
+  }),
+  noSuchImage: defineError('core.api.no-such-image', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { name: string }) => `No such image: ${p.name}`,
+  }),
+  networkNotFound: defineError('core.api.network-not-found', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { name: string }) => `network ${p.name} not found`,
+  }),
+  noSuchNetwork: defineError('core.api.no-such-network', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { name: string }) => `No such network: ${p.name}`,
+  }),
+  noSuchVolume: defineError('core.api.no-such-volume', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { name: string }) => `get ${p.name}: no such volume`,
+  }),
+  noSuchExec: defineError('core.api.no-such-exec', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { id: string }) => `No such exec instance: ${p.id}`,
+  }),
+  noEngineWithAllImages: defineError('core.api.no-engine-with-images', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { names: readonly string[] }) => `Unable to find an engine containing all images: ${p.names.join(', ')}`,
+  }),
+
+  // --- Docker API: reaching the engines ---------------------------------------------------------------
+  noHealthyNode: defineError('core.api.no-healthy-node', {
+    code: ErrorCodes.NO_NODE_AVAILABLE,
+    message: () => 'No healthy node available in the cluster',
+  }),
+  engineUnhealthy: defineError('core.api.engine-unhealthy', {
+    code: ErrorCodes.NODE_UNHEALTHY,
+    message: (p: { node: string }) => `Engine ${p.node} is unhealthy`,
+  }),
+  containerNodeUnhealthy: defineError('core.api.container-node-unhealthy', {
+    code: ErrorCodes.NODE_UNHEALTHY,
+    message: (p: { container: string; node: string }) => `Container ${p.container} running on unhealthy node ${p.node}`,
+  }),
+  nodeWithoutEngine: defineError('core.api.node-without-engine', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: (p: { node: string }) => `node ${p.node} has no Docker engine endpoint to forward this call to`,
+  }),
+  engineAnsweredNoObject: defineError('core.api.engine-no-object', {
+    code: ErrorCodes.ENGINE_ERROR,
+    httpStatus: 502,
+    message: (p: { node: string; what: string }) => `${p.node} answered ${p.what} with no object`,
+  }),
+  /** Engines that failed an operation the API fanned out: one `node: message` line each, the first one's status. */
+  nodesFailed: defineError('core.api.nodes-failed', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { failures: ReadonlyArray<{ readonly node: string; readonly message: string }> }) =>
+      p.failures.map((failure) => `${failure.node}: ${failure.message}`).join('\n'),
+  }),
+  /** Every engine refused a fanned-out streaming call: one message when they agree, else one per node. */
+  enginesRefused: defineError('core.api.engines-refused', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { message: string }) => p.message,
+  }),
+  engineAnswerUnreadable: defineError('core.api.engine-answer', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { reason: string }) => `the engine ${p.reason}`,
+  }),
+
+  // --- Docker API: what swarm does not serve -------------------------------------------------------------
+  notSupportedByDriver: defineError('core.api.capability-missing', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: (p: { operation: string; driver: string }) => `${p.operation} is not supported with ${p.driver}`,
+  }),
+  buildkitNotServed: defineError('core.api.buildkit', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: () =>
+      'BuildKit sessions are not supported by swarm: it schedules classic builds (POST /build). Build with DOCKER_BUILDKIT=0, or point buildx at one engine directly',
+  }),
+  pluginCreateNotServed: defineError('core.api.plugin-create', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: () =>
+      'plugin create is not supported by swarm: create the plugin on one engine, push it to a registry, then install it through swarm (docker plugin install), which installs it on every node',
+  }),
+  notSwarmMode: defineError('core.api.not-swarm-mode', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    httpStatus: 503,
+    message: () =>
+      'This node is not a swarm manager. Swarm classic (swarm manage) does not run swarm-mode services, nodes, tasks, secrets or configs.',
+  }),
+  noWebExtension: defineError('core.web.no-extension', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { name: string }) =>
+      `page not found: no web extension "${p.name}" is served here (swarm manage --ui serves the web view at /swarm/ui/; other extensions are named in the config's web key)`,
+  }),
+  webRoutePath: defineError('core.web.route-path', {
+    code: ErrorCodes.PLUGIN_LOAD_FAILED,
+    message: (p: { name: string; path: unknown }) => `web extension "${p.name}": route path ${JSON.stringify(p.path)} must start with /`,
+  }),
+  webRouteHandle: defineError('core.web.route-handle', {
+    code: ErrorCodes.PLUGIN_LOAD_FAILED,
+    message: (p: { name: string; path: string }) => `web extension "${p.name}": route ${p.path} has no handle()`,
+  }),
+  webMountFailed: defineError('core.web.mount', {
+    code: ErrorCodes.PLUGIN_LOAD_FAILED,
+    message: (p: { name: string; reason: string }) => `web extension "${p.name}" failed to mount: ${p.reason}`,
+  }),
+  webRouteFailed: defineError('core.web.route-failed', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: (p: { name: string; reason: string }) => `web extension "${p.name}" failed: ${p.reason}`,
+  }),
+  webRouteSilent: defineError('core.web.route-silent', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: (p: { name: string; method: string; path: string }) => `web extension "${p.name}" did not answer ${p.method} ${p.path}`,
+  }),
+  webAnsweredTwice: defineError('core.web.answered-twice', { code: ErrorCodes.PLUGIN_REGISTER_FAILED, message: () => 'a web route answered twice' }),
+  cliRunArguments: defineError('core.cli.run-arguments', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { reason: string }) => p.reason,
+  }),
+  noPrimary: defineError('core.replication.no-primary', {
+    code: ErrorCodes.NO_NODE_AVAILABLE,
+    message: () => 'No elected primary cluster manager',
+  }),
+
+  // --- scheduling ------------------------------------------------------------------------------------
+  noNodes: defineError('core.scheduler.no-nodes', {
+    code: ErrorCodes.NO_NODE_AVAILABLE,
+    message: () => 'No nodes available in the cluster',
+  }),
+  /** The filters or the strategy left no node: the refusal text, with the refusing component's code. */
+  placementRefused: defineError('core.scheduler.refused', {
+    code: (p: { code: ErrorCode; text: string }) => p.code,
+    message: (p: { code: ErrorCode; text: string }) => p.text,
+  }),
+  /** A filter refused the request itself (a malformed expression): Swarm classic's text around the filter's, with its code and status. */
+  requestRefused: defineError('core.scheduler.request-refused', {
+    code: (p: { code: ErrorCode; text: string }) => p.code,
+    message: (p: { code: ErrorCode; text: string }) => p.text,
+  }),
+
+  // --- configuration -------------------------------------------------------------------------------------
+  /** A bad value, worded for where it came from: a flag gets Swarm classic's plain text, a file or object the key path in front. */
+  configInvalid: defineError('core.config.invalid', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { origin: ConfigOrigin; keyPath: string; text: string }) =>
+      p.origin === 'flags' || p.origin === 'defaults' ? p.text : `${p.keyPath}: ${p.text}`,
+  }),
+  configShapeInvalid: defineError('core.config.shape', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { source: string; lines: readonly string[] }) =>
+      `invalid config${p.source ? ` in ${p.source}` : ''}: ${p.lines.join('; ')}`,
+  }),
+  configFileNotFound: defineError('core.config.not-found', {
+    code: ErrorCodes.CONFIG_NOT_FOUND,
+    message: (p: { path: string }) => `config file not found: ${p.path}`,
+  }),
+  configUnreadable: defineError('core.config.unreadable', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { where: string; reason: string }) => `cannot read config ${p.where}: ${p.reason}`,
+  }),
+  discoveryRequired: defineError('core.config.discovery-required', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { command: string }) => `discovery required to manage a cluster. See 'swarm ${p.command} --help'.`,
+  }),
+  unknownProvider: defineError('core.config.unknown-provider', {
+    code: ErrorCodes.UNKNOWN_PROVIDER,
+    message: (p: { kind: string; name: string; available: readonly string[]; origin: ConfigOrigin; keyPath: string }) => {
+      const text = `unknown ${p.kind} "${p.name}"; available: ${p.available.join(', ') || '(none)'}`;
+      return p.origin === 'flags' || p.origin === 'defaults' ? text : `${p.keyPath}: ${text}`;
+    },
+  }),
+  discoveryUriInvalid: defineError('core.discovery.uri', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { uri: string }) => `invalid discovery URI "${p.uri}"`,
+  }),
+  discoveryUnsupported: defineError('core.discovery.unsupported', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { scheme: string; uri: string; available?: readonly string[] }) =>
+      `unsupported discovery "${p.scheme}://" in "${p.uri}"${
+        p.available === undefined ? '' : `; available: ${p.available.map((scheme) => `${scheme}://`).join(', ') || '(none)'}`
+      }`,
+  }),
+  tlsFileUnreadable: defineError('core.tls.unreadable', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { what: string; path: string; reason: string }) => `cannot read the TLS ${p.what} ${p.path}: ${p.reason}`,
+  }),
+  tlsNeedsCertAndKey: defineError('core.tls.cert-key', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: () => 'TLS needs a certificate and a key (--tlscert, --tlskey)',
+  }),
+  tlsVerifyNeedsCa: defineError('core.tls.verify-ca', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: () => '--tlsverify needs a CA certificate (--tlscacert) to check clients against',
+  }),
+  unixSocketNotAbsolute: defineError('core.listen.unix-relative', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: string }) => `invalid unix socket address ${p.value}: the path must be absolute`,
+  }),
+  listenAddressInvalid: defineError('core.listen.address', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: string }) => `invalid listen address ${p.value}: use tcp://host:port or unix:///path`,
+  }),
+  listenPortOutOfRange: defineError('core.listen.port', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { value: string }) => `invalid listen address ${p.value}: port out of range`,
+  }),
+  replicationNeedsAdvertise: defineError('core.replication.advertise', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: () => '--advertise address must be provided when using --leader-election',
+  }),
+  replicationNeedsKvStore: defineError('core.replication.store', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: (p: { discovery: string }) =>
+      `--replication needs a key-value discovery store (zk://, etcd://) to elect a primary; "${p.discovery}" cannot`,
+  }),
+
+  // --- plugins ------------------------------------------------------------------------------------------
+  pluginPathNotFound: defineError('core.plugin.path-not-found', {
+    code: ErrorCodes.PLUGIN_NOT_FOUND,
+    message: (p: { spec: string; fromDir: string }) => `plugin "${p.spec}" not found: no such file or folder relative to ${p.fromDir}`,
+  }),
+  pluginNotFound: defineError('core.plugin.not-found', {
+    code: ErrorCodes.PLUGIN_NOT_FOUND,
+    message: (p: { spec: string; fromDir: string; tried: readonly string[]; install: string }) =>
+      `plugin "${p.spec}" not found from ${p.fromDir} (tried ${p.tried.join(', ')}); install it with: npm install ${p.install}`,
+  }),
+  pluginLoadFailed: defineError('core.plugin.load-failed', {
+    code: ErrorCodes.PLUGIN_LOAD_FAILED,
+    message: (p: { plugin: string; entry: string; reason: string }) => `plugin "${p.plugin}" failed to load from ${p.entry}: ${p.reason}`,
+  }),
+  pluginManifestInvalid: defineError('core.plugin.manifest', {
+    code: ErrorCodes.PLUGIN_INVALID_MANIFEST,
+    message: (p: { where: string; text: string }) => `invalid plugin manifest in ${p.where}: ${p.text}`,
+  }),
+  pluginIncompatible: defineError('core.plugin.incompatible', {
+    code: ErrorCodes.PLUGIN_INCOMPATIBLE,
+    message: (p: { plugin: string; version: string; wants: string; provided: string }) =>
+      `plugin "${p.plugin}@${p.version}" requires plugin API ${p.wants}, this swarm provides ${p.provided}`,
+  }),
+  pluginRegisterFailed: defineError('core.plugin.register-failed', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: (p: { plugin: string; reason: string }) => `plugin "${p.plugin}" failed in register(): ${p.reason}`,
+  }),
+  providerWithoutName: defineError('core.plugin.provider-name', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: (p: { kind: string }) => `a ${p.kind} was registered without a name`,
+  }),
+  providerShape: defineError('core.plugin.provider-shape', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: (p: { kind: string; name: string }) => `${p.kind} "${p.name}" needs exactly one of useClass, useFactory, useValue`,
+  }),
+  providerDuplicate: defineError('core.plugin.duplicate', {
+    code: ErrorCodes.PLUGIN_DUPLICATE_PROVIDER,
+    message: (p: { kind: string; name: string; first: string; second: string }) =>
+      `${p.kind} "${p.name}" is provided twice: by "${p.first}" and by "${p.second}"`,
+  }),
+
+  // --- CLI (Swarm classic's texts) ------------------------------------------------------------------------
+  cliDiscoveryRequired: defineError('core.cli.discovery-required', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { action: 'join' | 'list' }) => `discovery required to ${p.action} a cluster. See 'swarm ${p.action} --help'.`,
+  }),
+  cliAdvertiseMissing: defineError('core.cli.advertise-missing', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => 'missing mandatory --advertise flag',
+  }),
+  cliAdvertiseFormat: defineError('core.cli.advertise-format', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--advertise should be of the form ip:port or hostname:port',
+  }),
+  cliFlagInvalid: defineError('core.cli.flag-invalid', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { flag: string; reason: string }) => `invalid ${p.flag}: ${p.reason}`,
+  }),
+  cliFlagNotInteger: defineError('core.cli.flag-integer', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { flag: string; value: string }) => `invalid value "${p.value}" for flag ${p.flag}`,
+  }),
+  cliDelayNegative: defineError('core.cli.delay-negative', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--delay should not be a negative number',
+  }),
+  cliHeartbeatTooShort: defineError('core.cli.heartbeat', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--heartbeat should be at least one second',
+  }),
+  cliTtlNotAboveHeartbeat: defineError('core.cli.ttl', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--ttl must be strictly superior to the heartbeat value',
+  }),
+  cliTimeoutNotPositive: defineError('core.cli.timeout', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--timeout should be a positive number',
+  }),
+  cliListTimedOut: defineError('core.cli.list-timed-out', { code: ErrorCodes.TIMEOUT, message: () => 'Timed out' }),
+  cliScheduleNeedsExplain: defineError('core.cli.schedule-explain', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => 'swarm schedule only explains placements for now: add --explain',
+  }),
+  cliTlsNeedsCertAndKey: defineError('core.cli.tls-cert-key', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--tlscert and --tlskey must be provided when using --tls',
+  }),
+  cliTlsVerifyNeedsCa: defineError('core.cli.tlsverify-ca', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--tlscacert must be provided when using --tlsverify',
+  }),
+  cliTlsFilesWithoutTls: defineError('core.cli.tls-files', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--tlscert, --tlskey and --tlscacert require the use of either --tls or --tlsverify',
+  }),
+  cliRefreshRetryDeprecated: defineError('core.cli.refresh-retry', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => '--engine-refresh-retry is deprecated. Use --engine-failure-retry',
+  }),
+  cliKeyValueFlag: defineError('core.cli.key-value', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { flag: string }) => `${p.flag} must contain key=value strings`,
+  }),
+  cliManagerAddress: defineError('core.cli.manager-address', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { host: string }) => `invalid manager address "${p.host}"`,
+  }),
+  cliManagerAnswered: defineError('core.cli.manager-answered', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { status: number; message: string }) => `manager answered ${p.status}: ${p.message}`,
+  }),
+  cliManagerUnreachable: defineError('core.cli.manager-unreachable', {
+    code: ErrorCodes.ENGINE_UNREACHABLE,
+    message: (p: { host: string; reason: string }) => `Cannot connect to the swarm manager at ${p.host}: ${p.reason}`,
+  }),
+  cliSizeInvalid: defineError('core.cli.size', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { value: string }) => `invalid size: '${p.value}'`,
+  }),
+  cliPortSpecInvalid: defineError('core.cli.port-spec', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { spec: string }) => `invalid port specification: "${p.spec}"`,
+  }),
+  cliCpuSharesInvalid: defineError('core.cli.cpu-shares', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { value: string }) => `invalid --cpu-shares: "${p.value}"`,
+  }),
+} as const;
