@@ -183,7 +183,10 @@ export const CoreErrors = {
     code: ErrorCodes.PLUGIN_REGISTER_FAILED,
     message: (p: { name: string; method: string; path: string }) => `web extension "${p.name}" did not answer ${p.method} ${p.path}`,
   }),
-  webAnsweredTwice: defineError('core.web.answered-twice', { code: ErrorCodes.PLUGIN_REGISTER_FAILED, message: () => 'a web route answered twice' }),
+  webAnsweredTwice: defineError('core.web.answered-twice', {
+    code: ErrorCodes.PLUGIN_REGISTER_FAILED,
+    message: () => 'a web route answered twice',
+  }),
   cliRunArguments: defineError('core.cli.run-arguments', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { reason: string }) => p.reason,
