@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEndpoint } from '@swarm/plugin-sdk';
-import { dialEngine } from '../dist/api/engine/dial.js';
-import { engineJson } from '../dist/api/engine/endpoint-request.js';
+import { EngineClients } from '../dist/api/engine/engine-clients.js';
 
 const run = promisify(execFile);
 
@@ -18,6 +17,7 @@ describe('API front to a TLS engine whose certificate is not verified', () => {
   let dir: string;
   let server: Server;
   let port: number;
+  const clients = new EngineClients();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-engine-tls-'));
@@ -49,28 +49,36 @@ describe('API front to a TLS engine whose certificate is not verified', () => {
   });
 
   afterAll(async () => {
+    clients.close();
     await new Promise((resolve) => server?.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const endpoint = (rejectUnauthorized: boolean, host = '127.0.0.1'): EngineEndpoint => ({
+  const endpoint = (rejectUnauthorized: boolean): EngineEndpoint => ({
     protocol: 'https',
-    host,
+    host: '127.0.0.1',
     port,
     tls: { rejectUnauthorized },
   });
 
-  it('answers through the kept-alive agent when verification is off', async () => {
-    expect(await engineJson(endpoint(false), 'GET', '/containers/x/json')).toMatchObject({ status: 200, body: { Id: 'engine-answer' } });
+  it('answers through the kept-alive connections when verification is off', async () => {
+    expect(await clients.of(endpoint(false)).answer({ path: '/containers/x/json' })).toMatchObject({
+      status: 200,
+      body: { Id: 'engine-answer' },
+    });
   });
 
-  // (agents are kept per address, so this case reaches the engine by another name)
-  it('refuses the same engine when verification is on', async () => {
-    await expect(engineJson(endpoint(true, 'localhost'), 'GET', '/containers/x/json')).rejects.toThrow(/self[- ]signed certificate/);
+  it('refuses the same engine when verification is on, in a client of its own', async () => {
+    const verifying = new EngineClients();
+    try {
+      await expect(verifying.of(endpoint(true)).answer({ path: '/containers/x/json' })).rejects.toThrow(/self[- ]signed certificate/);
+    } finally {
+      verifying.close();
+    }
   });
 
   it('dials hijacked connections (attach, exec) the same way', async () => {
-    const socket = dialEngine(endpoint(false));
+    const socket = clients.of(endpoint(false)).dial();
     await new Promise<void>((resolve, reject) => {
       socket.once('secureConnect', resolve);
       socket.once('error', reject);

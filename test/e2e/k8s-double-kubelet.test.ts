@@ -26,6 +26,17 @@ const pod = (name: string, spec: Partial<PodSpec> & Pick<PodSpec, 'containers'>,
 const read = (name: string) => core.readNamespacedPod({ name, namespace: NS });
 const running = (name: string) =>
   eventually(`${name} Running`, async () => ((await read(name)).status?.phase === 'Running' ? read(name) : undefined), 30_000);
+// Running means one container runs (the kubelet's rule): execs into the others wait until every one has started.
+const allStarted = (name: string) =>
+  eventually(
+    `${name}'s containers all running`,
+    async () => {
+      const pod = await read(name);
+      const statuses = pod.status?.containerStatuses ?? [];
+      return statuses.length === pod.spec!.containers.length && statuses.every((s) => s.state?.running) ? pod : undefined;
+    },
+    30_000,
+  );
 const busybox = (name: string, command: string, extra: Partial<k8s.V1Container> = {}): k8s.V1Container => ({
   name,
   image: 'busybox:local',
@@ -172,7 +183,7 @@ describe('Kubernetes double kubelets: pods', () => {
         },
       ],
     });
-    const status = (await running('mapped')).status!;
+    const status = (await allStarted('mapped')).status!;
     expect(status.initContainerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     const env = await execIn(
       'mapped',
@@ -181,9 +192,11 @@ describe('Kubernetes double kubelets: pods', () => {
     );
     expect(env.stdout).toBe(`x hello node150 ${status.podIP}\n/scratch\nhost data\n`);
     expect(readFileSync(join(hostDir, 'from-pod'), 'utf8')).toBe('made\n');
-    expect((await execIn('mapped', ['sh', '-c', 'cat /shared/init; grep ^Uid: /proc/self/status'], 'privileged')).stdout).toBe(
-      'from-init\nUid:\t1000\t1000\t1000\t1000\n',
-    );
+    const initAndUid = await execIn('mapped', ['sh', '-c', 'cat /shared/init; grep ^Uid: /proc/self/status'], 'privileged');
+    expect({ stdout: initAndUid.stdout, stderr: initAndUid.stderr }).toEqual({
+      stdout: 'from-init\nUid:\t1000\t1000\t1000\t1000\n',
+      stderr: '',
+    });
     const response = await fetch('http://127.0.0.151:18080/init');
     expect(await response.text()).toBe('from-init\n');
     const uid = (await read('mapped')).metadata!.uid;
@@ -405,8 +418,15 @@ describe('Kubernetes double kubelets: network, deletion and node faults', () => 
       addresses: [{ ip: (await read('web')).status!.podIP, hostname: 'web-0', nodeName: 'node150' }],
       ports: [{ port: 80, protocol: 'TCP' }],
     });
+    // Running is not listening (the pod has no readiness probe): the first fetch waits until httpd answers
+    await eventually(
+      'web resolving from the client',
+      async () => (await execIn('client', ['wget', '-qO-', 'http://web/'])).stdout !== '',
+      15_000,
+    );
     for (const name of ['web', `web.${NS}`, `web.${NS}.svc.cluster.local`, `web-0.web.${NS}.svc.cluster.local`]) {
-      expect((await execIn('client', ['wget', '-qO-', `http://${name}/`])).stdout).toBe('hello from busybox:local\n');
+      const fetched = await execIn('client', ['wget', '-qO-', `http://${name}/`]);
+      expect({ name, stdout: fetched.stdout, stderr: fetched.stderr }).toEqual({ name, stdout: 'hello from busybox:local\n', stderr: '' });
     }
     const slices = await kc
       .makeApiClient(k8s.DiscoveryV1Api)
