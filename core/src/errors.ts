@@ -9,6 +9,19 @@ import type { ConfigOrigin } from './config/layers.js';
 export const CoreErrors = {
   // --- Docker API: the request ------------------------------------------------------------------
   pageNotFound: defineError('core.api.page-not-found', { code: ErrorCodes.NOT_FOUND, message: () => 'page not found' }),
+  badUrlEscape: defineError('core.api.bad-url-escape', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { escape: string }) => `invalid URL escape ${JSON.stringify(p.escape)}`,
+  }),
+  badRequestTarget: defineError('core.api.bad-request-target', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { target: string }) => `bad request target ${JSON.stringify(p.target)}: expected a path such as /containers/json`,
+  }),
+  internalRequestFault: defineError('core.api.internal-fault', {
+    code: ErrorCodes.INTERNAL,
+    httpStatus: 500,
+    message: (p: { reason: string }) => `internal error in swarm while answering this request: ${p.reason}`,
+  }),
   clientTooNew: defineError('core.api.client-too-new', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { asked: string; max: string }) => `client version ${p.asked} is too new. Maximum supported API version is ${p.max}`,
@@ -30,6 +43,11 @@ export const CoreErrors = {
   bodyInvalidJson: defineError('core.api.body-json', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { reason: string }) => `invalid JSON body: ${p.reason}`,
+  }),
+  bodyFieldInvalid: defineError('core.api.body-field-type', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { kind: string; field: string; type: string }) =>
+      `json: cannot unmarshal ${p.kind} into Go struct field ${p.field} of type ${p.type}`,
   }),
   invalidParameter: defineError('core.api.invalid-parameter', {
     code: ErrorCodes.INVALID_ARGUMENT,

@@ -36,6 +36,8 @@ export const ErrorCodes = {
   DISCOVERY_INVALID: 'SWARM_ERR_DISCOVERY_INVALID',
   DISCOVERY_FAILED: 'SWARM_ERR_DISCOVERY_FAILED',
   TIMEOUT: 'SWARM_ERR_TIMEOUT',
+  /** A fault in swarm itself (a bug): logged with its cause, answered with 500. */
+  INTERNAL: 'SWARM_ERR_INTERNAL',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -5,6 +5,7 @@ import type { ApiContext, RequestContext } from './context.js';
 import { sendError } from './responses.js';
 import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
+import { parseQuery, readRequestTarget } from './request-path.js';
 import { CoreErrors } from '../errors.js';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -26,27 +27,32 @@ function checkClientVersion(versionPrefix: string): void {
   if (compareVersions(asked, MIN_API_VERSION) < 0) throw CoreErrors.clientTooOld({ asked, min: MIN_API_VERSION });
 }
 
-// A refused body is read and dropped before answering (closing while the client still writes
-// makes its kernel reset the connection and lose our answer), up to this much.
-const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+// A refused body is read and dropped after the answer (closing while the client still writes makes
+// its kernel reset the connection and lose our answer), up to this much and this long.
+const MAX_DISCARDED_BYTES = 1024 * 1024 * 1024;
+const MAX_DISCARD_MS = 60_000;
 
-function discardBody(req: IncomingMessage, limit: number): Promise<void> {
-  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let seen = 0;
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > limit) {
-        req.off('data', onData);
-        req.socket.destroy();
-        resolve();
-      }
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve());
-    req.once('close', () => resolve());
-    req.resume();
-  });
+function discardBodyAfterAnswer(req: IncomingMessage): void {
+  if (req.complete || req.readableEnded || req.destroyed) return;
+  let seen = 0;
+  const giveUp = () => {
+    cleanup();
+    req.socket?.destroy();
+  };
+  const timer = setTimeout(giveUp, MAX_DISCARD_MS);
+  timer.unref();
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > MAX_DISCARDED_BYTES) giveUp();
+  };
+  const cleanup = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+  };
+  req.on('data', onData);
+  req.once('end', cleanup);
+  req.once('close', cleanup);
+  req.resume();
 }
 
 export interface DispatcherOptions {
@@ -62,7 +68,7 @@ export class Dispatcher {
   ) {}
 
   readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    void this.handle(req, res, undefined);
+    this.handle(req, res, undefined).catch((error: unknown) => this.failed(req, res, error));
   };
 
   /** Attach and exec start ask to upgrade: the handler gets the raw socket. */
@@ -71,16 +77,31 @@ export class Dispatcher {
     res.assignSocket(socket as Socket);
     res.shouldKeepAlive = false;
     res.on('finish', () => socket.end());
-    void this.handle(req, res, { socket, head });
+    this.handle(req, res, { socket, head }).catch((error: unknown) => this.failed(req, res, error));
   };
+
+  /** The last guard: a fault outside the handler's own error answer is logged, never fatal. */
+  private failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    this.api.logger.error({ err: error, method: req.method, url: req.url }, 'api request failed outside its handler');
+    if (res.headersSent || res.destroyed) res.destroy();
+    else sendError(res, CoreErrors.internalRequestFault({ reason: error instanceof Error ? error.message : String(error) }));
+  }
 
   private async handle(req: IncomingMessage, res: ServerResponse, upgrade: RequestContext['upgrade']): Promise<void> {
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
+    // Read now: once the client hangs up, the socket is gone.
+    const remote = req.socket?.remoteAddress ?? 'unix';
     let route = 'unmatched';
     try {
-      const url = new URL(req.url ?? '/', 'http://swarm.invalid');
-      const { versionPrefix, path } = splitVersion(url.pathname);
+      const target = readRequestTarget(req.url ?? '/');
+      if (target.kind === 'redirect') {
+        route = 'redirect-to-clean-path';
+        res.writeHead(301, { Location: target.location, 'Content-Length': '0' });
+        res.end();
+        return;
+      }
+      const { versionPrefix, path } = splitVersion(target.routingPath);
       const forwarding = this.api.role?.forward({ req, res, path, upgrade });
       if (forwarding) {
         route = 'forwarded-to-primary';
@@ -98,18 +119,15 @@ export class Dispatcher {
       const match = this.router.find(method, path);
       if (!match) throw CoreErrors.pageNotFound();
       route = match.route;
-      await match.handler({ req, res, params: match.params, query: url.searchParams, versionPrefix, upgrade, api: this.api });
+      await match.handler({ req, res, params: match.params, query: parseQuery(target.rawQuery), versionPrefix, upgrade, api: this.api });
     } catch (error) {
-      if (!upgrade) await discardBody(req, MAX_DISCARDED_BYTES);
       sendError(res, error);
+      if (!upgrade) discardBodyAfterAnswer(req);
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = upgrade && !res.headersSent ? 101 : res.statusCode;
       this.api.metrics.observeRequest(method, route, status, seconds);
-      this.api.logger.debug(
-        { method, url: req.url, route, status, ms: Math.round(seconds * 1000), remote: req.socket.remoteAddress ?? 'unix' },
-        'api request',
-      );
+      this.api.logger.debug({ method, url: req.url, route, status, ms: Math.round(seconds * 1000), remote }, 'api request');
     }
   }
 }

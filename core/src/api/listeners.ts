@@ -1,5 +1,6 @@
 import { existsSync, unlinkSync, chmodSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket, AddressInfo } from 'node:net';
 import { type TlsFiles } from '@swarm/plugin-sdk';
@@ -64,6 +65,14 @@ export async function listen(
   });
   server.on('request', dispatcher.onRequest);
   server.on('upgrade', dispatcher.onUpgrade);
+  // dockerd answers CONNECT like any unknown route; without a listener Node would drop the socket.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify({ message: CoreErrors.pageNotFound().message });
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status =

@@ -25,7 +25,7 @@ export function splitVersion(pathname: string): { versionPrefix: string; path: s
 
 /** Routes answer both bare and with a `/v1.NN` prefix (the prefix is stripped before matching). */
 export class ApiRouter {
-  private readonly router = Router({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1024 });
+  private readonly router = Router({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, maxParamLength: 1024 });
 
   add(methods: HTTPMethod | HTTPMethod[], path: string, handler: RouteHandler): this {
     const store: RouteStore = { handler, route: path };

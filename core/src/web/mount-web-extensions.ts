@@ -99,8 +99,14 @@ export async function mountWebExtensions(
     }
     mounted.push(configured);
     for (const route of routes) {
-      const path = route.path === '/' ? `${prefix}/` : `${prefix}${route.path}`;
-      router.add(methodsOf(route), path, routeHandler(configured.name, prefix, route, host.jsonLimit, logger));
+      const handler = routeHandler(configured.name, prefix, route, host.jsonLimit, logger);
+      if (route.path !== '/') {
+        router.add(methodsOf(route), `${prefix}${route.path}`, handler);
+        continue;
+      }
+      // Paths match exactly (as dockerd's do), so the bare prefix is its own route: the handler redirects it.
+      router.add(methodsOf(route), `${prefix}/`, handler);
+      router.add(methodsOf(route), prefix, handler);
     }
   }
   return {

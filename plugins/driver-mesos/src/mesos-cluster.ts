@@ -381,7 +381,7 @@ export class MesosCluster implements Cluster {
   async startContainer(container: Container): Promise<void> {
     if (container.state === 'running') return;
     // the engine's own refusal (404 gone, 409 cannot start) reaches the client with its status
-    await this.agentOf(container).engine.json({ method: 'POST', path: `/containers/${container.id}/start` });
+    await this.agentOf(container).engine.json({ method: 'POST', path: `/containers/${encodeURIComponent(container.id)}/start` });
     await this.agentOf(container).refresh();
   }
 
@@ -391,7 +391,7 @@ export class MesosCluster implements Cluster {
     if (taskId && container.state === 'running' && options.force) await this.killTask(taskId, agent.id);
     const query = { force: options.force ? 1 : 0, v: options.volumes ? 1 : 0 };
     // gone already is removed; any other refusal reaches the client with the engine's status
-    await agent.engine.json({ method: 'DELETE', path: `/containers/${container.id}`, query }).catch((error: unknown) => {
+    await agent.engine.json({ method: 'DELETE', path: `/containers/${encodeURIComponent(container.id)}`, query }).catch((error: unknown) => {
       if (!isSwarmError(error, ErrorCodes.NOT_FOUND)) throw error;
     });
     await agent.refresh();

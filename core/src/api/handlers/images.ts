@@ -13,7 +13,8 @@ const IMAGE_FILTERS = ['node', 'reference', 'dangling', 'label', 'before', 'sinc
 
 /** An image name as a path segment of the engine's API (slashes kept, the rest escaped). */
 export function imagePath(name: string): string {
-  return name.split('/').map(encodeURIComponent).join('/');
+  // Whole-name encoding: dockerd decodes `%2F` before routing, and no part of a name can become a path segment of its own.
+  return encodeURIComponent(name);
 }
 
 function referenceMatches(pattern: string, tags: readonly string[]): boolean {
@@ -78,7 +79,7 @@ function pushSource(ctx: RequestContext, name: string): Image {
 
 async function forwardToHolder(ctx: RequestContext, name: string, operation: string, byId: boolean): Promise<void> {
   const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx.api, name);
-  const target = byId ? image.id : imagePath(name);
+  const target = imagePath(byId ? image.id : name);
   await proxyToEngine(
     nodeEngine(ctx.api, image.node),
     `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`,

@@ -5,6 +5,7 @@ import { requireDiscovery } from '../../deployment/build-deployment.js';
 import { createSwarmFromResolved } from '../../embedding/create-swarm.js';
 import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
 import { collect, keyValues, splitList } from '../key-values.js';
+import { installSafetyNet } from '../safety-net.js';
 import { onShutdown } from '../shutdown.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -93,6 +94,7 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
   requireDiscovery(cli.resolved, 'manage');
   const { logger } = cli;
+  installSafetyNet(logger);
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
   const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });
   logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
