@@ -1,6 +1,8 @@
 import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
+import { checkBody } from '../validation/check-body.js';
+import { containerCreateBody, execCreateBody } from '../validation/engine-bodies.js';
 import { capability } from '../capabilities.js';
 import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
 import { proxyToEngine } from '../engine/proxy.js';
@@ -14,7 +16,7 @@ import { CoreErrors } from '../../errors.js';
 
 /** POST /containers/create: placed by the cluster's scheduler. */
 export async function createContainer(ctx: RequestContext): Promise<void> {
-  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), containerCreateBody);
   if (typeof body.Image !== 'string' || body.Image === '') throw CoreErrors.containerConfigEmpty();
   const name = ctx.query.get('name') ?? undefined;
   if (name !== undefined && name !== '' && !/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(name)) {
@@ -35,7 +37,7 @@ export async function createContainer(ctx: RequestContext): Promise<void> {
 /** GET /containers/{name}/json: the engine's answer plus Swarm classic's `Node` object. */
 async function inspectContainer(ctx: RequestContext, container: Container): Promise<void> {
   const body = await containerEngine(ctx.api, container).json({
-    path: `${ctx.versionPrefix}/containers/${container.id}/json${queryString(ctx.query)}`,
+    path: `${ctx.versionPrefix}/containers/${encodeURIComponent(container.id)}/json${queryString(ctx.query)}`,
   });
   if (typeof body !== 'object' || body === null)
     throw CoreErrors.engineAnsweredNoObject({ node: container.node.name, what: `the inspect of ${container.name}` });
@@ -61,10 +63,10 @@ async function renameContainer(ctx: RequestContext, container: Container): Promi
 /** POST /containers/{name}/exec: forwarded, and the exec ID remembered for exec start/inspect. */
 async function createExec(ctx: RequestContext, container: Container): Promise<void> {
   const engine = containerEngine(ctx.api, container);
-  const request = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const request = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), execCreateBody);
   const body = await engine.json<{ Id?: unknown }>({
     method: 'POST',
-    path: `${ctx.versionPrefix}/containers/${container.id}/exec`,
+    path: `${ctx.versionPrefix}/containers/${encodeURIComponent(container.id)}/exec`,
     body: request,
   });
   const id = body?.Id;
@@ -78,7 +80,7 @@ const FRAMED_READS = new Set(['logs', 'export', 'stats', 'archive']);
 /** Anything else on a container goes to its engine, streamed (and hijacked for attach). */
 async function forward(ctx: RequestContext, container: Container, operation: string): Promise<void> {
   const endpoint = containerEngine(ctx.api, container);
-  const path = `${ctx.versionPrefix}/containers/${container.id}/${operation}${queryString(ctx.query)}`;
+  const path = `${ctx.versionPrefix}/containers/${encodeURIComponent(container.id)}/${operation}${queryString(ctx.query)}`;
   if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
   else if (operation === 'attach') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
   else if (ctx.req.method === 'GET' && FRAMED_READS.has(operation) && hasNoBody(ctx.req))

@@ -2,6 +2,10 @@ import { queryString, type RouteHandler } from '../context.js';
 import { proxyToEngine } from '../engine/proxy.js';
 import { anyHealthyEngine, containerEngine, findContainer } from '../lookups.js';
 import { imagePath } from './images.js';
+import { readJsonBody } from '../body.js';
+import { sendJson } from '../responses.js';
+import { checkBody } from '../validation/check-body.js';
+import { authBody } from '../validation/engine-bodies.js';
 import { CoreErrors } from '../../errors.js';
 
 /** POST /commit?container=...: on the container's engine, with the engine's container ID. */
@@ -16,7 +20,11 @@ export const commit: RouteHandler = async (ctx) => {
 
 /** POST /auth: any healthy engine checks the credentials against the registry. */
 export const auth: RouteHandler = async (ctx) => {
-  await proxyToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/auth`, ctx.req, ctx.res);
+  const body = await readJsonBody(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw CoreErrors.bodyInvalidJson({ reason: 'expected an object' });
+  const credentials = checkBody(body as Record<string, unknown>, authBody);
+  const answer = await anyHealthyEngine(ctx.api).answer({ method: 'POST', path: `${ctx.versionPrefix}/auth`, body: credentials });
+  sendJson(ctx.res, answer.status, answer.body ?? {});
 };
 
 /**

@@ -1,6 +1,8 @@
 import type { Network, NetworkCreateRequest, NetworkInventory, NetworkSummary } from '@swarm/plugin-sdk';
 import { queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
+import { checkBody } from '../validation/check-body.js';
+import { networkAttachBody, networkCreateBody } from '../validation/engine-bodies.js';
 import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
 import { proxyToEngine } from '../engine/proxy.js';
@@ -45,7 +47,7 @@ export const listNetworks: RouteHandler = async (ctx) => {
 /** POST /networks/create */
 export const createNetwork: RouteHandler = async (ctx) => {
   const networks = capability(ctx.api.cluster, 'networkManagement', 'network create');
-  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkCreateBody);
   if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
   const network = await networks.create(body as NetworkCreateRequest);
   sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
@@ -54,7 +56,7 @@ export const createNetwork: RouteHandler = async (ctx) => {
 async function inspectNetwork(ctx: RequestContext, network: Network): Promise<void> {
   await proxyToEngine(
     nodeEngine(ctx.api, network.node),
-    `${ctx.versionPrefix}/networks/${network.id}${queryString(ctx.query)}`,
+    `${ctx.versionPrefix}/networks/${encodeURIComponent(network.id)}${queryString(ctx.query)}`,
     ctx.req,
     ctx.res,
   );
@@ -62,7 +64,7 @@ async function inspectNetwork(ctx: RequestContext, network: Network): Promise<vo
 
 /** connect/disconnect: the container is named as the cluster knows it, the engine wants its ID. */
 async function attachContainer(ctx: RequestContext, network: Network, operation: string): Promise<void> {
-  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkAttachBody);
   if (typeof body.Container !== 'string') throw CoreErrors.missingParameter({ text: 'a container name or ID is required' });
   const container = findContainer(ctx.api, body.Container);
   if (network.scope === 'local' && container.node.id !== network.node.id) {
@@ -75,7 +77,7 @@ async function attachContainer(ctx: RequestContext, network: Network, operation:
   }
   await nodeEngine(ctx.api, container.node).json({
     method: 'POST',
-    path: `${ctx.versionPrefix}/networks/${network.id}/${operation}`,
+    path: `${ctx.versionPrefix}/networks/${encodeURIComponent(network.id)}/${operation}`,
     body: { ...body, Container: container.id },
   });
   ctx.res.writeHead(200);

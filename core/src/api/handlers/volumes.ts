@@ -1,6 +1,8 @@
 import type { VolumeCreateRequest, VolumeSummary } from '@swarm/plugin-sdk';
 import { queryFlag, queryString, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
+import { checkBody } from '../validation/check-body.js';
+import { volumeCreateBody } from '../validation/engine-bodies.js';
 import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
 import { proxyToEngine } from '../engine/proxy.js';
@@ -36,7 +38,7 @@ export const listVolumes: RouteHandler = async (ctx) => {
 
 /** POST /volumes/create */
 export const createVolume: RouteHandler = async (ctx) => {
-  const body = await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), volumeCreateBody);
   const volume = await capability(ctx.api.cluster, 'volumeManagement', 'volume create').create(body as VolumeCreateRequest);
   sendJson(ctx.res, 201, volume.summary);
 };

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import { CoreErrors } from '../../errors.js';
+
+/** Go's names for a JSON value's kind, with the number when it cannot fit an integer field. */
+function jsonKind(value: unknown, goType: string): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return /int/.test(goType) && !Number.isInteger(value) ? `number ${value}` : 'number';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value;
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let value = body;
+  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+  return value;
+}
+
+/**
+ * Checks a decoded request body against its Engine API type; a mismatch is refused with 400 in
+ * the words of Go's decoder, naming the field's path (`HostConfig.PortBindings.80/tcp.0.HostPort`).
+ */
+export function checkBody<T extends Record<string, unknown>>(body: T, schema: z.ZodType): T {
+  const result = schema.safeParse(body);
+  if (result.success) return body;
+  const issue = result.error.issues[0]!;
+  const goType = issue.message;
+  throw CoreErrors.bodyFieldInvalid({
+    kind: jsonKind(valueAt(body, issue.path), goType),
+    field: issue.path.map(String).join('.'),
+    type: goType,
+  });
+}
