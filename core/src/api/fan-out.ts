@@ -4,7 +4,7 @@ import { healthyNodes, nodeEngine } from './lookups.js';
 import { describeError } from './responses.js';
 import { CoreErrors } from '../errors.js';
 
-type Answer = Record<string, unknown>;
+export type Answer = Record<string, unknown>;
 
 /** Engines fanned out to may take this long (prunes, plugin installs). */
 const FAN_OUT_TIMEOUT_MS = 120_000;

@@ -1,3 +1,4 @@
+import type { HTTPMethod } from 'find-my-way';
 import { ApiRouter } from './router.js';
 import { build } from './handlers/build.js';
 import { buildkitNotServed } from './handlers/buildkit.js';
@@ -15,7 +16,27 @@ import { diskUsage, info, notSwarmMode, ping, prune, version } from './handlers/
 import { swarmSubpath } from './handlers/web.js';
 import { createVolume, listVolumes, volumeOperation } from './handlers/volumes.js';
 
-const SWARM_MODE_RESOURCES = ['nodes', 'services', 'tasks', 'secrets', 'configs'];
+// Docker's swarm-mode routes (Engine API 1.41), which an engine outside swarm mode answers with 503.
+const SWARM_MODE_ROUTES: ReadonlyArray<readonly [HTTPMethod, string]> = [
+  ['GET', '/swarm'],
+  ['GET', '/swarm/unlockkey'],
+  ...(['init', 'join', 'leave', 'update', 'unlock'] as const).map((operation) => ['POST', `/swarm/${operation}`] as const),
+  ...(['services', 'secrets', 'configs'] as const).flatMap((resource) => [
+    ['GET', `/${resource}`] as const,
+    ['POST', `/${resource}/create`] as const,
+    ['GET', `/${resource}/:id`] as const,
+    ['DELETE', `/${resource}/:id`] as const,
+    ['POST', `/${resource}/:id/update`] as const,
+  ]),
+  ['GET', '/services/:id/logs'],
+  ['GET', '/nodes'],
+  ['GET', '/nodes/:id'],
+  ['DELETE', '/nodes/:id'],
+  ['POST', '/nodes/:id/update'],
+  ['GET', '/tasks'],
+  ['GET', '/tasks/:id'],
+  ['GET', '/tasks/:id/logs'],
+];
 
 /** Every route of the Docker API front, bare (a `/v1.NN` prefix is stripped before matching). */
 export function buildRoutes(): ApiRouter {
@@ -70,11 +91,8 @@ export function buildRoutes(): ApiRouter {
 
     .add('POST', '/_swarm/v1/explain', explain)
     .add('GET', '/_swarm/metrics', metrics);
-  router.add(['GET', 'POST', 'DELETE'], '/swarm', notSwarmMode);
-  // Docker's /swarm/init, join, ... and the web extensions' /swarm/<name>/ (mounted ones are matched first).
+  for (const [method, path] of SWARM_MODE_ROUTES) router.add(method, path, notSwarmMode);
+  // Any other /swarm/<name>/... names a web extension that is not served (mounted ones are matched first).
   router.add(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], '/swarm/*', swarmSubpath);
-  for (const resource of SWARM_MODE_RESOURCES) {
-    router.add(['GET', 'POST', 'DELETE'], `/${resource}`, notSwarmMode).add(['GET', 'POST', 'DELETE'], `/${resource}/*`, notSwarmMode);
-  }
   return router;
 }

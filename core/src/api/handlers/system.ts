@@ -1,7 +1,8 @@
 import { hostname, release } from 'node:os';
 import type { ServerResponse } from 'node:http';
-import { queryString, type RouteHandler } from '../context.js';
-import { callEveryEngine, mergeAnswers } from '../fan-out.js';
+import { queryString, type ApiContext, type RouteHandler } from '../context.js';
+import { parseFilters } from '../docker-filters.js';
+import { callEveryEngine, mergeAnswers, type Answer } from '../fan-out.js';
 import { sendJson } from '../responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 import { CoreErrors } from '../../errors.js';
@@ -113,14 +114,41 @@ export const info: RouteHandler = async (ctx) => {
 };
 
 /** Swarm-mode routes: this is Swarm classic, so they answer as an engine outside swarm mode does. */
-export const notSwarmMode: RouteHandler = async () => {
+export const notSwarmMode: RouteHandler = async (ctx) => {
+  if (ctx.params.id === '') throw CoreErrors.pageNotFound();
+  // dockerd reads the filters before it finds it is not in swarm mode: a bad one is a 400 first.
+  parseFilters(ctx.query.get('filters'));
   throw CoreErrors.notSwarmMode();
 };
 
-/** GET /system/df: every engine's usage, combined. */
+interface UsageCalls {
+  /** The df running now, by path, which identical requests share. */
+  readonly running: Map<string, Promise<Answer[]>>;
+  /** The end of the last df started: the next one waits for it. */
+  last: Promise<unknown>;
+}
+
+const usageCalls = new WeakMap<ApiContext, UsageCalls>();
+
+/**
+ * GET /system/df: every engine's usage, combined. An engine refuses a df while another runs
+ * ("a disk usage operation is already running"): identical requests share one call, others wait.
+ */
 export const diskUsage: RouteHandler = async (ctx) => {
-  const answers = await callEveryEngine(ctx.api, 'GET', `${ctx.versionPrefix}/system/df${queryString(ctx.query)}`);
-  sendJson(ctx.res, 200, mergeAnswers(answers));
+  const path = `${ctx.versionPrefix}/system/df${queryString(ctx.query)}`;
+  let calls = usageCalls.get(ctx.api);
+  if (!calls) usageCalls.set(ctx.api, (calls = { running: new Map(), last: Promise.resolve() }));
+  let answers = calls.running.get(path);
+  if (!answers) {
+    const state = calls;
+    answers = state.last
+      .catch(() => undefined)
+      .then(() => callEveryEngine(ctx.api, 'GET', path))
+      .finally(() => state.running.delete(path));
+    state.running.set(path, answers);
+    state.last = answers;
+  }
+  sendJson(ctx.res, 200, mergeAnswers(await answers));
 };
 
 /** POST /{containers,images,networks,volumes,build}/prune: pruned on every engine, reports combined. */
