@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

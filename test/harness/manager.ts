@@ -10,6 +10,8 @@ export interface Manager {
   port: number;
   /** Everything the manager printed (stdout and stderr), for failure messages. */
   output(): string;
+  /** Whether the process is still up (a crash shows here even when the test never asks it anything). */
+  running(): boolean;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     host: `tcp://127.0.0.1:${options.port}`,
     port: options.port,
     output: () => output,
+    running: () => child.exitCode === null && child.signalCode === null,
     stop: () => stopChild(child),
   };
   const readInfo = options.readInfo ?? (() => plainInfo(options.port));
