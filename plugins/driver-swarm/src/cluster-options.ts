@@ -1,4 +1,5 @@
 import type { ClusterSettings } from '@swarm/plugin-sdk';
+import { parseDuration } from '@swarm/plugin-sdk/helpers';
 import { SwarmErrors } from './errors.js';
 
 export interface SwarmClusterOptions {
@@ -10,6 +11,12 @@ export interface SwarmClusterOptions {
   failureRetry: number;
   /** Bound on every non-streaming engine call (`swarm.requesttimeout`, seconds, default 10). */
   requestTimeoutMs: number;
+  /** How often a silent engine is asked whether it is alive (`swarm.livenessinterval`, seconds, default 3). */
+  livenessIntervalMs: number;
+  /** How long a liveness check waits before the engine counts as hung (`swarm.livenesstimeout`, seconds, default 4). */
+  livenessTimeoutMs: number;
+  /** How long a node stays down before its containers are rescheduled (`swarm.reschedule.grace`, Go duration, default 0). */
+  rescheduleGraceMs: number;
 }
 
 function number(options: Readonly<Record<string, string>>, key: string): number | undefined {
@@ -18,6 +25,26 @@ function number(options: Readonly<Record<string, string>>, key: string): number 
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value)) throw SwarmErrors.optionNotNumber({ key, raw });
   return value;
+}
+
+function positiveSeconds(options: Readonly<Record<string, string>>, key: string, fallback: number): number {
+  const value = number(options, key) ?? fallback;
+  if (!(value > 0)) throw SwarmErrors.positiveSecondsInvalid({ key, value });
+  return value * 1000;
+}
+
+function graceMs(options: Readonly<Record<string, string>>): number {
+  const key = 'swarm.reschedule.grace';
+  const raw = options[key];
+  if (raw === undefined) return 0;
+  let ms: number;
+  try {
+    ms = parseDuration(raw);
+  } catch (error) {
+    throw SwarmErrors.durationOptionInvalid({ key, raw, reason: error instanceof Error ? error.message : String(error) });
+  }
+  if (ms < 0) throw SwarmErrors.durationOptionInvalid({ key, raw, reason: 'it is negative' });
+  return ms;
 }
 
 /** Read and check the `--cluster-opt`s and intervals, with Swarm classic's messages. */
@@ -40,5 +67,8 @@ export function readClusterOptions(settings: ClusterSettings): SwarmClusterOptio
     refreshMaxMs: max * 1000,
     failureRetry: retry,
     requestTimeoutMs: timeout * 1000,
+    livenessIntervalMs: positiveSeconds(settings.options, 'swarm.livenessinterval', 3),
+    livenessTimeoutMs: positiveSeconds(settings.options, 'swarm.livenesstimeout', 4),
+    rescheduleGraceMs: graceMs(settings.options),
   };
 }

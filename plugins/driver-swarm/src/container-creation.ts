@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCodes, isSwarmError, type AuthConfig, type ContainerConfig, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
 import { SwarmLabels, moveEnvDirectivesToLabels, requestedCpus, reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { cpusToShares, pendingContainer, type EngineContainer } from './engine-container.js';
+import { isEngineRefusal } from './engine-faults.js';
 import { SwarmErrors } from './errors.js';
 import type { EngineMonitor } from './engine-monitor.js';
 import type { ContainerIndex } from './container-index.js';
@@ -100,8 +101,29 @@ class ImageMissing {
 
 const unwrap = (error: unknown): unknown => (error instanceof ImageMissing ? error.error : error);
 
-/** Swarm classic's CreateContainer: schedule, reserve, create; image-affinity retry, then `swarm.createretry`. */
+/**
+ * Swarm classic's CreateContainer: schedule, reserve, create; image-affinity retry, then
+ * `swarm.createretry`. A create refused by a dead engine (the refusal marked its node down, so
+ * the scheduler no longer sees it) is placed again, once per node at most, outside that count:
+ * the engine did nothing, and another node may have room.
+ */
 export async function createContainer(
+  context: CreationContext,
+  config: ContainerConfig,
+  name: string | undefined,
+  auth?: AuthConfig,
+): Promise<EngineContainer> {
+  for (let replaced = 0; ; replaced++) {
+    try {
+      return await createWithRetries(context, config, name, auth);
+    } catch (error) {
+      if (!isEngineRefusal(error) || replaced >= context.candidates().length) throw error;
+      context.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'Engine refused the create, placing it again');
+    }
+  }
+}
+
+async function createWithRetries(
   context: CreationContext,
   config: ContainerConfig,
   name: string | undefined,

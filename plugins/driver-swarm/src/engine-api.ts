@@ -12,7 +12,8 @@ import type {
   NetworkSummary,
   VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { EngineClient, type EngineCall } from '@swarm/plugin-sdk/helpers';
+import { EngineClient, isEngineUnreachable, type EngineCall } from '@swarm/plugin-sdk/helpers';
+import { isConnectionCut, isEngineRefusal } from './engine-faults.js';
 
 /** The part of `GET /info` swarm reads. */
 export interface EngineInfo extends JsonObject {
@@ -34,27 +35,66 @@ export interface EngineVersion extends JsonObject {
 
 type Call = Omit<EngineCall, 'path'>;
 
+/** Told of every call's fate, so the engine's monitor hears of a dead engine from the first failed call. */
+export interface EngineCallObserver {
+  /** The connection was refused: the engine is down. */
+  refused(error: unknown): void;
+  /** The connection was cut under a call: the engine may be going down. */
+  cut(error: unknown): void;
+}
+
 /** Typed calls to one Docker engine; every call except streams is bounded by `timeoutMs`. */
 export class EngineApi {
   private readonly client: EngineClient;
+  /** Liveness checks on a connection of their own, never queued behind busy calls. */
+  private readonly liveness: EngineClient;
+  private observer: EngineCallObserver | undefined;
+  /** When the engine last answered anything (ms since the epoch). */
+  lastAnswerAt = 0;
 
   constructor(
     readonly endpoint: EngineEndpoint,
     timeoutMs: number,
   ) {
     this.client = new EngineClient(endpoint, { timeoutMs });
+    this.liveness = new EngineClient(endpoint, { timeoutMs, maxSockets: 1 });
+  }
+
+  observe(observer: EngineCallObserver): void {
+    this.observer = observer;
+  }
+
+  private watched<T>(call: Promise<T>): Promise<T> {
+    return call.then(
+      (value) => {
+        this.lastAnswerAt = Date.now();
+        return value;
+      },
+      (error: unknown) => {
+        if (isEngineRefusal(error)) this.observer?.refused(error);
+        else if (isConnectionCut(error)) this.observer?.cut(error);
+        else if (!isEngineUnreachable(error)) this.lastAnswerAt = Date.now(); // an error answer is an answer
+        throw error;
+      },
+    );
   }
 
   private json<T>(path: string, call: Call = {}): Promise<T> {
-    return this.client.json<T>({ ...call, path });
+    return this.watched(this.client.json<T>({ ...call, path }));
   }
 
   private stream(path: string, call: Call): Promise<IncomingMessage> {
-    return this.client.stream({ ...call, path });
+    return this.watched(this.client.stream({ ...call, path }));
   }
 
+  /** `GET /version` (small, JSON) within `timeoutMs`: whether the engine answers at all. */
+  ping = (timeoutMs: number) => this.watched(this.liveness.json<EngineVersion>({ path: '/version', timeoutMs }));
+
   /** Close the engine's kept-alive connections (it left the cluster). */
-  close = () => this.client.close();
+  close = () => {
+    this.client.close();
+    this.liveness.close();
+  };
   keepIdleConnections = (count: number) => this.client.keepIdle(count);
 
   info = () => this.json<EngineInfo>('/info');

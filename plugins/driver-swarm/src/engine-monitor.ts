@@ -13,7 +13,12 @@ export interface MonitorTimings {
   refreshMinMs: number;
   refreshMaxMs: number;
   failureRetry: number;
+  livenessIntervalMs: number;
+  livenessTimeoutMs: number;
 }
+
+/** Liveness checks per second over all engines, at most: a large cluster checks each engine less often. */
+const LIVENESS_CHECKS_PER_SECOND = 200;
 
 export type EngineLifecycleAction = 'engine_connect' | 'engine_disconnect' | 'engine_reconnect';
 
@@ -24,6 +29,8 @@ export interface MonitorHooks {
   duplicateOf(node: EngineNode): string | undefined;
   /** Shared by all engines: full loads wait here for a slot. */
   loadGate: LoadGate;
+  /** Engines in the cluster (spaces liveness checks out). */
+  engineCount(): number;
 }
 
 /** Container actions that change nothing swarm keeps (Swarm classic's list). */
@@ -72,6 +79,8 @@ function errorText(error: unknown): string {
  */
 export class EngineMonitor {
   private timer: NodeJS.Timeout | undefined;
+  private livenessTimer: NodeJS.Timeout | undefined;
+  private checking = false;
   private eventTimer: NodeJS.Timeout | undefined;
   private events: IncomingMessage | undefined;
   private stopped = false;
@@ -92,12 +101,17 @@ export class EngineMonitor {
     private readonly hooks: MonitorHooks,
     private readonly log: Logger,
   ) {
+    api.observe({
+      refused: (error) => this.engineDown(`connection refused: ${errorText(error)}`),
+      cut: () => void this.checkLiveness(true),
+    });
     this.firstAttempt = this.connect();
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.livenessTimer);
     clearTimeout(this.eventTimer);
     this.events?.destroy();
     this.api.close();
@@ -139,6 +153,7 @@ export class EngineMonitor {
       this.node.touch();
       this.hooks.lifecycle(this.node, 'engine_connect');
       this.schedule(this.refreshDelay(), () => this.refresh());
+      if (!this.livenessTimer) this.scheduleLiveness();
     } catch (error) {
       this.ownsId = false;
       if (this.stopped) return;
@@ -205,6 +220,58 @@ export class EngineMonitor {
       this.log.info({ addr: this.node.addr, name: this.node.name, failures: this.node.failureCount }, 'engine marked unhealthy');
       this.node.setStatus('unhealthy');
       this.hooks.lifecycle(this.node, 'engine_disconnect');
+    }
+  }
+
+  // --- liveness: a dead or hung engine is noticed in seconds, not at the next refresh -------------
+
+  /**
+   * Marks the node Unhealthy at once (a refused connection, a liveness check unanswered): the
+   * scheduler stops choosing it before the next refresh would have noticed.
+   */
+  engineDown(reason: string): void {
+    if (this.stopped || !this.connected || !this.node.isHealthy()) return;
+    this.log.info({ addr: this.node.addr, name: this.node.name, reason }, 'engine marked unhealthy');
+    this.node.failureCount = Math.max(this.node.failureCount, this.timings.failureRetry);
+    this.node.setError(reason);
+    this.node.setStatus('unhealthy');
+    // a hung engine's stream never ends by itself; the refresh that finds it back reopens one
+    this.events?.destroy();
+    this.events = undefined;
+    this.hooks.lifecycle(this.node, 'engine_disconnect');
+  }
+
+  private livenessIntervalMs(): number {
+    return Math.max(this.timings.livenessIntervalMs, (this.hooks.engineCount() / LIVENESS_CHECKS_PER_SECOND) * 1000);
+  }
+
+  private scheduleLiveness(): void {
+    if (this.stopped) return;
+    clearTimeout(this.livenessTimer);
+    this.livenessTimer = setTimeout(() => void this.checkLiveness(false), this.livenessIntervalMs());
+  }
+
+  /**
+   * Asks the engine whether it is alive, unless it answered something lately (`force`: ask now).
+   * No answer within the liveness timeout marks a healthy node down; an answer from a node marked
+   * down refreshes it at once, which brings it back.
+   */
+  private async checkLiveness(force: boolean): Promise<void> {
+    if (this.stopped || this.checking) return;
+    const interval = this.livenessIntervalMs();
+    if (!force && this.node.isHealthy() && Date.now() - this.api.lastAnswerAt < interval / 2) {
+      this.scheduleLiveness();
+      return;
+    }
+    this.checking = true;
+    try {
+      await this.api.ping(this.timings.livenessTimeoutMs);
+      if (!this.node.isHealthy() && this.connected) this.schedule(0, () => this.refresh());
+    } catch (error) {
+      this.engineDown(`no answer to a liveness check within ${this.timings.livenessTimeoutMs / 1000} s: ${errorText(error)}`);
+    } finally {
+      this.checking = false;
+      this.scheduleLiveness();
     }
   }
 
@@ -311,6 +378,8 @@ export class EngineMonitor {
     this.events = undefined;
     this.expected.clear();
     if (this.stopped) return;
+    // a stream ends when its engine stops: ask now rather than at the next check
+    if (this.node.isHealthy()) void this.checkLiveness(true);
     // reopen soon; while the engine is down the refresh loop marks it unhealthy and reopens on return
     clearTimeout(this.eventTimer);
     this.eventTimer = setTimeout(

@@ -74,6 +74,15 @@ export const SwarmErrors = {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { value: number }) => `swarm.createretry can not be negative, ${p.value} is invalid`,
   }),
+  positiveSecondsInvalid: defineError('swarm.option.positive-seconds', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { key: string; value: number }) => `${p.key} must be a positive number of seconds, ${p.value} is invalid`,
+  }),
+  durationOptionInvalid: defineError('swarm.option.duration', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { key: string; raw: string; reason: string }) =>
+      `${p.key} must be a duration such as 30s or 2m (0 reschedules at once), "${p.raw}" is invalid: ${p.reason}`,
+  }),
   requestTimeoutInvalid: defineError('swarm.option.requesttimeout', {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { value: number }) => `swarm.requesttimeout must be positive, ${p.value} is invalid`,

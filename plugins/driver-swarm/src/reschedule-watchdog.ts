@@ -16,6 +16,8 @@ export interface WatchdogActions {
   failureWindowMs: number;
   /** Nodes currently Unhealthy, for a manager that just became primary. */
   unhealthyNodes(): readonly EngineNode[];
+  /** How long a node stays down before its containers move (`swarm.reschedule.grace`; 0: at once). */
+  graceMs: number;
 }
 
 function errorText(error: unknown): string {
@@ -49,6 +51,8 @@ function configToRecreate(container: EngineContainer): ContainerConfig {
 export class RescheduleWatchdog {
   private role: ClusterRole = 'primary';
   private queue: Promise<void> = Promise.resolve();
+  /** Nodes down for less than the grace period, with the timer that reschedules from them. */
+  private readonly waiting = new Map<EngineNode, NodeJS.Timeout>();
 
   constructor(private readonly actions: WatchdogActions) {}
 
@@ -59,12 +63,43 @@ export class RescheduleWatchdog {
     if (promoted) for (const node of this.actions.unhealthyNodes()) this.nodeFailed(node);
   }
 
+  /**
+   * With a grace period, a short outage (an engine restart, a network blip) moves nothing: the
+   * containers are rescheduled only if the node is still down when the period ends.
+   */
   nodeFailed(node: EngineNode): void {
-    this.enqueue(() => this.rescheduleFrom(node));
+    const { graceMs, log } = this.actions;
+    if (graceMs <= 0) {
+      this.enqueue(() => this.rescheduleFrom(node));
+      return;
+    }
+    if (this.waiting.has(node)) return;
+    log.info(
+      { node: node.name, graceMs },
+      `Node ${node.name} failed - rescheduling its containers if it is still down in ${graceMs / 1000} s`,
+    );
+    const timer = setTimeout(() => {
+      this.waiting.delete(node);
+      this.enqueue(() => this.rescheduleFrom(node));
+    }, graceMs);
+    timer.unref();
+    this.waiting.set(node, timer);
   }
 
   nodeReturned(node: EngineNode): void {
+    const timer = this.waiting.get(node);
+    if (timer) {
+      clearTimeout(timer);
+      this.waiting.delete(node);
+      this.actions.log.info({ node: node.name }, `Node ${node.name} came back within the grace period - nothing rescheduled`);
+    }
     this.enqueue(() => this.removeDuplicatesOn(node));
+  }
+
+  /** Cancels the grace timers (the cluster stops). */
+  stop(): void {
+    for (const timer of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
   }
 
   private enqueue(task: () => Promise<void>): void {

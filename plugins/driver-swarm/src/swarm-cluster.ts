@@ -125,6 +125,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       remove: (container) => this.removeContainer(container, { force: true, volumes: true }),
       failureWindowMs: this.options.refreshMaxMs * this.options.failureRetry + this.options.requestTimeoutMs,
       unhealthyNodes: () => this.pool.nodes().filter((node) => node.status() === 'unhealthy'),
+      graceMs: this.options.rescheduleGraceMs,
     });
   }
 
@@ -137,6 +138,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
       duplicateOf: (candidate: EngineNode) => this.pool.duplicateOf(candidate),
       loadGate,
+      engineCount: () => this.pool.nodes().length,
     };
     return new EngineMonitor(node, api, this.options, hooks, this.logger.child({ engine: entry.addr }));
   }
@@ -181,6 +183,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
 
   async stop(): Promise<void> {
     this.watcher?.stop();
+    this.watchdog.stop();
     this.watcher = undefined;
     this.pool.stop();
     await this.discovery.close();

@@ -49,7 +49,13 @@ describe('cluster options', () => {
       refreshMaxMs: 60_000,
       failureRetry: 3,
       requestTimeoutMs: 10_000,
+      livenessIntervalMs: 3_000,
+      livenessTimeoutMs: 4_000,
+      rescheduleGraceMs: 0,
     });
+    expect(
+      readClusterOptions(settings({ 'swarm.livenessinterval': '1.5', 'swarm.livenesstimeout': '2', 'swarm.reschedule.grace': '1m30s' })),
+    ).toMatchObject({ livenessIntervalMs: 1_500, livenessTimeoutMs: 2_000, rescheduleGraceMs: 90_000 });
     expect(readClusterOptions(settings({ 'swarm.overcommit': '-0.5', 'swarm.createretry': '2' }))).toMatchObject({
       overcommitPercent: -50,
       createRetry: 2,
@@ -63,6 +69,18 @@ describe('cluster options', () => {
     [{}, { engineRefreshMinInterval: 0 }, 'min refresh interval should be a positive number, 0 is invalid'],
     [{}, { engineRefreshMaxInterval: 10 }, 'max refresh interval cannot be less than min refresh interval'],
     [{}, { engineFailureRetry: 0 }, 'invalid failure retry count, 0 is invalid'],
+    [{ 'swarm.livenessinterval': '0' }, {}, 'swarm.livenessinterval must be a positive number of seconds, 0 is invalid'],
+    [{ 'swarm.livenesstimeout': 'soon' }, {}, 'swarm.livenesstimeout must be a number, "soon" is invalid'],
+    [
+      { 'swarm.reschedule.grace': '30' },
+      {},
+      'swarm.reschedule.grace must be a duration such as 30s or 2m (0 reschedules at once), "30" is invalid',
+    ],
+    [
+      { 'swarm.reschedule.grace': '-5s' },
+      {},
+      'swarm.reschedule.grace must be a duration such as 30s or 2m (0 reschedules at once), "-5s" is invalid: it is negative',
+    ],
   ])('refuses %j %j', (options, extra, message) => {
     expect(() => readClusterOptions(settings(options, extra))).toThrow(message);
     try {
