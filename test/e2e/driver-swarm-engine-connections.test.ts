@@ -94,8 +94,8 @@ describe('driver-swarm keeps a few connections per engine and reuses them', () =
     await new Promise((resolve) => setTimeout(resolve, 15_000));
     // at least two refreshes (list containers, images, volumes, networks) went to the engine...
     expect(proxy.bytesUp - sent).toBeGreaterThan(2 * 4 * 60);
-    // ...on no new connection
-    expect(proxy.dialled).toBe(dialled);
+    // ...on no new connection but, at most, the liveness checks' own one, kept open between checks
+    expect(proxy.dialled - dialled).toBeLessThanOrEqual(1);
     expect(cluster.nodes()[0]?.status()).toBe('healthy');
   }, 30_000);
 
