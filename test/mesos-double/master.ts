@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { DoubleAgent, type AgentSpec } from './agent.js';
 import { isRefusal, parseCall, validateCall, type Refusal } from './call-validation.js';
 import { Framework, newStreamId, newUpdateUuid } from './framework.js';
-import { containerState, killTask, recoverTasks, runTask, taskResources, type TaskMeta } from './task-runner.js';
+import { containerState, killTask, recoverTasks, removeTaskContainer, runTask, taskResources, type TaskMeta } from './task-runner.js';
 import { TERMINAL, type CallJson, type Range, type Resource, type TaskInfoJson, type TaskState, type TaskStatusJson } from './types.js';
 import { ZkMembership, type GroupDigest } from './zk-membership.js';
 
@@ -18,6 +18,12 @@ export interface MesosMasterDoubleOptions {
   /** How often an unacknowledged status update is sent again. */
   statusRetryMs?: number;
   ports?: Range;
+  /**
+   * The Docker containerizer's `--docker_remove_delay`, in ms: a task's container is removed this
+   * long after the task ends (killed, exited). Unset keeps it, as the real default (6 hours) does
+   * for a test's lifetime; 0 removes it as the TASK_KILLED update goes out.
+   */
+  removeDelayMs?: number;
 }
 
 interface TaskRecord {
@@ -525,7 +531,10 @@ export class MesosMasterDouble {
     record.killRequested = true;
     if (!launched) return;
     void killTask(record.agent.docker, record.containerId!).then(
-      () => this.update(framework, taskId, record.agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR', message: 'Container killed' }),
+      () => {
+        this.update(framework, taskId, record.agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR', message: 'Container killed' });
+        this.removeLater(record);
+      },
       (error: Error) =>
         this.update(framework, taskId, record.agent.id, 'TASK_FAILED', {
           source: 'SOURCE_EXECUTOR',
@@ -612,6 +621,15 @@ export class MesosMasterDouble {
     for (const framework of this.frameworks.values()) this.emit(framework, { type: 'HEARTBEAT' });
   }
 
+  /** The containerizer's removal of an ended task's container, `removeDelayMs` after the end. */
+  private removeLater(task: TaskRecord): void {
+    const delay = this.options.removeDelayMs;
+    if (delay === undefined || !task.containerId) return;
+    const remove = () => void removeTaskContainer(task.agent.docker, task.containerId!).catch(() => undefined);
+    if (delay === 0) remove();
+    else setTimeout(remove, delay).unref();
+  }
+
   /** The Docker executor reports a task whose container exited or vanished. */
   private async pollContainers(): Promise<void> {
     if (this.polling || !this.leading) return;
@@ -627,6 +645,7 @@ export class MesosMasterDouble {
         const message = code === undefined ? 'Container removed' : `Container exited with status ${code}`;
         if (framework) this.update(framework, task.meta.taskId, task.agent.id, finalState, { source: 'SOURCE_EXECUTOR', message });
         else task.state = finalState;
+        if (code !== undefined) this.removeLater(task);
       }
     } finally {
       this.polling = false;

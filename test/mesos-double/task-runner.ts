@@ -95,6 +95,16 @@ export async function killTask(docker: Docker, containerId: string): Promise<voi
     });
 }
 
+/** `docker rm -f` of an ended task's container (the containerizer's cleanup); gone already is fine. */
+export async function removeTaskContainer(docker: Docker, containerId: string): Promise<void> {
+  await docker
+    .getContainer(containerId)
+    .remove({ force: true })
+    .catch((error: { statusCode?: number }) => {
+      if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
+    });
+}
+
 /** running | exited:<code> | gone */
 export async function containerState(docker: Docker, containerId: string): Promise<string> {
   try {

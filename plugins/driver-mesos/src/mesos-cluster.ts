@@ -38,6 +38,7 @@ import { MesosLabels } from './labels.js';
 
 const REFRESH_INTERVAL_MS = 2000;
 const KILL_TIMEOUT_MS = 20_000;
+const REMOVAL_POLL_MS = 50;
 
 export interface MesosClusterDeps {
   config: DeploymentConfig;
@@ -390,11 +391,34 @@ export class MesosCluster implements Cluster {
     const taskId = container.labels[MesosLabels.task];
     if (taskId && container.state === 'running' && options.force) await this.killTask(taskId, agent.id);
     const query = { force: options.force ? 1 : 0, v: options.volumes ? 1 : 0 };
-    // gone already is removed; any other refusal reaches the client with the engine's status
-    await agent.engine.json({ method: 'DELETE', path: `/containers/${encodeURIComponent(container.id)}`, query }).catch((error: unknown) => {
-      if (!isSwarmError(error, ErrorCodes.NOT_FOUND)) throw error;
+    const path = `/containers/${encodeURIComponent(container.id)}`;
+    // The agent may remove a killed task's container itself (the Docker containerizer with
+    // --docker_remove_delay=0), before or while we do: gone already, or going, is removed. Any
+    // other refusal reaches the client with the engine's status.
+    await agent.engine.json({ method: 'DELETE', path, query }).catch(async (error: unknown) => {
+      if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
+      if (isSwarmError(error, ErrorCodes.CONFLICT) && (await this.removedByOther(agent, path))) return;
+      throw error;
     });
     await agent.refresh();
+  }
+
+  /** Whether a container another party is removing is gone within the kill timeout. */
+  private async removedByOther(agent: MesosAgent, path: string): Promise<boolean> {
+    const deadline = Date.now() + KILL_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const state = await agent.engine.json<{ State?: { Status?: string } }>({ path: `${path}/json` }).then(
+        (inspect) => inspect?.State?.Status,
+        (error: unknown) => {
+          if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return 'gone';
+          throw error;
+        },
+      );
+      if (state === 'gone') return true;
+      if (state !== 'removing') return false;
+      await new Promise((resolve) => setTimeout(resolve, REMOVAL_POLL_MS));
+    }
+    return false;
   }
 
   /** KILL a task and wait for its terminal update. */
