@@ -49,7 +49,7 @@ const ROUTES: ReadonlyArray<readonly [string, string]> = [
   ['POST', '/containers/{c}/start'],
   ['POST', '/containers/{c}/stop?t=0'],
   ['POST', '/containers/{c}/kill'],
-  ['POST', '/containers/{c}/rename?name={junk}'],
+  ['POST', '/containers/{junk}/rename?name={junk}'],
   ['POST', '/containers/{c}/pause'],
   ['POST', '/containers/{c}/unpause'],
   ['POST', '/containers/{c}/exec'],
