@@ -97,6 +97,9 @@ stop_engine() {
     if kill -0 "$pid" 2>/dev/null; then
       # remove containers first so their mounts do not keep the data root busy
       docker -H "unix://$d/docker.sock" ps -aq 2>/dev/null | xargs -r docker -H "unix://$d/docker.sock" rm -f >/dev/null 2>&1 || true
+      # and its networks: their bridges live in the host's namespace and would outlive the engine,
+      # taking address pools from every later engine
+      docker -H "unix://$d/docker.sock" network prune -f >/dev/null 2>&1 || true
       kill "$pid"
       for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       kill -9 "$pid" 2>/dev/null || true
