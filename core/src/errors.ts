@@ -22,6 +22,12 @@ export const CoreErrors = {
     httpStatus: 500,
     message: (p: { reason: string }) => `internal error in swarm while answering this request: ${p.reason}`,
   }),
+  pluginFailed: defineError('core.plugin.failed', {
+    code: ErrorCodes.PLUGIN_FAILED,
+    httpStatus: 500,
+    message: (p: { kind: string; name: string; plugin: string; reason: string }) =>
+      `${p.kind} "${p.name}" (${p.plugin}) failed: ${p.reason}`,
+  }),
   clientTooNew: defineError('core.api.client-too-new', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { asked: string; max: string }) => `client version ${p.asked} is too new. Maximum supported API version is ${p.max}`,

@@ -15,16 +15,20 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(REPO, 'test', 'fixtures', 'third-party-plugin');
 const SWARM = join(REPO, 'core', 'bin', 'swarm.js');
 const PORT = 23001;
+const BROKEN_PORT = 23006;
 const INCOMPATIBLE = `plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}`;
 
 let work: string;
 let maintenance: Testbed;
 let open: Testbed;
 let manager: Manager | undefined;
+let brokenManager: Manager | undefined;
 
+/** `npm pack` into a folder of its own (copies of one package give tarballs of the same name). */
 async function pack(dir: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: dir });
-  return join(work, stdout.trim().split('\n').pop()!);
+  const destination = mkdtempSync(join(work, 'tarball-'));
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', destination], { cwd: dir });
+  return join(destination, stdout.trim().split('\n').pop()!);
 }
 
 /** A project outside the repository with the packed tarballs installed from disk. */
@@ -65,14 +69,29 @@ beforeAll(async () => {
     const path = join(incompatibleSource, file);
     writeFileSync(path, readFileSync(path, 'utf8').replace("apiVersion: '^1.0.0'", "apiVersion: '^2.0.0'").replaceAll('1.2.0', '2.1.0'));
   }
-  const [sdk, plugin, incompatible] = await Promise.all([pack(join(REPO, 'plugin-sdk')), pack(FIXTURE), pack(incompatibleSource)]);
+  // The same plugin with a bug: its check reads a label that only some engines have.
+  const brokenSource = join(work, 'broken-source');
+  cpSync(FIXTURE, brokenSource, { recursive: true });
+  const filterFile = join(brokenSource, 'maintenance-filter.js');
+  writeFileSync(
+    filterFile,
+    readFileSync(filterFile, 'utf8').replace("node.labels().maintenance === 'true'", "node.labels().maintenance.toUpperCase() === 'TRUE'"),
+  );
+  const [sdk, plugin, incompatible, broken] = await Promise.all([
+    pack(join(REPO, 'plugin-sdk')),
+    pack(FIXTURE),
+    pack(incompatibleSource),
+    pack(brokenSource),
+  ]);
   await project('site', [sdk, plugin], CONFIG);
   await project('site-next', [sdk, incompatible], CONFIG);
+  await project('site-broken', [sdk, broken], CONFIG);
   [maintenance, open] = await engines;
 }, 170_000);
 
 afterAll(async () => {
   await manager?.stop();
+  await brokenManager?.stop();
   await Promise.all([maintenance?.stop(), open?.stop()]);
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -127,5 +146,38 @@ describe('a third-party filter installed from its npm tarball', () => {
     const error = (await createSwarm(file!.input, { configDir: file!.dir }).catch((e: unknown) => e)) as SwarmError;
     expect(error.code).toBe(ErrorCodes.PLUGIN_INCOMPATIBLE);
     expect(error.message).toBe(INCOMPATIBLE);
+  });
+});
+
+describe('a third-party filter that throws at a placement', () => {
+  it('fails the create with a 500 naming the filter and its package, logs it once, counts it, and keeps serving', async () => {
+    brokenManager = await startManager({
+      discovery: `${maintenance.addrs},${open.addrs}`,
+      port: BROKEN_PORT,
+      expectNodes: 2,
+      args: ['--config', join(work, 'site-broken', 'swarm.config.js')],
+    });
+    const host = `tcp://127.0.0.1:${BROKEN_PORT}`;
+    const expected =
+      `filter "maintenance" (swarm-plugin-maintenance@1.2.0) failed: ` + "Cannot read properties of undefined (reading 'toUpperCase')";
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refused = await run('docker', ['-H', host, 'run', '-d', 'busybox:local', 'true']).catch((error: { stderr: string }) => error);
+      expect(refused).toHaveProperty('stderr');
+      expect((refused as { stderr: string }).stderr).toContain(expected);
+    }
+    const answer = await fetch(`http://127.0.0.1:${BROKEN_PORT}/containers/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ Image: 'busybox:local' }),
+    });
+    expect(answer.status).toBe(500);
+    expect(await answer.json()).toEqual({ message: expected });
+    // still serving, nothing created
+    expect((await run('docker', ['-H', host, 'ps', '-aq'])).stdout.trim()).toBe('');
+    const logged = brokenManager.output().match(/failed at a placement/g) ?? [];
+    expect(logged).toHaveLength(1);
+    expect(brokenManager.output()).toContain('swarm-plugin-maintenance@1.2.0');
+    const metrics = await (await fetch(`http://127.0.0.1:${BROKEN_PORT}/_swarm/metrics`)).text();
+    expect(metrics).toContain('swarm_plugin_failures_total{kind="filter",name="maintenance",plugin="swarm-plugin-maintenance@1.2.0"} 4');
   });
 });

@@ -121,6 +121,10 @@ export class Dispatcher {
       route = match.route;
       await match.handler({ req, res, params: match.params, query: parseQuery(target.rawQuery), versionPrefix, upgrade, api: this.api });
     } catch (error) {
+      if (CoreErrors.pluginFailed.is(error)) {
+        const { kind, name, plugin } = error.details as { kind: string; name: string; plugin: string };
+        this.api.metrics.observePluginFailure(kind, name, plugin);
+      }
       sendError(res, error);
       if (!upgrade) discardBodyAfterAnswer(req);
     } finally {

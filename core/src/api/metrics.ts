@@ -9,6 +9,7 @@ export class ApiMetrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route'>;
   private readonly decisions: Counter<'kind' | 'result'>;
+  private readonly pluginFailures: Counter<'kind' | 'name' | 'plugin'>;
   /** The same counts as plain numbers, for readers that cannot wait for prom-client's async collection. */
   private readonly counts = { requests: 0, errors: 0, scheduled: 0, failed: 0 };
 
@@ -30,6 +31,12 @@ export class ApiMetrics {
       name: 'swarm_scheduling_decisions_total',
       help: 'Placements asked through the API (container create, build), by kind and result',
       labelNames: ['kind', 'result'],
+      registers: [this.registry],
+    });
+    this.pluginFailures = new Counter({
+      name: 'swarm_plugin_failures_total',
+      help: 'Requests a plugin failed (a filter or strategy that threw at a placement), by kind, name and package',
+      labelNames: ['kind', 'name', 'plugin'],
       registers: [this.registry],
     });
     new Gauge({
@@ -66,6 +73,10 @@ export class ApiMetrics {
     this.decisions.inc({ kind, result: succeeded ? 'scheduled' : 'failed' });
     if (succeeded) this.counts.scheduled++;
     else this.counts.failed++;
+  }
+
+  observePluginFailure(kind: string, name: string, plugin: string): void {
+    this.pluginFailures.inc({ kind, name, plugin });
   }
 
   /** Requests, 5xx answers and placements (scheduled, failed) since the server started. */

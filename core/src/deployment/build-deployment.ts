@@ -20,6 +20,7 @@ import { checkDiscoveryScheme, openDiscovery } from '../discovery/open-discovery
 import { PlacementJournal } from '../web/placement-journal.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
+import type { StagedProvider } from '../plugins/stage.js';
 import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
@@ -34,6 +35,14 @@ export interface BuildDeploymentOptions {
 }
 
 const systemClock: Clock = { now: () => Date.now() };
+
+/** `name@version` of the configured plugin that provides a filter or strategy; none for built-ins. */
+function providerLabel(staged: readonly StagedProvider[], kind: 'filter' | 'strategy', name: string): string | undefined {
+  const token = kind === 'filter' ? Tokens.Filter : Tokens.Strategy;
+  const entry = staged.find((candidate) => candidate.kind === token && candidate.name === name);
+  if (!entry || entry.plugin.builtin) return undefined;
+  return `${entry.plugin.manifest.name}@${entry.plugin.manifest.version}`;
+}
 
 function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): void {
   const { config, originOf } = resolved;
@@ -80,7 +89,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     createScheduler(
       config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
       resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
-      { logger: options.logger, onPlacement: placements?.record },
+      { logger: options.logger, onPlacement: placements?.record, pluginOf: (kind, name) => providerLabel(set.staged, kind, name) },
     ),
   );
   registerLazy<Discovery>(container, Tokens.Discovery, (resolver) => {

@@ -18,6 +18,7 @@ import {
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { runFilters } from './filter-pass.js';
+import { pluginGuard, type GuardedKind, type PluginGuard } from './plugin-guard.js';
 import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
 import { CoreErrors } from '../errors.js';
@@ -32,6 +33,8 @@ export interface SchedulerOptions {
   readonly candidates?: number;
   /** Told of every real placement (not of explanations), after it is decided. */
   readonly onPlacement?: (request: PlacementRequest, outcome: PlacementOutcome) => void;
+  /** The package (`name@version`) that provides a filter or strategy, named when it fails; built-ins have none. */
+  readonly pluginOf?: (kind: GuardedKind, name: string) => string | undefined;
 }
 
 /** A real placement as `onPlacement` hears it: the ranked candidates, best first. */
@@ -57,6 +60,7 @@ function rankFeasible(
   request: PlacementRequest,
   table: NodeTable,
   limit: number | undefined,
+  guard: PluginGuard,
 ): RankedNode[] | SwarmError {
   try {
     const feasible = table.nodes;
@@ -67,7 +71,7 @@ function rankFeasible(
     return ranked.length > 0 ? ranked : SdkErrors.noResources();
   } catch (error) {
     if (isSwarmError(error)) return error;
-    throw error;
+    throw guard.failed('strategy', strategy.name, error);
   }
 }
 
@@ -77,16 +81,17 @@ function attempt(
   request: PlacementRequest,
   table: NodeTable,
   softDropped: boolean,
+  guard: PluginGuard,
   limit?: number,
 ): Attempt {
-  const pass = runFilters(filters, request, table);
+  const pass = runFilters(filters, request, table, guard);
   const base = { pass, strategy: strategy.name, softDropped };
   if (pass.feasible.length === 0) {
     const summary = availabilitySummary(pass, 0, 0);
     const code = pass.filters[exhaustingFilter(pass)]?.run?.refusalMessage ? ErrorCodes.NO_NODE_AVAILABLE : ErrorCodes.FILTER_UNSATISFIED;
     return { ...base, ranked: [], summary, error: `${filtersRefusal(pass)}\n${summary}`, code };
   }
-  const ranked = rankFeasible(strategy, request, pass.feasibleTable, limit);
+  const ranked = rankFeasible(strategy, request, pass.feasibleTable, limit, guard);
   if (ranked instanceof SwarmError) {
     const summary = availabilitySummary(pass, 0, pass.feasible.length);
     return { ...base, ranked: [], summary, error: `${ranked.message}\n${summary}`, code: ranked.code };
@@ -97,10 +102,17 @@ function attempt(
 }
 
 /** Soft expressions first; when that finds no node, once more without them (Swarm classic). */
-function place(filters: readonly Filter[], strategy: Strategy, request: PlacementRequest, table: NodeTable, limit?: number): Attempt {
-  const first = attempt(filters, strategy, request, table, false, limit);
+function place(
+  filters: readonly Filter[],
+  strategy: Strategy,
+  request: PlacementRequest,
+  table: NodeTable,
+  guard: PluginGuard,
+  limit?: number,
+): Attempt {
+  const first = attempt(filters, strategy, request, table, false, guard, limit);
   if (first.error === undefined || !request.soft || !first.pass.usesSoft) return first;
-  return attempt(filters, strategy, { ...request, soft: false }, table, true, limit);
+  return attempt(filters, strategy, { ...request, soft: false }, table, true, guard, limit);
 }
 
 function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy): PlacementExplanation {
@@ -155,8 +167,9 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
   const logger = options.logger;
   const candidates = options.candidates ?? DEFAULT_CANDIDATES;
   const tables = new NodeTables();
+  const guard = pluginGuard(options.pluginOf ?? (() => undefined), logger);
   const placeOn = (request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt =>
-    tables.use(nodes, (table) => place(filters, strategy, request, table, limit));
+    tables.use(nodes, (table) => place(filters, strategy, request, table, guard, limit));
   return {
     strategyName: strategy.name,
     filterNames,

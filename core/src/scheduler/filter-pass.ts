@@ -7,6 +7,7 @@ import {
   type NodeTable,
   type PlacementRequest,
 } from '@swarm/plugin-sdk';
+import type { PluginGuard } from './plugin-guard.js';
 import { requestRefused } from './refusal-text.js';
 
 export interface PreparedFilter {
@@ -62,9 +63,9 @@ const shared = new PassScratch();
  * Prepare every filter for the request, then check each node, stopping at its first failing
  * filter. `table` holds the facts of `nodes` (row `i` for `nodes[i]`).
  */
-export function runFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable): FilterPass {
+export function runFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable, guard: PluginGuard): FilterPass {
   const nodes = table.nodes;
-  const prepared = prepareFilters(filters, request, table);
+  const prepared = prepareFilters(filters, request, table, guard);
   const activeIndexes: number[] = [];
   const activeRuns: FilterRun[] = [];
   prepared.forEach((filter, index) => {
@@ -76,7 +77,9 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
   const usesSoft = activeRuns.some((run) => run.usesSoft === true);
   const scratch = (shared.busy ? new PassScratch() : shared).take(nodes.length);
   try {
-    const refused = checkNodes(activeRuns, activeIndexes, nodes, scratch);
+    const refused = checkNodes(activeRuns, activeIndexes, nodes, scratch, (index, error) =>
+      guard.failed('filter', prepared[index]!.name, error),
+    );
     return { request, filters: prepared, nodes, ...collect(table, scratch, refused), usesSoft };
   } finally {
     scratch.busy = false;
@@ -84,35 +87,49 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
 }
 
 /** Each filter's run for the request; a filter refusing the request (a malformed expression) fails it in Swarm classic's words. */
-function prepareFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable): PreparedFilter[] {
+function prepareFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable, guard: PluginGuard): PreparedFilter[] {
   const prepared: PreparedFilter[] = [];
   for (const filter of filters) {
     try {
       prepared.push({ name: filter.name, run: filter.prepare(request, table) });
     } catch (error) {
       if (isSwarmError(error)) throw requestRefused(prepared, filter.name, error);
-      throw error;
+      throw guard.failed('filter', filter.name, error);
     }
   }
   return prepared;
 }
 
-/** Record each node's failing filter and verdict in the scratch; returns how many nodes were refused. */
-function checkNodes(runs: readonly FilterRun[], indexes: readonly number[], nodes: readonly Node[], scratch: PassScratch): number {
+/**
+ * Record each node's failing filter and verdict in the scratch; returns how many nodes were
+ * refused. A filter that throws is blamed by its index in the pass.
+ */
+function checkNodes(
+  runs: readonly FilterRun[],
+  indexes: readonly number[],
+  nodes: readonly Node[],
+  scratch: PassScratch,
+  blame: (filterIndex: number, error: unknown) => Error,
+): number {
   const { failedAt, verdicts } = scratch;
   let refused = 0;
-  for (let n = 0; n < nodes.length; n++) {
-    const node = nodes[n]!;
-    failedAt[n] = -1;
-    for (let f = 0; f < runs.length; f++) {
-      const verdict = runs[f]!.check(node, n);
-      if (!verdict.pass) {
-        failedAt[n] = indexes[f]!;
-        verdicts[n] = verdict;
-        refused++;
-        break;
+  let f = 0;
+  try {
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
+      failedAt[n] = -1;
+      for (f = 0; f < runs.length; f++) {
+        const verdict = runs[f]!.check(node, n);
+        if (!verdict.pass) {
+          failedAt[n] = indexes[f]!;
+          verdicts[n] = verdict;
+          refused++;
+          break;
+        }
       }
     }
+  } catch (error) {
+    throw blame(indexes[f]!, error);
   }
   return refused;
 }
