@@ -68,7 +68,7 @@ function createLoad(port: number, clients: number) {
     while (running) {
       const startedAt = performance.now();
       let ok = false;
-      let message = '';
+      let message: string;
       try {
         const answer = await fetch(`http://127.0.0.1:${port}/containers/create`, {
           method: 'POST',

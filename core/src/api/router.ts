@@ -1,5 +1,4 @@
-import Router from 'find-my-way';
-import type { HTTPMethod } from 'find-my-way';
+import Router, { type HTTPMethod } from 'find-my-way';
 import type { RouteHandler } from './context.js';
 
 export interface RouteMatch {

@@ -1,15 +1,5 @@
 import type { HTTPMethod } from 'find-my-way';
-import {
-  ErrorCodes,
-  isSwarmError,
-  SwarmError,
-  webPrefix,
-  type Logger,
-  type ManagerView,
-  type WebMethod,
-  type WebRequest,
-  type WebRoute,
-} from '@swarm/plugin-sdk';
+import { isSwarmError, webPrefix, type Logger, type ManagerView, type WebMethod, type WebRequest, type WebRoute } from '@swarm/plugin-sdk';
 import { readJsonBody } from '../api/body.js';
 import type { RequestContext, RouteHandler } from '../api/context.js';
 import type { ApiRouter } from '../api/router.js';

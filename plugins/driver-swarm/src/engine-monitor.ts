@@ -3,7 +3,7 @@ import { ErrorCodes, isSwarmError, type ContainerConfig, type ContainerSummary, 
 import { isEngineUnreachable, readJsonLines } from '@swarm/plugin-sdk/helpers';
 import { CoalescingRunner } from './coalescing-runner.js';
 import type { LoadGate } from './load-gate.js';
-import { EngineApi } from './engine-api.js';
+import type { EngineApi } from './engine-api.js';
 import { rowFromInspect } from './container-row.js';
 import { inspectedContainer, type EngineContainer } from './engine-container.js';
 import { SwarmErrors } from './errors.js';
