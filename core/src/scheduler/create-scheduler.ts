@@ -18,7 +18,7 @@ import {
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { runFilters } from './filter-pass.js';
-import { pluginGuard, type GuardedKind, type PluginGuard } from './plugin-guard.js';
+import { pluginGuard, type PluginGuard } from './plugin-guard.js';
 import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
 import { CoreErrors } from '../errors.js';
@@ -34,7 +34,7 @@ export interface SchedulerOptions {
   /** Told of every real placement (not of explanations), after it is decided. */
   readonly onPlacement?: (request: PlacementRequest, outcome: PlacementOutcome) => void;
   /** The package (`name@version`) that provides a filter or strategy, named when it fails; built-ins have none. */
-  readonly pluginOf?: (kind: GuardedKind, name: string) => string | undefined;
+  readonly pluginOf?: (kind: 'filter' | 'strategy', name: string) => string | undefined;
 }
 
 /** A real placement as `onPlacement` hears it: the ranked candidates, best first. */
