@@ -3,12 +3,14 @@ import { CoreErrors } from '../errors.js';
 
 /** A request target as dockerd's router (gorilla/mux over Go's net/http) sees it. */
 export type RequestTarget =
-  /** The path is clean: route `routingPath` (escaped again, `/` kept) with `query`. */
+  /** The path is clean: route `routingPath` (escaped again, `/` kept); `rawQuery` as sent. */
   | { readonly kind: 'route'; readonly routingPath: string; readonly rawQuery: string }
   /** The path held `.`, `..` or `//`: answer 301 to the clean path and do nothing else. */
   | { readonly kind: 'redirect'; readonly location: string };
 
 const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/;
+/** Go's unescaped path characters: a path made only of these decodes and escapes to itself. */
+const PLAIN_PATH = /^[A-Za-z0-9\-_.~$&+,/:;=@]*$/;
 
 /** The three characters Go's `url.unescape` names in `invalid URL escape "%zz"`. */
 function checkEscapes(text: string): void {
@@ -32,10 +34,11 @@ function unescape(text: string): string {
  * (`?`, `%`, `#`, spaces, `!*'()`, non-ASCII bytes) is escaped.
  */
 export function escapePath(path: string): string {
+  if (PLAIN_PATH.test(path)) return path;
   let out = '';
   for (const byte of Buffer.from(path, 'utf8')) {
     const char = String.fromCharCode(byte);
-    if (/[A-Za-z0-9\-_.~$&+,/:;=@]/.test(char)) out += char;
+    if (PLAIN_PATH.test(char)) out += char;
     else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
@@ -68,7 +71,7 @@ function splitTarget(target: string): { rawPath: string; rawQuery: string } {
  */
 export function readRequestTarget(target: string): RequestTarget {
   const { rawPath, rawQuery } = splitTarget(target);
-  const path = unescape(rawPath);
+  const path = PLAIN_PATH.test(rawPath) ? rawPath : unescape(rawPath);
   const clean = cleanPath(path);
   if (clean !== path) {
     return { kind: 'redirect', location: `${escapePath(clean)}${rawQuery === '' ? '' : `?${rawQuery}`}` };
