@@ -1,5 +1,6 @@
 import { ErrorCodes, defineError, type ErrorCode } from '@swarm/plugin-sdk';
 import type { ConfigOrigin } from './config/layers.js';
+import { closestName } from './util/did-you-mean.js';
 
 /**
  * Every error the host raises itself, with its code, HTTP status and text (plugins raise theirs
@@ -263,7 +264,10 @@ export const CoreErrors = {
   unknownProvider: defineError('core.config.unknown-provider', {
     code: ErrorCodes.UNKNOWN_PROVIDER,
     message: (p: { kind: string; name: string; available: readonly string[]; origin: ConfigOrigin; keyPath: string }) => {
-      const text = `unknown ${p.kind} "${p.name}"; available: ${p.available.join(', ') || '(none)'}`;
+      const suggestion = closestName(p.name, p.available);
+      const text = `unknown ${p.kind} "${p.name}"; available: ${p.available.join(', ') || '(none)'}${
+        suggestion === undefined ? '' : `; did you mean "${suggestion}"?`
+      }`;
       return p.origin === 'flags' || p.origin === 'defaults' ? text : `${p.keyPath}: ${text}`;
     },
   }),
@@ -273,10 +277,12 @@ export const CoreErrors = {
   }),
   discoveryUnsupported: defineError('core.discovery.unsupported', {
     code: ErrorCodes.DISCOVERY_INVALID,
-    message: (p: { scheme: string; uri: string; available?: readonly string[] }) =>
-      `unsupported discovery "${p.scheme}://" in "${p.uri}"${
+    message: (p: { scheme: string; uri: string; available?: readonly string[] }) => {
+      const suggestion = p.available === undefined ? undefined : closestName(p.scheme, p.available);
+      return `unsupported discovery "${p.scheme}://" in "${p.uri}"${
         p.available === undefined ? '' : `; available: ${p.available.map((scheme) => `${scheme}://`).join(', ') || '(none)'}`
-      }`,
+      }${suggestion === undefined ? '' : `; did you mean "${suggestion}://"?`}`;
+    },
   }),
   tlsFileUnreadable: defineError('core.tls.unreadable', {
     code: ErrorCodes.CONFIG_INVALID,

@@ -95,7 +95,7 @@ describe('swarm manage flag validation', () => {
   it('names the key path of a config file error', async () => {
     expectOneLineError(
       await runSwarm(['manage', '127.0.0.1:1'], { cwd: `${project.dir}/typo` }),
-      'scheduler.filters[1]: unknown filter "gpux"; available: affinity, constraint, containerslots, dependency, gpu, health, port, whitelist',
+      'scheduler.filters[1]: unknown filter "gpux"; available: affinity, constraint, containerslots, dependency, gpu, health, port, whitelist; did you mean "gpu"?',
     );
     const shape = await runSwarm(['manage', '127.0.0.1:1'], { cwd: `${project.dir}/shape` });
     expect(shape.code).toBe(1);

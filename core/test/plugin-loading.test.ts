@@ -171,7 +171,9 @@ describe('configured names', () => {
       ),
     );
     expect(strategy.message).toMatch(/^scheduler\.strategy: unknown strategy "frist"; available: .*first/);
+    expect(strategy.message).toMatch(/; did you mean "first"\?$/);
     const driver = await failure(createSwarm({ plugins: ['memory'], cluster: { driver: 'memroy' } }, { configDir: project.dir }));
     expect(driver.message).toMatch(/^cluster\.driver: unknown cluster driver "memroy"; available: .*memory/);
+    expect(driver.message).toMatch(/; did you mean "memory"\?$/);
   });
 });
