@@ -21,6 +21,8 @@ beforeAll(() => {
     "export default { plugins: ['memory', 'gpu'], cluster: { driver: 'memory' }, scheduler: { filters: ['gpu', 'gpux'], strategy: 'first' } };\n",
   );
   project.write('clean/.swarmrc.json', JSON.stringify({ plugins: ['memory'], cluster: { driver: 'memory' } }));
+  project.addPlugin('swarm-plugin-myhealth', { version: '0.3.0', register: filtersBody('health'), kinds: ['filter'] });
+  project.write('clash/.swarmrc.json', JSON.stringify({ plugins: ['myhealth'] }));
   project.write('shape/.swarmrc.json', JSON.stringify({ cluster: { heartbeat: true } }));
 });
 
@@ -138,7 +140,8 @@ describe('swarm join and list validation', () => {
 describe('swarm plugins', () => {
   it('lists built-ins and configured plugins, incompatible ones included', async () => {
     const result = await runSwarm(['plugins', '--json'], { cwd: project.dir });
-    expect(result.code).toBe(0);
+    // swarm-plugin-future needs plugin API ^2.0.0: `swarm manage` would refuse it
+    expect(result.code).toBe(1);
     const rows = JSON.parse(result.stdout) as Array<{
       name: string;
       version: string;
@@ -152,11 +155,13 @@ describe('swarm plugins', () => {
     expect(gpu).toMatchObject({
       version: '1.4.0',
       kinds: ['filter'],
+      provides: ['filter gpu'],
       apiVersion: '^1.0.0',
       compatible: true,
       builtin: false,
       resolved: `${project.dir}/node_modules/swarm-plugin-gpu`,
     });
+    expect(gpu).not.toHaveProperty('error');
     expect(rows.find((row) => row.name === 'swarm-plugin-memory')?.kinds).toEqual(['cluster driver', 'strategy']);
     expect(rows.find((row) => row.name === 'swarm-plugin-future')).toMatchObject({
       version: '2.1.0',
@@ -173,11 +178,27 @@ describe('swarm plugins', () => {
   it('prints a table', async () => {
     const result = await runSwarm(['plugins'], { cwd: project.dir });
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+KINDS\s+API\s+COMPATIBLE\s+RESOLVED FROM$/);
+    expect(result.code).toBe(1);
+    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+KINDS\s+PROVIDES\s+API\s+COMPATIBLE\s+RESOLVED FROM$/);
     expect(lines.find((line) => line.startsWith('swarm-plugin-future'))).toMatch(
-      /^swarm-plugin-future\s+2\.1\.0\s+filter\s+\^2\.0\.0\s+no\s+\//,
+      /^swarm-plugin-future\s+2\.1\.0\s+filter\s+filter \S+\s+\^2\.0\.0\s+no\s+\//,
     );
-    expect(lines.find((line) => line.startsWith('swarm-plugin-gpu'))).toMatch(/\s+yes\s+/);
+    expect(lines.find((line) => line.startsWith('swarm-plugin-gpu'))).toMatch(/\s+filter gpu\s+\^1\.0\.0\s+yes\s+/);
+    expect(lines.find((line) => line.startsWith('@swarm/strategy-spread'))).toMatch(/\s+strategy spread\s+/);
+  });
+});
+
+describe('swarm plugins with a name provided twice', () => {
+  it('names both providers and exits non-zero, as swarm manage would refuse them', async () => {
+    const result = await runSwarm(['plugins', '--json'], { cwd: `${project.dir}/clash` });
+    expect(result.code).toBe(1);
+    const rows = JSON.parse(result.stdout) as Array<{ name: string; provides: string[]; error?: string }>;
+    expect(rows.find((row) => row.name === 'swarm-plugin-myhealth')).toMatchObject({
+      provides: ['filter health'],
+      error: 'filter health is also provided by @swarm/filter-health (built in)',
+    });
+    const clean = await runSwarm(['plugins'], { cwd: `${project.dir}/clean` });
+    expect(clean.code).toBe(0);
   });
 });
 

@@ -105,6 +105,7 @@ describe('a third-party filter installed from its npm tarball', () => {
       name: 'swarm-plugin-maintenance',
       version: '1.2.0',
       kinds: ['filter'],
+      provides: ['filter maintenance'],
       apiVersion: '^1.0.0',
       compatible: true,
       builtin: false,

@@ -12,6 +12,8 @@ export interface PluginRow {
   name: string;
   version: string;
   kinds: string[];
+  /** What it registers: `filter gpu`, `strategy fewest-containers`. */
+  provides: string[];
   apiVersion: string;
   compatible: boolean;
   builtin: boolean;
@@ -19,21 +21,23 @@ export interface PluginRow {
   error?: string;
 }
 
-function kindsOf(plugin: LoadedPlugin): { kinds: string[]; error?: string } {
+function kindsOf(plugin: LoadedPlugin): { kinds: string[]; provides: string[]; error?: string } {
   try {
-    return { kinds: providedKinds(plugin).kinds };
+    const { kinds, names } = providedKinds(plugin);
+    return { kinds, provides: names };
   } catch (error) {
-    return { kinds: [...plugin.declaredKinds], error: (error as Error).message };
+    return { kinds: [...plugin.declaredKinds], provides: [], error: (error as Error).message };
   }
 }
 
 function rowOf(plugin: LoadedPlugin): PluginRow {
-  const { kinds, error } = kindsOf(plugin);
+  const { kinds, provides, error } = kindsOf(plugin);
   const compatible = isApiCompatible(plugin.manifest.apiVersion);
   return {
     name: plugin.manifest.name,
     version: plugin.manifest.version,
     kinds,
+    provides,
     apiVersion: plugin.manifest.apiVersion,
     compatible,
     builtin: plugin.builtin,
@@ -46,7 +50,7 @@ function rowOf(plugin: LoadedPlugin): PluginRow {
 async function configuredRows(specs: readonly string[], configDir: string): Promise<PluginRow[]> {
   return Promise.all(
     specs.map(async (spec): Promise<PluginRow> => {
-      const base = { name: spec, version: '-', kinds: [], apiVersion: '-', compatible: false, builtin: false, resolved: '-' };
+      const base = { name: spec, version: '-', kinds: [], provides: [], apiVersion: '-', compatible: false, builtin: false, resolved: '-' };
       try {
         const location = resolvePlugin(spec, configDir);
         const manifest = await importManifest(location);
@@ -67,6 +71,22 @@ async function configuredRows(specs: readonly string[], configDir: string): Prom
   );
 }
 
+/** A name two plugins provide stops `swarm manage` (both are named): each later row says which it repeats. */
+function markDuplicates(rows: PluginRow[]): void {
+  const first = new Map<string, PluginRow>();
+  for (const row of rows) {
+    for (const provided of row.provides) {
+      const earlier = first.get(provided);
+      if (!earlier) {
+        first.set(provided, row);
+        continue;
+      }
+      const clash = `${provided} is also provided by ${earlier.name}${earlier.builtin ? ' (built in)' : ''}`;
+      row.error = row.error === undefined ? clash : `${row.error}; ${clash}`;
+    }
+  }
+}
+
 async function plugins(flags: { json?: boolean }, command: Command): Promise<void> {
   const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
   const builtins = await loadBuiltins();
@@ -76,6 +96,7 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
       name: failure.packageName,
       version: '-',
       kinds: [],
+      provides: [],
       apiVersion: '-',
       compatible: false,
       builtin: true,
@@ -84,6 +105,9 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
     })),
     ...(await configuredRows(cli.resolved.config.plugins, cli.configDir)),
   ];
+  markDuplicates(rows);
+  // a row that is an error or incompatible would stop `swarm manage`: scripts can tell by the exit code
+  if (rows.some((row) => row.error !== undefined || !row.compatible)) process.exitCode = 1;
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return;
@@ -92,11 +116,12 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
     row.name,
     row.version,
     row.kinds.join(',') || '-',
+    row.provides.join(', ') || '-',
     row.apiVersion,
     row.error && row.apiVersion === '-' ? 'error' : row.compatible ? 'yes' : 'no',
     row.resolved,
   ]);
-  process.stdout.write(formatTable(['NAME', 'VERSION', 'KINDS', 'API', 'COMPATIBLE', 'RESOLVED FROM'], table));
+  process.stdout.write(formatTable(['NAME', 'VERSION', 'KINDS', 'PROVIDES', 'API', 'COMPATIBLE', 'RESOLVED FROM'], table));
   for (const row of rows) if (row.error) process.stdout.write(`${row.name}: ${row.error}\n`);
 }
 
