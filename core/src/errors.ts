@@ -263,11 +263,22 @@ export const CoreErrors = {
   }),
   unknownProvider: defineError('core.config.unknown-provider', {
     code: ErrorCodes.UNKNOWN_PROVIDER,
-    message: (p: { kind: string; name: string; available: readonly string[]; origin: ConfigOrigin; keyPath: string }) => {
+    message: (p: {
+      kind: string;
+      name: string;
+      available: readonly string[];
+      origin: ConfigOrigin;
+      keyPath: string;
+      installedBy?: string | undefined;
+    }) => {
       const suggestion = closestName(p.name, p.available);
-      const text = `unknown ${p.kind} "${p.name}"; available: ${p.available.join(', ') || '(none)'}${
-        suggestion === undefined ? '' : `; did you mean "${suggestion}"?`
-      }`;
+      const hint =
+        p.installedBy !== undefined
+          ? `; ${p.installedBy} (installed here) provides it: add '${p.installedBy}' to plugins`
+          : suggestion === undefined
+            ? ''
+            : `; did you mean "${suggestion}"?`;
+      const text = `unknown ${p.kind} "${p.name}"; available: ${p.available.join(', ') || '(none)'}${hint}`;
       return p.origin === 'flags' || p.origin === 'defaults' ? text : `${p.keyPath}: ${text}`;
     },
   }),

@@ -23,6 +23,7 @@ beforeAll(() => {
   project.write('clean/.swarmrc.json', JSON.stringify({ plugins: ['memory'], cluster: { driver: 'memory' } }));
   project.addPlugin('swarm-plugin-myhealth', { version: '0.3.0', register: filtersBody('health'), kinds: ['filter'] });
   project.write('clash/.swarmrc.json', JSON.stringify({ plugins: ['myhealth'] }));
+  project.write('unlisted/.swarmrc.json', JSON.stringify({ plugins: [], scheduler: { filters: ['health', 'gpu'] } }));
   project.write('shape/.swarmrc.json', JSON.stringify({ cluster: { heartbeat: true } }));
 });
 
@@ -92,6 +93,13 @@ describe('swarm manage flag validation', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('--replication needs a key-value discovery store (zk://, etcd://)');
+  });
+
+  it('says which installed plugin provides a name the config forgot to list', async () => {
+    expectOneLineError(
+      await runSwarm(['manage', '127.0.0.1:1'], { cwd: `${project.dir}/unlisted` }),
+      'scheduler.filters[1]: unknown filter "gpu"; available: affinity, constraint, containerslots, dependency, health, port, whitelist; swarm-plugin-gpu (installed here) provides it: add \'swarm-plugin-gpu\' to plugins',
+    );
   });
 
   it('names the key path of a config file error', async () => {

@@ -21,6 +21,9 @@ import { PlacementJournal } from '../web/placement-journal.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
 import type { StagedProvider } from '../plugins/stage.js';
+import type { LoadedPlugin } from '../plugins/loaded-plugin.js';
+import { unlistedProviderOf } from '../plugins/installed-providers.js';
+import type { ConfigOrigin } from '../config/layers.js';
 import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
@@ -44,18 +47,51 @@ function providerLabel(staged: readonly StagedProvider[], kind: 'filter' | 'stra
   return `${entry.plugin.manifest.name}@${entry.plugin.manifest.version}`;
 }
 
-function checkNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): void {
+interface UnknownName {
+  readonly kind: ExtensionKind;
+  readonly name: string;
+  readonly available: readonly string[];
+  readonly origin: ConfigOrigin;
+  readonly keyPath: string;
+}
+
+/** The first name in the config that no loaded plugin provides. */
+function findUnknownName(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): UnknownName | undefined {
   const { config, originOf } = resolved;
-  const known = (kind: ExtensionKind, name: string, keyPath: string, origin = originOf(keyPath)): void => {
-    const names = available(kind);
-    if (!names.includes(name)) throw unknownProvider(kind, name, names, origin, keyPath);
-  };
-  known(Tokens.ClusterDriver, config.cluster.driver, 'cluster.driver');
-  config.scheduler.filters.forEach((name, index) =>
-    known(Tokens.Filter, name, `scheduler.filters[${index}]`, originOf('scheduler.filters')),
-  );
-  known(Tokens.Strategy, config.scheduler.strategy, 'scheduler.strategy');
-  for (const name of Object.keys(config.web ?? {})) known(Tokens.WebExtension, name, `web.${name}`);
+  const wanted: Array<Omit<UnknownName, 'available'>> = [
+    { kind: Tokens.ClusterDriver, name: config.cluster.driver, keyPath: 'cluster.driver', origin: originOf('cluster.driver') },
+    ...config.scheduler.filters.map((name, index) => ({
+      kind: Tokens.Filter,
+      name,
+      keyPath: `scheduler.filters[${index}]`,
+      origin: originOf('scheduler.filters'),
+    })),
+    { kind: Tokens.Strategy, name: config.scheduler.strategy, keyPath: 'scheduler.strategy', origin: originOf('scheduler.strategy') },
+    ...Object.keys(config.web ?? {}).map((name) => ({
+      kind: Tokens.WebExtension,
+      name,
+      keyPath: `web.${name}`,
+      origin: originOf(`web.${name}`),
+    })),
+  ];
+  for (const entry of wanted) {
+    const names = available(entry.kind);
+    if (!names.includes(entry.name)) return { ...entry, available: names };
+  }
+  return undefined;
+}
+
+/** Refuses a name no loaded plugin provides, saying which installed plugin would, if one does. */
+async function checkNames(
+  resolved: ResolvedConfig,
+  set: { plugins: readonly LoadedPlugin[]; available: (kind: ExtensionKind) => string[] },
+  configDir: string,
+): Promise<void> {
+  const unknown = findUnknownName(resolved, set.available);
+  if (!unknown) return;
+  const loaded = new Set(set.plugins.map((plugin) => plugin.packageName));
+  const installedBy = await unlistedProviderOf(unknown.kind, unknown.name, configDir, loaded);
+  throw unknownProvider(unknown.kind, unknown.name, unknown.available, unknown.origin, unknown.keyPath, installedBy);
 }
 
 /**
@@ -73,7 +109,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     discoverySchemes: schemes,
     web: Object.keys(config.web ?? {}),
   });
-  checkNames(resolved, set.available);
+  await checkNames(resolved, set, options.configDir);
 
   const container = set.createContainer();
   let opened: MonitoredDiscovery | undefined;

@@ -10,9 +10,10 @@ export function unknownProvider(
   available: readonly string[],
   origin: ConfigOrigin,
   keyPath: string,
+  installedBy?: string,
 ): SwarmError {
   return CoreErrors.unknownProvider(
-    { kind: kindLabel(kind), name, available, origin, keyPath },
-    { details: { kind: kindLabel(kind), name, available, keyPath } },
+    { kind: kindLabel(kind), name, available, origin, keyPath, installedBy },
+    { details: { kind: kindLabel(kind), name, available, keyPath, ...(installedBy ? { installedBy } : {}) } },
   );
 }
