@@ -103,6 +103,10 @@ describe('resolution', () => {
     expect(retry.message).toBe('cluster.engineFailureRetry: invalid failure retry count');
     const duration = thrown(() => resolveConfig([{ origin: 'flags', input: { cluster: { heartbeat: '5x' } } }]));
     expect(duration.message).toBe('invalid --heartbeat: time: invalid duration "5x"');
+    const fileDuration = thrown(() => resolveConfig([{ origin: 'file', input: { cluster: { heartbeat: '20 seconds' } } }]));
+    expect(fileDuration.message).toBe(
+      'cluster.heartbeat: time: invalid duration "20 seconds" (write a duration such as "30s", "1m30s" or "500ms", or a number of seconds)',
+    );
     const advertise = thrown(() => resolveConfig([{ origin: 'flags', input: { replication: { enabled: true, advertise: 'nope' } } }]));
     expect(advertise.message).toBe('--advertise should be of the form ip:port or hostname:port');
   });

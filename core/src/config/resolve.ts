@@ -32,7 +32,14 @@ function seconds(
     return { value: parseDuration(picked.value), origin: picked.origin };
   } catch (error) {
     const reason = (error as Error).message;
-    throw configError(picked.origin, keyPath, picked.origin === 'flags' ? `invalid ${flag}: ${reason}` : reason);
+    // flags keep Swarm classic's wording; a config file or the environment gets an example too
+    throw configError(
+      picked.origin,
+      keyPath,
+      picked.origin === 'flags'
+        ? `invalid ${flag}: ${reason}`
+        : `${reason} (write a duration such as "30s", "1m30s" or "500ms", or a number of seconds)`,
+    );
   }
 }
 
