@@ -282,6 +282,10 @@ export const CoreErrors = {
       return p.origin === 'flags' || p.origin === 'defaults' ? text : `${p.keyPath}: ${text}`;
     },
   }),
+  unknownProviders: defineError('core.config.unknown-providers', {
+    code: ErrorCodes.UNKNOWN_PROVIDER,
+    message: (p: { lines: readonly string[] }) => p.lines.join('\n'),
+  }),
   discoveryUriInvalid: defineError('core.discovery.uri', {
     code: ErrorCodes.DISCOVERY_INVALID,
     message: (p: { uri: string }) => `invalid discovery URI "${p.uri}"`,

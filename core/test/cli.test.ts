@@ -23,6 +23,10 @@ beforeAll(() => {
   project.write('clean/.swarmrc.json', JSON.stringify({ plugins: ['memory'], cluster: { driver: 'memory' } }));
   project.addPlugin('swarm-plugin-myhealth', { version: '0.3.0', register: filtersBody('health'), kinds: ['filter'] });
   project.write('clash/.swarmrc.json', JSON.stringify({ plugins: ['myhealth'] }));
+  project.write(
+    'typos/swarm.config.js',
+    "export default { plugins: ['gpu'], scheduler: { filters: ['health', 'gpux', 'constrant'], strategy: 'sprad' } };\n",
+  );
   project.write('unlisted/.swarmrc.json', JSON.stringify({ plugins: [], scheduler: { filters: ['health', 'gpu'] } }));
   project.write('shape/.swarmrc.json', JSON.stringify({ cluster: { heartbeat: true } }));
 });
@@ -93,6 +97,16 @@ describe('swarm manage flag validation', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('--replication needs a key-value discovery store (zk://, etcd://)');
+  });
+
+  it('reports every unknown name of a config file at once, one line each', async () => {
+    const result = await runSwarm(['manage', '127.0.0.1:1'], { cwd: `${project.dir}/typos` });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^scheduler\.filters\[1\]: unknown filter "gpux"; available: .*; did you mean "gpu"\?$/);
+    expect(lines[1]).toMatch(/^scheduler\.filters\[2\]: unknown filter "constrant"; available: .*; did you mean "constraint"\?$/);
+    expect(lines[2]).toMatch(/^scheduler\.strategy: unknown strategy "sprad"; available: .*; did you mean "spread"\?$/);
   });
 
   it('says which installed plugin provides a name the config forgot to list', async () => {

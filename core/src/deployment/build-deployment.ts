@@ -55,8 +55,8 @@ interface UnknownName {
   readonly keyPath: string;
 }
 
-/** The first name in the config that no loaded plugin provides. */
-function findUnknownName(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): UnknownName | undefined {
+/** The names in the config that no loaded plugin provides, in the config's order. */
+function findUnknownNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): UnknownName[] {
   const { config, originOf } = resolved;
   const wanted: Array<Omit<UnknownName, 'available'>> = [
     { kind: Tokens.ClusterDriver, name: config.cluster.driver, keyPath: 'cluster.driver', origin: originOf('cluster.driver') },
@@ -74,24 +74,41 @@ function findUnknownName(resolved: ResolvedConfig, available: (kind: ExtensionKi
       origin: originOf(`web.${name}`),
     })),
   ];
-  for (const entry of wanted) {
+  return wanted.flatMap((entry) => {
     const names = available(entry.kind);
-    if (!names.includes(entry.name)) return { ...entry, available: names };
-  }
-  return undefined;
+    return names.includes(entry.name) ? [] : [{ ...entry, available: names }];
+  });
 }
 
-/** Refuses a name no loaded plugin provides, saying which installed plugin would, if one does. */
+/**
+ * Refuses the names no loaded plugin provides, all of them at once, each saying which installed
+ * plugin would provide it, if one does.
+ */
 async function checkNames(
   resolved: ResolvedConfig,
   set: { plugins: readonly LoadedPlugin[]; available: (kind: ExtensionKind) => string[] },
   configDir: string,
 ): Promise<void> {
-  const unknown = findUnknownName(resolved, set.available);
-  if (!unknown) return;
+  const unknown = findUnknownNames(resolved, set.available);
+  if (unknown.length === 0) return;
   const loaded = new Set(set.plugins.map((plugin) => plugin.packageName));
-  const installedBy = await unlistedProviderOf(unknown.kind, unknown.name, configDir, loaded);
-  throw unknownProvider(unknown.kind, unknown.name, unknown.available, unknown.origin, unknown.keyPath, installedBy);
+  const errors = await Promise.all(
+    unknown.map(async (entry) =>
+      unknownProvider(
+        entry.kind,
+        entry.name,
+        entry.available,
+        entry.origin,
+        entry.keyPath,
+        await unlistedProviderOf(entry.kind, entry.name, configDir, loaded),
+      ),
+    ),
+  );
+  if (errors.length === 1) throw errors[0]!;
+  throw CoreErrors.unknownProviders(
+    { lines: errors.map((error) => error.message) },
+    { details: { errors: errors.map((error) => error.details) } },
+  );
 }
 
 /**
