@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { SwarmConfigInput } from './input.js';
 import { formatKeyPath } from './key-path.js';
 import { CoreErrors } from '../errors.js';
+import { valueAt } from '../util/value-at.js';
 
 const duration = z.union([z.string(), z.number()]);
 const option = z.union([z.string(), z.number(), z.boolean()]);
@@ -69,15 +70,6 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = root;
-  for (const part of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[part];
-  }
-  return current;
 }
 
 function explainIssue(issue: Issue, input: unknown): { path: PropertyKey[]; text: string } {

@@ -20,9 +20,9 @@ import { checkDiscoveryScheme, openDiscovery } from '../discovery/open-discovery
 import { PlacementJournal } from '../web/placement-journal.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
-import type { StagedProvider } from '../plugins/stage.js';
+import { providedName, type StagedProvider } from '../plugins/stage.js';
 import type { LoadedPlugin } from '../plugins/loaded-plugin.js';
-import { unlistedProviderOf } from '../plugins/installed-providers.js';
+import { unlistedProviders } from '../plugins/installed-providers.js';
 import type { ConfigOrigin } from '../config/layers.js';
 import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
@@ -92,16 +92,15 @@ async function checkNames(
   const unknown = findUnknownNames(resolved, set.available);
   if (unknown.length === 0) return;
   const loaded = new Set(set.plugins.map((plugin) => plugin.packageName));
-  const errors = await Promise.all(
-    unknown.map(async (entry) =>
-      unknownProvider(
-        entry.kind,
-        entry.name,
-        entry.available,
-        entry.origin,
-        entry.keyPath,
-        await unlistedProviderOf(entry.kind, entry.name, configDir, loaded),
-      ),
+  const installed = await unlistedProviders(configDir, loaded);
+  const errors = unknown.map((entry) =>
+    unknownProvider(
+      entry.kind,
+      entry.name,
+      entry.available,
+      entry.origin,
+      entry.keyPath,
+      installed.get(providedName(entry.kind, entry.name)),
     ),
   );
   if (errors.length === 1) throw errors[0]!;

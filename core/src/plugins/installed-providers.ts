@@ -1,7 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ExtensionKind } from '@swarm/plugin-sdk';
-import { kindLabel } from './extension-kinds.js';
 import { importPlugin, resolvePlugin } from './load.js';
 import { readPackageJson } from './locate.js';
 import { providedKinds } from './stage.js';
@@ -36,24 +34,20 @@ function installedPluginPackages(dir: string): string[] {
 }
 
 /**
- * The installed but unlisted plugin package that provides `name` as a `kind`, if any: an unknown
- * name is often a plugin the config forgot to list. Only read when a name is unknown.
+ * What the installed plugin packages that the config does not list provide (`filter gpu` → its
+ * package): an unknown name is often a plugin the config forgot to list. Read only when a name is
+ * unknown, once for all of them.
  */
-export async function unlistedProviderOf(
-  kind: ExtensionKind,
-  name: string,
-  dir: string,
-  loaded: ReadonlySet<string>,
-): Promise<string | undefined> {
-  const wanted = `${kindLabel(kind)} ${name}`;
+export async function unlistedProviders(dir: string, loaded: ReadonlySet<string>): Promise<Map<string, string>> {
+  const providers = new Map<string, string>();
   for (const packageName of installedPluginPackages(dir)) {
     if (loaded.has(packageName)) continue;
     try {
       const plugin = await importPlugin(resolvePlugin(packageName, dir));
-      if (providedKinds(plugin).names.includes(wanted)) return packageName;
+      for (const provided of providedKinds(plugin).names) if (!providers.has(provided)) providers.set(provided, packageName);
     } catch {
-      // a package that does not load cannot be the answer
+      // a package that does not load provides nothing
     }
   }
-  return undefined;
+  return providers;
 }

@@ -62,11 +62,16 @@ export function stagePlugins(plugins: readonly LoadedPlugin[]): StagedProvider[]
   return all;
 }
 
+/** How a provided name reads in listings and hints: `filter gpu`, `cluster driver mesos`. */
+export function providedName(kind: ExtensionKind, name: string): string {
+  return `${kindLabel(kind)} ${name}`;
+}
+
 /** What one plugin provides, by kind label (`filter`, `strategy`, ...), for listings. */
 export function providedKinds(plugin: LoadedPlugin): { kinds: string[]; names: string[] } {
   const staged = stageOne(plugin);
   return {
     kinds: [...new Set(staged.map((entry) => kindLabel(entry.kind)))],
-    names: staged.map((entry) => `${kindLabel(entry.kind)} ${entry.name}`),
+    names: staged.map((entry) => providedName(entry.kind, entry.name)),
   };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CoreErrors } from '../../errors.js';
+import { valueAt } from '../../util/value-at.js';
 
 /** Go's names for a JSON value's kind, with the number when it cannot fit an integer field. */
 function jsonKind(value: unknown, goType: string): string {
@@ -8,12 +9,6 @@ function jsonKind(value: unknown, goType: string): string {
   if (typeof value === 'number') return /int/.test(goType) && !Number.isInteger(value) ? `number ${value}` : 'number';
   if (typeof value === 'boolean') return 'bool';
   return typeof value;
-}
-
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  let value = body;
-  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
-  return value;
 }
 
 /**
