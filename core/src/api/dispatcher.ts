@@ -32,27 +32,41 @@ function checkClientVersion(versionPrefix: string): void {
 const MAX_DISCARDED_BYTES = 1024 * 1024 * 1024;
 const MAX_DISCARD_MS = 60_000;
 
-function discardBodyAfterAnswer(req: IncomingMessage): void {
-  if (req.complete || req.readableEnded || req.destroyed) return;
-  let seen = 0;
-  const giveUp = () => {
-    cleanup();
-    req.socket?.destroy();
-  };
-  const timer = setTimeout(giveUp, MAX_DISCARD_MS);
-  timer.unref();
-  const onData = (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > MAX_DISCARDED_BYTES) giveUp();
-  };
-  const cleanup = () => {
-    clearTimeout(timer);
-    req.off('data', onData);
-  };
-  req.on('data', onData);
-  req.once('end', cleanup);
-  req.once('close', cleanup);
-  req.resume();
+/** Reads and drops the rest of a request body; resolves when it ended, or was cut after the limits. */
+function discardBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const giveUp = () => {
+      cleanup();
+      req.socket?.destroy();
+    };
+    const timer = setTimeout(giveUp, MAX_DISCARD_MS);
+    timer.unref();
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > MAX_DISCARDED_BYTES) giveUp();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      resolve();
+    };
+    req.on('data', onData);
+    req.once('end', cleanup);
+    req.once('close', cleanup);
+    req.resume();
+  });
+}
+
+/**
+ * Node closes the connection as soon as the answer to a `Connection: close` (or HTTP/1.0) request
+ * is written, so such a body is read to its end first; on a kept-alive connection the answer goes
+ * at once and the body is dropped after it.
+ */
+function closesAfterAnswer(req: IncomingMessage): boolean {
+  const connection = String(req.headers.connection ?? '').toLowerCase();
+  return connection.includes('close') || (req.httpVersionMajor === 1 && req.httpVersionMinor === 0 && !connection.includes('keep-alive'));
 }
 
 export interface DispatcherOptions {
@@ -125,8 +139,9 @@ export class Dispatcher {
         const { kind, name, plugin } = error.details as { kind: string; name: string; plugin: string };
         this.api.metrics.observePluginFailure(kind, name, plugin);
       }
+      if (!upgrade && !res.headersSent && closesAfterAnswer(req)) await discardBody(req);
       sendError(res, error);
-      if (!upgrade) discardBodyAfterAnswer(req);
+      if (!upgrade) void discardBody(req);
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = upgrade && !res.headersSent ? 101 : res.statusCode;
