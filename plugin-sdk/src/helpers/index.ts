@@ -28,7 +28,7 @@ export {
 export { reschedulePolicy, type ReschedulePolicy } from './reschedule-policies.js';
 export { repositoryOf } from './image-reference.js';
 export { memoizeByList } from './list-memo.js';
-export { bytesSize } from './units.js';
+export { bytesSize, humanDuration } from './units.js';
 export { expandDiscoveryRange, parseDiscoveryEntry, parseDiscoveryList } from './discovery-addresses.js';
 export {
   EntrySetDeduper,

@@ -1,4 +1,5 @@
 import type { ContainerInspect, ContainerSummary, JsonObject } from '@swarm/plugin-sdk';
+import { humanDuration } from '@swarm/plugin-sdk/helpers';
 
 /**
  * The `docker ps` row of a container, built from its inspect the way dockerd builds its list
@@ -37,24 +38,6 @@ function timeOf(text: string | undefined): number | undefined {
   if (!text || text.startsWith('0001-01-01')) return undefined;
   const time = Date.parse(text);
   return Number.isNaN(time) ? undefined : time;
-}
-
-/** go-units' HumanDuration, the words docker prints in STATUS. */
-export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 1) return 'Less than a second';
-  if (seconds === 1) return '1 second';
-  if (seconds < 60) return `${seconds} seconds`;
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes === 1) return 'About a minute';
-  if (minutes < 60) return `${minutes} minutes`;
-  const hours = Math.floor(ms / 3_600_000 + 0.5);
-  if (hours === 1) return 'About an hour';
-  if (hours < 48) return `${hours} hours`;
-  if (hours < 24 * 7 * 2) return `${Math.floor(hours / 24)} days`;
-  if (hours < 24 * 30 * 2) return `${Math.floor(hours / 24 / 7)} weeks`;
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24 / 30)} months`;
-  return `${Math.floor(ms / 3_600_000 / 24 / 365)} years`;
 }
 
 function healthSuffix(health: InspectState['Health']): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { humanDuration, statusText } from '../src/container-row.js';
+import { humanDuration } from '@swarm/plugin-sdk/helpers';
+import { statusText } from '../src/container-row.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
