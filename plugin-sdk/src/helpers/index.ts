@@ -29,6 +29,7 @@ export { reschedulePolicy, type ReschedulePolicy } from './reschedule-policies.j
 export { repositoryOf } from './image-reference.js';
 export { memoizeByList } from './list-memo.js';
 export { bytesSize, humanDuration } from './units.js';
+export { nodeInfoRows, type NodeRowFacts } from './node-rows.js';
 export { expandDiscoveryRange, parseDiscoveryEntry, parseDiscoveryList } from './discovery-addresses.js';
 export {
   EntrySetDeduper,

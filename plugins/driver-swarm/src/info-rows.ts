@@ -1,13 +1,6 @@
 import { type Scheduler } from '@swarm/plugin-sdk';
-import { bytesSize } from '@swarm/plugin-sdk/helpers';
+import { nodeInfoRows } from '@swarm/plugin-sdk/helpers';
 import type { EngineNode } from './engine-node.js';
-
-const STATUS_TEXT = { pending: 'Pending', healthy: 'Healthy', unhealthy: 'Unhealthy', disconnected: 'Disconnected' } as const;
-
-/** RFC 3339 in UTC without fractions, as Go's time.RFC3339 prints it. */
-function rfc3339(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 const cachedRows = new WeakMap<EngineNode, { version: number; rows: Array<[string, string]> }>();
 
@@ -21,22 +14,21 @@ function nodeRows(node: EngineNode): Array<[string, string]> {
 }
 
 function buildNodeRows(node: EngineNode): Array<[string, string]> {
-  const counts = node.counts();
-  const labels = Object.entries(node.labels())
-    .map(([key, value]) => `${key}=${value}`)
-    .sort();
-  return [
-    [` ${node.name || '(unknown)'}`, node.addr],
-    ['  └ ID', node.engineId],
-    ['  └ Status', STATUS_TEXT[node.status()]],
-    ['  └ Containers', `${counts.total} (${counts.running} Running, ${counts.paused} Paused, ${counts.stopped} Stopped)`],
-    ['  └ Reserved CPUs', `${node.usedCpus()} / ${node.totalCpus()}`],
-    ['  └ Reserved Memory', `${bytesSize(node.usedMemory())} / ${bytesSize(node.totalMemory())}`],
-    ['  └ Labels', labels.join(', ')],
-    ['  └ Error', node.lastError() || '(none)'],
-    ['  └ UpdatedAt', rfc3339(node.updatedAt)],
-    ['  └ ServerVersion', node.version],
-  ];
+  return nodeInfoRows({
+    name: node.name,
+    addr: node.addr,
+    id: node.engineId,
+    status: node.status(),
+    containers: node.counts(),
+    usedCpus: node.usedCpus(),
+    totalCpus: node.totalCpus(),
+    usedMemory: node.usedMemory(),
+    totalMemory: node.totalMemory(),
+    labels: node.labels(),
+    error: node.lastError(),
+    updatedAt: node.updatedAt,
+    serverVersion: node.version,
+  });
 }
 
 /** Swarm classic's `docker info` SystemStatus rows: role, scheduler, then every node sorted by name. */
