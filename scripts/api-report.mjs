@@ -22,6 +22,7 @@ export const ENTRY_POINTS = [
   ['core', 'core', 'dist/index.d.ts'],
   ['plugins/driver-swarm', 'driver-swarm', 'dist/index.d.ts'],
   ['plugins/driver-mesos', 'driver-mesos', 'dist/index.d.ts'],
+  ['plugins/driver-kubernetes', 'driver-kubernetes', 'dist/index.d.ts'],
 ];
 
 const QUIET = { logLevel: 'none' };

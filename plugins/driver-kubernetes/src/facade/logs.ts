@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import * as k8s from '@kubernetes/client-node';
+import type { PodContainer } from '../pod-container.js';
+import { framedWriter } from './frames.js';
+
+interface LogSource {
+  config: k8s.KubeConfig;
+  namespace: string;
+}
+
+function flag(query: URLSearchParams, name: string): boolean {
+  const value = query.get(name);
+  return value === '1' || value === 'true';
+}
+
+/**
+ * `docker logs` through `pods/log`. The kubelet keeps one stream per container, stdout and stderr
+ * together, so everything arrives as stdout. `since` (docker's Unix time) becomes `sinceTime`.
+ */
+export async function streamLogs(
+  source: LogSource,
+  container: PodContainer,
+  query: URLSearchParams,
+  req: IncomingMessage | undefined,
+  out: ServerResponse | Socket,
+  upgraded = false,
+): Promise<void> {
+  const tty = container.config.Tty === true;
+  if (!upgraded && 'writeHead' in out) {
+    out.writeHead(200, { 'Content-Type': tty ? 'application/vnd.docker.raw-stream' : 'application/vnd.docker.multiplexed-stream' });
+  }
+  const wantOutput = query.get('stdout') === null ? true : flag(query, 'stdout') || flag(query, 'stderr');
+  if (!container.bound || !wantOutput) {
+    out.end();
+    return;
+  }
+  const options: k8s.LogOptions = { follow: flag(query, 'follow'), timestamps: flag(query, 'timestamps') };
+  const tail = query.get('tail');
+  if (tail !== null && tail !== '' && tail !== 'all' && Number.isInteger(Number(tail))) options.tailLines = Number(tail);
+  const since = Number(query.get('since') ?? 0);
+  if (since > 0) options.sinceTime = new Date(since * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (options.tailLines === 0 && !options.follow) {
+    out.end();
+    return;
+  }
+  const sink = framedWriter(out, 1, tty);
+  await new Promise<void>((resolve) => {
+    let abort: AbortController | undefined;
+    const stop = () => {
+      abort?.abort();
+      resolve();
+    };
+    (req ?? out).once('close', stop);
+    // the client pipes the answer's body into the sink, which finishes when the body ends
+    sink.once('finish', () => resolve());
+    sink.once('error', () => resolve());
+    new k8s.Log(source.config).log(source.namespace, container.podName, 'container', sink, options).then(
+      (controller) => {
+        abort = controller;
+        if (out.destroyed) controller.abort();
+      },
+      () => resolve(),
+    );
+  });
+  if (!out.destroyed) out.end();
+}

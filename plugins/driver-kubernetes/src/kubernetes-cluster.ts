@@ -1,0 +1,400 @@
+import { randomBytes } from 'node:crypto';
+import type * as k8s from '@kubernetes/client-node';
+import type {
+  AuthConfig,
+  Cluster,
+  ClusterCapabilities,
+  ClusterEvent,
+  ClusterInfo,
+  Container,
+  ContainerConfig,
+  DeploymentConfig,
+  Logger,
+  Node,
+  PlacementExplanation,
+  RemoveContainerOptions,
+  Scheduler,
+} from '@swarm/plugin-sdk';
+import { containerEvent, transitionEvents } from './container-events.js';
+import { KubernetesErrors } from './errors.js';
+import { EngineFacade } from './facade/engine-facade.js';
+import { infoRows } from './info-rows.js';
+import { KubeApi, loadKubeConfig } from './kube-api.js';
+import { KubeNode, type KubeNodeHost } from './kube-node.js';
+import { PodMarks } from './labels.js';
+import { parseKubernetesOptions, type KubernetesOptions } from './options.js';
+import type { PodContainer } from './pod-container.js';
+import { PodControl } from './pod-control.js';
+import { PodIndex } from './pod-index.js';
+import { generatedName, podNameFor } from './pod-names.js';
+import { buildPod, claimNameFor, randomPortRequests } from './pod-spec.js';
+import { ResourceWatch } from './resource-watch.js';
+import { schedulableView } from './schedulable-view.js';
+import { NetworkAliases } from './network-aliases.js';
+
+const FIRST_LIST_WAIT_MS = 10_000;
+const HOST_PORT_FIRST = 32768;
+const HOST_PORT_LAST = 60999;
+
+export interface KubernetesClusterDeps {
+  config: DeploymentConfig;
+  scheduler: Scheduler;
+  logger: Logger;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The "kubernetes" driver: every Kubernetes Node is a swarm node and every docker container one
+ * pod, placed by swarm's own filters and strategy and bound to the chosen node. It talks only to
+ * the API server: container verbs the Docker API proxies to an engine (inspect, logs, exec,
+ * attach, stop, wait) are served by an engine façade in this process, over the pods API.
+ */
+export class KubernetesCluster implements Cluster {
+  readonly driverName = 'kubernetes';
+  readonly capabilities: ClusterCapabilities;
+  private readonly options: KubernetesOptions;
+  private readonly logger: Logger;
+  private readonly scheduler: Scheduler;
+  private readonly kubeConfig: k8s.KubeConfig;
+  readonly api: KubeApi;
+  private readonly nodeMap = new Map<string, KubeNode>();
+  private readonly ghostNodes = new Map<string, KubeNode>();
+  private readonly index: PodIndex;
+  readonly control: PodControl;
+  private readonly facade: EngineFacade;
+  private readonly aliases: NetworkAliases;
+  private readonly listeners = new Set<(event: ClusterEvent) => void>();
+  private readonly pendingNames = new Set<string>();
+  private nodeWatch: ResourceWatch<k8s.V1Node> | undefined;
+  private podWatch: ResourceWatch<k8s.V1Pod> | undefined;
+  private apiError: string | undefined = 'connecting';
+  private podsListed = false;
+  private readonly nodeHost: KubeNodeHost;
+
+  constructor(deps: KubernetesClusterDeps) {
+    this.logger = deps.logger.child({ driver: 'kubernetes' });
+    this.scheduler = deps.scheduler;
+    this.options = parseKubernetesOptions(deps.config.cluster.options, deps.config.cluster.discovery);
+    this.kubeConfig = loadKubeConfig(this.options, deps.env ?? process.env);
+    this.api = new KubeApi(this.kubeConfig, this.options.namespace);
+    this.index = new PodIndex((pod) => this.nodeOfPod(pod));
+    this.control = new PodControl(this.api, this.index, this.logger, (container, action, extra) =>
+      this.publish(containerEvent(container, action, extra)),
+    );
+    this.facade = new EngineFacade({ cluster: this, config: this.kubeConfig, namespace: this.options.namespace, logger: this.logger });
+    this.aliases = new NetworkAliases(this.api, this.logger);
+    this.nodeHost = {
+      containersOn: (node) => this.index.onNode(node.name),
+      containerOn: (node, idOrName) => this.index.findOn(node.name, idOrName),
+      endpoint: () => this.facade.endpoint(),
+      changed: () => undefined,
+    };
+    this.capabilities = {
+      images: {
+        list: () => this.nodes().flatMap((node) => node.images()),
+        find: (idOrName) => {
+          for (const node of this.nodes()) {
+            const image = node.image(idOrName);
+            if (image) return image;
+          }
+          return undefined;
+        },
+      },
+      networks: this.aliases.inventory(() => this.nodes()),
+      networkManagement: this.aliases.management(() => this.nodes()),
+    };
+  }
+
+  async start(): Promise<void> {
+    await this.facade.start();
+    await this.aliases
+      .load()
+      .catch((error: Error) => this.logger.warn({ err: error.message }, 'kubernetes: cannot read the network records'));
+    this.nodeWatch = new ResourceWatch<k8s.V1Node>(
+      this.kubeConfig,
+      { path: '/api/v1/nodes', list: () => this.api.listNodes() },
+      {
+        replaced: (nodes) => this.replaceNodes(nodes),
+        changed: (type, node) => this.onNode(type, node),
+        health: (error) => this.setApiError(error),
+      },
+      this.logger,
+    );
+    this.podWatch = new ResourceWatch<k8s.V1Pod>(
+      this.kubeConfig,
+      {
+        path: `/api/v1/namespaces/${this.options.namespace}/pods`,
+        labelSelector: `${PodMarks.managed}=true`,
+        list: () => this.api.listPods(`${PodMarks.managed}=true`),
+      },
+      {
+        replaced: (pods) => this.replacePods(pods),
+        changed: (type, pod) => this.onPod(type, pod),
+        health: (error) => this.setApiError(error),
+      },
+      this.logger,
+    );
+    await Promise.all([this.nodeWatch.start(FIRST_LIST_WAIT_MS), this.podWatch.start(FIRST_LIST_WAIT_MS)]);
+    if (this.apiError) this.logger.warn({ server: this.api.server, err: this.apiError }, 'kubernetes: the API server cannot be used yet');
+    else
+      this.logger.info({ server: this.api.server, nodes: this.nodeMap.size, namespace: this.options.namespace }, 'kubernetes: connected');
+  }
+
+  async stop(): Promise<void> {
+    this.nodeWatch?.stop();
+    this.podWatch?.stop();
+    await this.facade.stop();
+  }
+
+  private setApiError(error: string | undefined): void {
+    if (error === this.apiError) return;
+    if (error) this.logger.warn({ server: this.api.server, err: error }, `kubernetes: API server: ${explainApiError(error)}`);
+    else if (this.apiError) this.logger.info({ server: this.api.server }, 'kubernetes: API server answers');
+    this.apiError = error;
+  }
+
+  // --- nodes ---------------------------------------------------------------------------------
+
+  private replaceNodes(nodes: readonly k8s.V1Node[]): void {
+    const seen = new Set<string>();
+    for (const object of nodes) {
+      seen.add(object.metadata?.name ?? '');
+      this.onNode('MODIFIED', object);
+    }
+    for (const name of [...this.nodeMap.keys()]) if (!seen.has(name)) this.nodeMap.delete(name);
+    this.index.rebind();
+  }
+
+  private onNode(type: string, object: k8s.V1Node): void {
+    const name = object.metadata?.name ?? '';
+    if (type === 'DELETED') {
+      this.nodeMap.delete(name);
+      this.index.rebind();
+      return;
+    }
+    const known = this.nodeMap.get(name);
+    if (known) {
+      const wasHealthy = known.status();
+      known.update(object);
+      if (wasHealthy !== known.status())
+        this.logger.info({ node: name, status: known.status(), why: known.lastError() }, 'kubernetes: node status');
+      return;
+    }
+    this.nodeMap.set(name, new KubeNode(object, this.nodeHost));
+    this.ghostNodes.delete(name);
+    this.index.rebind();
+  }
+
+  private nodeOfPod(pod: k8s.V1Pod): KubeNode {
+    const name = pod.spec?.nodeName ?? pod.metadata?.annotations?.[PodMarks.node] ?? '';
+    const known = this.nodeMap.get(name);
+    if (known) return known;
+    let ghost = this.ghostNodes.get(name);
+    if (!ghost) {
+      ghost = new KubeNode(
+        { metadata: { name, uid: name }, status: { conditions: [{ type: 'Ready', status: 'Unknown', message: 'node not found' }] } },
+        this.nodeHost,
+      );
+      this.ghostNodes.set(name, ghost);
+    }
+    return ghost;
+  }
+
+  nodes(): readonly KubeNode[] {
+    return [...this.nodeMap.values()];
+  }
+
+  // --- pods ----------------------------------------------------------------------------------
+
+  private replacePods(pods: readonly k8s.V1Pod[]): void {
+    const { added, removed, changed } = this.index.replaceAll(pods);
+    if (this.podsListed) {
+      for (const container of added) for (const event of transitionEvents(undefined, container)) this.publish(event);
+      for (const [before, after] of changed) for (const event of transitionEvents(before, after)) this.publish(event);
+      for (const container of removed) this.publish(containerEvent(container, 'destroy'));
+    }
+    this.podsListed = true;
+    for (const container of this.index.all()) this.autoRemove(container);
+  }
+
+  private onPod(type: string, pod: k8s.V1Pod): void {
+    if (type === 'DELETED') {
+      const removed = this.index.remove(pod.metadata?.name ?? '', pod.metadata?.uid);
+      if (removed) {
+        if (removed.state === 'running') this.publish(containerEvent(removed, 'die', { exitCode: String(removed.dockerState.exitCode) }));
+        // a pod deleted for `docker start` comes back under the same docker ID: no destroy for it
+        if (!this.control.recreating.has(removed.podName)) this.publish(containerEvent(removed, 'destroy'));
+      }
+      return;
+    }
+    const { before, after } = this.index.put(pod);
+    for (const event of transitionEvents(before, after)) this.publish(event);
+    this.autoRemove(after);
+  }
+
+  /** `docker run --rm`: the daemon removes the container once it exits. */
+  private autoRemove(container: PodContainer): void {
+    if (container.state !== 'exited' || container.config.HostConfig?.['AutoRemove'] !== true) return;
+    this.control
+      .remove(container, true)
+      .catch((error: Error) => this.logger.warn({ pod: container.podName, err: error.message }, 'kubernetes: auto-remove failed'));
+  }
+
+  private publish(event: ClusterEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.warn({ err: (error as Error).message }, 'kubernetes: event listener failed');
+      }
+    }
+  }
+
+  private schedulingNodes(): Node[] {
+    return this.nodes().map(schedulableView);
+  }
+
+  async createContainer(config: ContainerConfig, name: string | undefined, _auth?: AuthConfig): Promise<Container> {
+    if (name && (this.index.nameTaken(name) || this.pendingNames.has(name))) throw KubernetesErrors.nameInUse({ name });
+    const dockerName = name ?? generatedName((candidate) => this.index.nameTaken(candidate) || this.pendingNames.has(candidate));
+    const request = this.scheduler.request(config, name);
+    const chosen = this.scheduler.select(request, this.schedulingNodes()).ranked[0]?.node;
+    const node = chosen ? this.nodeMap.get(chosen.name) : undefined;
+    if (!node) throw KubernetesErrors.noNodeChosen();
+    this.pendingNames.add(dockerName);
+    try {
+      const id = randomBytes(32).toString('hex');
+      const { pod, claims } = buildPod({
+        id,
+        dockerName,
+        podName: podNameFor(dockerName),
+        config: request.config,
+        node: node.name,
+        bindNow: false,
+        createdAt: new Date().toISOString(),
+        namedVolumes: this.options.namedVolumes,
+        hostPorts: this.pickHostPorts(node, randomPortRequests(request.config)),
+        aliases: this.aliases.aliasesFor(request.config, dockerName),
+      });
+      for (const volume of claims) await this.ensureClaim(volume);
+      await this.aliases.ensureServices(request.config, dockerName);
+      const created = await this.api.createPod(pod).catch((error: unknown) => {
+        if ((error as { details?: { kubernetesStatus?: number } }).details?.kubernetesStatus === 409)
+          throw KubernetesErrors.nameInUse({ name: dockerName });
+        throw error;
+      });
+      const { before, after } = this.index.put(created);
+      for (const event of transitionEvents(before, after)) this.publish(event);
+      this.logger.info({ container: dockerName, pod: after.podName, node: node.name }, 'kubernetes: container created');
+      return after;
+    } finally {
+      this.pendingNames.delete(dockerName);
+    }
+  }
+
+  private async ensureClaim(volume: string): Promise<void> {
+    const spec: k8s.V1PersistentVolumeClaimSpec = {
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: this.options.volumeSize } },
+    };
+    if (this.options.storageClass) spec.storageClassName = this.options.storageClass;
+    await this.api
+      .createClaim({
+        metadata: { name: claimNameFor(volume), labels: { [PodMarks.managed]: 'true' }, annotations: { [PodMarks.name]: volume } },
+        spec,
+      })
+      .catch((error: unknown) => {
+        if ((error as { details?: { kubernetesStatus?: number } }).details?.kubernetesStatus !== 409) throw error;
+      });
+  }
+
+  /** Host ports docker would pick for `-p 80` / `-P`: free ones from the ephemeral range on that node. */
+  private pickHostPorts(node: KubeNode, wanted: readonly string[]): Map<string, number> {
+    const picked = new Map<string, number>();
+    if (wanted.length === 0) return picked;
+    const used = new Set<number>();
+    for (const container of this.index.onNode(node.name))
+      for (const port of container.pod.spec?.containers[0]?.ports ?? []) if (port.hostPort) used.add(port.hostPort);
+    let next = HOST_PORT_FIRST + Math.floor(Math.random() * 1000);
+    for (const key of wanted) {
+      while (used.has(next)) next = next >= HOST_PORT_LAST ? HOST_PORT_FIRST : next + 1;
+      picked.set(key, next);
+      used.add(next);
+    }
+    return picked;
+  }
+
+  async startContainer(container: Container): Promise<void> {
+    await this.control.start(this.own(container));
+  }
+
+  async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
+    const own = this.own(container);
+    await this.control.remove(own, options.force ?? false);
+    await this.aliases.releaseServices(own.config, own.name, this.index.all());
+  }
+
+  own(container: Container): PodContainer {
+    const found = this.index.find(container.id);
+    if (!found) throw KubernetesErrors.noSuchContainer({ name: container.name });
+    return found;
+  }
+
+  containers(): readonly Container[] {
+    return this.index.all();
+  }
+
+  container(idOrName: string): PodContainer | undefined {
+    const slash = idOrName.indexOf('/', 1);
+    if (slash > 0 && !idOrName.startsWith('/')) {
+      const node = idOrName.slice(0, slash);
+      if (this.nodeMap.has(node) || this.ghostNodes.has(node)) return this.index.find(idOrName.slice(slash + 1), this.index.onNode(node));
+    }
+    return this.index.find(idOrName);
+  }
+
+  explain(config: ContainerConfig): PlacementExplanation {
+    return this.scheduler.explain(this.scheduler.request(config), this.schedulingNodes());
+  }
+
+  info(): ClusterInfo {
+    const containers = this.index.all();
+    const nodes = this.nodes();
+    const running = containers.filter((container) => container.state === 'running').length;
+    return {
+      systemStatus: infoRows({
+        strategy: this.scheduler.strategyName,
+        filters: this.scheduler.filterNames,
+        nodes,
+        server: this.api.server,
+        namespace: this.options.namespace,
+        apiStatus: this.apiError ? `Unavailable: ${explainApiError(this.apiError)}` : 'Healthy',
+      }),
+      ncpu: nodes.reduce((sum, node) => sum + node.totalCpus(), 0),
+      memTotal: nodes.reduce((sum, node) => sum + node.totalMemory(), 0),
+      containers: containers.length,
+      containersRunning: running,
+      containersPaused: 0,
+      containersStopped: containers.length - running,
+      images: nodes.reduce((sum, node) => sum + node.images().length, 0),
+      driver: this.driverName,
+    };
+  }
+
+  subscribe(listener: (event: ClusterEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** The API server's refusal with what to do about it. */
+function explainApiError(error: string): string {
+  if (/\b401\b|Unauthorized/i.test(error))
+    return `${error} (the credentials were refused: check the kubeconfig's user or the service account token)`;
+  if (/\b403\b|forbidden/i.test(error)) {
+    return `${error} (RBAC: the user needs get, list, watch on nodes and get, list, watch, create, delete, patch on pods, pods/binding, pods/log, pods/exec, pods/attach and services in the namespace)`;
+  }
+  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up/i.test(error))
+    return `${error} (is the API server up, and is the kubeconfig's server address right?)`;
+  return error;
+}
