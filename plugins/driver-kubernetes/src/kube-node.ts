@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
 import type { Container, EngineEndpoint, Image, Node, NodeStatus } from '@swarm/plugin-sdk';
 import { parseQuantity } from './quantity.js';
@@ -173,8 +174,9 @@ function nodeImage(image: k8s.V1ContainerImage, node: Node): Image[] {
   const names = image.names ?? [];
   const digests = names.filter((name) => name.includes('@'));
   const tags = names.filter((name) => !name.includes('@'));
-  const id = digests[0]?.split('@')[1] ?? tags[0] ?? '';
-  if (id === '') return [];
+  if (names.length === 0) return [];
+  // the kubelet reports names and digests, not the runtime's image ID: a digest, or one made from the names
+  const id = digests[0]?.split('@')[1] ?? `sha256:${createHash('sha256').update(names.join(',')).digest('hex')}`;
   return [
     {
       id,

@@ -31,6 +31,7 @@ import { buildPod, claimNameFor, randomPortRequests } from './pod-spec.js';
 import { ResourceWatch } from './resource-watch.js';
 import { schedulableView } from './schedulable-view.js';
 import { NetworkAliases } from './network-aliases.js';
+import { deferredPulls, imageInspect } from './node-images.js';
 
 const FIRST_LIST_WAIT_MS = 10_000;
 const HOST_PORT_FIRST = 32768;
@@ -65,6 +66,7 @@ export class KubernetesCluster implements Cluster {
   private readonly aliases: NetworkAliases;
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
   private readonly pendingNames = new Set<string>();
+  private readonly autoRemoving = new Set<string>();
   private nodeWatch: ResourceWatch<k8s.V1Node> | undefined;
   private podWatch: ResourceWatch<k8s.V1Pod> | undefined;
   private apiError: string | undefined = 'connecting';
@@ -100,6 +102,7 @@ export class KubernetesCluster implements Cluster {
           return undefined;
         },
       },
+      imageManagement: deferredPulls(() => this.nodes()),
       networks: this.aliases.inventory(() => this.nodes()),
       networkManagement: this.aliases.management(() => this.nodes()),
     };
@@ -235,9 +238,11 @@ export class KubernetesCluster implements Cluster {
   /** `docker run --rm`: the daemon removes the container once it exits. */
   private autoRemove(container: PodContainer): void {
     if (container.state !== 'exited' || container.config.HostConfig?.['AutoRemove'] !== true) return;
-    this.control
-      .remove(container, true)
-      .catch((error: Error) => this.logger.warn({ pod: container.podName, err: error.message }, 'kubernetes: auto-remove failed'));
+    if (this.autoRemoving.has(container.podName)) return;
+    this.autoRemoving.add(container.podName);
+    this.removeContainer(container, { force: true })
+      .catch((error: Error) => this.logger.warn({ pod: container.podName, err: error.message }, 'kubernetes: auto-remove failed'))
+      .finally(() => this.autoRemoving.delete(container.podName));
   }
 
   private publish(event: ClusterEvent): void {
@@ -351,6 +356,33 @@ export class KubernetesCluster implements Cluster {
       if (this.nodeMap.has(node) || this.ghostNodes.has(node)) return this.index.find(idOrName.slice(slash + 1), this.index.onNode(node));
     }
     return this.index.find(idOrName);
+  }
+
+  imageJson(idOrName: string): Record<string, unknown> | undefined {
+    const image = this.capabilities.images?.find(idOrName);
+    if (!image) return undefined;
+    return imageInspect(image);
+  }
+
+  /**
+   * A namespace is one network, so connecting gives the container more names (alias labels and
+   * their Services) and disconnecting keeps it reachable: compose 1.x disconnects and reconnects
+   * every container it creates, to set its aliases.
+   */
+  async networkMembership(network: string, container: PodContainer, connect: boolean, aliases: readonly string[]): Promise<void> {
+    if (!this.networkJson(network))
+      throw KubernetesErrors.apiRefused({ status: 404, what: 'network', message: `network ${network} not found` }, { httpStatus: 404 });
+    if (!connect) return;
+    const labels = this.aliases.aliasLabels([container.name, ...aliases]);
+    const missing = Object.keys(labels).filter((key) => container.pod.metadata?.labels?.[key] !== 'true');
+    if (missing.length === 0) return;
+    this.index.put(await this.api.patchPodMetadata(container.podName, { labels }));
+    await this.aliases.ensureAliasServices([container.name, ...aliases]);
+  }
+
+  networkJson(idOrName: string): Record<string, unknown> | undefined {
+    const anchor = this.nodes()[0];
+    return anchor ? this.aliases.inspectJson(idOrName, anchor, this.index.all()) : undefined;
   }
 
   explain(config: ContainerConfig): PlacementExplanation {

@@ -9,6 +9,7 @@ import { isDnsLabel } from './pod-names.js';
 
 const DNS_1035 = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const NETWORK_CONFIGMAP = 'swarm.io/network';
+const SHARED_MODES = new Set(['', 'default', 'bridge', 'host']);
 
 interface StoredNetwork {
   id: string;
@@ -145,25 +146,56 @@ export class NetworkAliases {
     };
   }
 
-  /** The network a name or ID means, for the engine façade's network inspect. */
-  lookup(idOrName: string): StoredNetwork | undefined {
-    for (const stored of this.networks.values())
-      if (stored.id === idOrName || stored.name === idOrName || stored.id.startsWith(idOrName)) return stored;
-    return undefined;
+  /** `GET /networks/{id}` as an engine answers it, for the engine façade; undefined when unknown. */
+  inspectJson(idOrName: string, node: Node, containers: readonly PodContainer[]): Record<string, unknown> | undefined {
+    const all = [this.builtin(node), ...[...this.networks.values()].map((stored) => this.asNetwork(stored, node))];
+    const network =
+      all.find((candidate) => candidate.id === idOrName || candidate.name === idOrName) ??
+      all.find((candidate) => candidate.id.startsWith(idOrName));
+    if (!network) return undefined;
+    const members: Record<string, unknown> = {};
+    for (const container of containers) {
+      const mode = String(container.config.HostConfig?.NetworkMode ?? 'default');
+      const joined = mode === network.name || ((mode === 'default' || mode === '' || mode === 'bridge') && network.name === 'bridge');
+      if (!joined) continue;
+      const ip = container.pod.status?.podIP ?? '';
+      members[container.id] = {
+        Name: container.name,
+        EndpointID: container.podName,
+        MacAddress: '',
+        IPv4Address: ip ? `${ip}/32` : '',
+        IPv6Address: '',
+      };
+    }
+    return { ...network.summary, Containers: members };
   }
 
   /** The names a container answers to: its own, and its aliases on every network it joins. */
   aliasesFor(config: ContainerConfig, dockerName: string): string[] {
     const endpoints = ((config['NetworkingConfig'] as { EndpointsConfig?: Record<string, { Aliases?: string[] | null }> } | undefined)
       ?.EndpointsConfig ?? {}) as Record<string, { Aliases?: string[] | null }>;
+    // as with docker, names resolve on user-defined networks only
+    const mode = String(config.HostConfig?.NetworkMode ?? '');
+    if (SHARED_MODES.has(mode)) return [];
     const names = new Set<string>([dockerName]);
     for (const endpoint of Object.values(endpoints)) for (const alias of endpoint.Aliases ?? []) names.add(alias);
     return [...names].filter((name) => isDnsLabel(name));
   }
 
+  /** The pod labels that make a pod answer to these names. */
+  aliasLabels(names: readonly string[]): Record<string, string> {
+    const labels: Record<string, string> = {};
+    for (const name of names) if (isDnsLabel(name)) labels[`${PodMarks.aliasPrefix}${name}`] = 'true';
+    return labels;
+  }
+
   /** A headless Service per alias (DNS-1035 names only), so other pods resolve the alias to this pod. */
   async ensureServices(config: ContainerConfig, dockerName: string): Promise<void> {
-    for (const alias of this.aliasesFor(config, dockerName)) {
+    await this.ensureAliasServices(this.aliasesFor(config, dockerName));
+  }
+
+  async ensureAliasServices(aliases: readonly string[]): Promise<void> {
+    for (const alias of aliases) {
       if (!DNS_1035.test(alias)) continue;
       const service: k8s.V1Service = {
         metadata: { name: alias, labels: { [PodMarks.service]: 'true' } },

@@ -15,6 +15,12 @@ import { streamLogs } from './logs.js';
 /** What the façade needs of the cluster. */
 export interface FacadeCluster {
   container(idOrName: string): PodContainer | undefined;
+  /** `GET /images/{name}/json`'s answer, or undefined for an image no node reports. */
+  imageJson(idOrName: string): Record<string, unknown> | undefined;
+  /** `docker network connect|disconnect`: the container's names on the namespace's one network. */
+  networkMembership(network: string, container: PodContainer, connect: boolean, aliases: readonly string[]): Promise<void>;
+  /** `GET /networks/{id}`'s answer, or undefined for an unknown network. */
+  networkJson(idOrName: string): Record<string, unknown> | undefined;
   readonly control: PodControl;
 }
 
@@ -146,6 +152,25 @@ export class EngineFacade {
         }
         throw KubernetesErrors.notServed({ what: `${method} /containers/{id}/${operation}`, why: 'a pod has no such operation' });
       }
+      if (kind === 'images' && method === 'GET' && parts[parts.length - 1] === 'json') {
+        const name = parts.slice(1, -1).join('/');
+        const image = this.options.cluster.imageJson(name);
+        if (!image) throw new Refusal(404, `No such image: ${name}`);
+        return this.send(res, { status: 200, body: image });
+      }
+      if (kind === 'networks' && method === 'GET' && operation === '') {
+        const network = this.options.cluster.networkJson(id);
+        if (!network) throw new Refusal(404, `network ${id} not found`);
+        return this.send(res, { status: 200, body: network });
+      }
+      if (kind === 'networks' && method === 'POST' && (operation === 'connect' || operation === 'disconnect')) {
+        const body = await readBody(req);
+        const container = this.find(String(body['Container'] ?? ''));
+        const endpoint = (body['EndpointConfig'] ?? {}) as { Aliases?: unknown };
+        const aliases = Array.isArray(endpoint.Aliases) ? endpoint.Aliases.map(String) : [];
+        await this.options.cluster.networkMembership(id, container, operation === 'connect', aliases);
+        return this.send(res, { status: 200 });
+      }
       if (kind === 'exec') {
         const session = this.execs.get(id);
         if (!session) throw KubernetesErrors.noSuchExec({ id });
@@ -177,7 +202,8 @@ export class EngineFacade {
     try {
       const { parts, query } = this.route(req);
       const [kind, id = '', operation = ''] = parts;
-      if (head.length > 0) socket.unshift(head);
+      // a hijacked request's body is not parsed by Node: it arrives as the first bytes of the socket
+      const body = await readUpgradeBody(req, socket, head);
       if (kind === 'containers' && operation === 'attach') {
         const container = this.find(id);
         socket.write(UPGRADE_HEAD);
@@ -186,7 +212,7 @@ export class EngineFacade {
       if (kind === 'exec' && operation === 'start') {
         const session = this.execs.get(id);
         if (!session) throw KubernetesErrors.noSuchExec({ id });
-        await readBody(req);
+        if (body['Tty'] === true) session.tty = true;
         socket.write(UPGRADE_HEAD);
         return await this.runExec(session, socket);
       }
@@ -279,6 +305,8 @@ export class EngineFacade {
         })
         .then(
           (ws) => {
+            // the socket was paused while the request was read: stdin flows once the exec is connected
+            stdin?.resume();
             ws.on('close', () => resolve());
             ws.on('error', () => resolve());
           },
@@ -321,6 +349,7 @@ export class EngineFacade {
           .attach(this.options.namespace, container.podName, 'container', stdout, stderr, socket, tty)
           .then(
             (ws) => {
+              socket.resume();
               ws.on('close', () => resolve());
               ws.on('error', () => resolve());
             },
@@ -355,6 +384,45 @@ export class EngineFacade {
         message: `kill inside the container exited with ${session.exitCode}`,
       });
     }
+  }
+}
+
+/** Reads Content-Length bytes of body from what came with the upgrade and then the socket; the rest stays for stdin. */
+async function readUpgradeBody(req: IncomingMessage, socket: Socket, head: Buffer): Promise<Record<string, unknown>> {
+  const length = Number(req.headers['content-length'] ?? 0);
+  let buffered = head;
+  while (buffered.length < length) {
+    const chunk = await new Promise<Buffer | undefined>((resolve) => {
+      const onData = (data: Buffer) => {
+        cleanup();
+        resolve(data);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve(undefined);
+      };
+      const cleanup = () => {
+        socket.off('data', onData);
+        socket.off('end', onEnd);
+        socket.off('close', onEnd);
+      };
+      socket.on('data', onData);
+      socket.once('end', onEnd);
+      socket.once('close', onEnd);
+    });
+    if (!chunk) break;
+    buffered = Buffer.concat([buffered, chunk]);
+  }
+  socket.pause();
+  const rest = buffered.subarray(length);
+  if (rest.length > 0) socket.unshift(rest);
+  const text = buffered.subarray(0, length).toString('utf8').trim();
+  if (text === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    throw new Refusal(400, 'invalid JSON body');
   }
 }
 
