@@ -110,7 +110,7 @@ describe('scheduler pipeline: refusals', () => {
     expect({ code, status }).toEqual({ code: ErrorCodes.INVALID_EXPRESSION, status: 400 });
     expect(message).toBe(
       'Unable to find a node that satisfies the following conditions \n[available container slots]\nerror from constraint filter: ' +
-        'Key \'x\' is invalid\ninvalid constraint "x==1": a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+        'Key \'x\' is invalid\ninvalid constraint "x==1": a key is a letter or _ followed by at least one letter, digit, -, _, . or /',
     );
     // the filters before the failing one list their conditions, as classic's listAllFilters does
     expect(refusal({ affinities: ['container==web'], constraints: ['node=!!bad'] }, fakeNodes(1)).message).toBe(

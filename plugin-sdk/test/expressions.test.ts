@@ -21,6 +21,8 @@ describe('parseExpression', () => {
     ['node==/(?i)NODE[12]/', 'node', '==', '/(?i)NODE[12]/', false],
     ['image==127.0.0.1:5000/busybox:1', 'image', '==', '127.0.0.1:5000/busybox:1', false],
     ['node==node1|node2', 'node', '==', 'node1|node2', false],
+    // prefixed labels, as Kubernetes nodes carry them (classic refused the `/`)
+    ['topology.kubernetes.io/zone==eu-1a', 'topology.kubernetes.io/zone', '==', 'eu-1a', false],
   ])('%s', (source, key, operator, value, soft) => {
     expect(parseExpression(source)).toMatchObject({ source, key, operator, value, soft });
   });

@@ -62,7 +62,7 @@ describe('scheduling: constraints through the docker CLI over three real engines
     );
     expect(await refused('-e', 'constraint:s==ssd')).toBe(
       `${header}error from constraint filter: Key 's' is invalid\n` +
-        'invalid constraint "s==ssd": a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+        'invalid constraint "s==ssd": a key is a letter or _ followed by at least one letter, digit, -, _, . or /',
     );
     expect(await refused('-e', 'affinity:container==a,b')).toMatch(
       new RegExp(`^${escape(header)}error from affinity filter: Value 'a,b' is invalid\ninvalid affinity "container==a,b": a value is `),
@@ -76,7 +76,7 @@ describe('scheduling: constraints through the docker CLI over three real engines
       await refused('--label', 'com.docker.swarm.affinities=["image==busybox:local"]', '--label', 'com.docker.swarm.constraints=["x==1"]'),
     ).toBe(
       `${header}[image==busybox:local (soft=false)]\nerror from constraint filter: Key 'x' is invalid\n` +
-        'invalid constraint "x==1": a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+        'invalid constraint "x==1": a key is a letter or _ followed by at least one letter, digit, -, _, . or /',
     );
     expect(await refused('-e', 'affinity:container!=~', '-e', 'constraint:node==node50')).toMatch(
       /error from affinity filter: Value '~' is invalid/,

@@ -27,7 +27,10 @@ export interface Expression {
 }
 
 const OPERATORS: readonly ExpressionOperator[] = ['==', '!='];
-const VALID_KEY = /^[a-z_][a-z0-9\-_.]+$/i;
+// Swarm classic's key rule, plus `/` after the first character, so that prefixed labels
+// (`kubernetes.io/arch`, `topology.kubernetes.io/zone`) can be matched: every key classic took
+// is still taken, and only keys it refused are now accepted.
+const VALID_KEY = /^[a-z_][a-z0-9\-_./]+$/i;
 const VALID_VALUE = /^[=!/]?(~)?[a-z0-9:\-_\s.*/()?+[\]\\^$|]+$/i;
 // Go's leading flag group, e.g. `(?i)` or `(?is)`; JavaScript wants them as RegExp flags.
 const GO_FLAG_GROUP = /^\(\?([imsU]+)\)/;
@@ -45,7 +48,7 @@ export interface InvalidExpressionDetails {
 
 const HINTS = {
   operator: 'write key==value or key!=value (a value starting with ~ is soft)',
-  key: 'a key is a letter or _ followed by at least one letter, digit, -, _ or .',
+  key: 'a key is a letter or _ followed by at least one letter, digit, -, _, . or /',
   value: String.raw`a value is one or more letters, digits, spaces or : - _ . * / ( ) ? + [ ] \ ^ $ |, after an optional ~ (soft)`,
 } as const;
 

@@ -1,0 +1,328 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startManager, type Manager } from '../harness/manager.js';
+import { startKubernetesDouble, type KubernetesDouble } from '../k8s-double/index.js';
+import { docker, row, systemStatus, waitUntil } from '../mesos-double/swarm-cli.js';
+
+// The real docker CLI and docker-compose → swarm manage -c kubernetes → the Kubernetes API server
+// double → pods as real containers on engines 230-231. Ports 26180-26189 belong to this file.
+const PORT = 26180;
+const FORBIDDEN_PORT = 26181;
+const exec = promisify(execFile);
+const work = mkdtempSync(join(tmpdir(), 'swarm-k8s-driver-'));
+let testbed: Testbed;
+let double: KubernetesDouble;
+let manager: Manager;
+let pods: k8s.CoreV1Api;
+
+const d = (...args: string[]) => docker(PORT, ...args);
+
+function startK8sManager(port: number, kubeconfig: string, expectNodes = 2): Promise<Manager> {
+  return startManager({
+    discovery: 'k8s://',
+    port,
+    expectNodes,
+    args: ['-c', 'kubernetes', '--cluster-opt', `kubernetes.kubeconfig=${kubeconfig}`, '--cluster-opt', 'kubernetes.namespace=default'],
+  });
+}
+
+async function pod(name: string): Promise<k8s.V1Pod | undefined> {
+  return pods.readNamespacedPod({ name, namespace: 'default' }).catch(() => undefined);
+}
+
+beforeAll(async () => {
+  testbed = await startTestbed({ first: 230, count: 2 });
+  double = await startKubernetesDouble({
+    nodes: testbed.engines.map((engine) => ({
+      engine: { host: engine.host, port: engine.port },
+      labels: { 'topology.kubernetes.io/zone': `zone${engine.index}` },
+    })),
+    kubelet: { backoffInitialSeconds: 1, backoffMaxSeconds: 4 },
+  });
+  const config = new k8s.KubeConfig();
+  config.loadFromFile(double.kubeconfig);
+  pods = config.makeApiClient(k8s.CoreV1Api);
+  manager = await startK8sManager(PORT, double.kubeconfig);
+});
+
+afterAll(async () => {
+  await manager?.stop();
+  await double?.stop();
+  await testbed?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('swarm manage -c kubernetes', () => {
+  it('shows every Kubernetes node with its labels, allocatable resources and health, and the API server', async () => {
+    const rows = await systemStatus(PORT);
+    expect(row(rows, 'Nodes')).toBe('2');
+    const labels = rows.filter(([key]) => key.trim() === '└ Labels').map(([, value]) => value);
+    expect(labels.join(' ')).toContain('topology.kubernetes.io/zone=zone230');
+    expect(labels.join(' ')).toContain('kubernetes.io/arch=amd64');
+    expect(rows.filter(([key, value]) => key.trim() === '└ Status' && value === 'Healthy')).toHaveLength(2);
+    expect(row(rows, 'Kubernetes Status')).toBe('Healthy');
+    expect(row(rows, 'Kubernetes API')).toBe(double.url);
+    const cpus = rows.find(([key]) => key.trim() === '└ Reserved CPUs')?.[1];
+    expect(cpus).toMatch(/^0 \/ \d+/);
+  });
+
+  it('runs one container as one pod, placed by swarm, and shows exactly one container for it', async () => {
+    const run = await d(
+      'run',
+      '-d',
+      '--name',
+      'solo',
+      '-e',
+      'constraint:topology.kubernetes.io/zone==zone231',
+      '-l',
+      'team=blue',
+      'busybox:local',
+      'sleep',
+      '600',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const ps = await d('ps', '--filter', 'name=solo', '--format', '{{.ID}} {{.Names}} {{.Status}}');
+    expect(ps.stdout.split('\n')).toHaveLength(1);
+    expect(ps.stdout).toMatch(new RegExp(`^${run.stdout.slice(0, 12)} node231/solo Up`));
+    const inspect = JSON.parse((await d('inspect', 'solo')).stdout)[0];
+    expect(inspect.Id).toBe(run.stdout);
+    expect(inspect.State.Running).toBe(true);
+    expect(inspect.Node.Name).toBe('node231');
+    expect(inspect.Config.Labels.team).toBe('blue');
+    const object = await pod('solo');
+    expect(object?.spec?.nodeName).toBe('node231');
+    expect(object?.metadata?.labels?.['swarm.io/managed']).toBe('true');
+    expect(object?.metadata?.labels?.['team']).toBe('blue');
+    expect(object?.spec?.containers).toHaveLength(1);
+    // the engine runs the pod's sandbox and container, docker sees one container
+    const onEngine = await exec('docker', [
+      '-H',
+      `tcp://${testbed.engines[1]!.host}:${testbed.engines[1]!.port}`,
+      'ps',
+      '--format',
+      '{{.Names}}',
+    ]);
+    expect(onEngine.stdout.split('\n').filter((name) => name.includes('_solo_')).length).toBe(2);
+    expect((await d('rm', '-f', 'solo')).code).toBe(0);
+    await waitUntil(async () => (await pod('solo')) === undefined, 'the pod of solo gone');
+    expect((await d('ps', '-a', '--filter', 'name=solo', '-q')).stdout).toBe('');
+  });
+
+  it('runs attached: output, exit code, logs, wait', async () => {
+    const attached = await d('run', '--name', 'say', 'busybox:local', 'sh', '-c', 'echo hello-k8s; echo to-stderr >&2; exit 3');
+    expect(attached.code).toBe(3);
+    // the kubelet keeps one log stream per container: stderr arrives on stdout too
+    expect(attached.stdout.split('\n').sort()).toEqual(['hello-k8s', 'to-stderr']);
+    const ps = await d('ps', '-a', '--filter', 'name=say', '--format', '{{.Status}}');
+    expect(ps.stdout).toMatch(/^Exited \(3\) /);
+    expect((await d('logs', 'say')).stdout.split('\n').sort()).toEqual(['hello-k8s', 'to-stderr']);
+    expect((await d('logs', '--tail', '1', 'say')).stdout.split('\n')).toHaveLength(1);
+    expect((await d('wait', 'say')).stdout).toBe('3');
+    const removed = await d('run', '--rm', '--name', 'gone', 'busybox:local', 'echo', 'bye');
+    expect(removed.stdout).toBe('bye');
+    await waitUntil(async () => (await d('ps', '-a', '--filter', 'name=gone', '-q')).stdout === '', '--rm removed the container');
+  });
+
+  it('execs with exit codes and stdin, through the API server', async () => {
+    expect((await d('run', '-d', '--name', 'box', 'busybox:local', 'sleep', '600')).code).toBe(0);
+    const failing = await d('exec', 'box', 'sh', '-c', 'echo out; exit 7');
+    expect(failing).toMatchObject({ code: 7, stdout: 'out' });
+    const piped = await exec('sh', ['-c', `echo from-stdin | docker -H tcp://127.0.0.1:${PORT} exec -i box cat`]);
+    expect(piped.stdout.trim()).toBe('from-stdin');
+    const tty = await exec('script', [
+      '-eqc',
+      `docker -H tcp://127.0.0.1:${PORT} exec -it box sh -c 'echo in-tty; exit 4'`,
+      '/dev/null',
+    ]).catch((error: { code: number; stdout: string }) => error);
+    expect((tty as { code?: number }).code).toBe(4);
+    expect(tty.stdout).toContain('in-tty');
+  });
+
+  it('stops (keeping the exit code), starts again with the same ID, restarts, kills and removes', async () => {
+    const id = (await d('run', '-d', '--name', 'cycle', 'busybox:local', 'sleep', '600')).stdout;
+    expect((await d('stop', '-t', '1', 'cycle')).code).toBe(0);
+    expect((await d('ps', '-a', '--filter', 'name=cycle', '--format', '{{.Status}}')).stdout).toMatch(/^Exited \(137\)/);
+    expect((await pod('cycle'))?.metadata?.deletionTimestamp).toBeDefined();
+    expect((await d('start', 'cycle')).code).toBe(0);
+    expect((await d('ps', '--filter', 'name=cycle', '--format', '{{.ID}} {{.Status}}')).stdout).toMatch(
+      new RegExp(`^${id.slice(0, 12)} Up`),
+    );
+    expect((await d('restart', '-t', '1', 'cycle')).code).toBe(0);
+    expect((await d('inspect', '-f', '{{.State.Running}} {{.Id}}', 'cycle')).stdout).toBe(`true ${id}`);
+    const refused = await d('rm', 'cycle');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`You cannot remove a running container ${id}`);
+    expect((await d('kill', 'cycle')).code).toBe(0);
+    expect((await d('inspect', '-f', '{{.State.Status}} {{.State.ExitCode}}', 'cycle')).stdout).toBe('exited 137');
+    expect((await d('rm', 'cycle')).stdout).toBe('cycle');
+    expect(await pod('cycle')).toBeUndefined();
+  });
+
+  it('streams events from the pod watch, with the node', async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    await d('run', '--name', 'evented', 'busybox:local', 'sh', '-c', 'exit 2');
+    await d('rm', 'evented');
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const events = await d(
+      'events',
+      '--since',
+      String(since),
+      '--until',
+      String(until),
+      '--filter',
+      'container=evented',
+      '--format',
+      '{{.Action}} {{index .Actor.Attributes "exitCode"}} {{index .Actor.Attributes "node.name"}}',
+    );
+    const lines = events.stdout.split('\n').map((line) => line.replace(/<no value>/g, '').trim());
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['create', 'start', 'die', 'destroy']);
+    expect(lines[2]).toMatch(/^die 2 node23[01]$/);
+  });
+
+  it('maps -p, -m, --cpus, --restart, -w, -u to the pod spec and refuses options with no Kubernetes meaning', async () => {
+    const run = await d(
+      'run',
+      '-d',
+      '--name',
+      'mapped',
+      '-p',
+      '18080:80',
+      '-m',
+      '64m',
+      '--cpus',
+      '0.5',
+      '--restart',
+      'always',
+      '-w',
+      '/www',
+      '-u',
+      '0:0',
+      'busybox:local',
+      'httpd',
+      '-f',
+      '-p',
+      '80',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const spec = (await pod('mapped'))!.spec!;
+    expect(spec.restartPolicy).toBe('Always');
+    expect(spec.containers[0]!.resources).toEqual({
+      requests: { memory: String(64 * 1024 * 1024), cpu: '500m' },
+      limits: { memory: String(64 * 1024 * 1024), cpu: '500m' },
+    });
+    expect(spec.containers[0]!.ports).toEqual([{ containerPort: 80, hostPort: 18080, protocol: 'TCP' }]);
+    expect(spec.containers[0]!.workingDir).toBe('/www');
+    const node = (await d('inspect', '-f', '{{.Node.IP}}', 'mapped')).stdout;
+    await waitUntil(
+      async () =>
+        (
+          await fetch(`http://${node}:18080/index.html`)
+            .then((r) => r.text())
+            .catch(() => '')
+        ).includes('hello from busybox'),
+      'the host port serves',
+    );
+    expect((await d('port', 'mapped')).stdout).toBe(`80/tcp -> ${node}:18080`);
+    const device = await d('run', '-d', '--device', '/dev/null:/dev/x', 'busybox:local', 'true');
+    expect(device.code).toBe(125);
+    expect(device.stderr).toContain('--device is not supported with the kubernetes driver');
+    const user = await d('run', '-d', '-u', 'nobody', 'busybox:local', 'true');
+    expect(user.stderr).toContain('invalid --user "nobody": Kubernetes takes numeric IDs');
+    expect((await d('rm', '-f', 'mapped')).code).toBe(0);
+  });
+
+  it('keeps new containers off a cordoned node and names why when nothing fits', async () => {
+    double.cordon('node230', true);
+    try {
+      await waitUntil(async () => row(await systemStatus(PORT), '└ Error')?.includes('cordoned') ?? false, 'the cordon in docker info');
+      for (let i = 0; i < 3; i++) {
+        const run = await d('run', '-d', '--name', `avoid${i}`, 'busybox:local', 'sleep', '60');
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect((await d('ps', '--filter', 'name=avoid', '--format', '{{.Names}}')).stdout.split('\n').sort()).toEqual([
+        'node231/avoid0',
+        'node231/avoid1',
+        'node231/avoid2',
+      ]);
+      const pinned = await d('run', '-d', '-e', 'constraint:node==node230', 'busybox:local', 'true');
+      expect(pinned.code).toBe(125);
+      expect(pinned.stderr).toContain('Unable to find a node that satisfies the following conditions');
+    } finally {
+      double.cordon('node230', false);
+    }
+    await d('rm', '-f', 'avoid0', 'avoid1', 'avoid2');
+  });
+
+  it('runs a compose project whose services reach each other by name, scales it and takes it down', async () => {
+    const dir = join(work, 'shop');
+    rmSync(dir, { recursive: true, force: true });
+    await exec('mkdir', ['-p', dir]);
+    writeFileSync(
+      join(dir, 'docker-compose.yml'),
+      [
+        "version: '2'",
+        'services:',
+        '  web:',
+        '    image: busybox:local',
+        '    command: httpd -f -p 80 -h /www',
+        '  client:',
+        '    image: busybox:local',
+        "    command: sh -c 'until wget -q -O - http://web/index.html; do sleep 1; done; sleep 600'",
+        '    depends_on: [web]',
+        '',
+      ].join('\n'),
+    );
+    const compose = (...args: string[]) =>
+      exec('docker-compose', args, { cwd: dir, env: { ...process.env, DOCKER_HOST: `tcp://127.0.0.1:${PORT}` }, timeout: 120_000 });
+    await compose('up', '-d');
+    expect((await compose('ps')).stdout).toMatch(/shop_web_1 .* Up/);
+    await waitUntil(
+      async () => (await compose('logs', 'client')).stdout.includes('hello from busybox:local'),
+      'client reached web by name',
+      30_000,
+    );
+    await compose('up', '-d', '--scale', 'web=2');
+    expect((await compose('ps')).stdout).toMatch(/shop_web_2 .* Up/);
+    await compose('down');
+    expect((await d('ps', '-a', '--filter', 'label=com.docker.compose.project=shop', '-q')).stdout).toBe('');
+    expect((await d('network', 'ls', '--filter', 'name=shop_default', '-q')).stdout).toBe('');
+  });
+
+  it('finds every container again after a manager restart', async () => {
+    const id = (await d('run', '-d', '--name', 'durable', 'busybox:local', 'sleep', '600')).stdout;
+    await d('run', '--name', 'finished', 'busybox:local', 'sh', '-c', 'exit 5');
+    await manager.stop();
+    manager = await startK8sManager(PORT, double.kubeconfig);
+    expect((await d('ps', '-a', '--filter', 'name=durable', '--format', '{{.ID}} {{.Status}}')).stdout).toMatch(
+      new RegExp(`^${id.slice(0, 12)} Up`),
+    );
+    expect((await d('inspect', '-f', '{{.State.ExitCode}}', 'finished')).stdout).toBe('5');
+    await d('rm', '-f', 'durable', 'finished');
+  });
+
+  it('says what to do when RBAC forbids the manager to list nodes', async () => {
+    const kubeconfig = await double.kubeconfigFor({ name: 'limited', auth: 'token' });
+    const lift = double.deny({ user: 'limited', resources: ['nodes'], verbs: ['list', 'watch'] });
+    let limited: Manager | undefined;
+    try {
+      limited = await startK8sManager(FORBIDDEN_PORT, kubeconfig, 0);
+      await waitUntil(
+        async () => (row(await systemStatus(FORBIDDEN_PORT), 'Kubernetes Status') ?? '').includes('RBAC'),
+        'RBAC advice in docker info',
+      );
+      expect(row(await systemStatus(FORBIDDEN_PORT), 'Kubernetes Status')).toMatch(
+        /^Unavailable: .*forbidden.*\(RBAC: the user needs get, list, watch on nodes/,
+      );
+      expect(limited.output()).toContain('forbidden');
+    } finally {
+      lift();
+      await limited?.stop();
+    }
+  });
+});
