@@ -259,6 +259,51 @@ describe('swarm manage -c kubernetes', () => {
     await d('rm', '-f', 'avoid0', 'avoid1', 'avoid2');
   });
 
+  it('marks a NotReady node unhealthy at once and reschedules its on-node-failure containers', async () => {
+    const moving = (
+      await d(
+        'run',
+        '-d',
+        '--name',
+        'mover',
+        '-e',
+        'constraint:node==~node231',
+        '-e',
+        'reschedule:on-node-failure',
+        'busybox:local',
+        'sleep',
+        '600',
+      )
+    ).stdout;
+    const staying = (await d('run', '-d', '--name', 'stayer', '-e', 'constraint:node==node231', 'busybox:local', 'sleep', '600')).stdout;
+    expect((await d('inspect', '-f', '{{.Node.Name}}', 'mover')).stdout).toBe('node231');
+    double.setNodeReady('node231', false);
+    try {
+      await waitUntil(
+        async () => (await systemStatus(PORT)).some(([key, value]) => key.trim() === '└ Status' && value === 'Unhealthy'),
+        'node231 Unhealthy',
+        10_000,
+      );
+      await waitUntil(
+        async () => (await d('ps', '--filter', 'name=mover', '--format', '{{.Names}} {{.Status}}')).stdout.startsWith('node230/mover Up'),
+        'mover running on node230',
+        60_000,
+      );
+      expect((await d('inspect', '-f', '{{.Id}}', 'mover')).stdout).toBe(moving);
+      // without the policy it stays (and, as with Swarm classic, its unhealthy node refuses inspect)
+      expect((await d('ps', '--no-trunc', '--filter', 'name=stayer', '--format', '{{.Names}} {{.ID}}')).stdout).toBe(
+        `node231/stayer ${staying}`,
+      );
+    } finally {
+      double.setNodeReady('node231', undefined);
+    }
+    await waitUntil(
+      async () => (await systemStatus(PORT)).filter(([key, value]) => key.trim() === '└ Status' && value === 'Healthy').length === 2,
+      'node231 Healthy again',
+    );
+    await d('rm', '-f', 'mover', 'stayer');
+  });
+
   it('runs a compose project whose services reach each other by name, scales it and takes it down', async () => {
     const dir = join(work, 'shop');
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type {
   AuthConfig,
   Cluster,
   ClusterCapabilities,
+  ClusterRole,
   ClusterEvent,
   ClusterInfo,
   Container,
@@ -15,6 +16,7 @@ import type {
   RemoveContainerOptions,
   Scheduler,
 } from '@swarm/plugin-sdk';
+import { reschedulePolicy } from '@swarm/plugin-sdk/helpers';
 import { containerEvent, transitionEvents } from './container-events.js';
 import { KubernetesErrors } from './errors.js';
 import { EngineFacade } from './facade/engine-facade.js';
@@ -67,6 +69,7 @@ export class KubernetesCluster implements Cluster {
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
   private readonly pendingNames = new Set<string>();
   private readonly autoRemoving = new Set<string>();
+  private role: ClusterRole = 'primary';
   private nodeWatch: ResourceWatch<k8s.V1Node> | undefined;
   private podWatch: ResourceWatch<k8s.V1Pod> | undefined;
   private apiError: string | undefined = 'connecting';
@@ -177,10 +180,12 @@ export class KubernetesCluster implements Cluster {
     }
     const known = this.nodeMap.get(name);
     if (known) {
-      const wasHealthy = known.status();
+      const was = known.status();
       known.update(object);
-      if (wasHealthy !== known.status())
+      if (was !== known.status()) {
         this.logger.info({ node: name, status: known.status(), why: known.lastError() }, 'kubernetes: node status');
+        if (known.status() === 'unhealthy') this.rescheduleFrom(known);
+      }
       return;
     }
     this.nodeMap.set(name, new KubeNode(object, this.nodeHost));
@@ -235,9 +240,46 @@ export class KubernetesCluster implements Cluster {
     this.autoRemove(after);
   }
 
+  /**
+   * Swarm classic's `reschedule:on-node-failure`: when a node stops being Ready, its containers
+   * with that policy are placed again by the scheduler and their pods made there (same docker ID
+   * and name); the old pod is force-deleted, as nothing on the failed node can confirm its end.
+   * A replica leaves this to the primary.
+   */
+  private rescheduleFrom(node: KubeNode): void {
+    if (this.role === 'replica') return;
+    for (const container of this.index.onNode(node.name)) {
+      if (container.state === 'exited' || container.deleting) continue;
+      let policy: string;
+      try {
+        policy = reschedulePolicy(container.config);
+      } catch {
+        continue;
+      }
+      if (policy !== 'on-node-failure') continue;
+      const request = this.scheduler.request(container.config, container.name);
+      let target: Node | undefined;
+      try {
+        target = this.scheduler.select(request, this.schedulingNodes()).ranked[0]?.node;
+      } catch (error) {
+        this.logger.warn({ container: container.name, err: (error as Error).message }, 'kubernetes: no node to reschedule to');
+        continue;
+      }
+      if (!target) continue;
+      this.logger.info({ container: container.name, from: node.name, to: target.name }, 'kubernetes: rescheduling after node failure');
+      this.control
+        .recreate(container, target.name)
+        .catch((error: Error) => this.logger.warn({ container: container.name, err: error.message }, 'kubernetes: reschedule failed'));
+    }
+  }
+
+  setRole(role: ClusterRole): void {
+    this.role = role;
+  }
+
   /** `docker run --rm`: the daemon removes the container once it exits. */
   private autoRemove(container: PodContainer): void {
-    if (container.state !== 'exited' || container.config.HostConfig?.['AutoRemove'] !== true) return;
+    if (this.role === 'replica' || container.state !== 'exited' || container.config.HostConfig?.['AutoRemove'] !== true) return;
     if (this.autoRemoving.has(container.podName)) return;
     this.autoRemoving.add(container.podName);
     this.removeContainer(container, { force: true })

@@ -66,19 +66,23 @@ export class PodControl {
     return now !== undefined && now.state !== 'created';
   }
 
-  /** A stopped container's pod made again: same annotations and spec, bound to the same node at once. */
-  private async recreate(container: PodContainer): Promise<void> {
+  /**
+   * A container's pod made again (a stopped one restarted, or one moved off a failed node): same
+   * annotations and spec, bound at once to `node` (by default the node it ran on).
+   */
+  async recreate(container: PodContainer, node?: string): Promise<void> {
     const old = container.pod;
+    const target = node ?? old.spec?.nodeName ?? old.metadata?.annotations?.[PodMarks.node];
     const pod: k8s.V1Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
         name: container.podName,
         labels: { ...(old.metadata?.labels ?? {}) },
-        annotations: { ...(old.metadata?.annotations ?? {}) },
+        annotations: { ...(old.metadata?.annotations ?? {}), ...(target ? { [PodMarks.node]: target } : {}) },
         finalizers: [PodMarks.keep],
       },
-      spec: { ...structuredClone(old.spec!), nodeName: old.spec?.nodeName ?? old.metadata?.annotations?.[PodMarks.node] },
+      spec: { ...structuredClone(old.spec!), nodeName: target },
     };
     this.recreating.add(container.podName);
     try {
