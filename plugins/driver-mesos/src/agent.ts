@@ -104,6 +104,11 @@ export class MesosAgent implements Node {
     }
   }
 
+  /** Drops a container this manager removed, whatever a read still in flight says. */
+  forget(containerId: string): void {
+    this.containerList = this.containerList.filter((container) => container.id !== containerId);
+  }
+
   images(): readonly Image[] {
     return this.imageList;
   }

@@ -389,18 +389,23 @@ export class MesosCluster implements Cluster {
   async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
     const agent = this.agentOf(container);
     const taskId = container.labels[MesosLabels.task];
-    if (taskId && container.state === 'running' && options.force) await this.killTask(taskId, agent.id);
+    const killed = Boolean(taskId && container.state === 'running' && options.force);
+    if (killed) await this.killTask(taskId!, agent.id);
     const query = { force: options.force ? 1 : 0, v: options.volumes ? 1 : 0 };
     const path = `/containers/${encodeURIComponent(container.id)}`;
     // The agent may remove a killed task's container itself (the Docker containerizer with
     // --docker_remove_delay=0), before or while we do: gone already, or going, is removed. Any
-    // other refusal reaches the client with the engine's status.
+    // other refusal (a 404 for a container nobody killed here included) reaches the client with
+    // the engine's status.
     await agent.engine.json({ method: 'DELETE', path, query }).catch(async (error: unknown) => {
-      if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
+      if (killed && isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
       if (isSwarmError(error, ErrorCodes.CONFLICT) && (await this.removedByOther(agent, path))) return;
       throw error;
     });
+    // A refresh right now may still list a container the engine is removing: it is gone for us.
+    agent.forget(container.id);
     await agent.refresh();
+    agent.forget(container.id);
   }
 
   /** Whether a container another party is removing is gone within the kill timeout. */
