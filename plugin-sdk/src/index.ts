@@ -45,6 +45,7 @@ export type { Discovery, DiscoveryBackend, DiscoveryEntry, DiscoveryOptions, Dis
 export type { Campaign, CampaignHandlers, LeaderElection, LeaderFollower } from './leadership.js';
 export {
   definePlugin,
+  type DriverOptions,
   type InjectableClass,
   type PluginContext,
   type PluginDefinition,

@@ -17,13 +17,23 @@ export type InjectableClass<T> = new (...args: never[]) => T;
 export type Provider<T> =
   { readonly useClass: InjectableClass<T> } | { readonly useFactory: (resolver: Resolver) => T } | { readonly useValue: T };
 
+/** How a cluster driver uses the deployment's discovery argument (since plugin API 1.4). */
+export interface DriverOptions {
+  /**
+   * `required` (the default, and what hosts before 1.4 assume): `swarm manage` refuses to start
+   * without a discovery. `optional`: the driver finds its nodes itself (a Kubernetes API server)
+   * and reads the argument only when one is given.
+   */
+  readonly discovery?: 'required' | 'optional';
+}
+
 export interface PluginContext {
   /** The plugin API version of the host (e.g. "1.0.0"). */
   readonly apiVersion: string;
   /** Register a named provider for an extension kind (`Tokens.Filter`, `Tokens.Strategy`, ...). */
   provide<T>(kind: ExtensionKind, name: string, provider: Provider<T>): void;
   /** Shorthands for `provide` with the matching kind. */
-  driver(name: string, provider: Provider<unknown>): void;
+  driver(name: string, provider: Provider<unknown>, options?: DriverOptions): void;
   filter(name: string, provider: Provider<unknown>): void;
   strategy(name: string, provider: Provider<unknown>): void;
   discovery(scheme: string, provider: Provider<unknown>): void;

@@ -23,9 +23,10 @@ let pods: k8s.CoreV1Api;
 
 const d = (...args: string[]) => docker(PORT, ...args);
 
-function startK8sManager(port: number, kubeconfig: string, expectNodes = 2): Promise<Manager> {
+/** `swarm manage -c kubernetes` with `k8s://` as the discovery argument, or none at all (`discovery: ''`). */
+function startK8sManager(port: number, kubeconfig: string, expectNodes = 2, discovery = 'k8s://'): Promise<Manager> {
   return startManager({
-    discovery: 'k8s://',
+    discovery,
     port,
     expectNodes,
     args: ['-c', 'kubernetes', '--cluster-opt', `kubernetes.kubeconfig=${kubeconfig}`, '--cluster-opt', 'kubernetes.namespace=default'],
@@ -356,7 +357,7 @@ describe('swarm manage -c kubernetes', () => {
     const lift = double.deny({ user: 'limited', resources: ['nodes'], verbs: ['list', 'watch'] });
     let limited: Manager | undefined;
     try {
-      limited = await startK8sManager(FORBIDDEN_PORT, kubeconfig, 0);
+      limited = await startK8sManager(FORBIDDEN_PORT, kubeconfig, 0, '');
       await waitUntil(
         async () => (row(await systemStatus(FORBIDDEN_PORT), 'Kubernetes Status') ?? '').includes('RBAC'),
         'RBAC advice in docker info',

@@ -183,16 +183,16 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
   };
 }
 
-// Swarm classic's drivers, which it never ran without a discovery argument (mesos:// names a
-// master); other drivers read it themselves (the Kubernetes API server is its own discovery).
-const DRIVERS_NEEDING_DISCOVERY = new Set(['swarm', 'mesos']);
-
 /**
- * Throws unless the deployment's discovery is set (managing needs one; listing plugins does not).
+ * Throws unless the deployment's discovery is set (managing needs one; listing plugins does not),
+ * or its cluster driver declared that it finds its nodes itself (`discovery: 'optional'`).
  * `cliCommand` words it as Swarm classic's CLI does; otherwise the key path leads.
  */
-export function requireDiscovery(resolved: ResolvedConfig, cliCommand?: string): void {
-  if (resolved.config.cluster.discovery !== '' || !DRIVERS_NEEDING_DISCOVERY.has(resolved.config.cluster.driver)) return;
+export function requireDiscovery(resolved: ResolvedConfig, providers: readonly StagedProvider[], cliCommand?: string): void {
+  const { driver, discovery } = resolved.config.cluster;
+  if (discovery !== '') return;
+  const provider = providers.findLast((entry) => entry.kind === Tokens.ClusterDriver && entry.name === driver);
+  if (provider?.driverOptions?.discovery === 'optional') return;
   if (cliCommand) {
     throw CoreErrors.discoveryRequired({ command: cliCommand });
   }

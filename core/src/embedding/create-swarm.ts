@@ -30,7 +30,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
 
   const start = async (startOptions: StartOptions = {}): Promise<void> => {
     if (running) return;
-    requireDiscovery(resolved);
+    requireDiscovery(resolved, deployment.providers);
     const cluster = deployment.cluster();
     unsubscribe = cluster.subscribe((event) => events.emit('event', event));
     running = true;

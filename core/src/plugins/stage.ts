@@ -1,4 +1,4 @@
-import { type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
+import { Tokens, type DriverOptions, type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
 import { kindLabel } from './extension-kinds.js';
 import { createPluginContext } from './plugin-context.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
@@ -10,6 +10,8 @@ export interface StagedProvider {
   readonly name: string;
   readonly provider: Provider<unknown>;
   readonly plugin: LoadedPlugin;
+  /** A cluster driver's options (`ctx.driver(name, provider, options)`). */
+  driverOptions?: DriverOptions;
 }
 
 function checkProvider(kind: ExtensionKind, name: unknown, provider: unknown): void {
@@ -26,7 +28,10 @@ function stageOne(plugin: LoadedPlugin): StagedProvider[] {
     checkProvider(kind, name, provider);
     staged.push({ kind, name, provider: provider as Provider<unknown>, plugin });
   };
-  const context = createPluginContext(provide);
+  const context = createPluginContext(provide, (name, options) => {
+    const entry = staged.findLast((candidate) => candidate.kind === Tokens.ClusterDriver && candidate.name === name);
+    if (entry) entry.driverOptions = options;
+  });
   try {
     plugin.manifest.register(context);
   } catch (error) {

@@ -92,11 +92,11 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   void import('../../api/index.js');
   const globals = command.optsWithGlobals<GlobalOptions>();
   const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
-  requireDiscovery(cli.resolved, 'manage');
   const { logger } = cli;
   installSafetyNet(logger);
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
   const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });
+  requireDiscovery(cli.resolved, swarm.deployment.providers, 'manage');
   logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
   swarm.on('event', (event) =>
     logger.debug({ node: event.node?.Name, id: event.id, from: event.from, status: event.status ?? event.Action }, 'Event received'),
