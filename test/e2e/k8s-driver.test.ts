@@ -340,6 +340,50 @@ describe('swarm manage -c kubernetes', () => {
     expect((await d('network', 'ls', '--filter', 'name=shop_default', '-q')).stdout).toBe('');
   });
 
+  it('resumes its watches after a cut or a 410 without missing or repeating an event', async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    expect((await d('run', '-d', '--name', 'watched', 'busybox:local', 'sh', '-c', 'sleep 3; exit 9')).code).toBe(0);
+    double.dropWatches();
+    double.compact();
+    await waitUntil(
+      async () => (await d('ps', '-a', '--filter', 'name=watched', '--format', '{{.Status}}')).stdout.startsWith('Exited (9)'),
+      'the exit seen after the cut',
+      30_000,
+    );
+    double.dropWatches();
+    expect((await d('rm', 'watched')).code).toBe(0);
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const events = await d(
+      'events',
+      '--since',
+      String(since),
+      '--until',
+      String(until),
+      '--filter',
+      'container=watched',
+      '--format',
+      '{{.Action}}',
+    );
+    expect(events.stdout.split('\n')).toEqual(['create', 'start', 'die', 'destroy']);
+  });
+
+  it('shows an API server that went away in docker info, and carries on when it is back', async () => {
+    await double.disconnect();
+    try {
+      await waitUntil(
+        async () => (row(await systemStatus(PORT), 'Kubernetes Status') ?? '').startsWith('Unavailable'),
+        'Unavailable in docker info',
+        30_000,
+      );
+      expect(row(await systemStatus(PORT), 'Kubernetes Status')).toMatch(/is the API server up/);
+    } finally {
+      await double.reconnect();
+    }
+    await waitUntil(async () => row(await systemStatus(PORT), 'Kubernetes Status') === 'Healthy', 'Healthy again', 30_000);
+    const run = await d('run', '--rm', 'busybox:local', 'echo', 'back');
+    expect(run.stdout).toBe('back');
+  });
+
   it('finds every container again after a manager restart', async () => {
     const id = (await d('run', '-d', '--name', 'durable', 'busybox:local', 'sleep', '600')).stdout;
     await d('run', '--name', 'finished', 'busybox:local', 'sh', '-c', 'exit 5');

@@ -468,7 +468,7 @@ function explainApiError(error: string): string {
   if (/\b403\b|forbidden/i.test(error)) {
     return `${error} (RBAC: the user needs get, list, watch on nodes and get, list, watch, create, delete, patch on pods, pods/binding, pods/log, pods/exec, pods/attach and services in the namespace)`;
   }
-  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up/i.test(error))
+  if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up|Premature close/i.test(error))
     return `${error} (is the API server up, and is the kubeconfig's server address right?)`;
   return error;
 }

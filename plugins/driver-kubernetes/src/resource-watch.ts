@@ -67,7 +67,6 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
       if (this.resourceVersion === undefined) await this.relist();
       const began = Date.now();
       await this.watch();
-      this.retryMs = RETRY_MIN_MS;
       // a server that ends watches at once must not be asked again in a tight loop
       if (Date.now() - began < 1000) delay = RETRY_MIN_MS;
     } catch (error) {
@@ -77,10 +76,11 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
       const text = error instanceof Error ? error.message : String(error);
       if (status !== 410) this.handlers.health(text);
       this.logger.debug({ path: this.target.path, err: text }, 'kubernetes: watch interrupted');
+      // a 410 re-lists at once; anything else waits, longer each time, until the server answers
+      delay = status === 410 ? 0 : this.retryMs;
       this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
     }
     if (this.stopped) return;
-    if (this.resourceVersion === undefined) delay = this.retryMs;
     this.timer = setTimeout(() => void this.run(), delay);
   }
 
@@ -96,6 +96,7 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
   private watch(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let settled = false;
+      let answered = false;
       const finish = (error?: unknown) => {
         if (settled) return;
         settled = true;
@@ -120,6 +121,12 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
               finish(Object.assign(new Error(object.message ?? 'watch error'), { details: { kubernetesStatus: object.code } }));
               return;
             }
+            // the first thing the server sends proves it answers again
+            if (!answered) {
+              answered = true;
+              this.retryMs = RETRY_MIN_MS;
+              this.handlers.health(undefined);
+            }
             const version = object.metadata?.resourceVersion;
             if (version) this.resourceVersion = version;
             if (phase === 'BOOKMARK') return;
@@ -130,8 +137,13 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
         .then(
           (abort) => {
             this.abort = abort;
-            this.handlers.health(undefined);
             if (this.stopped) abort.abort();
+            // resolved after the answer: not aborted means the server took the watch (200)
+            else if (!abort.signal.aborted && !answered) {
+              answered = true;
+              this.retryMs = RETRY_MIN_MS;
+              this.handlers.health(undefined);
+            }
           },
           (error: unknown) => finish(error),
         );
