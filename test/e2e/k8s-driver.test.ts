@@ -145,6 +145,27 @@ describe('swarm manage -c kubernetes', () => {
     expect(tty.stdout).toContain('in-tty');
   });
 
+  it('serves docker stats from metrics.k8s.io and docker top through exec, and says when the cluster has no metrics', async () => {
+    expect((await d('run', '-d', '--name', 'spinner', 'busybox:local', 'sh', '-c', 'while :; do :; done')).code).toBe(0);
+    await waitUntil(
+      async () => /spinner\s+\d+\.\d+%/.test((await d('stats', '--no-stream', 'spinner')).stdout),
+      'a CPU percentage',
+      30_000,
+    );
+    const top = await d('top', 'spinner');
+    expect(top.stdout).toMatch(/^PID\s+USER\s+COMMAND\n1\s+root\s+sh -c while :; do :; done/);
+    double.setMetrics('absent');
+    try {
+      const stats = await d('stats', '--no-stream', 'spinner');
+      expect(stats.stderr).toContain(
+        'docker stats is not supported with the kubernetes driver: the cluster serves no metrics.k8s.io API (install metrics-server)',
+      );
+    } finally {
+      double.setMetrics('served');
+    }
+    await d('rm', '-f', 'spinner');
+  });
+
   it('stops (keeping the exit code), starts again with the same ID, restarts, kills and removes', async () => {
     const id = (await d('run', '-d', '--name', 'cycle', 'busybox:local', 'sleep', '600')).stdout;
     expect((await d('stop', '-t', '1', 'cycle')).code).toBe(0);

@@ -11,6 +11,7 @@ import type { PodControl } from '../pod-control.js';
 import { ExecSessions, exitCodeOf, type ExecSession } from './exec-sessions.js';
 import { framedWriter } from './frames.js';
 import { streamLogs } from './logs.js';
+import { serveStats } from './stats.js';
 
 /** What the façade needs of the cluster. */
 export interface FacadeCluster {
@@ -32,6 +33,9 @@ export interface FacadeOptions {
 }
 
 type Answer = { status: number; body?: unknown };
+
+/** Where an exec's output goes: the hijacked socket, a streamed response, or a buffer. */
+type ExecOutput = { write(chunk: Buffer): unknown; end(): unknown; readonly destroyed?: boolean };
 
 const UPGRADE_HEAD =
   'HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\n';
@@ -147,9 +151,10 @@ export class EngineFacade {
         if (method === 'POST' && operation === 'resize') return this.send(res, { status: 200 });
         if (method === 'POST' && operation === 'exec') return this.send(res, await this.createExec(container, await readBody(req)));
         if (operation === 'attach') return await this.attach(container, query, req.socket, res);
-        if (operation === 'top' || operation === 'stats') {
-          throw KubernetesErrors.notServed({ what: `docker ${operation}`, why: 'read pod usage with kubectl top (metrics.k8s.io)' });
+        if (method === 'GET' && operation === 'stats') {
+          return await serveStats(this.options.config, this.options.namespace, container, query, req, res);
         }
+        if (method === 'GET' && operation === 'top') return this.send(res, { status: 200, body: await this.top(container, query) });
         throw KubernetesErrors.notServed({ what: `${method} /containers/{id}/${operation}`, why: 'a pod has no such operation' });
       }
       if (kind === 'images' && method === 'GET' && parts[parts.length - 1] === 'json') {
@@ -292,9 +297,9 @@ export class EngineFacade {
   }
 
   /** Runs an exec through the API server's WebSocket exec; `out` gets its output (and gives stdin, when a socket). */
-  private async runExec(session: ExecSession, out: Socket | ServerResponse | undefined): Promise<void> {
+  private async runExec(session: ExecSession, out: ExecOutput | undefined, raw = false): Promise<void> {
     session.running = true;
-    const stdout = out && session.attachStdout ? resizable(framedWriter(out, 1, session.tty)) : null;
+    const stdout = out && session.attachStdout ? resizable(framedWriter(out, 1, session.tty || raw)) : null;
     const stderr = out && session.attachStderr ? framedWriter(out, 2, session.tty) : null;
     const stdin = out && session.attachStdin && 'unshift' in out ? (out as Socket) : null;
     if (stdout && session.tty) session.resize = (width, height) => stdout.resizeTo(width, height);
@@ -363,6 +368,43 @@ export class EngineFacade {
     // attaching to a running container shows what it prints from now on (docker attach), unless logs=1
     if (query.get('logs') !== '1' && wasRunning) logQuery.set('tail', '0');
     await streamLogs(this.options, container, logQuery, undefined, out, true);
+  }
+
+  /**
+   * `docker top`: the container's `ps` run through the exec API (the API server has no process
+   * list). An image without `ps` gets a 501 saying so.
+   */
+  private async top(container: PodContainer, query: URLSearchParams): Promise<{ Titles: string[]; Processes: string[][] }> {
+    if (container.state !== 'running') throw new Refusal(409, `Container ${container.id} is not running`);
+    const args = (query.get('ps_args') ?? '').split(/\s+/).filter(Boolean);
+    const chunks: Buffer[] = [];
+    const sink: ExecOutput = { write: (chunk: Buffer) => chunks.push(chunk), end: () => undefined, destroyed: false };
+    const session = this.execs.create({
+      containerId: container.id,
+      podName: container.podName,
+      cmd: ['ps', ...args],
+      tty: false,
+      attachStdin: false,
+      attachStdout: true,
+      attachStderr: false,
+    });
+    await this.runExec(session, sink, true);
+    if (session.exitCode !== 0) {
+      throw KubernetesErrors.notServed({
+        what: 'docker top',
+        why: `ps inside the container exited with ${session.exitCode} (the image needs a ps)`,
+      });
+    }
+    const lines = Buffer.concat(chunks)
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    const titles = (lines[0] ?? '').trim().split(/\s+/);
+    const processes = lines.slice(1).map((line) => {
+      const fields = line.trim().split(/\s+/);
+      return [...fields.slice(0, titles.length - 1), fields.slice(titles.length - 1).join(' ')];
+    });
+    return { Titles: titles, Processes: processes };
   }
 
   /** A signal other than SIGKILL: `kill` inside the container, as the API server has no signal call. */
