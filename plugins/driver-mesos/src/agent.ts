@@ -21,6 +21,8 @@ import type { Attribute, Offer } from './protocol.js';
 import { scalarSum } from './resources.js';
 
 const DOCKER_PORT_ATTRIBUTE = 'docker_port';
+/** Longer than any engine read takes, shorter than an ID could come back (it never does). */
+const REMOVED_MEMORY_MS = 30_000;
 
 function attributeText(attribute: Attribute): string {
   if (attribute.text) return attribute.text.value;
@@ -51,6 +53,7 @@ export class MesosAgent implements Node {
   private volumeList: Volume[] = [];
   private error: string | undefined;
   private refreshed = false;
+  private readonly removed = new Map<string, number>();
 
   constructor(offer: Offer, tls: EngineTls | undefined, onEvent: (agent: MesosAgent, event: DockerEvent) => void, logger: Logger) {
     this.id = offer.agent_id.value;
@@ -92,7 +95,7 @@ export class MesosAgent implements Node {
       ]);
       this.engineLabels = engineLabels(info);
       this.containerList = containers
-        .filter((summary) => summary.Labels?.[MesosLabels.task] !== undefined)
+        .filter((summary) => summary.Labels?.[MesosLabels.task] !== undefined && !this.wasRemoved(summary.Id))
         .map((summary) => taskContainer(summary, this));
       this.imageList = images.map((summary) => engineImage(summary, this));
       this.networkList = networks.map((summary) => engineNetwork(summary, this));
@@ -104,9 +107,21 @@ export class MesosAgent implements Node {
     }
   }
 
-  /** Drops a container this manager removed, whatever a read still in flight says. */
+  /**
+   * Drops a container this manager removed. A read of the engine that was in flight (the periodic
+   * refresh) may still list it, so it stays out of reads for a while.
+   */
   forget(containerId: string): void {
+    this.removed.set(containerId, Date.now() + REMOVED_MEMORY_MS);
     this.containerList = this.containerList.filter((container) => container.id !== containerId);
+  }
+
+  private wasRemoved(containerId: string): boolean {
+    const until = this.removed.get(containerId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.removed.delete(containerId);
+    return false;
   }
 
   images(): readonly Image[] {

@@ -402,10 +402,8 @@ export class MesosCluster implements Cluster {
       if (isSwarmError(error, ErrorCodes.CONFLICT) && (await this.removedByOther(agent, path))) return;
       throw error;
     });
-    // A refresh right now may still list a container the engine is removing: it is gone for us.
     agent.forget(container.id);
     await agent.refresh();
-    agent.forget(container.id);
   }
 
   /** Whether a container another party is removing is gone within the kill timeout. */
