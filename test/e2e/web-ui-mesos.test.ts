@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../harness/browser.js';
+import { startBrowser, type TestBrowser, gotoPage } from '../harness/browser.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import type { Manager } from '../harness/manager.js';
 import { startMesosMaster, type MesosMasterDouble } from '../mesos-double/index.js';
@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('the web view over the mesos driver', () => {
   it('shows the agent, a docker run task placed on it without a reload, and the driver’s own state', async () => {
     const { page, errors } = await browser.page();
-    await page.goto(`http://127.0.0.1:${API_PORT}/swarm/ui/`);
+    await gotoPage(page, `http://127.0.0.1:${API_PORT}/swarm/ui/`);
     const agent = page.locator('[data-node]');
     await agent.first().waitFor({ timeout: 15_000 });
     expect(await agent.count()).toBe(1);

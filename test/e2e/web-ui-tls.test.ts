@@ -3,7 +3,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../harness/browser.js';
+import { startBrowser, type TestBrowser, gotoPage } from '../harness/browser.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { makeTestCertificates, type TestCertificates } from '../mesos-double/certificates.js';
@@ -102,7 +102,7 @@ describe('the web view behind --tlsverify', () => {
       ignoreHTTPSErrors: true,
       clientCertificates: [{ origin: `https://127.0.0.1:${PORT}`, certPath: certs.clientCert, keyPath: certs.clientKey }],
     });
-    await page.goto(`https://127.0.0.1:${PORT}/swarm/ui/`);
+    await gotoPage(page, `https://127.0.0.1:${PORT}/swarm/ui/`);
     await page.locator('[data-node="node123"][data-status="healthy"]').waitFor({ timeout: 15_000 });
     expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
     await browser.screenshot(page, 'with-client-certificate');

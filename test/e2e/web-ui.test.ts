@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations } from '../harness/accessibility.js';
-import { startBrowser, type TestBrowser } from '../harness/browser.js';
+import { startBrowser, type TestBrowser, gotoPage } from '../harness/browser.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 import { dockerOk } from './api-support.js';
@@ -103,7 +103,7 @@ afterAll(async () => {
 
 describe('the web view (swarm manage --ui) in Chromium', () => {
   it('shows every node and every container, as docker info and docker ps -a do', async () => {
-    await page.goto(`http://127.0.0.1:${PORT}/swarm/ui`);
+    await gotoPage(page, `http://127.0.0.1:${PORT}/swarm/ui`);
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
     for (const name of ['node120', 'node121', 'node122']) {
       await expect.poll(() => column(name).getAttribute('data-status')).toBe('healthy');

@@ -18,6 +18,22 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * `page.goto`, again when Chromium aborts the load with ERR_NETWORK_CHANGED: other test files add and
+ * remove engine bridges while this one runs, and Chromium drops a navigation on any interface change.
+ */
+export async function gotoPage(page: Page, url: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto(url);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !String((error as Error).message).includes('ERR_NETWORK_CHANGED')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
 /** Headless Chromium driven by playwright-core; `folder` names this file's artifact folder. */
 export async function startBrowser(folder: string): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM))
