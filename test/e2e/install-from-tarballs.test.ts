@@ -1,0 +1,89 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { healthyNodeCount } from '../harness/manager.js';
+
+// A user's own folder outside the repository: the packed tarballs (what `npm run pack` writes) and
+// a third-party plugin installed from disk, `swarm` run from that folder's node_modules only.
+// Engines 233-234, port 26187.
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const PORT = 26187;
+const work = mkdtempSync(join(tmpdir(), 'swarm-install-'));
+const project = join(work, 'my-cluster');
+let maintenance: Testbed;
+let open: Testbed;
+let manager: ChildProcess | undefined;
+let output = '';
+
+const swarm = (...args: string[]) =>
+  run(join(project, 'node_modules', '.bin', 'swarm'), args, { cwd: project, env: { ...process.env, NODE_PATH: '' } });
+const docker = async (...args: string[]) => (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
+
+beforeAll(async () => {
+  const engines = Promise.all([
+    startTestbed({ first: 233, count: 1, labels: ['maintenance=true'] }),
+    startTestbed({ first: 234, count: 1 }),
+  ]);
+  const packages = join(work, 'packages');
+  mkdirSync(packages);
+  const workspaces = ['plugin-sdk', 'core', ...readdirSync(join(REPO, 'plugins')).map((name) => `plugins/${name}`)];
+  await run('npm', ['pack', '--silent', '--pack-destination', packages, ...workspaces.flatMap((workspace) => ['--workspace', workspace])], {
+    cwd: REPO,
+    maxBuffer: 1 << 24,
+  });
+  await run('npm', ['pack', '--silent', '--pack-destination', packages], { cwd: join(REPO, 'test', 'fixtures', 'third-party-plugin') });
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-cluster', private: true, type: 'module' }));
+  const tarballs = readdirSync(packages).map((file) => join(packages, file));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], { cwd: project, maxBuffer: 1 << 24 });
+  writeFileSync(
+    join(project, 'swarm.config.js'),
+    "export default {\n  plugins: ['maintenance'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance'], strategy: 'spread' },\n};\n",
+  );
+  [maintenance, open] = await engines;
+}, 600_000);
+
+afterAll(async () => {
+  manager?.kill('SIGTERM');
+  await maintenance?.stop();
+  await open?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('swarm installed from its tarballs in a folder of its own', () => {
+  it('lists the built-ins and the third-party plugin, all resolved from that folder', async () => {
+    const { stdout } = await swarm('plugins', '--json');
+    const rows = JSON.parse(stdout) as Array<{ name: string; resolved: string; compatible: boolean; provides: string[] }>;
+    const third = rows.find((row) => row.name === 'swarm-plugin-maintenance');
+    expect(third?.compatible).toBe(true);
+    expect(third?.provides).toEqual(['filter maintenance']);
+    expect(rows.length).toBeGreaterThanOrEqual(19);
+    for (const row of rows) expect(row.resolved.startsWith(join(project, 'node_modules'))).toBe(true);
+    expect((await swarm('--version')).stdout.trim()).toMatch(/^swarm version \d+\.\d+\.\d+$/);
+  });
+
+  it('manages real engines and places with the third-party filter', async () => {
+    const engines = [maintenance.engines[0]!, open.engines[0]!].map((engine) => engine.addr).join(',');
+    manager = spawn(join(project, 'node_modules', '.bin', 'swarm'), ['manage', '-H', `tcp://127.0.0.1:${PORT}`, engines], { cwd: project });
+    manager.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    manager.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const info = await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, 'info', '--format', '{{json .SystemStatus}}']).catch(
+        () => undefined,
+      );
+      if (info && healthyNodeCount({ SystemStatus: JSON.parse(info.stdout) as Array<[string, string]> }) === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    for (const name of ['in1', 'in2', 'in3']) await docker('run', '-d', '--name', name, 'busybox:local', 'sleep', '300');
+    const names = (await docker('ps', '--format', '{{.Names}}')).split('\n').sort();
+    expect(names, output).toEqual(['node234/in1', 'node234/in2', 'node234/in3']);
+    await docker('rm', '-f', 'in1', 'in2', 'in3');
+  });
+});
