@@ -14,6 +14,8 @@ import { podStatus, type ContainerState, type ContainerView } from './pod-status
 import { apiTime, type EngineRuntime } from './runtime.js';
 import { PodVolumes, VolumeError, type PreparedVolume } from './volumes.js';
 
+const HALT_WAIT_MS = 20_000;
+
 type Loose = Record<string, any>; // decoded pods
 
 interface ContainerRecord {
@@ -121,7 +123,9 @@ export class PodWorker {
   halt(): Promise<void> {
     this.done = true;
     clearTimeout(this.timer);
-    return this.queue;
+    // the sync under way finishes, but a stop never waits on an engine call that hangs (a loaded
+    // machine, a pull that does not answer) for longer than the engine calls' own timeout
+    return Promise.race([this.queue, new Promise<void>((resolve) => setTimeout(resolve, HALT_WAIT_MS).unref())]);
   }
 
   /** Coalesces sync requests; syncs run one at a time. */
