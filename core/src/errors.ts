@@ -257,6 +257,19 @@ export const CoreErrors = {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { where: string; reason: string }) => `cannot read config ${p.where}: ${p.reason}`,
   }),
+  scaffoldName: defineError('core.cli.scaffold-name', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { name: string }) =>
+      `invalid plugin name "${p.name}": use lower-case letters, digits and "-", starting with a letter (the package becomes swarm-plugin-<name>)`,
+  }),
+  scaffoldKind: defineError('core.cli.scaffold-kind', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { kind: string; kinds: string }) => `--kind ${p.kind} cannot be scaffolded yet; use one of: ${p.kinds}`,
+  }),
+  scaffoldExists: defineError('core.cli.scaffold-exists', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { dir: string }) => `${p.dir} already exists: give another name or --dir`,
+  }),
   discoveryRequired: defineError('core.config.discovery-required', {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { command: string }) => `discovery required to manage a cluster. See 'swarm ${p.command} --help'.`,

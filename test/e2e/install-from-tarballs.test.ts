@@ -20,6 +20,8 @@ let maintenance: Testbed;
 let open: Testbed;
 let manager: ChildProcess | undefined;
 let output = '';
+let scaffolded = '';
+let authorTests = '';
 
 const swarm = (...args: string[]) =>
   run(join(project, 'node_modules', '.bin', 'swarm'), args, { cwd: project, env: { ...process.env, NODE_PATH: '' } });
@@ -28,7 +30,7 @@ const docker = async (...args: string[]) => (await run('docker', ['-H', `tcp://1
 beforeAll(async () => {
   const engines = Promise.all([
     startTestbed({ first: 233, count: 1, labels: ['maintenance=true'] }),
-    startTestbed({ first: 234, count: 1 }),
+    startTestbed({ first: 234, count: 1, labels: ['gpu=on'] }),
   ]);
   const packages = join(work, 'packages');
   mkdirSync(packages);
@@ -42,9 +44,16 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-cluster', private: true, type: 'module' }));
   const tarballs = readdirSync(packages).map((file) => join(packages, file));
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], { cwd: project, maxBuffer: 1 << 24 });
+  // a plugin author's first steps: scaffold, install, test (the SDK's conformance checks), pack
+  const gpu = join(work, 'swarm-plugin-gpu');
+  scaffolded = (await run(join(project, 'node_modules', '.bin', 'swarm'), ['plugin', 'init', 'gpu', '--dir', gpu], { cwd: work })).stdout;
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: gpu, maxBuffer: 1 << 24 });
+  authorTests = (await run('npm', ['test'], { cwd: gpu, maxBuffer: 1 << 24 })).stdout;
+  const packed = (await run('npm', ['pack', '--silent'], { cwd: gpu })).stdout.trim().split('\n').pop()!;
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(gpu, packed)], { cwd: project, maxBuffer: 1 << 24 });
   writeFileSync(
     join(project, 'swarm.config.js'),
-    "export default {\n  plugins: ['maintenance'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance'], strategy: 'spread' },\n};\n",
+    "export default {\n  plugins: ['maintenance', 'gpu'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n",
   );
   [maintenance, open] = await engines;
 }, 600_000);
@@ -63,12 +72,20 @@ describe('swarm installed from its tarballs in a folder of its own', () => {
     const third = rows.find((row) => row.name === 'swarm-plugin-maintenance');
     expect(third?.compatible).toBe(true);
     expect(third?.provides).toEqual(['filter maintenance']);
+    const scaffold = rows.find((row) => row.name === 'swarm-plugin-gpu');
+    expect(scaffold).toMatchObject({ compatible: true, provides: ['filter gpu'] });
     expect(rows.length).toBeGreaterThanOrEqual(19);
     for (const row of rows) expect(row.resolved.startsWith(join(project, 'node_modules'))).toBe(true);
     expect((await swarm('--version')).stdout.trim()).toMatch(/^swarm version \d+\.\d+\.\d+$/);
   });
 
-  it('manages real engines and places with the third-party filter', async () => {
+  it('scaffolds a plugin with swarm plugin init that builds and passes its own conformance tests', () => {
+    expect(scaffolded).toContain('Created filter "gpu"');
+    // eslint-disable-next-line no-control-regex -- vitest colours its summary
+    expect(authorTests.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+9 passed/);
+  });
+
+  it('manages real engines and places with the third-party filters', async () => {
     const engines = [maintenance.engines[0]!, open.engines[0]!].map((engine) => engine.addr).join(',');
     manager = spawn(join(project, 'node_modules', '.bin', 'swarm'), ['manage', '-H', `tcp://127.0.0.1:${PORT}`, engines], { cwd: project });
     manager.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -84,6 +101,8 @@ describe('swarm installed from its tarballs in a folder of its own', () => {
     for (const name of ['in1', 'in2', 'in3']) await docker('run', '-d', '--name', name, 'busybox:local', 'sleep', '300');
     const names = (await docker('ps', '--format', '{{.Names}}')).split('\n').sort();
     expect(names, output).toEqual(['node234/in1', 'node234/in2', 'node234/in3']);
-    await docker('rm', '-f', 'in1', 'in2', 'in3');
+    await docker('run', '-d', '--name', 'needs-gpu', '-e', 'gpu=required', 'busybox:local', 'sleep', '300');
+    expect(await docker('inspect', '-f', '{{.Node.Name}}', 'needs-gpu')).toBe('node234');
+    await docker('rm', '-f', 'in1', 'in2', 'in3', 'needs-gpu');
   });
 });

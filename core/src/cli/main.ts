@@ -5,6 +5,7 @@ import { joinCommand } from './commands/join.js';
 import { listCommand } from './commands/list.js';
 import { manageCommand } from './commands/manage.js';
 import { pluginsCommand } from './commands/plugins.js';
+import { pluginCommand } from './commands/plugin-init.js';
 import { scheduleCommand } from './commands/schedule.js';
 
 export function createProgram(): Command {
@@ -17,6 +18,7 @@ export function createProgram(): Command {
     .addCommand(withGlobalOptions(joinCommand()))
     .addCommand(withGlobalOptions(listCommand()))
     .addCommand(withGlobalOptions(pluginsCommand()))
+    .addCommand(pluginCommand())
     .addCommand(scheduleCommand());
   return program;
 }
