@@ -23,6 +23,23 @@ let pods: k8s.CoreV1Api;
 
 const d = (...args: string[]) => docker(PORT, ...args);
 
+/** `docker events` of one container between `since` (Unix seconds) and now, one line per event. */
+async function eventsOf(container: string, since: number, format: string): Promise<string[]> {
+  const until = Math.floor(Date.now() / 1000) + 1;
+  const events = await d(
+    'events',
+    '--since',
+    String(since),
+    '--until',
+    String(until),
+    '--filter',
+    `container=${container}`,
+    '--format',
+    format,
+  );
+  return events.stdout.split('\n');
+}
+
 /** `swarm manage -c kubernetes` with `k8s://` as the discovery argument, or none at all (`discovery: ''`). */
 function startK8sManager(port: number, kubeconfig: string, expectNodes = 2, discovery = 'k8s://'): Promise<Manager> {
   return startManager({
@@ -190,19 +207,12 @@ describe('swarm manage -c kubernetes', () => {
     const since = Math.floor(Date.now() / 1000) - 1;
     await d('run', '--name', 'evented', 'busybox:local', 'sh', '-c', 'exit 2');
     await d('rm', 'evented');
-    const until = Math.floor(Date.now() / 1000) + 1;
-    const events = await d(
-      'events',
-      '--since',
-      String(since),
-      '--until',
-      String(until),
-      '--filter',
-      'container=evented',
-      '--format',
+    const events = await eventsOf(
+      'evented',
+      since,
       '{{.Action}} {{index .Actor.Attributes "exitCode"}} {{index .Actor.Attributes "node.name"}}',
     );
-    const lines = events.stdout.split('\n').map((line) => line.replace(/<no value>/g, '').trim());
+    const lines = events.map((line) => line.replace(/<no value>/g, '').trim());
     expect(lines.map((line) => line.split(' ')[0])).toEqual(['create', 'start', 'die', 'destroy']);
     expect(lines[2]).toMatch(/^die 2 node23[01]$/);
   });
@@ -373,19 +383,7 @@ describe('swarm manage -c kubernetes', () => {
     );
     double.dropWatches();
     expect((await d('rm', 'watched')).code).toBe(0);
-    const until = Math.floor(Date.now() / 1000) + 1;
-    const events = await d(
-      'events',
-      '--since',
-      String(since),
-      '--until',
-      String(until),
-      '--filter',
-      'container=watched',
-      '--format',
-      '{{.Action}}',
-    );
-    expect(events.stdout.split('\n')).toEqual(['create', 'start', 'die', 'destroy']);
+    expect(await eventsOf('watched', since, '{{.Action}}')).toEqual(['create', 'start', 'die', 'destroy']);
   });
 
   it('shows an API server that went away in docker info, and carries on when it is back', async () => {

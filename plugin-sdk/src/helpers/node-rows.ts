@@ -1,4 +1,4 @@
-import type { NodeStatus } from '../node.js';
+import type { Node, NodeStatus } from '../node.js';
 import { bytesSize } from './units.js';
 
 const STATUS_TEXT: Readonly<Record<NodeStatus, string>> = {
@@ -8,38 +8,30 @@ const STATUS_TEXT: Readonly<Record<NodeStatus, string>> = {
   disconnected: 'Disconnected',
 };
 
-/** What one node's `docker info` rows say. */
+/** What a node's rows say beyond what the `Node` interface tells. */
 export interface NodeRowFacts {
-  name: string;
-  addr: string;
+  /** The engine's (or Kubernetes node's) own ID. */
   id: string;
-  status: NodeStatus;
   containers: { total: number; running: number; paused: number; stopped: number };
-  usedCpus: number;
-  totalCpus: number;
-  usedMemory: number;
-  totalMemory: number;
-  labels: Readonly<Record<string, string>>;
-  error: string | undefined;
   updatedAt: Date;
   serverVersion: string;
 }
 
 /** Swarm classic's rows for one node (` name  addr`, `  └ ID`, `  └ Status`, ...), as `docker info` prints them. */
-export function nodeInfoRows(facts: NodeRowFacts): Array<[string, string]> {
+export function nodeInfoRows(node: Node, facts: NodeRowFacts): Array<[string, string]> {
   const { containers } = facts;
-  const labels = Object.entries(facts.labels)
+  const labels = Object.entries(node.labels())
     .map(([key, value]) => `${key}=${value}`)
     .sort();
   return [
-    [` ${facts.name || '(unknown)'}`, facts.addr],
+    [` ${node.name || '(unknown)'}`, node.addr],
     ['  └ ID', facts.id],
-    ['  └ Status', STATUS_TEXT[facts.status]],
+    ['  └ Status', STATUS_TEXT[node.status()]],
     ['  └ Containers', `${containers.total} (${containers.running} Running, ${containers.paused} Paused, ${containers.stopped} Stopped)`],
-    ['  └ Reserved CPUs', `${facts.usedCpus} / ${facts.totalCpus}`],
-    ['  └ Reserved Memory', `${bytesSize(facts.usedMemory)} / ${bytesSize(facts.totalMemory)}`],
+    ['  └ Reserved CPUs', `${node.usedCpus()} / ${node.totalCpus()}`],
+    ['  └ Reserved Memory', `${bytesSize(node.usedMemory())} / ${bytesSize(node.totalMemory())}`],
     ['  └ Labels', labels.join(', ')],
-    ['  └ Error', facts.error || '(none)'],
+    ['  └ Error', node.lastError() || '(none)'],
     // RFC 3339 in UTC without fractions, as Go's time.RFC3339 prints it
     ['  └ UpdatedAt', facts.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z')],
     ['  └ ServerVersion', facts.serverVersion],

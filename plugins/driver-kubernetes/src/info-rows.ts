@@ -24,18 +24,9 @@ export function infoRows(inputs: InfoInputs): Array<[string, string]> {
     const containers = node.containers();
     const running = containers.filter((container) => container.state === 'running').length;
     rows.push(
-      ...nodeInfoRows({
-        name: node.name,
-        addr: node.addr,
+      ...nodeInfoRows(node, {
         id: node.id,
-        status: node.status(),
         containers: { total: containers.length, running, paused: 0, stopped: containers.length - running },
-        usedCpus: node.usedCpus(),
-        totalCpus: node.totalCpus(),
-        usedMemory: node.usedMemory(),
-        totalMemory: node.totalMemory(),
-        labels: node.labels(),
-        error: node.lastError(),
         updatedAt: node.updatedAt,
         serverVersion: node.version,
       }),

@@ -14,21 +14,7 @@ function nodeRows(node: EngineNode): Array<[string, string]> {
 }
 
 function buildNodeRows(node: EngineNode): Array<[string, string]> {
-  return nodeInfoRows({
-    name: node.name,
-    addr: node.addr,
-    id: node.engineId,
-    status: node.status(),
-    containers: node.counts(),
-    usedCpus: node.usedCpus(),
-    totalCpus: node.totalCpus(),
-    usedMemory: node.usedMemory(),
-    totalMemory: node.totalMemory(),
-    labels: node.labels(),
-    error: node.lastError(),
-    updatedAt: node.updatedAt,
-    serverVersion: node.version,
-  });
+  return nodeInfoRows(node, { id: node.engineId, containers: node.counts(), updatedAt: node.updatedAt, serverVersion: node.version });
 }
 
 /** Swarm classic's `docker info` SystemStatus rows: role, scheduler, then every node sorted by name. */
