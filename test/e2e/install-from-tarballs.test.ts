@@ -23,8 +23,12 @@ let output = '';
 let scaffolded = '';
 let authorTests = '';
 
-const swarm = (...args: string[]) =>
-  run(join(project, 'node_modules', '.bin', 'swarm'), args, { cwd: project, env: { ...process.env, NODE_PATH: '' } });
+const userEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_PATH: '' };
+  delete env['DOCKER_HOST'];
+  return env;
+};
+const swarm = (...args: string[]) => run(join(project, 'node_modules', '.bin', 'swarm'), args, { cwd: project, env: userEnv() });
 const docker = async (...args: string[]) => (await run('docker', ['-H', `tcp://127.0.0.1:${PORT}`, ...args])).stdout.trim();
 
 beforeAll(async () => {
@@ -53,7 +57,7 @@ beforeAll(async () => {
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(gpu, packed)], { cwd: project, maxBuffer: 1 << 24 });
   writeFileSync(
     join(project, 'swarm.config.js'),
-    "export default {\n  plugins: ['maintenance', 'gpu'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n",
+    `export default {\n  api: { hosts: ['tcp://127.0.0.1:${PORT}'] },\n  plugins: ['maintenance', 'gpu'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n`,
   );
   [maintenance, open] = await engines;
 }, 600_000);
@@ -87,7 +91,8 @@ describe('swarm installed from its tarballs in a folder of its own', () => {
 
   it('manages real engines and places with the third-party filters', async () => {
     const engines = [maintenance.engines[0]!, open.engines[0]!].map((engine) => engine.addr).join(',');
-    manager = spawn(join(project, 'node_modules', '.bin', 'swarm'), ['manage', '-H', `tcp://127.0.0.1:${PORT}`, engines], { cwd: project });
+    // no -H: the config's api.hosts
+    manager = spawn(join(project, 'node_modules', '.bin', 'swarm'), ['manage', engines], { cwd: project, env: userEnv() });
     manager.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     manager.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 60_000;
@@ -101,6 +106,9 @@ describe('swarm installed from its tarballs in a folder of its own', () => {
     for (const name of ['in1', 'in2', 'in3']) await docker('run', '-d', '--name', name, 'busybox:local', 'sleep', '300');
     const names = (await docker('ps', '--format', '{{.Names}}')).split('\n').sort();
     expect(names, output).toEqual(['node234/in1', 'node234/in2', 'node234/in3']);
+    // swarm schedule asks the manager the config names, and shows the third-party filter's verdicts
+    const explained = (await swarm('schedule', '--explain', '-e', 'gpu=required', 'busybox:local')).stdout;
+    expect(explained).toMatch(/^node233\s+no\s.*maintenance: node in maintenance/m);
     await docker('run', '-d', '--name', 'needs-gpu', '-e', 'gpu=required', 'busybox:local', 'sleep', '300');
     expect(await docker('inspect', '-f', '{{.Node.Name}}', 'needs-gpu')).toBe('node234');
     await docker('rm', '-f', 'in1', 'in2', 'in3', 'needs-gpu');

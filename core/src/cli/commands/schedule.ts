@@ -4,19 +4,29 @@ import { formatExplanation } from '../explain-table.js';
 import { postJson } from '../http-post.js';
 import { withRunOptions, type RunArguments } from '../run-arguments.js';
 import { buildContainerConfig } from '../run-options.js';
+import { loadConfigFile } from '../../config/load.js';
 import { CoreErrors } from '../../errors.js';
 
 interface ScheduleFlags extends RunArguments {
   explain?: boolean;
-  host: string;
+  host?: string;
   json?: boolean;
+}
+
+const DEFAULT_HOST = 'tcp://127.0.0.1:2375';
+
+/** -H, then $DOCKER_HOST, then the first `api.hosts` of the config file in this folder, then Swarm classic's default. */
+async function managerAddress(flags: ScheduleFlags): Promise<string> {
+  if (flags.host) return flags.host;
+  const hosts = (await loadConfigFile())?.input.api?.hosts;
+  return hosts?.[0] ?? DEFAULT_HOST;
 }
 
 async function schedule(image: string, cmd: string[], flags: ScheduleFlags): Promise<void> {
   if (!flags.explain) throw CoreErrors.cliScheduleNeedsExplain();
   const config = buildContainerConfig(image, cmd, flags);
   const query = flags.name ? `?name=${encodeURIComponent(flags.name)}` : '';
-  const explanation = (await postJson(flags.host, `/_swarm/v1/explain${query}`, config)) as PlacementExplanation;
+  const explanation = (await postJson(await managerAddress(flags), `/_swarm/v1/explain${query}`, config)) as PlacementExplanation;
   process.stdout.write(flags.json ? `${JSON.stringify(explanation, null, 2)}\n` : formatExplanation(explanation));
 }
 
@@ -25,7 +35,9 @@ export function scheduleCommand(): Command {
     new Command('schedule')
       .description('Explain where a running manager would place a container (docker run style options)')
       .option('--explain', 'show every node with the verdict of each filter and the strategy ranking')
-      .addOption(new Option('-H, --host <addr>', 'manager to ask').env('DOCKER_HOST').default('tcp://127.0.0.1:2375'))
+      .addOption(
+        new Option('-H, --host <addr>', `manager to ask (default: the config's api.hosts[0], else ${DEFAULT_HOST})`).env('DOCKER_HOST'),
+      )
       .option('--json', 'print the explanation as JSON'),
   ).action(schedule);
 }
