@@ -68,6 +68,25 @@ export const KubernetesErrors = {
     code: ErrorCodes.NOT_SUPPORTED,
     message: (p: { what: string; why: string }) => `${p.what} is not supported with the kubernetes driver: ${p.why}`,
   }),
+  /** The engine façade's own refusals, in Docker's words. */
+  facadeNotFound: defineError('kubernetes.facade-not-found', {
+    code: ErrorCodes.NOT_FOUND,
+    message: (p: { what: string }) => p.what,
+  }),
+  invalidBody: defineError('kubernetes.invalid-body', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { why: string }) => p.why,
+  }),
+  bodyTooLarge: defineError('kubernetes.body-too-large', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: () => 'request body too large',
+    httpStatus: 413,
+  }),
+  /** A watch the API server ended with an ERROR event (a `Status`), its code kept. */
+  watchFailed: defineError('kubernetes.watch-failed', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { message: string }) => p.message,
+  }),
   badSignal: defineError('kubernetes.bad-signal', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { signal: string }) => `Invalid signal: ${p.signal}`,

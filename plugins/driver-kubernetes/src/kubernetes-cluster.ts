@@ -83,9 +83,12 @@ export class KubernetesCluster implements Cluster {
     this.kubeConfig = loadKubeConfig(this.options, deps.env ?? process.env);
     this.api = new KubeApi(this.kubeConfig, this.options.namespace);
     this.index = new PodIndex((pod) => this.nodeOfPod(pod));
-    this.control = new PodControl(this.api, this.index, this.logger, (container, action, extra) =>
-      this.publish(containerEvent(container, action, extra)),
-    );
+    this.control = new PodControl({
+      api: this.api,
+      index: this.index,
+      logger: this.logger,
+      emit: (container, action, extra) => this.publish(containerEvent(container, action, extra)),
+    });
     this.facade = new EngineFacade({ cluster: this, config: this.kubeConfig, namespace: this.options.namespace, logger: this.logger });
     this.aliases = new NetworkAliases(this.api, this.logger);
     this.nodeHost = {
@@ -116,30 +119,30 @@ export class KubernetesCluster implements Cluster {
     await this.aliases
       .load()
       .catch((error: Error) => this.logger.warn({ err: error.message }, 'kubernetes: cannot read the network records'));
-    this.nodeWatch = new ResourceWatch<k8s.V1Node>(
-      this.kubeConfig,
-      { path: '/api/v1/nodes', list: () => this.api.listNodes() },
-      {
+    this.nodeWatch = new ResourceWatch<k8s.V1Node>({
+      config: this.kubeConfig,
+      target: { path: '/api/v1/nodes', list: () => this.api.listNodes() },
+      handlers: {
         replaced: (nodes) => this.replaceNodes(nodes),
         changed: (type, node) => this.onNode(type, node),
         health: (error) => this.setApiError(error),
       },
-      this.logger,
-    );
-    this.podWatch = new ResourceWatch<k8s.V1Pod>(
-      this.kubeConfig,
-      {
+      logger: this.logger,
+    });
+    this.podWatch = new ResourceWatch<k8s.V1Pod>({
+      config: this.kubeConfig,
+      target: {
         path: `/api/v1/namespaces/${this.options.namespace}/pods`,
         labelSelector: `${PodMarks.managed}=true`,
         list: () => this.api.listPods(`${PodMarks.managed}=true`),
       },
-      {
+      handlers: {
         replaced: (pods) => this.replacePods(pods),
         changed: (type, pod) => this.onPod(type, pod),
         health: (error) => this.setApiError(error),
       },
-      this.logger,
-    );
+      logger: this.logger,
+    });
     await Promise.all([this.nodeWatch.start(FIRST_LIST_WAIT_MS), this.podWatch.start(FIRST_LIST_WAIT_MS)]);
     if (this.apiError) this.logger.warn({ server: this.api.server, err: this.apiError }, 'kubernetes: the API server cannot be used yet');
     else
@@ -165,17 +168,18 @@ export class KubernetesCluster implements Cluster {
     const seen = new Set<string>();
     for (const object of nodes) {
       seen.add(object.metadata?.name ?? '');
-      this.onNode('MODIFIED', object);
+      this.onNode('MODIFIED', object, false);
     }
     for (const name of [...this.nodeMap.keys()]) if (!seen.has(name)) this.nodeMap.delete(name);
     this.index.rebind();
   }
 
-  private onNode(type: string, object: k8s.V1Node): void {
+  /** `rebind`: point the containers at a node that appeared or went (a whole list does it once at the end). */
+  private onNode(type: string, object: k8s.V1Node, rebind = true): void {
     const name = object.metadata?.name ?? '';
     if (type === 'DELETED') {
       this.nodeMap.delete(name);
-      this.index.rebind();
+      if (rebind) this.index.rebind();
       return;
     }
     const known = this.nodeMap.get(name);
@@ -190,7 +194,7 @@ export class KubernetesCluster implements Cluster {
     }
     this.nodeMap.set(name, new KubeNode(object, this.nodeHost));
     this.ghostNodes.delete(name);
-    this.index.rebind();
+    if (rebind) this.index.rebind();
   }
 
   private nodeOfPod(pod: k8s.V1Pod): KubeNode {

@@ -22,12 +22,22 @@ export class PodControl {
   /** Pods deleted to be made again by `docker start`: their deletion is no `destroy`. */
   readonly recreating = new Set<string>();
 
-  constructor(
-    private readonly api: KubeApi,
-    private readonly index: PodIndex,
-    private readonly logger: Logger,
-    private readonly emit: (container: PodContainer, action: ContainerEventAction, extra?: Record<string, string>) => void,
-  ) {}
+  private readonly api: KubeApi;
+  private readonly index: PodIndex;
+  private readonly logger: Logger;
+  private readonly emit: (container: PodContainer, action: ContainerEventAction, extra?: Record<string, string>) => void;
+
+  constructor(options: {
+    api: KubeApi;
+    index: PodIndex;
+    logger: Logger;
+    emit: (container: PodContainer, action: ContainerEventAction, extra?: Record<string, string>) => void;
+  }) {
+    this.api = options.api;
+    this.index = options.index;
+    this.logger = options.logger;
+    this.emit = options.emit;
+  }
 
   current(container: PodContainer): PodContainer {
     return this.index.byPodName(container.podName) ?? container;

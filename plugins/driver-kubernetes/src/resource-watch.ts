@@ -1,5 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from '@swarm/plugin-sdk';
+import { KubernetesErrors } from './errors.js';
 import { apiStatus } from './kube-api.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -39,12 +40,16 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
   private firstSync: Promise<void>;
   private resolveFirstSync!: () => void;
 
-  constructor(
-    private readonly config: k8s.KubeConfig,
-    private readonly target: WatchTarget<T>,
-    private readonly handlers: WatchHandlers<T>,
-    private readonly logger: Logger,
-  ) {
+  private readonly config: k8s.KubeConfig;
+  private readonly target: WatchTarget<T>;
+  private readonly handlers: WatchHandlers<T>;
+  private readonly logger: Logger;
+
+  constructor(options: { config: k8s.KubeConfig; target: WatchTarget<T>; handlers: WatchHandlers<T>; logger: Logger }) {
+    this.config = options.config;
+    this.target = options.target;
+    this.handlers = options.handlers;
+    this.logger = options.logger;
     this.firstSync = new Promise((resolve) => (this.resolveFirstSync = resolve));
   }
 
@@ -100,7 +105,7 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
       const finish = (error?: unknown) => {
         if (settled) return;
         settled = true;
-        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        if (error) reject(error instanceof Error ? error : KubernetesErrors.watchFailed({ message: String(error) }));
         else resolve();
       };
       const query: Record<string, string | number | boolean> = {
@@ -118,7 +123,9 @@ export class ResourceWatch<T extends k8s.KubernetesObject> {
               const gone = object.code === 410;
               if (gone) this.resourceVersion = undefined;
               this.abort?.abort();
-              finish(Object.assign(new Error(object.message ?? 'watch error'), { details: { kubernetesStatus: object.code } }));
+              finish(
+                KubernetesErrors.watchFailed({ message: object.message ?? 'watch error' }, { details: { kubernetesStatus: object.code } }),
+              );
               return;
             }
             // the first thing the server sends proves it answers again
