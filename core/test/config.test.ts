@@ -51,8 +51,17 @@ describe('config files', () => {
     const error = (await loadConfigFile({ path: file }).catch((e: SwarmError) => e)) as SwarmError;
     expect(error.code).toBe(ErrorCodes.CONFIG_INVALID);
     expect(error.message).toContain('cluster.heartbeat: expected string or number, got boolean');
-    expect(error.message).toContain('scheduler.filtres: unknown key');
+    expect(error.message).toContain('scheduler.filtres: unknown key (did you mean filters?)');
     expect(error.message).toContain(file);
+  });
+
+  it('names every unknown key of an object, with the key it most likely meant', async () => {
+    project = createTempProject();
+    const file = project.write('swarm.config.mjs', "export default { shceduler: {}, cluster: { driverr: 'swarm', zzz: 1 } };\n");
+    const error = (await loadConfigFile({ path: file }).catch((e: SwarmError) => e)) as SwarmError;
+    expect(error.message).toContain('cluster.driverr: unknown key (did you mean driver?)');
+    expect(error.message).toContain('cluster.zzz: unknown key;');
+    expect(error.message).toContain('shceduler: unknown key (did you mean scheduler?)');
   });
 });
 

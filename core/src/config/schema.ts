@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { SwarmConfigInput } from './input.js';
 import { formatKeyPath } from './key-path.js';
 import { CoreErrors } from '../errors.js';
+import { closestName } from '../util/did-you-mean.js';
 import { valueAt } from '../util/value-at.js';
 
 const duration = z.union([z.string(), z.number()]);
@@ -72,11 +73,40 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-function explainIssue(issue: Issue, input: unknown): { path: PropertyKey[]; text: string } {
+interface SchemaNode {
+  _zod: { def: { type: string; shape?: Record<string, SchemaNode>; innerType?: SchemaNode } };
+}
+
+/** The keys the schema knows at an object path (`['cluster']` → driver, discovery, ...). */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let node = configSchema as unknown as SchemaNode;
+  const unwrap = (candidate: SchemaNode): SchemaNode =>
+    candidate._zod.def.type === 'optional' && candidate._zod.def.innerType ? unwrap(candidate._zod.def.innerType) : candidate;
+  for (const key of path) {
+    const next = unwrap(node)._zod.def.shape?.[String(key)];
+    if (!next) return [];
+    node = next;
+  }
+  return Object.keys(unwrap(node)._zod.def.shape ?? {});
+}
+
+function unknownKey(path: readonly PropertyKey[], key: string): string {
+  const suggestion = closestName(key, knownKeysAt(path));
+  return suggestion ? `unknown key (did you mean ${suggestion}?)` : 'unknown key';
+}
+
+function explainIssue(issue: Issue, input: unknown): Array<{ path: PropertyKey[]; text: string }> {
   const got = describe(valueAt(input, issue.path));
   switch (issue.code) {
     case 'unrecognized_keys':
-      return { path: [...issue.path, issue.keys?.[0] ?? ''], text: 'unknown key' };
+      return (issue.keys ?? ['']).map((key) => ({ path: [...issue.path, key], text: unknownKey(issue.path, key) }));
+    default:
+      return [explainOne(issue, got)];
+  }
+}
+
+function explainOne(issue: Issue, got: string): { path: PropertyKey[]; text: string } {
+  switch (issue.code) {
     case 'invalid_type':
       return { path: issue.path, text: `expected ${String(issue.expected)}, got ${got}` };
     case 'invalid_union': {
@@ -98,9 +128,8 @@ export function validateConfigShape(input: unknown, source: string): SwarmConfig
   const result = configSchema.safeParse(input);
   if (result.success) return result.data as SwarmConfigInput;
   const issues = result.error.issues as unknown as Issue[];
-  const lines = issues.map((issue) => {
-    const { path, text } = explainIssue(issue, input);
-    return `${formatKeyPath(path) || '(root)'}: ${text}`;
-  });
+  const lines = issues.flatMap((issue) =>
+    explainIssue(issue, input).map(({ path, text }) => `${formatKeyPath(path) || '(root)'}: ${text}`),
+  );
   throw CoreErrors.configShapeInvalid({ source, lines }, { details: { issues: lines } });
 }
