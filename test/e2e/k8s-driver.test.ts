@@ -14,6 +14,7 @@ import { docker, row, systemStatus, waitUntil } from '../mesos-double/swarm-cli.
 // double → pods as real containers on engines 230-231. Ports 26180-26189 belong to this file.
 const PORT = 26180;
 const FORBIDDEN_PORT = 26181;
+const PVC_PORT = 26182;
 const exec = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'swarm-k8s-driver-'));
 let testbed: Testbed;
@@ -401,6 +402,37 @@ describe('swarm manage -c kubernetes', () => {
     await waitUntil(async () => row(await systemStatus(PORT), 'Kubernetes Status') === 'Healthy', 'Healthy again', 30_000);
     const run = await d('run', '--rm', 'busybox:local', 'echo', 'back');
     expect(run.stdout).toBe('back');
+  });
+
+  it('keeps a named volume in a PersistentVolumeClaim with kubernetes.volumes=pvc', async () => {
+    const claims = await startManager({
+      discovery: '',
+      port: PVC_PORT,
+      expectNodes: 2,
+      args: ['-c', 'kubernetes', '--cluster-opt', `kubernetes.kubeconfig=${double.kubeconfig}`, '--cluster-opt', 'kubernetes.volumes=pvc'],
+    });
+    try {
+      const writer = await docker(
+        PVC_PORT,
+        'run',
+        '--name',
+        'writer',
+        '-v',
+        'ledger:/data',
+        'busybox:local',
+        'sh',
+        '-c',
+        'echo kept > /data/f',
+      );
+      expect(writer.code, writer.stderr).toBe(0);
+      await docker(PVC_PORT, 'rm', 'writer');
+      const claim = await pods.readNamespacedPersistentVolumeClaim({ name: 'swarm-ledger', namespace: 'default' });
+      expect(claim.metadata?.annotations?.['swarm.io/container-name']).toBe('ledger');
+      const reader = await docker(PVC_PORT, 'run', '--rm', '-v', 'ledger:/data', 'busybox:local', 'cat', '/data/f');
+      expect(reader.stdout).toBe('kept');
+    } finally {
+      await claims.stop();
+    }
   });
 
   it('finds every container again after a manager restart', async () => {
