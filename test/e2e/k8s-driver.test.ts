@@ -15,6 +15,7 @@ import { docker, row, systemStatus, waitUntil } from '../mesos-double/swarm-cli.
 const PORT = 26180;
 const FORBIDDEN_PORT = 26181;
 const PVC_PORT = 26182;
+const REPLICA_PORTS = [26183, 26184] as const;
 const exec = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'swarm-k8s-driver-'));
 let testbed: Testbed;
@@ -432,6 +433,48 @@ describe('swarm manage -c kubernetes', () => {
       expect(reader.stdout).toBe('kept');
     } finally {
       await claims.stop();
+    }
+  });
+
+  it('elects one primary among replicated managers through a Lease; the replica forwards and takes over', async () => {
+    const replicated = (port: number) =>
+      startManager({
+        discovery: 'k8s://',
+        port,
+        expectNodes: 2,
+        args: [
+          '-c',
+          'kubernetes',
+          '--cluster-opt',
+          `kubernetes.kubeconfig=${double.kubeconfig}`,
+          '--replication',
+          '--advertise',
+          `127.0.0.1:${port}`,
+          '--replication-ttl',
+          '3s',
+        ],
+      });
+    const role = async (port: number) => row(await systemStatus(port), 'Role');
+    const first = await replicated(REPLICA_PORTS[0]);
+    let second: Manager | undefined;
+    try {
+      await waitUntil(async () => (await role(REPLICA_PORTS[0])) === 'primary', 'the first manager primary', 15_000);
+      second = await replicated(REPLICA_PORTS[1]);
+      await waitUntil(async () => (await role(REPLICA_PORTS[1])) === 'replica', 'the second manager a replica', 15_000);
+      const coordination = (() => {
+        const config = new k8s.KubeConfig();
+        config.loadFromFile(double.kubeconfig);
+        return config.makeApiClient(k8s.CoordinationV1Api);
+      })();
+      const lease = await coordination.readNamespacedLease({ name: 'swarm-docker-swarm-leader', namespace: 'default' });
+      expect(lease.spec?.holderIdentity).toBe(`127.0.0.1:${REPLICA_PORTS[0]}`);
+      const viaReplica = await docker(REPLICA_PORTS[1], 'run', '--rm', 'busybox:local', 'echo', 'via-replica');
+      expect(viaReplica.stdout).toBe('via-replica');
+      await first.stop();
+      await waitUntil(async () => (await role(REPLICA_PORTS[1])) === 'primary', 'the replica takes over', 10_000);
+    } finally {
+      await first.stop();
+      await second?.stop();
     }
   });
 

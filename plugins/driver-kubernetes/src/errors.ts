@@ -87,6 +87,10 @@ export const KubernetesErrors = {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { message: string }) => p.message,
   }),
+  leaseLost: defineError('kubernetes.lease-lost', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { lease: string; why: string }) => `lease ${p.lease} lost: ${p.why}`,
+  }),
   badSignal: defineError('kubernetes.bad-signal', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { signal: string }) => `Invalid signal: ${p.signal}`,

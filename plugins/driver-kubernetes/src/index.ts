@@ -1,5 +1,6 @@
 import { Tokens, definePlugin, type DeploymentConfig, type Logger, type Scheduler } from '@swarm/plugin-sdk';
 import { KubernetesCluster } from './kubernetes-cluster.js';
+import { KubernetesDiscovery } from './lease-discovery.js';
 
 export const plugin = definePlugin({
   name: '@swarm/driver-kubernetes',
@@ -20,6 +21,10 @@ export const plugin = definePlugin({
       // the API server is the discovery: `swarm manage -c kubernetes` needs no argument
       { discovery: 'optional' },
     );
+    // `k8s://` finds no engines (the driver reads nodes itself); replicated managers elect through it
+    for (const scheme of ['k8s', 'kubernetes']) {
+      ctx.discovery(scheme, { useFactory: (r) => new KubernetesDiscovery(scheme, r.resolve<DeploymentConfig>(Tokens.DeploymentConfig)) });
+    }
   },
 });
 
