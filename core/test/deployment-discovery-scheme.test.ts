@@ -11,12 +11,14 @@ test('the swarm driver still refuses an unknown scheme at start, listing the ava
   const swarm = await createSwarm({ cluster: { discovery: 'foo://x' } });
   const started = swarm.start();
   await expect(started).rejects.toMatchObject({ code: ErrorCodes.DISCOVERY_INVALID });
-  await expect(started).rejects.toThrow('unsupported discovery "foo://" in "foo://x"; available: etcd://, file://, nodes://, zk://');
+  await expect(started).rejects.toThrow(
+    'unsupported discovery "foo://" in "foo://x"; available: etcd://, file://, k8s://, nodes://, zk://',
+  );
 });
 
 test('a mistyped scheme gets a suggestion', async () => {
   const swarm = await createSwarm({ cluster: { discovery: 'etdc://127.0.0.1:2379/prod' } });
   await expect(swarm.start()).rejects.toThrow(
-    'unsupported discovery "etdc://" in "etdc://127.0.0.1:2379/prod"; available: etcd://, file://, nodes://, zk://; did you mean "etcd://"?',
+    'unsupported discovery "etdc://" in "etdc://127.0.0.1:2379/prod"; available: etcd://, file://, k8s://, nodes://, zk://; did you mean "etcd://"?',
   );
 });

@@ -87,6 +87,11 @@ export const KubernetesErrors = {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { message: string }) => p.message,
   }),
+  discoveryWithoutDriver: defineError('kubernetes.discovery-without-driver', {
+    code: ErrorCodes.DISCOVERY_INVALID,
+    message: (p: { driver: string }) =>
+      `k8s:// finds nodes for the kubernetes driver only (this deployment uses "${p.driver}"): add -c kubernetes`,
+  }),
   leaseLost: defineError('kubernetes.lease-lost', {
     code: ErrorCodes.CONFLICT,
     message: (p: { lease: string; why: string }) => `lease ${p.lease} lost: ${p.why}`,

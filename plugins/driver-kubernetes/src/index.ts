@@ -22,9 +22,7 @@ export const plugin = definePlugin({
       { discovery: 'optional' },
     );
     // `k8s://` finds no engines (the driver reads nodes itself); replicated managers elect through it
-    for (const scheme of ['k8s', 'kubernetes']) {
-      ctx.discovery(scheme, { useFactory: (r) => new KubernetesDiscovery(scheme, r.resolve<DeploymentConfig>(Tokens.DeploymentConfig)) });
-    }
+    ctx.discovery('k8s', { useFactory: (r) => new KubernetesDiscovery(r.resolve<DeploymentConfig>(Tokens.DeploymentConfig)) });
   },
 });
 

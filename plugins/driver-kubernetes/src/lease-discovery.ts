@@ -5,17 +5,19 @@ import { LeaseElection } from './lease-election.js';
 import { parseKubernetesOptions } from './options.js';
 
 /**
- * `k8s://` (and `kubernetes://`) as a discovery: the driver finds its nodes through the API server,
+ * `k8s://` as a discovery: the driver finds its nodes through the API server,
  * so this finds no engines; it is what replicated managers elect their primary through, on a
  * Lease in the driver's namespace (`swarm manage -c kubernetes --replication ... k8s://`).
  */
 export class KubernetesDiscovery implements DiscoveryBackend {
-  constructor(
-    readonly scheme: string,
-    private readonly config: DeploymentConfig,
-  ) {}
+  readonly scheme = 'k8s';
+
+  constructor(private readonly config: DeploymentConfig) {}
 
   open(): Discovery {
+    if (this.config.cluster.driver !== 'kubernetes') {
+      throw KubernetesErrors.discoveryWithoutDriver({ driver: this.config.cluster.driver });
+    }
     const options = parseKubernetesOptions(this.config.cluster.options, this.config.cluster.discovery);
     const kubeConfig = loadKubeConfig(options, process.env);
     return {

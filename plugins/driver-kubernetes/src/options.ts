@@ -22,7 +22,7 @@ type RawOptions = Readonly<Record<string, string>>;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
- * Reads the options. The positional discovery argument may be `k8s://` or `kubernetes://` (the
+ * Reads the options. The positional discovery argument may be `k8s://` (the
  * API server is the discovery) or a kubeconfig path; it is optional.
  */
 export function parseKubernetesOptions(options: RawOptions, discovery: string): KubernetesOptions {
@@ -68,8 +68,8 @@ export function parseKubernetesOptions(options: RawOptions, discovery: string): 
 }
 
 function kubeconfigFromDiscovery(discovery: string): string | undefined {
-  if (discovery === '' || /^(k8s|kubernetes):\/\/$/.test(discovery)) return undefined;
-  if (/^(k8s|kubernetes):\/\//.test(discovery)) return discovery.replace(/^(k8s|kubernetes):\/\//, '');
+  if (discovery === '' || discovery === 'k8s://') return undefined;
+  if (discovery.startsWith('k8s://')) return discovery.slice('k8s://'.length);
   if (discovery.includes('://')) {
     throw KubernetesErrors.clusterOption({
       key: 'discovery',

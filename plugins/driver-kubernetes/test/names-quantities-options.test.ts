@@ -58,3 +58,15 @@ describe('driver options', () => {
     expect(() => parseKubernetesOptions({}, 'zk://127.0.0.1/x')).toThrow('the kubernetes driver finds its nodes through the API server');
   });
 });
+
+describe('k8s:// as a discovery', () => {
+  it('is only for the kubernetes driver, and says how to use it', async () => {
+    const { KubernetesDiscovery } = await import('../src/lease-discovery.js');
+    const config = { cluster: { driver: 'swarm', discovery: 'k8s://', options: {} } } as unknown as ConstructorParameters<
+      typeof KubernetesDiscovery
+    >[0];
+    expect(() => new KubernetesDiscovery(config).open()).toThrow(
+      'k8s:// finds nodes for the kubernetes driver only (this deployment uses "swarm"): add -c kubernetes',
+    );
+  });
+});
