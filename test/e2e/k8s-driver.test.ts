@@ -429,8 +429,10 @@ describe('swarm manage -c kubernetes', () => {
       await docker(PVC_PORT, 'rm', 'writer');
       const claim = await pods.readNamespacedPersistentVolumeClaim({ name: 'swarm-ledger', namespace: 'default' });
       expect(claim.metadata?.annotations?.['swarm.io/container-name']).toBe('ledger');
-      const reader = await docker(PVC_PORT, 'run', '--rm', '-v', 'ledger:/data', 'busybox:local', 'cat', '/data/f');
+      // no --rm: the test's other manager watches the same namespace and would remove it too
+      const reader = await docker(PVC_PORT, 'run', '--name', 'reader', '-v', 'ledger:/data', 'busybox:local', 'cat', '/data/f');
       expect(reader.stdout).toBe('kept');
+      await docker(PVC_PORT, 'rm', 'reader');
     } finally {
       await claims.stop();
     }
@@ -468,8 +470,10 @@ describe('swarm manage -c kubernetes', () => {
       })();
       const lease = await coordination.readNamespacedLease({ name: 'swarm-docker-swarm-leader', namespace: 'default' });
       expect(lease.spec?.holderIdentity).toBe(`127.0.0.1:${REPLICA_PORTS[0]}`);
-      const viaReplica = await docker(REPLICA_PORTS[1], 'run', '--rm', 'busybox:local', 'echo', 'via-replica');
+      // no --rm: the test's first manager watches the same namespace and would remove it too
+      const viaReplica = await docker(REPLICA_PORTS[1], 'run', '--name', 'forwarded', 'busybox:local', 'echo', 'via-replica');
       expect(viaReplica.stdout).toBe('via-replica');
+      await docker(REPLICA_PORTS[1], 'rm', 'forwarded');
       await first.stop();
       await waitUntil(async () => (await role(REPLICA_PORTS[1])) === 'primary', 'the replica takes over', 10_000);
     } finally {

@@ -36,6 +36,7 @@ import { NetworkAliases } from './network-aliases.js';
 import { deferredPulls, imageInspect } from './node-images.js';
 
 const FIRST_LIST_WAIT_MS = 10_000;
+const AUTO_REMOVE_WAIT_MS = 30_000;
 const HOST_PORT_FIRST = 32768;
 const HOST_PORT_LAST = 60999;
 
@@ -286,7 +287,10 @@ export class KubernetesCluster implements Cluster {
     if (this.role === 'replica' || container.state !== 'exited' || container.config.HostConfig?.['AutoRemove'] !== true) return;
     if (this.autoRemoving.has(container.podName)) return;
     this.autoRemoving.add(container.podName);
-    this.removeContainer(container, { force: true })
+    // an attached `docker run --rm` reads the output to its end before the pod (and its log) goes
+    this.control
+      .detached(container.podName, AUTO_REMOVE_WAIT_MS)
+      .then(() => this.removeContainer(container, { force: true }))
       .catch((error: Error) => this.logger.warn({ pod: container.podName, err: error.message }, 'kubernetes: auto-remove failed'))
       .finally(() => this.autoRemoving.delete(container.podName));
   }

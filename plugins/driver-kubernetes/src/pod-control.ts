@@ -21,6 +21,26 @@ export type ContainerEventAction = 'kill' | 'stop' | 'restart';
 export class PodControl {
   /** Pods deleted to be made again by `docker start`: their deletion is no `destroy`. */
   readonly recreating = new Set<string>();
+  /** Attached clients per pod: `--rm` waits for them to have read the output before removing. */
+  private readonly attached = new Map<string, number>();
+
+  /** Runs `stream` counted as an attached client of the pod. */
+  async whileAttached<T>(podName: string, stream: () => Promise<T>): Promise<T> {
+    this.attached.set(podName, (this.attached.get(podName) ?? 0) + 1);
+    try {
+      return await stream();
+    } finally {
+      const left = (this.attached.get(podName) ?? 1) - 1;
+      if (left > 0) this.attached.set(podName, left);
+      else this.attached.delete(podName);
+    }
+  }
+
+  /** Resolves once no client is attached to the pod (or after `timeoutMs`). */
+  async detached(podName: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.attached.has(podName) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 
   private readonly api: KubeApi;
   private readonly index: PodIndex;

@@ -249,25 +249,29 @@ export class EngineFacade {
     if (wantsStdin && container.config.OpenStdin && !res) {
       const stdout = framedWriter(socket, 1, tty);
       const stderr = framedWriter(socket, 2, tty);
-      await new Promise<void>((resolve) => {
-        new k8s.Attach(this.options.config)
-          .attach(this.options.namespace, container.podName, 'container', stdout, stderr, socket, tty)
-          .then(
-            (ws) => {
-              socket.resume();
-              ws.on('close', () => resolve());
-              ws.on('error', () => resolve());
-            },
-            () => resolve(),
-          );
-      });
+      const attached = () =>
+        new Promise<void>((resolve) => {
+          new k8s.Attach(this.options.config)
+            .attach(this.options.namespace, container.podName, 'container', stdout, stderr, socket, tty)
+            .then(
+              (ws) => {
+                socket.resume();
+                ws.on('close', () => resolve());
+                ws.on('error', () => resolve());
+              },
+              () => resolve(),
+            );
+        });
+      await this.options.cluster.control.whileAttached(container.podName, attached);
       if (!socket.destroyed) socket.end();
       return;
     }
     const logQuery = new URLSearchParams({ follow: '1', stdout: '1', stderr: '1' });
     // attaching to a running container shows what it prints from now on (docker attach), unless logs=1
     if (query.get('logs') !== '1' && wasRunning) logQuery.set('tail', '0');
-    await streamLogs(this.options, container, logQuery, undefined, out, true);
+    await this.options.cluster.control.whileAttached(container.podName, () =>
+      streamLogs(this.options, container, logQuery, undefined, out, true),
+    );
   }
 }
 
