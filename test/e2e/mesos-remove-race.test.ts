@@ -93,18 +93,4 @@ describe('an agent that removes containers as their tasks end', () => {
       );
     }
   });
-
-  it('docker restart of a task succeeds once and leaves it running', async () => {
-    const run = await docker(API_PORT, 'run', '-d', '-m', '32m', '--name', 'restarted', 'busybox:local', 'sleep', '1000');
-    expect(run.code, run.stderr).toBe(0);
-    const restarted = await docker(API_PORT, 'restart', '-t', '1', 'restarted');
-    expect({ code: restarted.code, stderr: restarted.stderr, stdout: restarted.stdout }).toEqual({
-      code: 0,
-      stderr: '',
-      stdout: 'restarted',
-    });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect((await docker(API_PORT, 'inspect', '-f', '{{.State.Running}} {{.Id}}', 'restarted')).stdout).toBe(`true ${run.stdout}`);
-    expect((await docker(API_PORT, 'rm', '-f', 'restarted')).code).toBe(0);
-  });
 });
