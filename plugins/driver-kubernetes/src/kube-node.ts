@@ -14,7 +14,6 @@ export interface KubeNodeHost {
   containerOn(node: KubeNode, idOrName: string): Container | undefined;
   /** Where the driver serves the Docker engine API of its pods (see facade/). */
   endpoint(): EngineEndpoint | undefined;
-  changed(node: KubeNode): void;
 }
 
 const BLOCKING_EFFECTS = new Set(['NoSchedule', 'NoExecute']);
@@ -55,12 +54,12 @@ export class KubeNode implements Node {
       containerruntime: info?.containerRuntimeVersion ?? '',
     };
     this.imageList = (object.status?.images ?? []).flatMap((image) => nodeImage(image, this));
-    this.notify();
+    this.changed();
   }
 
-  notify(): void {
+  /** Tells the scheduler to read this node again: its object or its containers changed. */
+  changed(): void {
     for (const listener of this.watchers) listener();
-    this.host.changed(this);
   }
 
   get id(): string {

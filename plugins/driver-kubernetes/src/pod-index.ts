@@ -1,7 +1,6 @@
 import type * as k8s from '@kubernetes/client-node';
 import type { Container } from '@swarm/plugin-sdk';
 import type { KubeNode } from './kube-node.js';
-import { PodMarks } from './labels.js';
 import { PodContainer } from './pod-container.js';
 
 type Waiter = { podName: string; check: (container: PodContainer | undefined) => boolean; resolve: () => void };
@@ -24,7 +23,8 @@ export class PodIndex {
     if (before && isOlder(pod, before.pod)) return { before, after: before };
     const after = new PodContainer(pod, this.nodeFor(pod));
     this.byPod.set(podName, after);
-    this.regroup();
+    if (before) this.ungroup(before);
+    this.group(after);
     this.settle(podName, after);
     return { before, after };
   }
@@ -33,7 +33,7 @@ export class PodIndex {
     const before = this.byPod.get(podName);
     if (!before || (uid && before.pod.metadata?.uid !== uid)) return undefined;
     this.byPod.delete(podName);
-    this.regroup();
+    this.ungroup(before);
     this.settle(podName, undefined);
     return before;
   }
@@ -65,13 +65,27 @@ export class PodIndex {
     this.regroup();
   }
 
+  /** Rebuilds the per-node lists (a whole list or a node change); single pod events update them in place. */
   private regroup(): void {
+    const before = [...this.byNode.values()].flat();
     this.byNode.clear();
-    for (const container of this.byPod.values()) {
-      const list = this.byNode.get(container.node.name);
-      if (list) list.push(container);
-      else this.byNode.set(container.node.name, [container]);
-    }
+    for (const container of this.byPod.values()) this.group(container);
+    for (const container of before) this.nodeFor(container.pod).changed();
+  }
+
+  /** Adds a container to its node's list; the node's scheduler row is read again (containers, reservations). */
+  private group(container: PodContainer): void {
+    const list = this.byNode.get(container.node.name);
+    if (list) list.push(container);
+    else this.byNode.set(container.node.name, [container]);
+    this.nodeFor(container.pod).changed();
+  }
+
+  private ungroup(container: PodContainer): void {
+    const list = this.byNode.get(container.node.name);
+    const at = list?.indexOf(container) ?? -1;
+    if (list && at >= 0) list.splice(at, 1);
+    this.nodeFor(container.pod).changed();
   }
 
   all(): PodContainer[] {
@@ -133,11 +147,6 @@ export class PodIndex {
       waiter.resolve();
     }
   }
-}
-
-/** The docker ID of a pod made by swarm (its annotation), if it is one. */
-export function dockerIdOf(pod: k8s.V1Pod): string | undefined {
-  return pod.metadata?.annotations?.[PodMarks.id];
 }
 
 /**
