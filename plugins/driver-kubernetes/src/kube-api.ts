@@ -132,17 +132,9 @@ export class KubeApi {
     return this.call(`delete service ${name}`, () => this.core.deleteNamespacedService({ name, namespace: this.namespace }));
   }
 
-  listServices(labelSelector: string): Promise<k8s.V1ServiceList> {
-    return this.call('list services', () => this.core.listNamespacedService({ namespace: this.namespace, labelSelector }));
-  }
-
   createClaim(claim: k8s.V1PersistentVolumeClaim): Promise<k8s.V1PersistentVolumeClaim> {
     return this.call(`create claim ${claim.metadata?.name}`, () =>
       this.core.createNamespacedPersistentVolumeClaim({ namespace: this.namespace, body: claim }),
     );
-  }
-
-  version(): Promise<k8s.VersionInfo> {
-    return this.call('read the server version', () => this.config.makeApiClient(k8s.VersionApi).getCode());
   }
 }

@@ -96,7 +96,6 @@ export class KubernetesCluster implements Cluster {
       containersOn: (node) => this.index.onNode(node.name),
       containerOn: (node, idOrName) => this.index.findOn(node.name, idOrName),
       endpoint: () => this.facade.endpoint(),
-      changed: () => undefined,
     };
     this.capabilities = {
       images: {

@@ -20,7 +20,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { machineDescription, median } from '../core-machine.js';
-import { startKubernetesDouble, type KubernetesDouble } from '../../k8s-double/index.js';
+import { startKubernetesDouble } from '../../k8s-double/index.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SWARM = here('../../../../../../core/dist/cli/bin.js');
@@ -119,7 +119,7 @@ function runningWatch(config: k8s.KubeConfig, namespace: string): { until(name: 
   };
 }
 
-async function runDetached(double: KubernetesDouble, config: k8s.KubeConfig, port: number): Promise<{ driver: number; direct: number }> {
+async function runDetached(config: k8s.KubeConfig, port: number): Promise<{ driver: number; direct: number }> {
   const api = config.makeApiClient(k8s.CoreV1Api);
   const watch = runningWatch(config, 'default');
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -164,7 +164,6 @@ async function runDetached(double: KubernetesDouble, config: k8s.KubeConfig, por
     await api.deleteNamespacedPod({ name: `${name}-k`, namespace: 'default', gracePeriodSeconds: 0 });
   }
   watch.stop();
-  void double;
   return { driver: median(driver), direct: median(direct) };
 }
 
@@ -218,7 +217,7 @@ async function main(): Promise<void> {
     const ratios: number[] = [];
     lines.push('| run | `run -d` through the driver (median) | pod created through the API (median) | ratio |', '|---|---|---|---|');
     for (let run = 1; run <= RUNS; run++) {
-      const { driver, direct } = await runDetached(double, config, 26185);
+      const { driver, direct } = await runDetached(config, 26185);
       ratios.push(driver / direct);
       lines.push(`| ${run} | ${f(driver)} ms | ${f(direct)} ms | ${(driver / direct).toFixed(3)} |`);
     }
