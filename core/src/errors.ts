@@ -60,6 +60,11 @@ export const CoreErrors = {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { name: string; reason: string }) => `invalid ${p.name}: ${p.reason}`,
   }),
+  /** The engine's own text for a query integer it cannot parse (Go's strconv.Atoi). */
+  queryNotInteger: defineError('core.api.query-integer', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { value: string }) => `strconv.Atoi: parsing ${JSON.stringify(p.value)}: invalid syntax`,
+  }),
   missingParameter: defineError('core.api.missing-parameter', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { text: string }) => p.text,

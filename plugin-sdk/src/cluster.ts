@@ -133,6 +133,12 @@ export interface ClusterCapabilities {
   readonly enginePlugins?: EnginePluginNodes;
   /** `docker rename`. */
   readonly containerRename?: ContainerRename;
+  /**
+   * `docker restart`, for drivers whose containers cannot just be restarted by their engine (a
+   * Mesos task ends for good when its container stops). Without it the API front forwards the
+   * restart to the container's engine. Since plugin API 1.5.
+   */
+  readonly containerRestart?: ContainerRestart;
 }
 
 /** The images on the cluster's nodes (one entry per node's copy). */
@@ -195,4 +201,14 @@ export interface EnginePluginNodes {
 
 export interface ContainerRename {
   rename(container: Container, newName: string): Promise<void>;
+}
+
+/** Docker's restart parameters: `t` (seconds to wait before killing) and `signal` (API 1.42). */
+export interface RestartOptions {
+  readonly timeoutSeconds?: number;
+  readonly signal?: string;
+}
+
+export interface ContainerRestart {
+  restart(container: Container, options: RestartOptions): Promise<void>;
 }

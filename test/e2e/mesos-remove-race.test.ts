@@ -93,4 +93,43 @@ describe('an agent that removes containers as their tasks end', () => {
       );
     }
   });
+
+  it('docker restart runs the task again under Mesos: one running container with the same name, reached by the old ID too', async () => {
+    const run = await docker(
+      API_PORT,
+      'run',
+      '-d',
+      '-m',
+      '32m',
+      '-e',
+      'GREETING=hi',
+      '--name',
+      'restarted',
+      'busybox:local',
+      'sleep',
+      '1000',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    for (let round = 0; round < 2; round++) {
+      const restarted = await docker(API_PORT, 'restart', '-t', '1', round === 0 ? 'restarted' : run.stdout);
+      expect({ round, code: restarted.code, stderr: restarted.stderr }).toEqual({ round, code: 0, stderr: '' });
+      // longer than the agent takes to remove an ended task's container
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const listed = await docker(API_PORT, 'ps', '-a', '--filter', 'name=restarted', '--format', '{{.Names}} {{.Status}}');
+      expect(listed.stdout).toMatch(/^node190\/restarted,\S+ Up [^\n]*$/);
+      const byOldId = await docker(
+        API_PORT,
+        'inspect',
+        '-f',
+        '{{.State.Running}} {{index .Config.Labels "com.docker.swarm.mesos.name"}} {{index .Config.Env 0}} {{.Config.Cmd}}',
+        run.stdout,
+      );
+      expect(byOldId.stdout).toBe('true restarted GREETING=hi [sleep 1000]');
+      const running = master.taskList().filter((task) => task.taskId.startsWith('restarted.') && task.state === 'TASK_RUNNING');
+      expect(running).toHaveLength(1);
+      expect(await onEngine(run.stdout)).toBe(false);
+    }
+    expect((await docker(API_PORT, 'rm', '-f', run.stdout)).code).toBe(0);
+    expect((await docker(API_PORT, 'ps', '-a', '--filter', 'name=restarted', '--format', '{{.Names}}')).stdout).toBe('');
+  });
 });

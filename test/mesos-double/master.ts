@@ -362,7 +362,7 @@ export class MesosMasterDouble {
         framework.suppressed = true;
         break;
       case 'KILL':
-        this.kill(framework, call.kill?.task_id?.value ?? '');
+        this.kill(framework, call.kill?.task_id?.value ?? '', call.kill?.kill_policy?.grace_period?.nanoseconds);
         break;
       case 'ACKNOWLEDGE':
         this.acknowledge(framework, call.acknowledge?.task_id?.value ?? '', call.acknowledge?.uuid ?? '');
@@ -508,7 +508,8 @@ export class MesosMasterDouble {
     }
   }
 
-  private kill(framework: Framework, taskId: string): void {
+  /** KILL: the Docker executor stops the container, SIGTERM first when a grace period is given. */
+  private kill(framework: Framework, taskId: string, graceNanoseconds?: number): void {
     const record = this.tasks.get(taskId);
     if (!record || record.meta.frameworkId !== framework.id) {
       this.emit(framework, {
@@ -530,7 +531,8 @@ export class MesosMasterDouble {
     const launched = record.containerId !== undefined;
     record.killRequested = true;
     if (!launched) return;
-    void killTask(record.agent.docker, record.containerId!).then(
+    const graceSeconds = graceNanoseconds === undefined ? undefined : Math.ceil(graceNanoseconds / 1e9);
+    void killTask(record.agent.docker, record.containerId!, graceSeconds).then(
       () => {
         this.update(framework, taskId, record.agent.id, 'TASK_KILLED', { source: 'SOURCE_EXECUTOR', message: 'Container killed' });
         this.removeLater(record);

@@ -86,13 +86,12 @@ export async function runTask(docker: Docker, task: TaskInfoJson, meta: TaskMeta
   return { containerId: container.id, inspect: await container.inspect() };
 }
 
-export async function killTask(docker: Docker, containerId: string): Promise<void> {
-  await docker
-    .getContainer(containerId)
-    .kill()
-    .catch((error: { statusCode?: number }) => {
-      if (error.statusCode !== 409 && error.statusCode !== 404) throw error;
-    });
+export async function killTask(docker: Docker, containerId: string, graceSeconds?: number): Promise<void> {
+  const container = docker.getContainer(containerId);
+  await (graceSeconds === undefined ? container.kill() : container.stop({ t: graceSeconds })).catch((error: { statusCode?: number }) => {
+    // 304: stopped already; 409: not running; 404: gone
+    if (error.statusCode !== 304 && error.statusCode !== 409 && error.statusCode !== 404) throw error;
+  });
 }
 
 /** `docker rm -f` of an ended task's container (the containerizer's cleanup); gone already is fine. */

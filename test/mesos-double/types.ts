@@ -59,7 +59,7 @@ export interface CallJson {
     filters?: { refuse_seconds?: number };
   };
   decline?: { offer_ids?: Value[]; filters?: { refuse_seconds?: number } };
-  kill?: { task_id?: Value; agent_id?: Value };
+  kill?: { task_id?: Value; agent_id?: Value; kill_policy?: { grace_period?: { nanoseconds?: number } } };
   acknowledge?: { agent_id?: Value; task_id?: Value; uuid?: string };
   reconcile?: { tasks?: Array<{ task_id?: Value; agent_id?: Value }> };
   [key: string]: unknown;

@@ -6,6 +6,7 @@ import type { EventHistory } from './event-history.js';
 import type { ExecRegistry } from './exec-registry.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ManagerRole } from '../replication/manager-role.js';
+import { CoreErrors } from '../errors.js';
 
 export interface ApiLimits {
   /** Largest JSON body accepted (create configs, network/volume requests). */
@@ -47,6 +48,12 @@ export type RouteHandler = (ctx: RequestContext) => Promise<void>;
 export function queryFlag(query: URLSearchParams, name: string): boolean {
   const value = query.get(name);
   return value !== null && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** A query integer as the engine parses it (`t=10`); anything else is Docker's 400. */
+export function queryInteger(value: string): number {
+  if (!/^[+-]?\d+$/.test(value)) throw CoreErrors.queryNotInteger({ value });
+  return Number(value);
 }
 
 export function queryString(query: URLSearchParams): string {

@@ -9,12 +9,14 @@ import {
   type ClusterInfo,
   type Container,
   type ContainerConfig,
+  type ContainerInspect,
   type DeploymentConfig,
   type DockerEvent,
   type Logger,
   type Node,
   type PlacementExplanation,
   type RemoveContainerOptions,
+  type RestartOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
 import { formatDuration, readEngineTls } from '@swarm/plugin-sdk/helpers';
@@ -27,6 +29,8 @@ import { parseMasterLocation } from './master-url.js';
 import { OfferBook } from './offer-book.js';
 import { parseMesosOptions, type MesosOptions } from './options.js';
 import { TERMINAL_STATES, type Event, type FrameworkInfo, type Offer, type TaskStatus } from './protocol.js';
+import { relaunchConfig } from './relaunch-config.js';
+import { RestartedIds } from './restarted-ids.js';
 import { TaskTracker } from './task-tracker.js';
 import { Subscription, type FrameworkCall } from './subscription.js';
 import { buildTaskInfo } from './task-builder.js';
@@ -61,6 +65,7 @@ export class MesosCluster implements Cluster {
     volumes: { list: () => this.agents.volumes(), find: (name) => this.agents.volume(name) },
     networks: { list: () => this.agents.networks(), find: (idOrName) => this.agents.network(idOrName) },
     enginePlugins: { nodes: () => this.agents.all() },
+    containerRestart: { restart: (container, options) => this.restartContainer(container, options) },
   };
   private readonly options: MesosOptions;
   private readonly logger: Logger;
@@ -71,6 +76,9 @@ export class MesosCluster implements Cluster {
   private readonly queue: TaskQueue;
   private readonly agents: AgentDirectory;
   private readonly tasks = new TaskTracker();
+  /** The create config of each container this manager launched, to run it again on restart. */
+  private readonly launchConfigs = new Map<string, ContainerConfig>();
+  private readonly restartedIds = new RestartedIds();
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
   private readonly dedup = new EventDedup();
   private frameworkId: string | undefined;
@@ -346,6 +354,11 @@ export class MesosCluster implements Cluster {
 
   async createContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
     if (!config.HostConfig?.Memory && !config.HostConfig?.CpuShares) throw MesosErrors.resourcesRequired();
+    return this.launchContainer(config, name);
+  }
+
+  /** A task for the config, once an offer fits it; its container when the task runs. */
+  private async launchContainer(config: ContainerConfig, name: string | undefined): Promise<Container> {
     if (name && this.container(name)) throw MesosErrors.nameInUse({ name });
     const request = this.scheduler.request(config, name);
     try {
@@ -376,7 +389,45 @@ export class MesosCluster implements Cluster {
       const why = agent.lastError();
       throw MesosErrors.taskContainerMissing({ task: taskId, container: containerId, agent: agent.name, why });
     }
+    this.launchConfigs.set(container.id, config);
     return container;
+  }
+
+  /**
+   * A Mesos task ends for good when its container stops, and the agent may remove an ended task's
+   * container at once: restarted by its engine, the container would run outside Mesos (its
+   * resources offered to others) or be removed under the client. So a task restarts the Mesos
+   * way: killed with `t` as the executor's grace period, then launched again with the same name
+   * and config. The old ID keeps leading to the new container.
+   */
+  private async restartContainer(container: Container, options: RestartOptions): Promise<void> {
+    const agent = this.agentOf(container);
+    const taskId = container.labels[MesosLabels.task];
+    if (!taskId) {
+      const query = options.timeoutSeconds === undefined ? undefined : { t: options.timeoutSeconds };
+      await agent.engine.json({ method: 'POST', path: `/containers/${encodeURIComponent(container.id)}/restart`, query });
+      await agent.refresh();
+      return;
+    }
+    const config =
+      this.launchConfigs.get(container.id) ??
+      relaunchConfig(await agent.engine.json<ContainerInspect>({ path: `/containers/${encodeURIComponent(container.id)}/json` }));
+    if (container.state === 'running') await this.killTask(taskId, agent.id, options.timeoutSeconds);
+    await this.discard(agent, container);
+    const restarted = await this.launchContainer(config, container.labels[MesosLabels.name]);
+    this.restartedIds.replaced(container.id, restarted.id);
+  }
+
+  /** Removes an ended task's container, which the agent may be removing too. */
+  private async discard(agent: MesosAgent, container: Container): Promise<void> {
+    const path = `/containers/${encodeURIComponent(container.id)}`;
+    await agent.engine.json({ method: 'DELETE', path, query: { force: 1 } }).catch(async (error: unknown) => {
+      if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
+      if (isSwarmError(error, ErrorCodes.CONFLICT) && (await this.removedByOther(agent, path))) return;
+      throw error;
+    });
+    this.launchConfigs.delete(container.id);
+    agent.forget(container.id);
   }
 
   async startContainer(container: Container): Promise<void> {
@@ -403,6 +454,8 @@ export class MesosCluster implements Cluster {
       throw error;
     });
     agent.forget(container.id);
+    this.launchConfigs.delete(container.id);
+    this.restartedIds.removed(container.id);
     await agent.refresh();
   }
 
@@ -424,10 +477,12 @@ export class MesosCluster implements Cluster {
     return false;
   }
 
-  /** KILL a task and wait for its terminal update. */
-  private async killTask(taskId: string, agentId: string): Promise<void> {
-    const ended = this.tasks.waitForEnd(taskId, KILL_TIMEOUT_MS);
-    await this.call({ type: 'KILL', kill: { task_id: { value: taskId }, agent_id: { value: agentId } } });
+  /** KILL a task (SIGTERM first when there is a grace period) and wait for its terminal update. */
+  private async killTask(taskId: string, agentId: string, graceSeconds?: number): Promise<void> {
+    const ended = this.tasks.waitForEnd(taskId, KILL_TIMEOUT_MS + (graceSeconds ?? 0) * 1000);
+    const kill: Extract<FrameworkCall, { type: 'KILL' }>['kill'] = { task_id: { value: taskId }, agent_id: { value: agentId } };
+    if (graceSeconds !== undefined) kill.kill_policy = { grace_period: { nanoseconds: graceSeconds * 1e9 } };
+    await this.call({ type: 'KILL', kill });
     await ended;
   }
 
@@ -442,7 +497,10 @@ export class MesosCluster implements Cluster {
   }
 
   container(idOrName: string): Container | undefined {
-    return this.agents.container(idOrName);
+    const found = this.agents.container(idOrName);
+    if (found) return found;
+    const current = this.restartedIds.current(idOrName);
+    return current === undefined ? undefined : this.agents.container(current);
   }
 
   explain(config: ContainerConfig): PlacementExplanation {

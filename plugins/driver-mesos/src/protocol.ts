@@ -153,7 +153,7 @@ export type Call =
   | { type: 'DECLINE'; framework_id: Value; decline: { offer_ids: Value[]; filters?: Filters } }
   | { type: 'REVIVE'; framework_id: Value }
   | { type: 'SUPPRESS'; framework_id: Value }
-  | { type: 'KILL'; framework_id: Value; kill: { task_id: Value; agent_id?: Value } }
+  | { type: 'KILL'; framework_id: Value; kill: { task_id: Value; agent_id?: Value; kill_policy?: KillPolicy } }
   | { type: 'ACKNOWLEDGE'; framework_id: Value; acknowledge: { agent_id: Value; task_id: Value; uuid: string } }
   | { type: 'RECONCILE'; framework_id: Value; reconcile: { tasks: Array<{ task_id: Value; agent_id?: Value }> } }
   | { type: 'TEARDOWN'; framework_id: Value };
@@ -169,3 +169,8 @@ export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_GONE',
   'TASK_GONE_BY_OPERATOR',
 ]);
+
+/** How long the executor waits between SIGTERM and SIGKILL (Mesos' `KillPolicy`). */
+export interface KillPolicy {
+  grace_period: { nanoseconds: number };
+}

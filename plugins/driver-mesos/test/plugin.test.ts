@@ -55,7 +55,7 @@ describe('driver-mesos plugin manifest', () => {
       [Tokens.DeploymentConfig]: deployment('127.0.0.1:5050'),
       [Tokens.Scheduler]: scheduler,
     }).get<Cluster>(Tokens.ClusterDriver, 'mesos');
-    expect(Object.keys(cluster.capabilities ?? {}).sort()).toEqual(['enginePlugins', 'images', 'networks', 'volumes']);
+    expect(Object.keys(cluster.capabilities ?? {}).sort()).toEqual(['containerRestart', 'enginePlugins', 'images', 'networks', 'volumes']);
     expect(cluster.capabilities?.images?.list()).toEqual([]);
     await expect(cluster.createContainer({ Image: 'busybox:local' }, undefined)).rejects.toThrow(
       'resources constraints (-c and/or -m) are required by mesos',

@@ -1,5 +1,5 @@
 import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
-import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
+import { queryFlag, queryInteger, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';
 import { containerCreateBody, execCreateBody } from '../validation/engine-bodies.js';
@@ -50,6 +50,19 @@ async function inspectContainer(ctx: RequestContext, container: Container): Prom
 
 async function startContainer(ctx: RequestContext, container: Container): Promise<void> {
   await ctx.api.cluster.startContainer(container);
+  sendNoContent(ctx.res);
+}
+
+/** POST /containers/{name}/restart: the driver's own restart where it has one, else the engine's. */
+async function restartContainer(ctx: RequestContext, container: Container, operation: string): Promise<void> {
+  const restarter = ctx.api.cluster.capabilities?.containerRestart;
+  if (!restarter) return forward(ctx, container, operation);
+  const t = ctx.query.get('t');
+  const signal = ctx.query.get('signal');
+  await restarter.restart(container, {
+    ...(t !== null && t !== '' ? { timeoutSeconds: queryInteger(t) } : {}),
+    ...(signal ? { signal } : {}),
+  });
   sendNoContent(ctx.res);
 }
 
@@ -108,7 +121,7 @@ const OPERATIONS: Readonly<Record<string, Readonly<Record<string, ContainerOpera
     rename: renameContainer,
     exec: createExec,
     stop: forward,
-    restart: forward,
+    restart: restartContainer,
     kill: forward,
     pause: forward,
     unpause: forward,
