@@ -61,6 +61,7 @@ function keep(container: Container, filters: DockerFilters, all: boolean): boole
   const { summary } = container;
   const state = stateOf(container);
   if (!all && !ACTIVE_STATES.has(state)) return false;
+  if (filters.size === 0) return true;
   const names = [container.name, `${container.node.name}/${container.name}`, ...summary.Names.map((name) => name.replace(/^\//, ''))];
   if (!matchesAny(filters, 'name', names, true)) return false;
   if (!matchesAny(filters, 'id', [container.id], true)) return false;
@@ -133,6 +134,11 @@ export async function listContainers(ctx: RequestContext): Promise<void> {
     .filter((container) => since === undefined || container.summary.Created > since)
     .sort((a, b) => b.summary.Created - a.summary.Created);
   if (limit > 0) chosen = chosen.slice(0, limit);
-  const sizes = queryFlag(ctx.query, 'size') ? await fetchSizes(ctx) : new Map<string, ContainerSummary>();
-  await sendJsonArray(ctx.res, chosen, (container) => presented(container, sizes));
+  if (queryFlag(ctx.query, 'size')) {
+    const sizes = await fetchSizes(ctx);
+    await sendJsonArray(ctx.res, chosen, (container) => JSON.stringify(presented(container, sizes)));
+    return;
+  }
+  const unsized = new Map<string, ContainerSummary>();
+  await sendJsonArray(ctx.res, chosen, (container) => ctx.api.rowTexts.text(container, (row) => presented(row, unsized)));
 }

@@ -1,0 +1,31 @@
+import type { Container, ContainerSummary } from '@swarm/plugin-sdk';
+
+interface RowText {
+  readonly labels: Container['labels'];
+  readonly nodeName: string;
+  readonly nodeIp: string;
+  readonly healthy: boolean;
+  readonly text: string;
+}
+
+/**
+ * Each container's `docker ps` row as JSON text, kept while what it is made of is the same: the
+ * engine's summary (drivers replace it, never change it), the container's labels, its node's name,
+ * IP and health. Serialising the rows was most of the front's time for a list; a row is rebuilt
+ * only after its container changed. One per API server (deployments share nothing), held weakly
+ * by the summaries so removed containers take their rows with them.
+ */
+export class RowTexts {
+  private readonly rows = new WeakMap<ContainerSummary, RowText>();
+
+  text(container: Container, present: (container: Container) => unknown): string {
+    const { summary, labels, node } = container;
+    const healthy = node.isHealthy();
+    const kept = this.rows.get(summary);
+    if (kept && kept.labels === labels && kept.nodeName === node.name && kept.nodeIp === node.ip && kept.healthy === healthy)
+      return kept.text;
+    const text = JSON.stringify(present(container));
+    this.rows.set(summary, { labels, nodeName: node.name, nodeIp: node.ip, healthy, text });
+    return text;
+  }
+}
