@@ -5,7 +5,8 @@
  *     `run` both with a container that exits at once (`true`) and with one that keeps running;
  *   - `docker ps -a` with 300 containers: manager over engine 112 vs engine 112, and a manager
  *     over engines 113-115 (100 containers each) vs engine 112's 300 and vs engine 113's 100
- *     (what a user of one engine sees: the cluster's list against one node's).
+ *     (what a user of one engine sees: the cluster's list against one node's), and a static server
+ *     replaying the manager's 300 rows vs engine 113's 100 (what the CLI alone costs for 3× the rows).
  * Also the manager's own CPU time (user + system, from /proc) per 50 MB of logs, which the
  * machine's load disturbs far less than wall times.
  * Engines 112-115 and ports 25120-25121 (engine 112 is shared with test/e2e/api-endpoints.test.ts:
@@ -17,7 +18,8 @@
  *   npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js
  */
 import { execFile, spawn } from 'node:child_process';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +107,36 @@ function timeApi(host: string, path: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * A server that answers every `docker ps -a` with the same bytes (the manager's answer, read
+ * once): the docker CLI's own cost for that many rows, with no server work at all.
+ */
+async function startReplay(host: string): Promise<{ host: string; close(): void }> {
+  const [address, port] = host.replace('tcp://', '').split(':');
+  const rows = await new Promise<Buffer>((resolve, reject) => {
+    request({ host: address, port: Number(port), path: '/v1.41/containers/json?all=1' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(Buffer.concat(chunks)));
+    })
+      .on('error', reject)
+      .end();
+  });
+  const server = createServer((req, res) => {
+    const ping = req.url?.endsWith('/_ping') ?? false;
+    const body = ping ? Buffer.from('OK') : rows;
+    res.writeHead(200, {
+      'Content-Type': ping ? 'text/plain; charset=utf-8' : 'application/json',
+      'Content-Length': body.length,
+      'Api-Version': '1.41',
+      Ostype: 'linux',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { host: `tcp://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
 /** `count` stopped containers on an engine, created directly (setup, not measured). */
@@ -226,6 +258,7 @@ function resultsText(runSection: string): string {
 async function main(): Promise<void> {
   await run('bash', [TESTBED, 'up', '4', '--first', String(ONE)]);
   const managers: BenchManager[] = [];
+  const closers: Array<() => void> = [];
   try {
     await fillEngine(ONE, 300);
     await Promise.all(THREE.map((index) => fillEngine(index, 100)));
@@ -259,6 +292,8 @@ async function main(): Promise<void> {
     const runArgs = ['run', '-d', '--label', 'bench=run', 'busybox:local', 'true'];
     const keepRunning = ['run', '-d', '--label', 'bench=run', 'busybox:local', 'sleep', '3600'];
     const sleepers: string[] = [];
+    const replay = await startReplay(three.host);
+    closers.push(replay.close);
     const cases = [
       await measure(
         'docker run -d (1 engine)',
@@ -283,6 +318,11 @@ async function main(): Promise<void> {
       await measure(
         'docker ps -a, manager over 3 engines × 100 vs 1 engine × 100',
         async () => (await timeDocker(three.host, ['ps', '-a'])).ms,
+        async () => (await timeDocker(engineHost(THREE[0]!), ['ps', '-a'])).ms,
+      ),
+      await measure(
+        "docker ps -a, a static server replaying the manager's 300 rows vs 1 engine × 100 (the CLI's own floor)",
+        async () => (await timeDocker(replay.host, ['ps', '-a'])).ms,
         async () => (await timeDocker(engineHost(THREE[0]!), ['ps', '-a'])).ms,
       ),
       await measure(
@@ -328,6 +368,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${section}\n`);
   } finally {
     for (const manager of managers) manager.stop();
+    for (const close of closers) close();
     await run('bash', [TESTBED, 'down', '--first', String(ONE), '--count', '4']);
   }
 }
