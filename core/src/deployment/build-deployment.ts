@@ -28,6 +28,8 @@ import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
 import { withCapabilities } from './legacy-cluster.js';
+import { guardPlugin } from '../plugins/plugin-boundary.js';
+import { pluginGuard, type GuardedKind } from '../plugins/plugin-guard.js';
 import { CoreErrors } from '../errors.js';
 
 export interface BuildDeploymentOptions {
@@ -39,9 +41,16 @@ export interface BuildDeploymentOptions {
 
 const systemClock: Clock = { now: () => Date.now() };
 
-/** `name@version` of the configured plugin that provides a filter or strategy; none for built-ins. */
-function providerLabel(staged: readonly StagedProvider[], kind: 'filter' | 'strategy', name: string): string | undefined {
-  const token = kind === 'filter' ? Tokens.Filter : Tokens.Strategy;
+const KIND_TOKENS: Readonly<Record<GuardedKind, ExtensionKind>> = {
+  filter: Tokens.Filter,
+  strategy: Tokens.Strategy,
+  driver: Tokens.ClusterDriver,
+  discovery: Tokens.DiscoveryBackend,
+};
+
+/** `name@version` of the configured plugin that provides a filter, strategy, driver or discovery backend; none for built-ins. */
+function providerLabel(staged: readonly StagedProvider[], kind: GuardedKind, name: string): string | undefined {
+  const token = KIND_TOKENS[kind];
   const entry = staged.find((candidate) => candidate.kind === token && candidate.name === name);
   if (!entry || entry.plugin.builtin) return undefined;
   return `${entry.plugin.manifest.name}@${entry.plugin.manifest.version}`;
@@ -128,6 +137,11 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
   await checkNames(resolved, set, options.configDir);
 
   const container = set.createContainer();
+  const labelOf = (kind: GuardedKind, name: string) => providerLabel(set.staged, kind, name);
+  const guard = pluginGuard(labelOf, options.logger);
+  /** A third-party driver or discovery backend, called through the plugin boundary; built-ins as they are. */
+  const guarded = <T extends object>(plugin: T, kind: GuardedKind, name: string): T =>
+    labelOf(kind, name) === undefined ? plugin : guardPlugin(plugin, kind, name, guard);
   let opened: MonitoredDiscovery | undefined;
   // Only a deployment that serves a web view keeps its placements: nobody else reads them.
   const placements = Object.keys(config.web ?? {}).length > 0 ? new PlacementJournal() : undefined;
@@ -141,7 +155,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     createScheduler(
       config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
       resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
-      { logger: options.logger, onPlacement: placements?.record, pluginOf: (kind, name) => providerLabel(set.staged, kind, name) },
+      { logger: options.logger, onPlacement: placements?.record, pluginOf: labelOf },
     ),
   );
   registerLazy<Discovery>(container, Tokens.Discovery, (resolver) => {
@@ -150,16 +164,19 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     }
     // Checked here, not up front: a driver may read the URI itself (mesos:// names a master).
     checkDiscoveryScheme(config.cluster.discovery, set.available(Tokens.DiscoveryBackend));
-    const discovery = openDiscovery(resolver, config.cluster.discovery, {
-      heartbeat: config.cluster.heartbeat,
-      ttl: 0,
-      options: config.cluster.discoveryOptions,
-    });
+    const discovery = openDiscovery(
+      resolver,
+      config.cluster.discovery,
+      { heartbeat: config.cluster.heartbeat, ttl: 0, options: config.cluster.discoveryOptions },
+      (plugin, scheme) => guarded(plugin, 'discovery', scheme),
+    );
     opened = new MonitoredDiscovery(discovery, config.cluster.discovery, config.cluster.heartbeat * 1000);
     return opened;
   });
   registerLazy<Cluster>(container, Tokens.Cluster, (resolver) =>
-    withCapabilities(resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver))),
+    withCapabilities(
+      guarded(resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)), 'driver', config.cluster.driver),
+    ),
   );
 
   return {

@@ -17,8 +17,16 @@ export function checkDiscoveryScheme(uri: string, schemes: readonly string[]): v
   throw CoreErrors.discoveryUnsupported({ scheme, uri, available: schemes });
 }
 
-/** Open a discovery URI with the backend registered for its scheme. */
-export function openDiscovery(resolver: Resolver, uri: string, settings: OpenDiscoveryOptions): Discovery {
+/**
+ * Open a discovery URI with the backend registered for its scheme. `guard`, when given, wraps
+ * the backend and what it opens (a third-party plugin's faults then name it).
+ */
+export function openDiscovery(
+  resolver: Resolver,
+  uri: string,
+  settings: OpenDiscoveryOptions,
+  guard: <T extends object>(plugin: T, scheme: string) => T = (plugin) => plugin,
+): Discovery {
   const { scheme, rest } = parseDiscoveryUri(uri);
   const token = named(Tokens.DiscoveryBackend, scheme);
   if (!resolver.isRegistered(token, true)) {
@@ -29,5 +37,6 @@ export function openDiscovery(resolver: Resolver, uri: string, settings: OpenDis
     ttl: settings.ttl,
     options: { 'kv.path': Defaults.kvPath, ...settings.options },
   };
-  return resolver.resolve<DiscoveryBackend>(token).open(rest, options);
+  const backend = guard(resolver.resolve<DiscoveryBackend>(token), scheme);
+  return guard(backend.open(rest, options), scheme);
 }

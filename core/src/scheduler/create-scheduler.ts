@@ -18,7 +18,7 @@ import {
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { runFilters } from './filter-pass.js';
-import { pluginGuard, type PluginGuard } from './plugin-guard.js';
+import { pluginGuard, type PluginGuard } from '../plugins/plugin-guard.js';
 import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
 import { CoreErrors } from '../errors.js';
@@ -167,7 +167,10 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
   const logger = options.logger;
   const candidates = options.candidates ?? DEFAULT_CANDIDATES;
   const tables = new NodeTables();
-  const guard = pluginGuard(options.pluginOf ?? (() => undefined), logger);
+  const guard = pluginGuard(
+    (kind, name) => (kind === 'filter' || kind === 'strategy' ? options.pluginOf?.(kind, name) : undefined),
+    logger,
+  );
   const placeOn = (request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt =>
     tables.use(nodes, (table) => place(filters, strategy, request, table, guard, limit));
   return {

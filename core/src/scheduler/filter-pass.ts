@@ -7,7 +7,7 @@ import {
   type NodeTable,
   type PlacementRequest,
 } from '@swarm/plugin-sdk';
-import type { PluginGuard } from './plugin-guard.js';
+import type { PluginGuard } from '../plugins/plugin-guard.js';
 import { requestRefused } from './refusal-text.js';
 
 export interface PreparedFilter {

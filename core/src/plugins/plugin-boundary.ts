@@ -1,0 +1,66 @@
+import type { GuardedKind, PluginGuard } from './plugin-guard.js';
+
+/** Members that hand out the plugin's own objects for the host to call again: guarded too. */
+const NESTED = new Set(['capabilities']);
+
+/**
+ * A third-party driver or discovery backend as the host calls it: a method that throws, or a
+ * promise that rejects, with anything but a SwarmError (which the plugin meant) becomes the
+ * coded error that names the plugin (`driver "sim" (swarm-plugin-sim@0.1.0) failed: ...`),
+ * logged once a minute; the host keeps serving. The objects it returns (nodes, containers) are
+ * its data and are not wrapped: the scheduler reads them on its hot path.
+ */
+export function guardPlugin<T extends object>(target: T, kind: GuardedKind, name: string, guard: PluginGuard): T {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value === 'function') {
+        const known = wrapped.get(key);
+        if (known && (known as { original: unknown }).original === value) return known;
+        const method = value as (...args: unknown[]) => unknown;
+        const call = Object.assign(
+          (...args: unknown[]): unknown => {
+            let result: unknown;
+            try {
+              result = method.apply(object, args);
+            } catch (error) {
+              throw guard.failed(kind, name, error);
+            }
+            if (result instanceof Promise) {
+              return result.catch((error: unknown) => {
+                throw guard.failed(kind, name, error);
+              });
+            }
+            return result;
+          },
+          { original: value },
+        );
+        wrapped.set(key, call);
+        return call;
+      }
+      if (typeof key === 'string' && NESTED.has(key) && typeof value === 'object' && value !== null) {
+        const known = wrapped.get(key) as { original: unknown; proxy: unknown } | undefined;
+        if (known?.original === value) return known.proxy;
+        const proxy = guardMembers(value, kind, name, guard);
+        wrapped.set(key, { original: value, proxy });
+        return proxy;
+      }
+      return value;
+    },
+  });
+}
+
+/** Each member object (a capability) guarded like the plugin itself. */
+function guardMembers(members: object, kind: GuardedKind, name: string, guard: PluginGuard): object {
+  const guarded = new WeakMap<object, object>();
+  return new Proxy(members, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value !== 'object' || value === null) return value;
+      let proxy = guarded.get(value);
+      if (!proxy) guarded.set(value, (proxy = guardPlugin(value, kind, name, guard)));
+      return proxy;
+    },
+  });
+}
