@@ -169,6 +169,16 @@ export const SdkErrors = {
     code: ErrorCodes.NO_RESOURCES,
     message: () => 'no resources available to schedule container',
   }),
+  /** A test kit check that failed, named, with what was wrong. */
+  conformanceFailed: defineError('sdk.testing.check-failed', {
+    code: ErrorCodes.PLUGIN_FAILED,
+    message: (p: { check: string; reason: string }) => `${p.check}: ${p.reason}`,
+  }),
+  /** The test kit's scheduler found no node: its summary says why per node. */
+  testSchedulerNoNode: defineError('sdk.testing.no-node', {
+    code: ErrorCodes.FILTER_UNSATISFIED,
+    message: (p: { summary: string }) => `Unable to find a node for the container: ${p.summary}`,
+  }),
   strategyOptionUnknown: defineError('sdk.strategy.option-unknown', {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { strategy: string; key: string; known: readonly string[] }) =>

@@ -44,8 +44,8 @@ describe('plugin-sdk/README.md', () => {
         throw new Error(`tsc: ${error.stdout}`);
       },
     );
-    const examples = (await import(pathToFileURL(join(WORK, 'dist', 'examples.check.js')).href)) as { check(): string[] };
-    expect(examples.check()).toEqual(['gpu', 'fewest-containers', 'static', 'in-memory']);
+    const examples = (await import(pathToFileURL(join(WORK, 'dist', 'examples.check.js')).href)) as { check(): Promise<string[]> };
+    expect(await examples.check()).toEqual(['gpu', 'fewest-containers', 'static', 'in-memory']);
     const discovery = (await import(pathToFileURL(join(WORK, 'dist', 'static-discovery.js')).href)) as {
       StaticDiscovery: new () => { open(uri: string): { watch(on: (entries: unknown[]) => void): unknown } };
     };

@@ -10,10 +10,11 @@ import { healthyNodeCount } from '../harness/manager.js';
 
 // A user's own folder outside the repository: the packed tarballs (what `npm run pack` writes) and
 // a third-party plugin installed from disk, `swarm` run from that folder's node_modules only.
-// Engines 233-234, port 26187.
+// Engines 233-234, ports 26187 and 26190.
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PORT = 26187;
+const SIM_PORT = 26190;
 const work = mkdtempSync(join(tmpdir(), 'swarm-install-'));
 const project = join(work, 'my-cluster');
 let maintenance: Testbed;
@@ -21,7 +22,7 @@ let open: Testbed;
 let manager: ChildProcess | undefined;
 let output = '';
 let scaffolded = '';
-let authorTests = '';
+const authorTests: Record<string, string> = {};
 
 const userEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_PATH: '' };
@@ -48,16 +49,21 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-cluster', private: true, type: 'module' }));
   const tarballs = readdirSync(packages).map((file) => join(packages, file));
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], { cwd: project, maxBuffer: 1 << 24 });
-  // a plugin author's first steps: scaffold, install, test (the SDK's conformance checks), pack
-  const gpu = join(work, 'swarm-plugin-gpu');
-  scaffolded = (await run(join(project, 'node_modules', '.bin', 'swarm'), ['plugin', 'init', 'gpu', '--dir', gpu], { cwd: work })).stdout;
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: gpu, maxBuffer: 1 << 24 });
-  authorTests = (await run('npm', ['test'], { cwd: gpu, maxBuffer: 1 << 24 })).stdout;
-  const packed = (await run('npm', ['pack', '--silent'], { cwd: gpu })).stdout.trim().split('\n').pop()!;
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(gpu, packed)], { cwd: project, maxBuffer: 1 << 24 });
+  // a plugin author's first steps, for each kind: scaffold, install, test (the SDK's conformance checks), pack
+  const author = async (name: string, kind: string): Promise<string> => {
+    const dir = join(work, `swarm-plugin-${name}`);
+    scaffolded += (
+      await run(join(project, 'node_modules', '.bin', 'swarm'), ['plugin', 'init', name, '--kind', kind, '--dir', dir], { cwd: work })
+    ).stdout;
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, maxBuffer: 1 << 24 });
+    authorTests[kind] = (await run('npm', ['test'], { cwd: dir, maxBuffer: 1 << 24 })).stdout;
+    return join(dir, (await run('npm', ['pack', '--silent'], { cwd: dir })).stdout.trim().split('\n').pop()!);
+  };
+  const packs = [await author('gpu', 'filter'), await author('sim', 'driver'), await author('pool', 'discovery')];
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packs], { cwd: project, maxBuffer: 1 << 24 });
   writeFileSync(
     join(project, 'swarm.config.js'),
-    `export default {\n  api: { hosts: ['tcp://127.0.0.1:${PORT}'] },\n  plugins: ['maintenance', 'gpu'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n`,
+    `export default {\n  api: { hosts: ['tcp://127.0.0.1:${PORT}'] },\n  plugins: ['maintenance', 'gpu', 'sim', 'pool'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n`,
   );
   [maintenance, open] = await engines;
 }, 600_000);
@@ -76,23 +82,55 @@ describe('swarm installed from its tarballs in a folder of its own', () => {
     const third = rows.find((row) => row.name === 'swarm-plugin-maintenance');
     expect(third?.compatible).toBe(true);
     expect(third?.provides).toEqual(['filter maintenance']);
-    const scaffold = rows.find((row) => row.name === 'swarm-plugin-gpu');
-    expect(scaffold).toMatchObject({ compatible: true, provides: ['filter gpu'] });
-    expect(rows.length).toBeGreaterThanOrEqual(19);
+    expect(rows.find((row) => row.name === 'swarm-plugin-gpu')).toMatchObject({ compatible: true, provides: ['filter gpu'] });
+    expect(rows.find((row) => row.name === 'swarm-plugin-sim')).toMatchObject({ compatible: true, provides: ['cluster driver sim'] });
+    expect(rows.find((row) => row.name === 'swarm-plugin-pool')).toMatchObject({ compatible: true, provides: ['discovery backend pool'] });
+    expect(rows.length).toBeGreaterThanOrEqual(21);
     for (const row of rows) expect(row.resolved.startsWith(join(project, 'node_modules'))).toBe(true);
     expect((await swarm('--version')).stdout.trim()).toMatch(/^swarm version \d+\.\d+\.\d+$/);
   });
 
-  it('scaffolds a plugin with swarm plugin init that builds and passes its own conformance tests', () => {
+  it('scaffolds a filter, a driver and a discovery backend with swarm plugin init, each passing its own conformance tests', () => {
     expect(scaffolded).toContain('Created filter "gpu"');
+    expect(scaffolded).toContain('Created driver "sim"');
+    expect(scaffolded).toContain('Created discovery "pool"');
     // eslint-disable-next-line no-control-regex -- vitest colours its summary
-    expect(authorTests.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+9 passed/);
+    const colours = /\u001b\[[0-9;]*m/g;
+    const summary = (kind: string) => /Tests\s+(.*)/.exec(authorTests[kind]!.replace(colours, ''))?.[1]?.trim();
+    expect(summary('filter')).toBe('9 passed (9)');
+    expect(summary('driver')).toBe('10 passed (10)');
+    expect(summary('discovery')).toBe('8 passed (8)');
+  });
+
+  it('runs the scaffolded driver: docker info shows its nodes and docker run places on them', async () => {
+    const sim = spawn(
+      join(project, 'node_modules', '.bin', 'swarm'),
+      ['manage', '-c', 'sim', '--cluster-opt', 'sim.nodes=3', '-H', `tcp://127.0.0.1:${SIM_PORT}`],
+      { cwd: project, env: userEnv() },
+    );
+    let simOutput = '';
+    sim.stderr!.on('data', (chunk: Buffer) => (simOutput += chunk.toString()));
+    const simDocker = async (...args: string[]) => (await run('docker', ['-H', `tcp://127.0.0.1:${SIM_PORT}`, ...args])).stdout.trim();
+    try {
+      let nodes = '';
+      for (let attempt = 0; attempt < 100 && nodes === ''; attempt++) {
+        nodes = await simDocker('info', '--format', '{{json .SystemStatus}}').catch(() => '');
+        if (nodes === '') await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const rows = JSON.parse(nodes || '[]') as Array<[string, string]>;
+      expect(rows, simOutput).toContainEqual(['Nodes', '3']);
+      expect(rows.filter(([key]) => key === '  └ Status').map(([, value]) => value)).toEqual(['Healthy', 'Healthy', 'Healthy']);
+      await simDocker('run', '-d', '--name', 'simulated', '-m', '1g', 'busybox', 'sleep', '60');
+      expect(await simDocker('ps', '--format', '{{.Names}} {{.Status}}')).toMatch(/^sim\d\/simulated Up /);
+    } finally {
+      sim.kill('SIGTERM');
+    }
   });
 
   it('manages real engines and places with the third-party filters', async () => {
     const engines = [maintenance.engines[0]!, open.engines[0]!].map((engine) => engine.addr).join(',');
-    // no -H: the config's api.hosts
-    manager = spawn(join(project, 'node_modules', '.bin', 'swarm'), ['manage', engines], { cwd: project, env: userEnv() });
+    // no -H: the config's api.hosts; the engines found by the scaffolded pool:// discovery
+    manager = spawn(join(project, 'node_modules', '.bin', 'swarm'), ['manage', `pool://${engines}`], { cwd: project, env: userEnv() });
     manager.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     manager.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 60_000;

@@ -1,12 +1,20 @@
+import { SdkErrors } from '../errors.js';
+
 /** One named check of a test kit suite. */
 export interface Check {
   readonly name: string;
   run(): void;
 }
 
+/** A check that waits for the plugin (drivers and discovery backends do I/O). */
+export interface AsyncCheck {
+  readonly name: string;
+  run(): Promise<void>;
+}
+
 /** The part of a test runner the kit needs (vitest's or jest's `it`/`test`). */
 export interface Tester {
-  it(name: string, body: () => void): void;
+  it(name: string, body: () => void | Promise<void>): void;
 }
 
 /**
@@ -23,7 +31,23 @@ export function runChecks(checks: readonly Check[], tester?: Tester): void {
       check.run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`${check.name}: ${message}`, { cause: error });
+      throw SdkErrors.conformanceFailed({ check: check.name, reason: message }, { cause: error });
+    }
+  }
+}
+
+/** `runChecks` for checks that wait: without a tester, they run one after another. */
+export async function runAsyncChecks(checks: readonly AsyncCheck[], tester?: Tester): Promise<void> {
+  for (const check of checks) {
+    if (tester) {
+      tester.it(check.name, () => check.run());
+      continue;
+    }
+    try {
+      await check.run();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw SdkErrors.conformanceFailed({ check: check.name, reason: message }, { cause: error });
     }
   }
 }

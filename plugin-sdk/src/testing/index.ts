@@ -1,5 +1,5 @@
 /**
- * `@swarm/plugin-sdk/testing`: a test kit for filter and strategy authors. Nodes, containers and
+ * `@swarm/plugin-sdk/testing`: a test kit for plugin authors (filters, strategies, drivers, discovery). Nodes, containers and
  * images are plain data (`fakeNode`), configs are written as `docker run` flags (`runConfig`),
  * and cases are tables, in the style of ESLint's RuleTester:
  *
@@ -27,3 +27,7 @@ export * from './evaluate.js';
 export * from './filter-cases.js';
 export * from './strategy-cases.js';
 export * from './conformance.js';
+export * from './discovery-conformance.js';
+export * from './driver-conformance.js';
+export * from './test-scheduler.js';
+export * from './test-deployment.js';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
+import { discoveryConformance } from '@swarm/plugin-sdk/testing';
 import { FileDiscoveryBackend, parseFileContent } from '@swarm/discovery-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'swarm-file-unit-'));
@@ -75,4 +76,21 @@ describe('file:// discovery', () => {
   it('refuses an empty path', () => {
     expect(() => new FileDiscoveryBackend().open('', { heartbeat: 1, ttl: 20, options: {} })).toThrow('file discovery needs a path');
   });
+});
+
+describe('file:// against the SDK discovery conformance', () => {
+  const cluster = join(dir, 'conformance-cluster');
+  writeFileSync(cluster, '# two engines\n127.0.0.2:2375   # node1\n127.0.0.3:2375\n');
+  discoveryConformance(
+    new FileDiscoveryBackend(),
+    {
+      uri: cluster,
+      entries: [
+        { host: '127.0.0.2', port: 2375, addr: '127.0.0.2:2375' },
+        { host: '127.0.0.3', port: 2375, addr: '127.0.0.3:2375' },
+      ],
+      invalidUris: [''],
+    },
+    { it },
+  );
 });

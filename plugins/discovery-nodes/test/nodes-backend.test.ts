@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError, type DiscoveryEntry } from '@swarm/plugin-sdk';
 import { parseDiscoveryList } from '@swarm/plugin-sdk/helpers';
+import { discoveryConformance } from '@swarm/plugin-sdk/testing';
 import plugin, { NodesDiscoveryBackend } from '@swarm/discovery-nodes';
 
 const options = { heartbeat: 1, ttl: 20, options: {} };
@@ -61,4 +62,20 @@ describe('nodes:// discovery', () => {
     });
     expect(names).toEqual(['nodes']);
   });
+});
+
+describe('nodes:// against the SDK discovery conformance', () => {
+  discoveryConformance(
+    new NodesDiscoveryBackend(),
+    {
+      uri: '127.0.0.[2:3]:2375,10.0.0.1:2376',
+      entries: [
+        { host: '127.0.0.2', port: 2375, addr: '127.0.0.2:2375' },
+        { host: '127.0.0.3', port: 2375, addr: '127.0.0.3:2375' },
+        { host: '10.0.0.1', port: 2376, addr: '10.0.0.1:2376' },
+      ],
+      invalidUris: ['', '127.0.0.1', '127.0.0.[3:2]:2375'],
+    },
+    { it },
+  );
 });

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PLUGIN_API_VERSION } from '@swarm/plugin-sdk';
-import { pluginFiles, type ScaffoldKind } from '../scaffold/templates.js';
+import { pluginFiles, SCAFFOLD_KINDS, type ScaffoldKind } from '../scaffold/templates.js';
 import { CoreErrors } from '../../errors.js';
 
-const KINDS: readonly ScaffoldKind[] = ['filter', 'strategy'];
+const KINDS: readonly ScaffoldKind[] = SCAFFOLD_KINDS;
 const NAME = /^[a-z][a-z0-9-]*$/;
 
 /**

@@ -1,10 +1,16 @@
-/** What a scaffolded plugin is made of: file path → contents. */
-export type PluginFiles = Readonly<Record<string, string>>;
+import { discoveryFiles } from './discovery-template.js';
+import { driverFiles } from './driver-template.js';
+import { filterFiles } from './filter-template.js';
+import { strategyFiles } from './strategy-template.js';
+import { className, type PluginFiles } from './template-parts.js';
 
-export type ScaffoldKind = 'filter' | 'strategy';
+export type { PluginFiles } from './template-parts.js';
+
+export const SCAFFOLD_KINDS = ['filter', 'strategy', 'driver', 'discovery'] as const;
+export type ScaffoldKind = (typeof SCAFFOLD_KINDS)[number];
 
 export interface ScaffoldInputs {
-  /** The provided name (`gpu`): the filter or strategy users list in their config. */
+  /** The provided name (`gpu`): the filter, strategy, driver or URI scheme users name in their config. */
   name: string;
   kind: ScaffoldKind;
   /** How the package depends on the SDK while developing (`^1.0.0`, or `file:` the SDK next to this swarm). */
@@ -12,9 +18,6 @@ export interface ScaffoldInputs {
   /** The plugin API this host provides (the plugin declares `^major.minor.0`). */
   apiVersion: string;
 }
-
-const className = (name: string, suffix: string) =>
-  `${name.replace(/(^|[-_.])([a-z0-9])/gi, (_match, _separator: string, letter: string) => letter.toUpperCase())}${suffix}`;
 
 function packageJson(inputs: ScaffoldInputs): string {
   return `${JSON.stringify(
@@ -60,11 +63,49 @@ const TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
+/** The class each kind's source file exports, and how the manifest registers it. */
+const REGISTRATION: Readonly<Record<ScaffoldKind, { suffix: string; imports: string; register: (name: string, klass: string) => string }>> =
+  {
+    filter: {
+      suffix: 'Filter',
+      imports: 'definePlugin',
+      register: (name, klass) => `ctx.filter('${name}', { useFactory: () => new ${klass}() });`,
+    },
+    strategy: {
+      suffix: 'Strategy',
+      imports: 'definePlugin',
+      register: (name, klass) => `ctx.strategy('${name}', { useFactory: () => new ${klass}() });`,
+    },
+    driver: {
+      suffix: 'Cluster',
+      imports: 'definePlugin, Tokens',
+      register: (name, klass) => `// the driver finds its nodes itself: \`swarm manage -c ${name}\` needs no discovery argument
+    ctx.driver(
+      '${name}',
+      { useFactory: (r) => new ${klass}({ config: r.resolve(Tokens.DeploymentConfig), scheduler: r.resolve(Tokens.Scheduler) }) },
+      { discovery: 'optional' },
+    );`,
+    },
+    discovery: {
+      suffix: 'Discovery',
+      imports: 'definePlugin',
+      register: (name, klass) => `ctx.discovery('${name}', { useFactory: () => new ${klass}() });`,
+    },
+  };
+
+const SOURCE_FILE: Readonly<Record<ScaffoldKind, string>> = {
+  filter: 'filter',
+  strategy: 'strategy',
+  driver: 'cluster',
+  discovery: 'discovery',
+};
+
 function index(inputs: ScaffoldInputs): string {
-  const klass = className(inputs.name, inputs.kind === 'filter' ? 'Filter' : 'Strategy');
+  const registration = REGISTRATION[inputs.kind];
+  const klass = className(inputs.name, registration.suffix);
   const [major, minor] = inputs.apiVersion.split('.');
-  return `import { definePlugin } from '@swarm/plugin-sdk';
-import { ${klass} } from './${inputs.name}-${inputs.kind}.js';
+  return `import { ${registration.imports} } from '@swarm/plugin-sdk';
+import { ${klass} } from './${inputs.name}-${SOURCE_FILE[inputs.kind]}.js';
 
 export { ${klass} };
 
@@ -75,7 +116,7 @@ export const plugin = definePlugin({
   apiVersion: '^${major}.${minor}.0',
   description: 'swarm ${inputs.kind} "${inputs.name}"',
   register(ctx) {
-    ctx.${inputs.kind}('${inputs.name}', { useFactory: () => new ${klass}() });
+    ${registration.register(inputs.name, klass)}
   },
 });
 
@@ -83,146 +124,53 @@ export default plugin;
 `;
 }
 
-function filterSource(name: string): string {
-  return `import { fail, PASS, type Filter, type FilterRun, type PlacementRequest } from '@swarm/plugin-sdk';
-
-/**
- * Keeps containers off nodes whose engine label \`${name}\` is \`off\`; a container created with
- * \`-e ${name}=required\` only goes where the label is \`on\`. Change it to your own rule.
- */
-export class ${className(name, 'Filter')} implements Filter {
-  readonly name = '${name}';
-
-  prepare(request: PlacementRequest): FilterRun {
-    const required = (request.config.Env ?? []).includes('${name}=required');
-    return {
-      conditions: [required ? '${name}=on' : '${name}!=off'],
-      check: (node) => {
-        const label = node.labels()['${name}'];
-        if (label === 'off') return fail('${name} is off');
-        if (required && label !== 'on') return fail('${name} is not on');
-        return PASS;
-      },
-    };
-  }
-}
-`;
-}
-
-function strategySource(name: string): string {
-  return `import type { Node, PlacementRequest, RankedNode, Strategy } from '@swarm/plugin-sdk';
-import { SdkErrors } from '@swarm/plugin-sdk/helpers';
-
-/**
- * Ranks the nodes that can hold the request's CPUs and memory, fewest containers first (ties by
- * name); none can: Swarm classic's "no resources available to schedule container". Change the
- * ranking to your own rule.
- */
-export class ${className(name, 'Strategy')} implements Strategy {
-  readonly name = '${name}';
-
-  rank(request: PlacementRequest, nodes: readonly Node[]): RankedNode[] {
-    const fitting = nodes.filter(
-      (node) =>
-        node.usedCpus() + request.cpus <= node.totalCpus() && node.usedMemory() + request.memory <= node.totalMemory(),
-    );
-    if (fitting.length === 0) throw SdkErrors.noResources();
-    return fitting
-      .sort((a, b) => a.containers().length - b.containers().length || a.name.localeCompare(b.name))
-      .map((node) => ({ node, score: node.containers().length }));
-  }
-}
-`;
-}
-
-function filterTest(name: string): string {
-  const klass = className(name, 'Filter');
-  return `import { describe, expect, it } from 'vitest';
-import { fakeNodes, filterConformance, runFilterCases } from '@swarm/plugin-sdk/testing';
-import { plugin, ${klass} } from '../dist/index.js';
-
-const filter = new ${klass}();
-const nodes = fakeNodes([
-  { name: 'node1', labels: { ${JSON.stringify(name)}: 'on' } },
-  { name: 'node2', labels: { ${JSON.stringify(name)}: 'off' } },
-  { name: 'node3' },
-]);
-
-describe('${name} filter', () => {
-  filterConformance(filter, { it });
-  runFilterCases(filter, [
-    { name: 'keeps containers off nodes where ${name} is off', config: {}, nodes, pass: ['node1', 'node3'], reasons: { node2: '${name} is off' } },
-    { name: 'required: only where ${name} is on', config: { env: ['${name}=required'] }, nodes, pass: ['node1'] },
-  ], { it });
-
-  it('is a plugin providing the filter', () => {
-    expect(plugin.name).toBe('swarm-plugin-${name}');
-  });
-});
-`;
-}
-
-function strategyTest(name: string): string {
-  const klass = className(name, 'Strategy');
-  return `import { describe, expect, it } from 'vitest';
-import { fakeNodes, placementRequest, strategyConformance } from '@swarm/plugin-sdk/testing';
-import { plugin, ${klass} } from '../dist/index.js';
-
-const strategy = new ${klass}();
-
-describe('${name} strategy', () => {
-  strategyConformance(strategy, { it });
-
-  it('ranks the emptiest node first', () => {
-    const nodes = fakeNodes([
-      { name: 'busy', containers: [{ name: 'a' }, { name: 'b' }] },
-      { name: 'idle' },
-    ]);
-    expect(strategy.rank(placementRequest({}), nodes).map((ranked) => ranked.node.name)).toEqual(['idle', 'busy']);
-  });
-
-  it('is a plugin providing the strategy', () => {
-    expect(plugin.name).toBe('swarm-plugin-${name}');
-  });
-});
-`;
-}
+const USE: Readonly<Record<ScaffoldKind, (name: string) => { config: string; run: string }>> = {
+  filter: (name) => ({
+    config: `scheduler: { filters: ['health', 'constraint', '${name}'], strategy: 'spread' }`,
+    run: 'npx swarm manage nodes://10.0.0.1:2375,10.0.0.2:2375',
+  }),
+  strategy: (name) => ({ config: `scheduler: { strategy: '${name}' }`, run: 'npx swarm manage nodes://10.0.0.1:2375,10.0.0.2:2375' }),
+  driver: (name) => ({ config: `cluster: { driver: '${name}', options: { '${name}.nodes': '3' } }`, run: 'npx swarm manage' }),
+  discovery: (name) => ({ config: '', run: `npx swarm manage ${name}://10.0.0.1:2375,10.0.0.2:2375` }),
+};
 
 function readme(inputs: ScaffoldInputs): string {
-  const use =
-    inputs.kind === 'filter'
-      ? `scheduler: { filters: ['health', 'constraint', '${inputs.name}'], strategy: 'spread' }`
-      : `scheduler: { strategy: '${inputs.name}' }`;
-  return `# swarm-plugin-${inputs.name}
+  const { name, kind } = inputs;
+  const use = USE[kind](name);
+  return `# swarm-plugin-${name}
 
-A swarm ${inputs.kind}, \`${inputs.name}\`.
+A swarm ${kind}, \`${name}\`.
 
 \`\`\`sh
 npm install && npm test          # builds, runs the SDK's conformance checks and the cases
-npm pack                         # swarm-plugin-${inputs.name}-0.1.0.tgz
+npm pack                         # swarm-plugin-${name}-0.1.0.tgz
 \`\`\`
 
 Install the tarball next to your \`swarm.config.js\` and list it:
 
 \`\`\`js
-export default { plugins: ['${inputs.name}'], ${use} };
+export default { plugins: ['${name}']${use.config ? `, ${use.config}` : ''} };
 \`\`\`
 
-\`npx swarm plugins\` shows it with \`${inputs.kind} ${inputs.name}\`.
+\`npx swarm plugins\` shows it with \`${kind} ${name}\`; then \`${use.run}\`.
 `;
 }
 
+const KIND_FILES: Readonly<Record<ScaffoldKind, (name: string) => PluginFiles>> = {
+  filter: filterFiles,
+  strategy: strategyFiles,
+  driver: driverFiles,
+  discovery: discoveryFiles,
+};
+
 /** The files of a new plugin package. */
 export function pluginFiles(inputs: ScaffoldInputs): PluginFiles {
-  const source = inputs.kind === 'filter' ? filterSource(inputs.name) : strategySource(inputs.name);
-  const test = inputs.kind === 'filter' ? filterTest(inputs.name) : strategyTest(inputs.name);
   return {
     'package.json': packageJson(inputs),
     'tsconfig.json': TSCONFIG,
     'README.md': readme(inputs),
     '.gitignore': 'node_modules/\ndist/\n*.tgz\n',
     'src/index.ts': index(inputs),
-    [`src/${inputs.name}-${inputs.kind}.ts`]: source,
-    [`test/${inputs.name}.test.ts`]: test,
+    ...KIND_FILES[inputs.kind](inputs.name),
   };
 }
