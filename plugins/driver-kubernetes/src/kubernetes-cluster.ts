@@ -73,7 +73,11 @@ export class KubernetesCluster implements Cluster {
   private role: ClusterRole = 'primary';
   private nodeWatch: ResourceWatch<k8s.V1Node> | undefined;
   private podWatch: ResourceWatch<k8s.V1Pod> | undefined;
-  private apiError: string | undefined = 'connecting';
+  /** Each watch's last failure: the API is usable only when none has one (one answering does not clear the other's). */
+  private readonly watchErrors = new Map<'nodes' | 'pods', string | undefined>([
+    ['nodes', 'connecting'],
+    ['pods', 'connecting'],
+  ]);
   private podsListed = false;
   private readonly nodeHost: KubeNodeHost;
 
@@ -125,7 +129,7 @@ export class KubernetesCluster implements Cluster {
       handlers: {
         replaced: (nodes) => this.replaceNodes(nodes),
         changed: (type, node) => this.onNode(type, node),
-        health: (error) => this.setApiError(error),
+        health: (error) => this.setWatchError('nodes', error),
       },
       logger: this.logger,
     });
@@ -139,7 +143,7 @@ export class KubernetesCluster implements Cluster {
       handlers: {
         replaced: (pods) => this.replacePods(pods),
         changed: (type, pod) => this.onPod(type, pod),
-        health: (error) => this.setApiError(error),
+        health: (error) => this.setWatchError('pods', error),
       },
       logger: this.logger,
     });
@@ -155,11 +159,17 @@ export class KubernetesCluster implements Cluster {
     await this.facade.stop();
   }
 
-  private setApiError(error: string | undefined): void {
-    if (error === this.apiError) return;
-    if (error) this.logger.warn({ server: this.api.server, err: error }, `kubernetes: API server: ${explainApiError(error)}`);
-    else if (this.apiError) this.logger.info({ server: this.api.server }, 'kubernetes: API server answers');
-    this.apiError = error;
+  /** Why the API server cannot be used (the nodes' watch first), or nothing when both watches are healthy. */
+  private get apiError(): string | undefined {
+    return this.watchErrors.get('nodes') ?? this.watchErrors.get('pods');
+  }
+
+  private setWatchError(watch: 'nodes' | 'pods', error: string | undefined): void {
+    if (error === this.watchErrors.get(watch)) return;
+    const before = this.apiError;
+    this.watchErrors.set(watch, error);
+    if (error) this.logger.warn({ server: this.api.server, watch, err: error }, `kubernetes: API server: ${explainApiError(error)}`);
+    else if (before && !this.apiError) this.logger.info({ server: this.api.server }, 'kubernetes: API server answers');
   }
 
   // --- nodes ---------------------------------------------------------------------------------
