@@ -47,7 +47,9 @@ const houseRules = {
       message: 'Name a Logger `logger`.',
     },
     {
-      selector: "MethodDefinition[kind='constructor'] > FunctionExpression[params.length>2]",
+      // error classes take their data as Error does (`new SwarmError(code, message, options)`)
+      selector:
+        "ClassDeclaration:not([superClass.name=/Error$/]) MethodDefinition[kind='constructor'] > FunctionExpression[params.length>2]",
       message: 'A constructor with more than two dependencies takes one options object.',
     },
   ],
@@ -66,7 +68,7 @@ const catalogueRule = {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'test/bench/results/**', '**/*.d.ts', 'coverage/**'],
+    ignores: ['**/dist/**', '**/node_modules/**', 'test/bench/results/**', 'test/.artifacts/**', '**/*.d.ts', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -72,7 +72,7 @@ const FORGOTTEN = /The symbol "(\w+)" needs to be exported/;
  * Runs api-extractor on every entry point; returns what needs attention: reports that differ from
  * the committed ones, and problems (a public type that is not exported, a compiler error).
  */
-export function checkReports({ update = false, log = console.log } = {}) {
+export function checkReports({ update = false, report = console.log } = {}) {
   const tempFolder = mkdtempSync(join(tmpdir(), 'swarm-api-report-'));
   const changed = [];
   const reports = new Map();
@@ -89,7 +89,7 @@ export function checkReports({ update = false, log = console.log } = {}) {
           if (message.messageId === 'ae-forgotten-export' && contract.has(FORGOTTEN.exec(message.text)?.[1] ?? '')) return;
           if (message.messageId === 'console-api-report-created' || message.messageId === 'console-api-report-copied') return;
           problems++;
-          log(`${name}: ${message.formatMessageWithLocation(ROOT)}`);
+          report(`${name}: ${message.formatMessageWithLocation(ROOT)}`);
         },
       });
       reports.set(name, readFileSync(update ? config.reportFilePath : config.reportTempFilePath, 'utf8'));

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, isSwarmError, type PlacementExplanation } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type Node, type PlacementExplanation } from '@swarm/plugin-sdk';
 import { fakeNode, fakeNodes, runConfig, type RunSpec } from '@swarm/plugin-sdk/testing';
-import type { Node } from '@swarm/plugin-sdk';
 import { createScheduler } from '../dist/scheduler/index.js';
 import { defaultFilters, strategy } from './scheduler-support.js';
 

@@ -94,7 +94,12 @@ describe('monitored discovery', () => {
   it('reports waiting, ok with the entry count, then failing until a few heartbeats pass without errors', () => {
     let now = 0;
     const scripted = scriptedDiscovery();
-    const monitored = new MonitoredDiscovery(scripted.discovery, 'zk://admin:secret@127.0.0.1:2181/prod', 1000, () => now);
+    const monitored = new MonitoredDiscovery({
+      inner: scripted.discovery,
+      uri: 'zk://admin:secret@127.0.0.1:2181/prod',
+      heartbeatMs: 1000,
+      now: () => now,
+    });
     const delivered: number[] = [];
     monitored.watch(
       (entries) => delivered.push(entries.length),

@@ -143,6 +143,11 @@ export function defineError<P = void>(key: string, spec: ErrorSpec<P>): ErrorFac
 
 // --- the SDK's own catalogue (its helpers raise these) ---------------------------------------------
 
+/** What was thrown, as an Error (a string or object thrown by a library keeps its text). */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}
+
 export const SdkErrors = {
   expressionOperatorMissing: defineError('sdk.expression.operator', {
     code: ErrorCodes.INVALID_EXPRESSION,
@@ -168,6 +173,19 @@ export const SdkErrors = {
   noResources: defineError('sdk.no-resources', {
     code: ErrorCodes.NO_RESOURCES,
     message: () => 'no resources available to schedule container',
+  }),
+  /** The test kit's resolver has no service under a token the plugin asked for: give it to `pluginProviders`. */
+  testServiceMissing: defineError('sdk.testing.service-missing', {
+    code: ErrorCodes.INVALID_ARGUMENT,
+    message: (p: { token: string }) => `test resolver: nothing registered under "${p.token}"`,
+  }),
+  testDuplicateProvider: defineError('sdk.testing.duplicate-provider', {
+    code: ErrorCodes.PLUGIN_DUPLICATE_PROVIDER,
+    message: (p: { plugin: string; name: string }) => `${p.plugin} registers "${p.name}" twice`,
+  }),
+  testProviderMissing: defineError('sdk.testing.provider-missing', {
+    code: ErrorCodes.UNKNOWN_PROVIDER,
+    message: (p: { plugin: string; name: string; kind: string }) => `${p.plugin} registers no "${p.name}" under ${p.kind}`,
   }),
   /** A test kit check that failed, named, with what was wrong. */
   conformanceFailed: defineError('sdk.testing.check-failed', {

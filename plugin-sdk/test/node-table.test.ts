@@ -27,21 +27,20 @@ class ChangingNode {
   }
 
   asNode(): Node {
-    const self = this;
     const node: Node = Object.create(this.base, {
-      usedMemory: { value: () => self.used },
-      labels: { value: () => ({ zone: self.zone }) },
+      usedMemory: { value: () => this.used },
+      labels: { value: () => ({ zone: this.zone }) },
       isHealthy: {
         value: () => {
-          self.reads++;
+          this.reads++;
           return true;
         },
       },
       watch: {
-        value: self.reports
+        value: this.reports
           ? (listener: () => void) => {
-              self.listeners.add(listener);
-              return () => self.listeners.delete(listener);
+              this.listeners.add(listener);
+              return () => this.listeners.delete(listener);
             }
           : undefined,
       },

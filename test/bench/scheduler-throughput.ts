@@ -17,10 +17,14 @@ import { pathToFileURL } from 'node:url';
 import type { ContainerConfig, Filter, Node, Placement, PluginManifest, Scheduler, Strategy } from '@swarm/plugin-sdk';
 import { fakeNode, reportChange, runConfig, type FakeContainerSpec } from '@swarm/plugin-sdk/testing';
 
-type Sdk = typeof import('@swarm/plugin-sdk');
-type Testing = typeof import('@swarm/plugin-sdk/testing');
+import type * as SdkModule from '@swarm/plugin-sdk';
+import type * as TestingModule from '@swarm/plugin-sdk/testing';
+import type * as CoreSchedulerModule from '../../core/dist/scheduler/index.js';
+
+type Sdk = typeof SdkModule;
+type Testing = typeof TestingModule;
 // @swarm/core does not export the pipeline by itself; it is loaded from the built module.
-type SchedulerModule = typeof import('../../core/dist/scheduler/index.js');
+type SchedulerModule = typeof CoreSchedulerModule;
 
 /** The pipelines of one build of the scheduler and its plugins, loaded from a repository root. */
 interface Build {

@@ -80,7 +80,7 @@ export function watchAnswering(addr: string): { up?: number; down?: number; stop
   let answering: boolean | undefined;
   let active = true;
   const poll = async () => {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = (await fetch(`http://${addr}/_ping`, { signal: AbortSignal.timeout(500) })).ok;
     } catch {

@@ -145,10 +145,14 @@ export class KubernetesDouble {
     gc.start();
     const endpoints = new EndpointsController(this.store);
     endpoints.start();
-    const lifecycle = new NodeLifecycleController(this.registry, this.events, options.nodeMonitorGracePeriodSeconds ?? 40);
+    const lifecycle = new NodeLifecycleController({
+      registry: this.registry,
+      events: this.events,
+      gracePeriodSeconds: options.nodeMonitorGracePeriodSeconds ?? 40,
+    });
     lifecycle.start();
     this.registry.create(findResource('storage.k8s.io', 'v1', 'storageclasses')!, undefined, VolumeController.defaultClass());
-    const volumes = new VolumeController(this.registry, this.events, join(this.dir, 'volumes'));
+    const volumes = new VolumeController({ registry: this.registry, events: this.events, root: join(this.dir, 'volumes') });
     volumes.start();
     this.controllers.push(gc, endpoints, lifecycle, volumes, this.kubelets);
     if (options.scheduler !== false) {
@@ -245,20 +249,20 @@ export class KubernetesDouble {
     const spec = 'hollow' in nodeSpec || nodeSpec.name ? nodeSpec : { ...nodeSpec, name: await engineName(nodeSpec.engine) };
     if (this.kubelets.kubelets.has(spec.name!)) throw new Error(`k8s double: node ${spec.name} exists already`);
     if ('hollow' in spec) {
-      const kubelet = new HollowKubelet(spec, this.kubeletContext(), this.hollowCount++);
+      const kubelet = new HollowKubelet({ options: spec, context: this.kubeletContext(), index: this.hollowCount++ });
       this.kubelets.add(kubelet);
       kubelet.start();
       return spec.name;
     }
     const name = spec.name!;
-    const kubelet = new EngineKubelet(
-      { pauseImage: this.options.pauseImage, ...spec, name },
-      this.kubeletContext(),
-      join(this.dir, 'kubelet', name),
-    );
+    const kubelet = new EngineKubelet({
+      engineOptions: { pauseImage: this.options.pauseImage, ...spec, name },
+      context: this.kubeletContext(),
+      volumesRoot: join(this.dir, 'kubelet', name),
+    });
     await kubelet.connect();
     if (kubelet.bridgeGateway) {
-      this.dns ??= new ClusterDns(this.store, this.options.clusterDomain ?? 'cluster.local');
+      this.dns ??= new ClusterDns({ store: this.store, domain: this.options.clusterDomain ?? 'cluster.local' });
       try {
         await this.dns.listen(kubelet.bridgeGateway);
         const settings = { nameserver: kubelet.bridgeGateway, clusterDomain: this.dns.domain };
@@ -266,6 +270,7 @@ export class KubernetesDouble {
       } catch (error) {
         throw new Error(
           `k8s double: the cluster DNS cannot listen on ${kubelet.bridgeGateway}:53 (${(error as Error).message}); pods on ${name} would not resolve service names`,
+          { cause: error },
         );
       }
     }
@@ -281,11 +286,11 @@ export class KubernetesDouble {
     const start = this.hollowCount;
     for (let i = 0; i < count; i++) {
       const name = `${options.prefix ?? 'hollow-'}${start + i}`;
-      const kubelet = new HollowKubelet(
-        { name, labels: options.labels, capacity: options.capacity },
-        this.kubeletContext(),
-        this.hollowCount++,
-      );
+      const kubelet = new HollowKubelet({
+        options: { name, labels: options.labels, capacity: options.capacity },
+        context: this.kubeletContext(),
+        index: this.hollowCount++,
+      });
       this.kubelets.add(kubelet);
       kubelet.start();
       names.push(name);

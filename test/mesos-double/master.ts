@@ -109,12 +109,12 @@ export class MesosMasterDouble {
       void this.pollContainers();
     });
     if (this.options.zk) {
-      this.membership = new ZkMembership(
-        this.options.zk.servers,
-        this.options.zk.path,
-        () => void this.leadershipChanged(),
-        this.options.zk.digest,
-      );
+      this.membership = new ZkMembership({
+        servers: this.options.zk.servers,
+        path: this.options.zk.path,
+        onChange: () => void this.leadershipChanged(),
+        digest: this.options.zk.digest,
+      });
       await this.membership.join(this.masterInfo());
     } else {
       await this.becomeLeader();

@@ -31,19 +31,28 @@ export function post(
   });
 }
 
+export interface RawSchedulerDeps {
+  readonly address: string;
+  readonly streamId: string;
+  readonly response: IncomingMessage;
+}
+
 /** A hand-driven scheduler for testing the double: one SUBSCRIBE stream plus calls. */
 export class RawScheduler {
+  readonly address: string;
+  readonly streamId: string;
+  private readonly response: IncomingMessage;
+
   readonly events: RawEvent[] = [];
   ended = false;
   /** Acknowledge every reliable update as it arrives. */
   autoAck = false;
   private waiters: Array<() => void> = [];
 
-  private constructor(
-    readonly address: string,
-    readonly streamId: string,
-    private readonly response: IncomingMessage,
-  ) {
+  private constructor({ address, streamId, response }: RawSchedulerDeps) {
+    this.address = address;
+    this.streamId = streamId;
+    this.response = response;
     const decoder = new RecordIoDecoder();
     response.on('data', (chunk: Buffer) => {
       for (const record of decoder.push(chunk)) {
@@ -81,7 +90,7 @@ export class RawScheduler {
             reject(new Error(`SUBSCRIBE answered ${res.statusCode}`));
             return;
           }
-          resolve(new RawScheduler(address, String(res.headers['mesos-stream-id']), res));
+          resolve(new RawScheduler({ address, streamId: String(res.headers['mesos-stream-id']), response: res }));
         },
       );
       req.on('error', reject);

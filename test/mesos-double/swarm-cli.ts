@@ -75,7 +75,7 @@ export async function startMesosManager(
     );
   } catch (error) {
     await manager.stop();
-    throw new Error(`${(error as Error).message}\n${manager.output()}`);
+    throw new Error(`${(error as Error).message}\n${manager.output()}`, { cause: error });
   }
   return manager;
 }

@@ -24,21 +24,33 @@ function groupAcls(digest: GroupDigest | undefined): unknown[] {
   return [acl(zookeeper.Permission.ALL, digest.owner), acl(zookeeper.Permission.READ, digest.reader)];
 }
 
+export interface ZkMembershipDeps {
+  readonly servers: string;
+  readonly path: string;
+  readonly onChange: () => void;
+  readonly digest?: GroupDigest;
+}
+
 /**
  * The master's place in the ZooKeeper group, as Mesos' contender/detector do it: an ephemeral
  * sequential `json.info_<seq>` holding the MasterInfo JSON; the lowest sequence leads.
  */
 export class ZkMembership {
+  private readonly servers: string;
+  private readonly path: string;
+  private readonly onChange: () => void;
+  private readonly digest: GroupDigest | undefined;
+
   private client: Client | undefined;
   private ownName = '';
   private leaderInfo: { name: string; info: { address?: { ip?: string; port?: number } } } | undefined;
 
-  constructor(
-    private readonly servers: string,
-    private readonly path: string,
-    private readonly onChange: () => void,
-    private readonly digest?: GroupDigest,
-  ) {}
+  constructor({ servers, path, onChange, digest }: ZkMembershipDeps) {
+    this.servers = servers;
+    this.path = path;
+    this.onChange = onChange;
+    this.digest = digest;
+  }
 
   async join(masterInfo: object): Promise<void> {
     const client = zookeeper.createClient(this.servers, { sessionTimeout: 10_000 });

@@ -6,7 +6,7 @@ import { checkReports } from '../../scripts/api-report.mjs';
 describe('public API reports (api-extractor)', () => {
   it('match the built packages; run `npm run api:update` and commit the reports after a deliberate change', () => {
     const problems: string[] = [];
-    const changed = (checkReports as (options: { log: (line: string) => void }) => string[])({ log: (line) => problems.push(line) });
+    const changed = (checkReports as (options: { report: (line: string) => void }) => string[])({ report: (line) => problems.push(line) });
     expect({ changed, problems }).toEqual({ changed: [], problems: [] });
   }, 120_000);
 });

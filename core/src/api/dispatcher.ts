@@ -73,13 +73,23 @@ export interface DispatcherOptions {
   cors: boolean;
 }
 
+export interface DispatcherDeps {
+  readonly api: ApiContext;
+  readonly router: ApiRouter;
+  readonly options: DispatcherOptions;
+}
+
 /** Routes each request (plain or upgraded) to its handler, with errors, logs and metrics. */
 export class Dispatcher {
-  constructor(
-    private readonly api: ApiContext,
-    private readonly router: ApiRouter,
-    private readonly options: DispatcherOptions,
-  ) {}
+  private readonly api: ApiContext;
+  private readonly router: ApiRouter;
+  private readonly options: DispatcherOptions;
+
+  constructor({ api, router, options }: DispatcherDeps) {
+    this.api = api;
+    this.router = router;
+    this.options = options;
+  }
 
   readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     this.handle(req, res, undefined).catch((error: unknown) => this.failed(req, res, error));

@@ -59,7 +59,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
   const router = buildRoutes();
   let web: WebExtensionsServed | undefined;
-  const dispatcher = new Dispatcher(api, router, { cors: options.settings.cors });
+  const dispatcher = new Dispatcher({ api, router, options: { cors: options.settings.cors } });
   const limits = { headersTimeoutMs: options.headersTimeoutMs ?? 10_000, keepAliveTimeoutMs: 60_000 };
   const listeners: Listener[] = [];
   try {

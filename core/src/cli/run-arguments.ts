@@ -1,4 +1,4 @@
-import { ErrorCodes, SwarmError, type ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk';
 import { Command, CommanderError } from 'commander';
 import { collect } from './key-values.js';
 import { buildContainerConfig, type RunOptions } from './run-options.js';

@@ -170,7 +170,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
       { heartbeat: config.cluster.heartbeat, ttl: 0, options: config.cluster.discoveryOptions },
       (plugin, scheme) => guarded(plugin, 'discovery', scheme),
     );
-    opened = new MonitoredDiscovery(discovery, config.cluster.discovery, config.cluster.heartbeat * 1000);
+    opened = new MonitoredDiscovery({ inner: discovery, uri: config.cluster.discovery, heartbeatMs: config.cluster.heartbeat * 1000 });
     return opened;
   });
   registerLazy<Cluster>(container, Tokens.Cluster, (resolver) =>

@@ -6,11 +6,23 @@ export function redactDiscoveryUri(uri: string): string {
   return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/, '$1***@');
 }
 
+export interface MonitoredDiscoveryDeps {
+  readonly inner: Discovery;
+  readonly uri: string;
+  readonly heartbeatMs: number;
+  readonly now?: () => number;
+}
+
 /**
  * A discovery with what its watches reported remembered: the last set's size and time, and the
  * last error, for the web view's health panel. Everything else passes straight through.
  */
 export class MonitoredDiscovery implements Discovery {
+  private readonly inner: Discovery;
+  private readonly uri: string;
+  private readonly heartbeatMs: number;
+  private readonly now: () => number;
+
   private entries: number | undefined;
   private updatedAt: number | undefined;
   private lastError: { message: string; at: number } | undefined;
@@ -20,12 +32,11 @@ export class MonitoredDiscovery implements Discovery {
    * `heartbeatMs`: how often the backend retries. An error older than a few heartbeats with no
    * newer one means the backend recovered, even if the set it delivers did not change since.
    */
-  constructor(
-    private readonly inner: Discovery,
-    private readonly uri: string,
-    private readonly heartbeatMs: number,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor({ inner, uri, heartbeatMs, now = Date.now }: MonitoredDiscoveryDeps) {
+    this.inner = inner;
+    this.uri = uri;
+    this.heartbeatMs = heartbeatMs;
+    this.now = now;
     this.leadership = inner.leadership?.bind(inner);
   }
 

@@ -1,4 +1,4 @@
-import { PLUGIN_API_VERSION, SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
+import { PLUGIN_API_VERSION, type SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
 import semver from 'semver';
 import { CoreErrors } from '../errors.js';
 

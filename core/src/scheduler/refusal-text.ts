@@ -1,4 +1,4 @@
-import { SwarmError } from '@swarm/plugin-sdk';
+import { type SwarmError } from '@swarm/plugin-sdk';
 import type { FilterPass, PreparedFilter } from './filter-pass.js';
 import { CoreErrors } from '../errors.js';
 

@@ -44,7 +44,7 @@ export {
   type KvTlsMaterial,
 } from './kv-discovery.js';
 export { LEADER_ELECTION_PATH, distinctLeaderUpdates } from './leadership.js';
-export { SdkErrors } from '../errors.js';
+export { SdkErrors, asError } from '../errors.js';
 export { parseDuration, formatDuration } from './duration.js';
 export {
   EngineClient,

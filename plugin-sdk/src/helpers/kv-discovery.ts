@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { DiscoveryEntry, DiscoveryOptions } from '../discovery.js';
 import { parseDiscoveryEntry } from './discovery-addresses.js';
-import { SdkErrors } from '../errors.js';
+import { SdkErrors, asError } from '../errors.js';
 
 /**
  * Shared by the key-value discovery backends (zk, etcd): Swarm classic's store layout
@@ -166,7 +166,7 @@ export class SerialRetryTask {
         },
         (error: unknown) => {
           if (this.stopped) return;
-          this.onFailure(error instanceof Error ? error : new Error(String(error)));
+          this.onFailure(asError(error));
           this.retryTimer = setTimeout(() => this.trigger(), storeRetryDelayMs(this.failures++));
         },
       )

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
+import { deepStrictEqual, fail, ok, strictEqual } from 'node:assert/strict';
 import { isSwarmError, ErrorCodes } from '../errors.js';
 import type { Node } from '../node.js';
 import { NodeColumns } from '../helpers/node-columns.js';
@@ -152,7 +152,7 @@ export function strategyConformance(strategy: Strategy, tester?: Tester, options
           ok(isSwarmError(error, ErrorCodes.NO_RESOURCES), 'a SwarmError with code NO_RESOURCES');
           return;
         }
-        throw new Error('rank accepted a request no node can hold');
+        fail('rank accepted a request no node can hold');
       },
     });
   }

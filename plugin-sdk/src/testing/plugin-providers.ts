@@ -1,6 +1,7 @@
 import { container as rootContainer } from 'tsyringe';
 import type { PluginContext, PluginManifest, Provider, Resolver } from '../plugin.js';
 import { PLUGIN_API_VERSION } from '../version.js';
+import { SdkErrors } from '../errors.js';
 import { noopLogger } from './noop-logger.js';
 import type { Filter, Strategy } from '../scheduler.js';
 import { Tokens, type ExtensionKind } from '../tokens.js';
@@ -18,7 +19,7 @@ export interface RegisteredProviders {
 function resolverFor(services: Readonly<Record<string, unknown>>): Resolver {
   return {
     resolve<T>(token: string): T {
-      if (!(token in services)) throw new Error(`test resolver: nothing registered under "${token}"`);
+      if (!(token in services)) throw SdkErrors.testServiceMissing({ token });
       return services[token] as T;
     },
     isRegistered: (token) => token in services,
@@ -41,7 +42,7 @@ export function pluginProviders(manifest: PluginManifest, services: Readonly<Rec
   const providers = new Map<ExtensionKind, Map<string, Provider<unknown>>>();
   const provide = <T>(kind: ExtensionKind, name: string, provider: Provider<T>): void => {
     const forKind = providers.get(kind) ?? new Map<string, Provider<unknown>>();
-    if (forKind.has(name)) throw new Error(`${manifest.name} registers "${name}" twice`);
+    if (forKind.has(name)) throw SdkErrors.testDuplicateProvider({ plugin: manifest.name, name });
     forKind.set(name, provider as Provider<unknown>);
     providers.set(kind, forKind);
   };
@@ -57,7 +58,7 @@ export function pluginProviders(manifest: PluginManifest, services: Readonly<Rec
   manifest.register(context);
   const get = <T>(kind: ExtensionKind, name: string, extra: Readonly<Record<string, unknown>> = {}): T => {
     const provider = providers.get(kind)?.get(name);
-    if (!provider) throw new Error(`${manifest.name} registers no "${name}" under ${kind}`);
+    if (!provider) throw SdkErrors.testProviderMissing({ plugin: manifest.name, name, kind });
     return instantiate(provider as Provider<T>, { [Tokens.Logger]: noopLogger, ...services, ...extra });
   };
   return {

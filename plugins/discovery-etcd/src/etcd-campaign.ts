@@ -1,6 +1,6 @@
 import type { Etcd3 } from 'etcd3';
-import { ErrorCodes, isSwarmError, SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
-import { storeRetryDelayMs } from '@swarm/plugin-sdk/helpers';
+import { ErrorCodes, isSwarmError, type SwarmError, type Campaign, type CampaignHandlers } from '@swarm/plugin-sdk';
+import { asError, storeRetryDelayMs } from '@swarm/plugin-sdk/helpers';
 import { electionLeaseSeconds, ttlWarning } from './etcd-timing.js';
 import { RenewableLease, type LeaseRenewal } from './renewable-lease.js';
 import { EtcdErrors } from './errors.js';
@@ -9,6 +9,14 @@ const lost = (reason: string): SwarmError => EtcdErrors.storeFailure({ reason })
 
 /** How often the leader renews within one lease TTL (so a slow answer or two is survived). */
 const RENEWALS_PER_LEASE = 4;
+
+export interface EtcdCampaignDeps {
+  readonly client: Etcd3;
+  readonly key: string;
+  readonly value: string;
+  readonly ttlSeconds: number;
+  readonly handlers: CampaignHandlers;
+}
 
 /**
  * A candidate for the lock key: the key is created in a transaction only if absent, attached to
@@ -20,6 +28,12 @@ const RENEWALS_PER_LEASE = 4;
  * deadline itself, so a process frozen past it never answers as the leader.
  */
 export class EtcdCampaign implements Campaign {
+  private readonly client: Etcd3;
+  private readonly key: string;
+  private readonly value: string;
+  private readonly ttlSeconds: number;
+  private readonly handlers: CampaignHandlers;
+
   private readonly lease: RenewableLease;
   private leader = false;
   private validUntil = 0;
@@ -30,13 +44,12 @@ export class EtcdCampaign implements Campaign {
   private deadline: NodeJS.Timeout | undefined;
   private readonly running: Promise<void>;
 
-  constructor(
-    private readonly client: Etcd3,
-    private readonly key: string,
-    private readonly value: string,
-    private readonly ttlSeconds: number,
-    private readonly handlers: CampaignHandlers,
-  ) {
+  constructor({ client, key, value, ttlSeconds, handlers }: EtcdCampaignDeps) {
+    this.client = client;
+    this.key = key;
+    this.value = value;
+    this.ttlSeconds = ttlSeconds;
+    this.handlers = handlers;
     this.leaseSeconds = electionLeaseSeconds(ttlSeconds);
     this.lease = new RenewableLease(client, this.leaseSeconds);
     this.checkTtl(this.leaseSeconds);
@@ -72,7 +85,7 @@ export class EtcdCampaign implements Campaign {
         failures = 0;
       } catch (error) {
         if (this.stopped) break;
-        const reason = error instanceof Error ? error : new Error(String(error));
+        const reason = asError(error);
         this.stepDown(reason);
         this.handlers.onError?.(reason);
         await this.sleep(storeRetryDelayMs(failures++));
@@ -102,7 +115,7 @@ export class EtcdCampaign implements Campaign {
       } catch (error) {
         if (isSwarmError(error, ErrorCodes.DISCOVERY_FAILED)) throw error;
         // Not known lost: the deadline decides, until then the next renewal may get through.
-        this.handlers.onError?.(error instanceof Error ? error : new Error(String(error)));
+        this.handlers.onError?.(asError(error));
       }
     }
   }

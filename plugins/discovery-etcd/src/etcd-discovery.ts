@@ -21,7 +21,7 @@ export class EtcdDiscovery implements Discovery {
   ) {}
 
   watch(onEntries: (entries: readonly DiscoveryEntry[]) => void, onError: (error: Error) => void): DiscoveryWatcher {
-    const watch = new EtcdNodesWatch(this.etcd(), `${this.target.nodesPath}/`, onEntries, onError);
+    const watch = new EtcdNodesWatch({ client: this.etcd(), prefix: `${this.target.nodesPath}/`, onEntries, onError });
     const watcher: DiscoveryWatcher = {
       stop: () => {
         watch.stop();
@@ -43,7 +43,7 @@ export class EtcdDiscovery implements Discovery {
   }
 
   leadership(key: string, ttlSeconds: number): LeaderElection {
-    return new EtcdLeaderElection(this.etcd(), joinKeyPath(this.target.prefix, key), ttlSeconds);
+    return new EtcdLeaderElection({ client: this.etcd(), key: joinKeyPath(this.target.prefix, key), ttlSeconds });
   }
 
   async close(): Promise<void> {

@@ -4,23 +4,30 @@ import { collectEntries, EntrySetDeduper } from '@swarm/plugin-sdk/helpers';
 import { SnapshotWatch } from './snapshot-watch.js';
 import { EtcdErrors } from './errors.js';
 
+export interface EtcdNodesWatchDeps {
+  readonly client: Etcd3;
+  readonly prefix: string;
+  readonly onEntries: (entries: readonly DiscoveryEntry[]) => void;
+  readonly onError: (error: Error) => void;
+}
+
 /** Keeps the nodes prefix's keys in memory from a read plus its watch, and reports the entry set. */
 export class EtcdNodesWatch implements DiscoveryWatcher {
+  private readonly prefix: string;
+  private readonly onError: (error: Error) => void;
+
   private readonly values = new Map<string, string>();
   private readonly deduper: EntrySetDeduper;
   private readonly watch: SnapshotWatch;
 
-  constructor(
-    client: Etcd3,
-    private readonly prefix: string,
-    onEntries: (entries: readonly DiscoveryEntry[]) => void,
-    private readonly onError: (error: Error) => void,
-  ) {
+  constructor({ client, prefix, onEntries, onError }: EtcdNodesWatchDeps) {
+    this.prefix = prefix;
+    this.onError = onError;
     this.deduper = new EntrySetDeduper(onEntries);
-    this.watch = new SnapshotWatch(
+    this.watch = new SnapshotWatch({
       client,
-      { prefix },
-      {
+      range: { prefix },
+      handlers: {
         snapshot: (kvs) => {
           this.values.clear();
           for (const kv of kvs) this.values.set(kv.key.toString(), kv.value.toString());
@@ -30,7 +37,7 @@ export class EtcdNodesWatch implements DiscoveryWatcher {
         delete: (kv) => this.change(kv, undefined),
         error: onError,
       },
-    );
+    });
   }
 
   stop(): void {

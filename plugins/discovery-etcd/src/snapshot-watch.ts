@@ -12,20 +12,29 @@ export interface SnapshotHandlers {
 
 export type WatchedRange = { readonly key: string } | { readonly prefix: string };
 
+export interface SnapshotWatchDeps {
+  readonly client: Etcd3;
+  readonly range: WatchedRange;
+  readonly handlers: SnapshotHandlers;
+}
+
 /**
  * Reads a key or prefix, then watches it from the next revision so no change falls between the
  * read and the watch. The client resumes a dropped watch by itself; a watch that fails for good
  * (compaction, ...) is restarted with a fresh read, retried with backoff while etcd is down.
  */
 export class SnapshotWatch {
+  private readonly client: Etcd3;
+  private readonly range: WatchedRange;
+  private readonly handlers: SnapshotHandlers;
+
   private watcher: Watcher | undefined;
   private readonly starter: SerialRetryTask;
 
-  constructor(
-    private readonly client: Etcd3,
-    private readonly range: WatchedRange,
-    private readonly handlers: SnapshotHandlers,
-  ) {
+  constructor({ client, range, handlers }: SnapshotWatchDeps) {
+    this.client = client;
+    this.range = range;
+    this.handlers = handlers;
     this.starter = new SerialRetryTask(
       () => this.start(),
       (error) => handlers.error(EtcdErrors.readFailed({ what: this.describe(), reason: error.message }, { cause: error })),

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Discovery, DiscoveryEntry, DiscoveryWatcher } from '@swarm/plugin-sdk';
 import { FileDiscoveryErrors } from './errors.js';
 import { parseFileContent } from './file-content.js';
+import { asError } from '@swarm/plugin-sdk/helpers';
 
 /** Re-reads the file every heartbeat and reports the entries whenever they change. */
 export class FileDiscovery implements Discovery {
@@ -23,7 +24,7 @@ export class FileDiscovery implements Discovery {
           onEntries(entries);
         }
       } catch (error) {
-        if (!stopped) onError(error instanceof Error ? error : new Error(String(error)));
+        if (!stopped) onError(asError(error));
       }
       if (!stopped) timer = setTimeout(() => void poll(), this.heartbeatMs);
     };

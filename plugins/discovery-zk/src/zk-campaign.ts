@@ -9,6 +9,14 @@ import { ZkErrors } from './errors.js';
 /** How often a leader proves its session within one session timeout (so a slow answer or two is survived). */
 const RECONFIRMATIONS_PER_TIMEOUT = 5;
 
+export interface ZkCampaignDeps {
+  readonly session: ZkSession;
+  readonly key: string;
+  readonly value: string;
+  readonly ttlSeconds: number;
+  readonly handlers: CampaignHandlers;
+}
+
 /**
  * ZooKeeper's leader election recipe: every candidate owns an ephemeral sequential node under the
  * lock key; the lowest one leads, the others watch their predecessor.
@@ -21,6 +29,12 @@ const RECONFIRMATIONS_PER_TIMEOUT = 5;
  * deadline itself, so a process that was frozen past it never answers as the leader.
  */
 export class ZkCampaign implements Campaign {
+  private readonly session: ZkSession;
+  private readonly key: string;
+  private readonly value: string;
+  private readonly ttlSeconds: number;
+  private readonly handlers: CampaignHandlers;
+
   private node: string | undefined;
   private leader = false;
   private resigned = false;
@@ -30,13 +44,12 @@ export class ZkCampaign implements Campaign {
   private reconfirm: NodeJS.Timeout | undefined;
   private readonly evaluator: SerialRetryTask;
 
-  constructor(
-    private readonly session: ZkSession,
-    private readonly key: string,
-    private readonly value: string,
-    private readonly ttlSeconds: number,
-    private readonly handlers: CampaignHandlers,
-  ) {
+  constructor({ session, key, value, ttlSeconds, handlers }: ZkCampaignDeps) {
+    this.session = session;
+    this.key = key;
+    this.value = value;
+    this.ttlSeconds = ttlSeconds;
+    this.handlers = handlers;
     this.evaluator = new SerialRetryTask(
       () => this.evaluate(),
       (error) => handlers.onError?.(error),

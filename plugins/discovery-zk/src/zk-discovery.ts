@@ -26,7 +26,7 @@ export class ZkDiscovery implements Discovery {
 
   watch(onEntries: (entries: readonly DiscoveryEntry[]) => void, onError: (error: Error) => void): DiscoveryWatcher {
     this.errorSinks.add(onError);
-    const watch = new ZkNodesWatch(this.sharedSession(), `/${this.target.nodesPath}`, onEntries, onError);
+    const watch = new ZkNodesWatch({ session: this.sharedSession(), path: `/${this.target.nodesPath}`, onEntries, onError });
     const watcher: DiscoveryWatcher = {
       stop: () => {
         watch.stop();
@@ -44,9 +44,12 @@ export class ZkDiscovery implements Discovery {
   }
 
   leadership(key: string, ttlSeconds: number): LeaderElection {
-    return new ZkLeaderElection(this.transport(), `/${joinKeyPath(this.target.prefix, key)}`, ttlSeconds, (session) =>
-      this.electionSessions.add(session),
-    );
+    return new ZkLeaderElection({
+      endpoint: this.transport(),
+      key: `/${joinKeyPath(this.target.prefix, key)}`,
+      ttlSeconds,
+      track: (session) => this.electionSessions.add(session),
+    });
   }
 
   async close(): Promise<void> {
@@ -66,8 +69,12 @@ export class ZkDiscovery implements Discovery {
   }
 
   private sharedSession(): ZkSession {
-    this.session ??= new ZkSession(this.transport(), sessionTimeoutMs(this.options.ttl), (error) => {
-      for (const sink of this.errorSinks) sink(error);
+    this.session ??= new ZkSession({
+      endpoint: this.transport(),
+      sessionTimeoutMs: sessionTimeoutMs(this.options.ttl),
+      onError: (error) => {
+        for (const sink of this.errorSinks) sink(error);
+      },
     });
     return this.session;
   }

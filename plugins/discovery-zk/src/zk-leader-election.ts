@@ -5,28 +5,44 @@ import { ZkLeaderFollower } from './zk-leader-follower.js';
 import { ZkSession } from './zk-session.js';
 import { electionSessionTimeoutMs } from './zk-timing.js';
 
+export interface ZkLeaderElectionDeps {
+  readonly endpoint: ZkEndpoint;
+  readonly key: string;
+  readonly ttlSeconds: number;
+  readonly track: (session: ZkSession) => void;
+}
+
 /**
  * Leader election under one ZooKeeper key. Each campaign and each follower has its own session,
  * short enough that a dead leader's candidate node is gone within the election TTL.
  */
 export class ZkLeaderElection implements LeaderElection {
-  constructor(
-    private readonly endpoint: ZkEndpoint,
-    readonly key: string,
-    private readonly ttlSeconds: number,
-    private readonly track: (session: ZkSession) => void,
-  ) {}
+  private readonly endpoint: ZkEndpoint;
+  readonly key: string;
+  private readonly ttlSeconds: number;
+  private readonly track: (session: ZkSession) => void;
+
+  constructor({ endpoint, key, ttlSeconds, track }: ZkLeaderElectionDeps) {
+    this.endpoint = endpoint;
+    this.key = key;
+    this.ttlSeconds = ttlSeconds;
+    this.track = track;
+  }
 
   campaign(value: string, handlers: CampaignHandlers): Campaign {
-    return new ZkCampaign(this.openSession(handlers.onError), this.key, value, this.ttlSeconds, handlers);
+    return new ZkCampaign({ session: this.openSession(handlers.onError), key: this.key, value, ttlSeconds: this.ttlSeconds, handlers });
   }
 
   follow(onLeader: (leader: string | undefined) => void, onError: (error: Error) => void): LeaderFollower {
-    return new ZkLeaderFollower(this.openSession(onError), this.key, onLeader, onError);
+    return new ZkLeaderFollower({ session: this.openSession(onError), key: this.key, onLeader, onError });
   }
 
   private openSession(onError: ((error: Error) => void) | undefined): ZkSession {
-    const session = new ZkSession(this.endpoint, electionSessionTimeoutMs(this.ttlSeconds), onError ?? (() => undefined));
+    const session = new ZkSession({
+      endpoint: this.endpoint,
+      sessionTimeoutMs: electionSessionTimeoutMs(this.ttlSeconds),
+      onError: onError ?? (() => undefined),
+    });
     this.track(session);
     return session;
   }

@@ -4,17 +4,24 @@ import { listCandidates } from './zk-candidates.js';
 import { readIfPresent } from './zk-node-ops.js';
 import type { ZkSession } from './zk-session.js';
 
+export interface ZkLeaderFollowerDeps {
+  readonly session: ZkSession;
+  readonly key: string;
+  readonly onLeader: (leader: string | undefined) => void;
+  readonly onError: (error: Error) => void;
+}
+
 /** Reports the value of the lowest candidate node under the lock key whenever it changes. */
 export class ZkLeaderFollower implements LeaderFollower {
+  private readonly session: ZkSession;
+  private readonly key: string;
+
   private readonly report: (leader: string | undefined) => void;
   private readonly reader: SerialRetryTask;
 
-  constructor(
-    private readonly session: ZkSession,
-    private readonly key: string,
-    onLeader: (leader: string | undefined) => void,
-    onError: (error: Error) => void,
-  ) {
+  constructor({ session, key, onLeader, onError }: ZkLeaderFollowerDeps) {
+    this.session = session;
+    this.key = key;
     this.report = distinctLeaderUpdates(onLeader);
     this.reader = new SerialRetryTask(() => this.read(), onError);
     session.listen({ connected: () => this.reader.trigger() });

@@ -4,23 +4,32 @@ import { CALL_TIMEOUT_MS, readIfPresent } from './zk-node-ops.js';
 import type { ZkSession } from './zk-session.js';
 import { ZkErrors } from './errors.js';
 
+export interface ZkNodesWatchDeps {
+  readonly session: ZkSession;
+  readonly path: string;
+  readonly onEntries: (entries: readonly DiscoveryEntry[]) => void;
+  readonly onError: (error: Error) => void;
+}
+
 /**
  * Watches the children of the nodes path and reports the full entry set whenever it changes.
  * Each child's value is read once (entries are written once and never updated in place). Every
  * reconnection re-reads the tree and sets a new watch, so watches survive a store restart.
  */
 export class ZkNodesWatch implements DiscoveryWatcher {
+  private readonly session: ZkSession;
+  private readonly path: string;
+  private readonly onError: (error: Error) => void;
+
   private readonly values = new Map<string, string>();
   private readonly deduper: EntrySetDeduper;
   private readonly reader: SerialRetryTask;
   private readonly unlisten: () => void;
 
-  constructor(
-    private readonly session: ZkSession,
-    private readonly path: string,
-    onEntries: (entries: readonly DiscoveryEntry[]) => void,
-    private readonly onError: (error: Error) => void,
-  ) {
+  constructor({ session, path, onEntries, onError }: ZkNodesWatchDeps) {
+    this.session = session;
+    this.path = path;
+    this.onError = onError;
     this.deduper = new EntrySetDeduper(onEntries);
     this.reader = new SerialRetryTask(
       () => this.read(),

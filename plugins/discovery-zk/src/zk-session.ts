@@ -1,5 +1,5 @@
 import zookeeper, { type Client, type ZkException } from 'node-zookeeper-client';
-import { SwarmError } from '@swarm/plugin-sdk';
+import type { SwarmError } from '@swarm/plugin-sdk';
 import type { ZkEndpoint } from './zk-endpoint.js';
 import { ZkErrors } from './errors.js';
 
@@ -20,12 +20,22 @@ export function zkCode(error: unknown): number | undefined {
   return typeof candidate?.getCode === 'function' ? candidate.getCode() : undefined;
 }
 
+export interface ZkSessionDeps {
+  readonly endpoint: ZkEndpoint;
+  readonly sessionTimeoutMs: number;
+  readonly onError: (error: Error) => void;
+}
+
 /**
  * One ZooKeeper session that outlives its clients: when the session expires, a new client (and
  * session) replaces it, and listeners hear `connected(true)` so they can re-create ephemeral
  * nodes and watches.
  */
 export class ZkSession {
+  private readonly endpoint: ZkEndpoint;
+  private readonly sessionTimeoutMs: number;
+  private readonly onError: (error: Error) => void;
+
   private client: Client | undefined;
   private readonly connection: Promise<string>;
   private readonly unsubscribe: () => void;
@@ -38,11 +48,10 @@ export class ZkSession {
   private unreachableTimer: NodeJS.Timeout | undefined;
   private disconnectedSince = Date.now();
 
-  constructor(
-    private readonly endpoint: ZkEndpoint,
-    private readonly sessionTimeoutMs: number,
-    private readonly onError: (error: Error) => void,
-  ) {
+  constructor({ endpoint, sessionTimeoutMs, onError }: ZkSessionDeps) {
+    this.endpoint = endpoint;
+    this.sessionTimeoutMs = sessionTimeoutMs;
+    this.onError = onError;
     this.unsubscribe = endpoint.onFailure((error) => this.onTransportFailure(error));
     this.connection = endpoint.connectionString();
     this.start();

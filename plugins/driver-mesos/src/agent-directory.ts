@@ -4,21 +4,31 @@ import type { EngineTls } from '@swarm/plugin-sdk/helpers';
 import { findByIdOrName } from './engine-objects.js';
 import type { Offer } from './protocol.js';
 
+export interface AgentDirectoryDeps {
+  readonly tls: EngineTls | undefined;
+  readonly onEvent: (agent: MesosAgent, event: DockerEvent) => void;
+  readonly logger: Logger;
+}
+
 /** Every agent seen in an offer, and the cluster-wide lookups over their engines. */
 export class AgentDirectory {
+  private readonly tls: EngineTls | undefined;
+  private readonly onEvent: (agent: MesosAgent, event: DockerEvent) => void;
+  private readonly logger: Logger;
+
   private readonly agents = new Map<string, MesosAgent>();
 
-  constructor(
-    private readonly tls: EngineTls | undefined,
-    private readonly onEvent: (agent: MesosAgent, event: DockerEvent) => void,
-    private readonly logger: Logger,
-  ) {}
+  constructor({ tls, onEvent, logger }: AgentDirectoryDeps) {
+    this.tls = tls;
+    this.onEvent = onEvent;
+    this.logger = logger;
+  }
 
   /** The agent behind an offer; a new one starts reading its engine and its event stream at once. */
   fromOffer(offer: Offer): MesosAgent {
     const known = this.agents.get(offer.agent_id.value);
     if (known) return known;
-    const agent = new MesosAgent(offer, this.tls, this.onEvent, this.logger);
+    const agent = new MesosAgent({ offer, tls: this.tls, onEvent: this.onEvent, logger: this.logger });
     this.agents.set(agent.id, agent);
     void agent.refresh();
     agent.events.start();

@@ -32,6 +32,13 @@ function attributeText(attribute: Attribute): string {
   return '';
 }
 
+export interface MesosAgentDeps {
+  readonly offer: Offer;
+  readonly tls: EngineTls | undefined;
+  readonly onEvent: (agent: MesosAgent, event: DockerEvent) => void;
+  readonly logger: Logger;
+}
+
 /**
  * A Mesos agent as a scheduler `Node`: its resources are what it currently offers, its labels
  * its attributes (plus its engine's labels), and its containers come from its Docker engine,
@@ -55,7 +62,7 @@ export class MesosAgent implements Node {
   private refreshed = false;
   private readonly removed = new Map<string, number>();
 
-  constructor(offer: Offer, tls: EngineTls | undefined, onEvent: (agent: MesosAgent, event: DockerEvent) => void, logger: Logger) {
+  constructor({ offer, tls, onEvent, logger }: MesosAgentDeps) {
     this.id = offer.agent_id.value;
     this.name = offer.hostname;
     this.ip = offer.url?.address.ip ?? offer.hostname;
@@ -63,7 +70,7 @@ export class MesosAgent implements Node {
     const port = portAttribute ? Number(attributeText(portAttribute)) : tls ? 2376 : 2375;
     this.addr = `${this.ip}:${port}`;
     this.engine = new EngineClient(tls ? { protocol: 'https', host: this.ip, port, tls } : { protocol: 'http', host: this.ip, port });
-    this.events = new EngineEventFeed(this.engine, (event) => onEvent(this, event), logger);
+    this.events = new EngineEventFeed({ engine: this.engine, onEvent: (event) => onEvent(this, event), logger });
     this.setAttributes(offer.attributes ?? []);
   }
 

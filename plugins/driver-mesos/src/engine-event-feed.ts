@@ -5,23 +5,33 @@ import { readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
 const MIN_RETRY_MS = 500;
 const MAX_RETRY_MS = 10_000;
 
+export interface EngineEventFeedDeps {
+  readonly engine: EngineClient;
+  readonly onEvent: (event: DockerEvent) => void;
+  readonly logger: Logger;
+}
+
 /**
  * One agent engine's `/events` stream, kept open while the agent is known: one JSON event a line,
  * re-opened with backoff when it ends. No `since` on re-open: replayed events would reach
  * clients twice, and the task updates cover what happened while the stream was down.
  */
 export class EngineEventFeed {
+  private readonly engine: EngineClient;
+  private readonly onEvent: (event: DockerEvent) => void;
+  private readonly logger: Logger;
+
   private response: IncomingMessage | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs = MIN_RETRY_MS;
   private stopped = true;
   private lastError: string | undefined;
 
-  constructor(
-    private readonly engine: EngineClient,
-    private readonly onEvent: (event: DockerEvent) => void,
-    private readonly logger: Logger,
-  ) {}
+  constructor({ engine, onEvent, logger }: EngineEventFeedDeps) {
+    this.engine = engine;
+    this.onEvent = onEvent;
+    this.logger = logger;
+  }
 
   start(): void {
     if (!this.stopped) return;

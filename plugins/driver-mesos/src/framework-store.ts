@@ -1,8 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import zookeeper from 'node-zookeeper-client';
-import type { ZkSession } from './zk-session.js';
-import { isNoNode, zkCall } from './zk-session.js';
+import { isNoNode, zkCall, type ZkSession } from './zk-session.js';
 import { MesosErrors } from './errors.js';
 
 /** Keeps the framework ID so a restarted manager re-subscribes as the same framework. */
@@ -40,15 +39,20 @@ export class FileFrameworkIdStore implements FrameworkIdStore {
   }
 }
 
+export interface ZkFrameworkIdStoreDeps {
+  readonly session: ZkSession;
+  readonly mesosPath: string;
+  readonly frameworkName: string;
+}
+
 /** Stored next to the Mesos group in the same ZooKeeper ensemble, at `<path>-swarm/<name>/framework_id`. */
 export class ZkFrameworkIdStore implements FrameworkIdStore {
+  private readonly session: ZkSession;
+
   private readonly node: string;
 
-  constructor(
-    private readonly session: ZkSession,
-    mesosPath: string,
-    frameworkName: string,
-  ) {
+  constructor({ session, mesosPath, frameworkName }: ZkFrameworkIdStoreDeps) {
+    this.session = session;
     this.node = `${mesosPath === '/' ? '' : mesosPath}-swarm/${frameworkName}/framework_id`;
   }
 

@@ -42,19 +42,21 @@ export function createMasterFinder(
     };
   }
   let detector: ZkLeaderDetector | undefined;
-  const session = new ZkSession(
-    location.servers,
-    location.auth,
-    (client) => {
+  const session = new ZkSession({
+    servers: location.servers,
+    auth: location.auth,
+    onConnected: (client) => {
       logger.info({ zk: location.servers }, 'mesos: connected to ZooKeeper');
       detector?.attach(client);
     },
-    (why) => {
+    onDisconnected: (why) => {
       detector?.detach();
       logger.warn({ why }, `mesos: ${why}; keeping the current master until ZooKeeper is back`);
     },
-  );
-  const store = stateFile ? new FileFrameworkIdStore(stateFile) : new ZkFrameworkIdStore(session, location.path, frameworkName);
+  });
+  const store = stateFile
+    ? new FileFrameworkIdStore(stateFile)
+    : new ZkFrameworkIdStore({ session, mesosPath: location.path, frameworkName });
   let lastWhy: string | undefined;
   return {
     store,

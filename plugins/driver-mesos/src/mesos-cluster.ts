@@ -88,11 +88,11 @@ export class MesosCluster implements Cluster {
     this.logger = deps.logger.child({ driver: 'mesos' });
     this.scheduler = deps.scheduler;
     this.options = parseMesosOptions(deps.config.cluster.options, deps.env ?? process.env);
-    this.agents = new AgentDirectory(
-      readEngineTls(deps.config.cluster.tls),
-      (agent, event) => this.onEngineEvent(agent, event),
-      this.logger,
-    );
+    this.agents = new AgentDirectory({
+      tls: readEngineTls(deps.config.cluster.tls),
+      onEvent: (agent, event) => this.onEngineEvent(agent, event),
+      logger: this.logger,
+    });
     this.finder = createMasterFinder(
       parseMasterLocation(deps.config.cluster.discovery),
       this.options.frameworkName,
@@ -103,15 +103,15 @@ export class MesosCluster implements Cluster {
     this.queue = new TaskQueue(this.options.taskTimeoutMs, (task) =>
       task.reject(MesosErrors.taskTimedOut({ after: formatDuration(this.options.taskTimeoutMs), why: this.whyNotPlaced(task) })),
     );
-    this.subscription = new Subscription(
-      () => this.frameworkInfo(),
-      {
+    this.subscription = new Subscription({
+      frameworkInfo: () => this.frameworkInfo(),
+      handlers: {
         subscribed: (id) => this.onSubscribed(id),
         event: (event) => this.onEvent(event),
         disconnected: () => this.onDisconnected(),
       },
-      this.logger,
-    );
+      logger: this.logger,
+    });
   }
 
   async start(): Promise<void> {

@@ -22,12 +22,22 @@ const MISSED_HEARTBEATS = 5;
 type CallBody<T> = T extends { framework_id: unknown } ? Omit<T, 'framework_id'> : never;
 export type FrameworkCall = CallBody<Exclude<Call, { type: 'SUBSCRIBE' }>>;
 
+export interface SubscriptionDeps {
+  readonly frameworkInfo: () => FrameworkInfo;
+  readonly handlers: SubscriptionHandlers;
+  readonly logger: Logger;
+}
+
 /**
  * The SUBSCRIBE stream and the calls that go with it: subscribes to the current master, parses
  * the RecordIO stream, watches heartbeats, and re-subscribes with exponential backoff whenever
  * the stream ends, goes silent or the leader changes.
  */
 export class Subscription {
+  private readonly frameworkInfo: () => FrameworkInfo;
+  private readonly handlers: SubscriptionHandlers;
+  private readonly logger: Logger;
+
   private master: MasterAddress | undefined;
   private stream: { streamId: string; master: MasterAddress; close(): void } | undefined;
   private connecting = false;
@@ -40,11 +50,11 @@ export class Subscription {
   private failedOver = false;
   private status = 'waiting for the leading master';
 
-  constructor(
-    private readonly frameworkInfo: () => FrameworkInfo,
-    private readonly handlers: SubscriptionHandlers,
-    private readonly logger: Logger,
-  ) {}
+  constructor({ frameworkInfo, handlers, logger }: SubscriptionDeps) {
+    this.frameworkInfo = frameworkInfo;
+    this.handlers = handlers;
+    this.logger = logger;
+  }
 
   start(): void {
     this.stopped = false;

@@ -18,11 +18,23 @@ function forceClose(client: Client): void {
   client.close();
 }
 
+export interface ZkSessionDeps {
+  readonly servers: string;
+  readonly auth: string | undefined;
+  readonly onConnected: (client: Client) => void;
+  readonly onDisconnected: (why: string) => void;
+}
+
 /**
  * One ZooKeeper session for the driver, kept alive across outages. `onConnected` runs after every
  * (re)connection so watchers can be set again.
  */
 export class ZkSession {
+  private readonly servers: string;
+  private readonly auth: string | undefined;
+  private readonly onConnected: (client: Client) => void;
+  private readonly onDisconnected: (why: string) => void;
+
   private client: Client | undefined;
   private closed = false;
   private connected = false;
@@ -30,12 +42,12 @@ export class ZkSession {
   private probeTimer: NodeJS.Timeout | undefined;
   private unreachableSince: number | undefined;
 
-  constructor(
-    private readonly servers: string,
-    private readonly auth: string | undefined,
-    private readonly onConnected: (client: Client) => void,
-    private readonly onDisconnected: (why: string) => void,
-  ) {}
+  constructor({ servers, auth, onConnected, onDisconnected }: ZkSessionDeps) {
+    this.servers = servers;
+    this.auth = auth;
+    this.onConnected = onConnected;
+    this.onDisconnected = onDisconnected;
+  }
 
   open(): void {
     if (this.closed || this.probeTimer) return;

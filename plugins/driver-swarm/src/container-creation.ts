@@ -10,7 +10,7 @@ import type { ContainerIndex } from './container-index.js';
 export interface CreationContext {
   scheduler: Scheduler;
   index: ContainerIndex;
-  log: Logger;
+  logger: Logger;
   createRetry: number;
   /** Names of creates in flight, so two parallel `docker run --name x` cannot both pass the check. */
   pendingNames: Set<string>;
@@ -118,7 +118,7 @@ export async function createContainer(
       return await createWithRetries(context, config, name, auth);
     } catch (error) {
       if (!isEngineRefusal(error) || replaced >= context.candidates().length) throw error;
-      context.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'Engine refused the create, placing it again');
+      context.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Engine refused the create, placing it again');
     }
   }
 }
@@ -147,7 +147,7 @@ async function createWithRetries(
       }
     }
     for (; retries < context.createRetry; retries++) {
-      context.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'Failed to create container, retrying');
+      context.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Failed to create container, retrying');
       try {
         return await attempt(context, config, name, auth, false);
       } catch (next) {

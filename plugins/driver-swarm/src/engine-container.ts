@@ -93,8 +93,20 @@ function sharedRow(row: ContainerSummary): ContainerSummary {
   });
 }
 
+export interface EngineContainerDeps {
+  readonly node: Node;
+  readonly summary: ContainerSummary;
+  readonly config: ContainerConfig;
+  readonly inspect: ContainerInspect | InspectDetails | undefined;
+  readonly reservedCpus: number;
+}
+
 /** A container known to an engine: its `docker ps` row plus, once inspected, its configuration. */
 export class EngineContainer implements Container {
+  readonly node: Node;
+  readonly config: ContainerConfig;
+  readonly reservedCpus: number;
+
   readonly id: string;
   readonly name: string;
   readonly names: readonly string[];
@@ -107,13 +119,10 @@ export class EngineContainer implements Container {
    * `reservedCpus`: CPUs the container holds on its node. A created container's are read back from
    * its engine's CpuShares (Swarm classic's conversion); a pending one's are what its create asks.
    */
-  constructor(
-    readonly node: Node,
-    summary: ContainerSummary,
-    readonly config: ContainerConfig,
-    inspect: ContainerInspect | InspectDetails | undefined,
-    readonly reservedCpus: number,
-  ) {
+  constructor({ node, summary, config, inspect, reservedCpus }: EngineContainerDeps) {
+    this.node = node;
+    this.config = config;
+    this.reservedCpus = reservedCpus;
     this.summary = sharedRow(summary);
     this.id = this.summary.Id;
     this.names = this.summary.Names ?? [];
@@ -126,7 +135,7 @@ export class EngineContainer implements Container {
 
   /** The same container with a newer `docker ps` row. */
   withRow(summary: ContainerSummary): EngineContainer {
-    return new EngineContainer(this.node, summary, this.config, this.details, this.reservedCpus);
+    return new EngineContainer({ node: this.node, summary, config: this.config, inspect: this.details, reservedCpus: this.reservedCpus });
   }
 
   /**
@@ -176,7 +185,13 @@ export class EngineContainer implements Container {
 
 /** A container as its engine describes it (`docker ps` row and inspect), on an engine with `engineCpus` CPUs. */
 export function inspectedContainer(node: Node, summary: ContainerSummary, inspect: ContainerInspect, engineCpus: number): EngineContainer {
-  return new EngineContainer(node, summary, configFromInspect(inspect), inspect, sharesToCpus(inspect.HostConfig?.CpuShares, engineCpus));
+  return new EngineContainer({
+    node,
+    summary,
+    config: configFromInspect(inspect),
+    inspect,
+    reservedCpus: sharesToCpus(inspect.HostConfig?.CpuShares, engineCpus),
+  });
 }
 
 /** A container swarm is creating: counted in reservations and name checks until the engine answers. */
@@ -190,5 +205,5 @@ export function pendingContainer(node: Node, swarmId: string, name: string | und
     Status: 'Pending',
     Labels: config.Labels ?? {},
   };
-  return new EngineContainer(node, summary, config, undefined, requestedCpus(config));
+  return new EngineContainer({ node, summary, config, inspect: undefined, reservedCpus: requestedCpus(config) });
 }

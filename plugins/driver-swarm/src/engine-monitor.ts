@@ -72,12 +72,26 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+export interface EngineMonitorDeps {
+  readonly node: EngineNode;
+  readonly api: EngineApi;
+  readonly timings: MonitorTimings;
+  readonly hooks: MonitorHooks;
+  readonly logger: Logger;
+}
+
 /**
  * Keeps one EngineNode in step with its engine: connects (info, version, full load, event
  * stream), refreshes between the min and max intervals, counts connection failures to mark the
  * node Unhealthy and back, and applies engine events one container at a time.
  */
 export class EngineMonitor {
+  readonly node: EngineNode;
+  readonly api: EngineApi;
+  private readonly timings: MonitorTimings;
+  private readonly hooks: MonitorHooks;
+  private readonly logger: Logger;
+
   private timer: NodeJS.Timeout | undefined;
   private livenessTimer: NodeJS.Timeout | undefined;
   private checking = false;
@@ -94,13 +108,12 @@ export class EngineMonitor {
   /** Resolves once the first connection attempt finished (either way). */
   readonly firstAttempt: Promise<void>;
 
-  constructor(
-    readonly node: EngineNode,
-    readonly api: EngineApi,
-    private readonly timings: MonitorTimings,
-    private readonly hooks: MonitorHooks,
-    private readonly log: Logger,
-  ) {
+  constructor({ node, api, timings, hooks, logger }: EngineMonitorDeps) {
+    this.node = node;
+    this.api = api;
+    this.timings = timings;
+    this.hooks = hooks;
+    this.logger = logger;
     api.observe({
       refused: (error) => this.engineDown(`connection refused: ${errorText(error)}`),
       cut: () => void this.checkLiveness(true),
@@ -161,7 +174,7 @@ export class EngineMonitor {
       this.node.touch();
       this.pendingAttempts++;
       const backoff = Math.min(this.timings.refreshMinMs * 2 ** (this.pendingAttempts - 1), this.timings.refreshMaxMs);
-      this.log.debug({ addr: this.node.addr, err: errorText(error) }, 'engine not validated yet, will retry');
+      this.logger.debug({ addr: this.node.addr, err: errorText(error) }, 'engine not validated yet, will retry');
       this.schedule(backoff, () => this.connect());
     }
   }
@@ -202,7 +215,7 @@ export class EngineMonitor {
     this.node.failureCount = 0;
     this.node.touch();
     if (this.node.status() === 'unhealthy') {
-      this.log.info({ addr: this.node.addr, name: this.node.name }, 'engine came back to life');
+      this.logger.info({ addr: this.node.addr, name: this.node.name }, 'engine came back to life');
       this.node.setStatus('healthy');
       this.hooks.lifecycle(this.node, 'engine_reconnect');
       if (!this.events) this.openEvents();
@@ -211,13 +224,13 @@ export class EngineMonitor {
 
   private failed(error: unknown): void {
     if (!isEngineUnreachable(error)) {
-      this.log.warn({ addr: this.node.addr, err: errorText(error) }, 'engine refresh failed');
+      this.logger.warn({ addr: this.node.addr, err: errorText(error) }, 'engine refresh failed');
       return;
     }
     this.node.failureCount++;
     this.node.setError(errorText(error));
     if (this.node.isHealthy() && this.node.failureCount >= this.timings.failureRetry) {
-      this.log.info({ addr: this.node.addr, name: this.node.name, failures: this.node.failureCount }, 'engine marked unhealthy');
+      this.logger.info({ addr: this.node.addr, name: this.node.name, failures: this.node.failureCount }, 'engine marked unhealthy');
       this.node.setStatus('unhealthy');
       this.hooks.lifecycle(this.node, 'engine_disconnect');
     }
@@ -231,7 +244,7 @@ export class EngineMonitor {
    */
   engineDown(reason: string): void {
     if (this.stopped || !this.connected || !this.node.isHealthy()) return;
-    this.log.info({ addr: this.node.addr, name: this.node.name, reason }, 'engine marked unhealthy');
+    this.logger.info({ addr: this.node.addr, name: this.node.name, reason }, 'engine marked unhealthy');
     this.node.failureCount = Math.max(this.node.failureCount, this.timings.failureRetry);
     this.node.setError(reason);
     this.node.setStatus('unhealthy');

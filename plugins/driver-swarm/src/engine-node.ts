@@ -10,8 +10,7 @@ import {
   type Volume,
   type VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { engineLabels } from '@swarm/plugin-sdk/helpers';
-import { requestedMemory } from '@swarm/plugin-sdk/helpers';
+import { engineLabels, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
 import { matchImage } from './image-match.js';
@@ -33,11 +32,27 @@ function isRunning(container: EngineContainer): boolean {
   return container.state === 'running' || container.state === 'restarting';
 }
 
+export interface EngineNodeDeps {
+  readonly addr: string;
+  readonly ip: string;
+  readonly engineEndpoint: EngineEndpoint;
+  readonly overcommitPercent: number;
+  readonly failureRetry: number;
+  readonly listener: NodeChangeListener;
+}
+
 /**
  * One Docker engine as swarm knows it, all in memory: what `GET /info` said, its containers
  * (pending ones included), images, volumes, networks and health. Only the engine monitor writes it.
  */
 export class EngineNode implements Node {
+  readonly addr: string;
+  readonly ip: string;
+  private readonly engineEndpoint: EngineEndpoint;
+  private readonly overcommitPercent: number;
+  private readonly failureRetry: number;
+  private readonly listener: NodeChangeListener;
+
   engineId = '';
   name = '';
   version = '';
@@ -68,14 +83,14 @@ export class EngineNode implements Node {
   /** The scheduler's NodeTable, told about every change it reads (see `watch`). */
   private readonly watchers = new Set<() => void>();
 
-  constructor(
-    readonly addr: string,
-    readonly ip: string,
-    private readonly engineEndpoint: EngineEndpoint,
-    private readonly overcommitPercent: number,
-    private readonly failureRetry: number,
-    private readonly listener: NodeChangeListener,
-  ) {}
+  constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, listener }: EngineNodeDeps) {
+    this.addr = addr;
+    this.ip = ip;
+    this.engineEndpoint = engineEndpoint;
+    this.overcommitPercent = overcommitPercent;
+    this.failureRetry = failureRetry;
+    this.listener = listener;
+  }
 
   /** `<engine ID>|<addr>` once connected; the address alone while pending. */
   get id(): string {

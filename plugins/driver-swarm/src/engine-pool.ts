@@ -9,30 +9,40 @@ import { SwarmErrors } from './errors.js';
  */
 const IDLE_CONNECTIONS = 8000;
 
+export interface EnginePoolDeps {
+  readonly create: (entry: DiscoveryEntry) => EngineMonitor;
+  readonly left: (monitor: EngineMonitor) => void;
+  readonly logger: Logger;
+}
+
 /**
  * The engines discovery found, each kept by its monitor, and the node lists derived from them:
  * every node (`nodes`), the connected ones the scheduler sees (`schedulable`), the healthy ones
  * operations fan out to.
  */
 export class EnginePool {
+  private readonly create: (entry: DiscoveryEntry) => EngineMonitor;
+  private readonly left: (monitor: EngineMonitor) => void;
+  private readonly logger: Logger;
+
   private readonly monitors = new Map<string, EngineMonitor>();
   private idlePerEngine = 0;
   private nodeList: EngineNode[] | undefined;
   /** Kept between decisions: rebuilt only when an engine connects, joins or leaves. */
   private schedulableList: EngineNode[] | undefined;
 
-  constructor(
-    private readonly create: (entry: DiscoveryEntry) => EngineMonitor,
-    private readonly left: (monitor: EngineMonitor) => void,
-    private readonly log: Logger,
-  ) {}
+  constructor({ create, left, logger }: EnginePoolDeps) {
+    this.create = create;
+    this.left = left;
+    this.logger = logger;
+  }
 
   /** Start monitoring new entries and stop those gone from discovery. */
   reconcile(entries: readonly DiscoveryEntry[]): void {
     const wanted = new Map(entries.map((entry) => [entry.addr, entry]));
     for (const [addr, monitor] of this.monitors) {
       if (wanted.has(addr)) continue;
-      this.log.info({ addr }, 'engine left discovery');
+      this.logger.info({ addr }, 'engine left discovery');
       monitor.stop();
       monitor.node.clear();
       this.monitors.delete(addr);

@@ -6,7 +6,7 @@ import type { EngineNode } from './engine-node.js';
 
 export interface WatchdogActions {
   index: ContainerIndex;
-  log: Logger;
+  logger: Logger;
   /** Create through the scheduler on healthy nodes other than `failed`. */
   recreate(config: ContainerConfig, name: string, failed: EngineNode): Promise<EngineContainer>;
   start(container: EngineContainer): Promise<void>;
@@ -68,13 +68,13 @@ export class RescheduleWatchdog {
    * containers are rescheduled only if the node is still down when the period ends.
    */
   nodeFailed(node: EngineNode): void {
-    const { graceMs, log } = this.actions;
+    const { graceMs, logger } = this.actions;
     if (graceMs <= 0) {
       this.enqueue(() => this.rescheduleFrom(node));
       return;
     }
     if (this.waiting.has(node)) return;
-    log.info(
+    logger.info(
       { node: node.name, graceMs },
       `Node ${node.name} failed - rescheduling its containers if it is still down in ${graceMs / 1000} s`,
     );
@@ -91,7 +91,7 @@ export class RescheduleWatchdog {
     if (timer) {
       clearTimeout(timer);
       this.waiting.delete(node);
-      this.actions.log.info({ node: node.name }, `Node ${node.name} came back within the grace period - nothing rescheduled`);
+      this.actions.logger.info({ node: node.name }, `Node ${node.name} came back within the grace period - nothing rescheduled`);
     }
     this.enqueue(() => this.removeDuplicatesOn(node));
   }
@@ -104,13 +104,15 @@ export class RescheduleWatchdog {
 
   private enqueue(task: () => Promise<void>): void {
     if (this.role !== 'primary') return;
-    this.queue = this.queue.then(task).catch((error: unknown) => this.actions.log.error({ err: errorText(error) }, 'watchdog task failed'));
+    this.queue = this.queue
+      .then(task)
+      .catch((error: unknown) => this.actions.logger.error({ err: errorText(error) }, 'watchdog task failed'));
   }
 
   private async rescheduleFrom(node: EngineNode): Promise<void> {
     if (this.role !== 'primary' || node.isHealthy()) return;
-    const { log } = this.actions;
-    log.debug({ node: node.name }, `Node ${node.name} failed - rescheduling containers`);
+    const { logger } = this.actions;
+    logger.debug({ node: node.name }, `Node ${node.name} failed - rescheduling containers`);
     // A stopping engine stops its containers and may still answer for a while (kept-alive
     // connections): containers that stopped within the detection window count as running.
     const goingDown = Date.now() - this.actions.failureWindowMs;
@@ -121,14 +123,14 @@ export class RescheduleWatchdog {
   }
 
   private async reschedule(node: EngineNode, container: EngineContainer, wasRunning: boolean): Promise<void> {
-    const { log } = this.actions;
+    const { logger } = this.actions;
     // Out of the dead node first, or the name check refuses the new container.
     node.moveAway(container.id);
     let moved: EngineContainer;
     try {
       moved = await this.actions.recreate(configToRecreate(container), container.name, node);
     } catch (error) {
-      log.error(
+      logger.error(
         { container: container.id, node: node.name, err: errorText(error) },
         `Failed to reschedule container ${container.id}: ${errorText(error)}`,
       );
@@ -137,34 +139,34 @@ export class RescheduleWatchdog {
       return;
     }
     const target = moved.node.name;
-    log.info(
+    logger.info(
       { container: container.id, from: node.name, to: target, id: moved.id },
       `Rescheduled container ${container.id} from ${node.name} to ${target} as ${moved.id}`,
     );
     if (!wasRunning) return;
-    log.info({ container: container.id, id: moved.id }, `Container ${container.id} was running, starting container ${moved.id}`);
+    logger.info({ container: container.id, id: moved.id }, `Container ${container.id} was running, starting container ${moved.id}`);
     try {
       await this.actions.start(moved);
     } catch (error) {
-      log.error({ id: moved.id, err: errorText(error) }, `Failed to start rescheduled container ${moved.id}: ${errorText(error)}`);
+      logger.error({ id: moved.id, err: errorText(error) }, `Failed to start rescheduled container ${moved.id}: ${errorText(error)}`);
     }
   }
 
   private async removeDuplicatesOn(node: EngineNode): Promise<void> {
-    const { index, log } = this.actions;
+    const { index, logger } = this.actions;
     for (const container of [...node.containers()]) {
       const swarmId = container.swarmId;
       if (!swarmId || container.state === 'pending') continue;
       const elsewhere = index.withSwarmId(swarmId).find((other) => other.node !== node);
       if (!elsewhere) continue;
-      log.info(
+      logger.info(
         { container: container.id, node: node.name, movedTo: elsewhere.node.name },
         `Container ${container.id} was rescheduled on node ${elsewhere.node.name}, removing it`,
       );
       try {
         await this.actions.remove(container);
       } catch (error) {
-        log.error(
+        logger.error(
           { container: container.id, err: errorText(error) },
           `Failed to remove duplicate container ${container.id} on node ${node.name}: ${errorText(error)}`,
         );

@@ -96,11 +96,11 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     this.options = readClusterOptions(deps.config.cluster);
     const tls = readEngineTls(deps.config.cluster.tls);
     const loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
-    this.pool = new EnginePool(
-      (entry) => this.monitor(entry, tls, loadGate),
-      () => this.images.changed(),
-      this.logger,
-    );
+    this.pool = new EnginePool({
+      create: (entry) => this.monitor(entry, tls, loadGate),
+      left: () => this.images.changed(),
+      logger: this.logger,
+    });
     this.images = new SwarmImages(this.pool);
     const builds: BuildPlacement = { place: (config) => this.place(config) };
     const volumes = new SwarmVolumes(this.pool);
@@ -118,7 +118,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     };
     this.watchdog = new RescheduleWatchdog({
       index: this.index,
-      log: this.logger.child({ component: 'watchdog' }),
+      logger: this.logger.child({ component: 'watchdog' }),
       recreate: (containerConfig, name, failed) =>
         this.createOn(() => this.pool.schedulable().filter((node) => node !== failed && node.isHealthy()), containerConfig, name),
       start: (container) => this.startContainer(container),
@@ -131,7 +131,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
 
   private monitor(entry: DiscoveryEntry, tls: EngineTls | undefined, loadGate: LoadGate): EngineMonitor {
     const endpoint = engineEndpoint(entry, tls);
-    const node = new EngineNode(entry.addr, entry.host, endpoint, this.options.overcommitPercent, this.options.failureRetry, this);
+    const node = new EngineNode({
+      addr: entry.addr,
+      ip: entry.host,
+      engineEndpoint: endpoint,
+      overcommitPercent: this.options.overcommitPercent,
+      failureRetry: this.options.failureRetry,
+      listener: this,
+    });
     const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
     const hooks = {
       lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
@@ -140,7 +147,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       loadGate,
       engineCount: () => this.pool.nodes().length,
     };
-    return new EngineMonitor(node, api, this.options, hooks, this.logger.child({ engine: entry.addr }));
+    return new EngineMonitor({ node, api, timings: this.options, hooks, logger: this.logger.child({ engine: entry.addr }) });
   }
 
   /** Only the primary of a replicated deployment reschedules containers. */
@@ -254,7 +261,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       {
         scheduler: this.scheduler,
         index: this.index,
-        log: this.logger,
+        logger: this.logger,
         createRetry: this.options.createRetry,
         pendingNames: this.pendingNames,
         candidates,

@@ -36,21 +36,36 @@ describe('a container moved off a dead engine', () => {
     containerChanged: (_node, before, after) => index.update(before, after),
     resourcesChanged: () => undefined,
   };
-  const node = new EngineNode('127.0.0.9:2375', '127.0.0.9', { protocol: 'http', host: '127.0.0.9', port: 2375 }, 5, 2, listener);
+  const node = new EngineNode({
+    addr: '127.0.0.9:2375',
+    ip: '127.0.0.9',
+    engineEndpoint: { protocol: 'http', host: '127.0.0.9', port: 2375 },
+    overcommitPercent: 5,
+    failureRetry: 2,
+    listener,
+  });
   const row = (state: string): ContainerSummary => ({ Id: 'c1', Names: ['/web'], Image: 'busybox', Created: 0, State: state, Labels: {} });
 
   it('stays gone while late answers from the engine arrive, and counts as running if it stopped as the engine went down', () => {
     const before = Date.now();
-    node.upsertContainer(new EngineContainer(node, row('running'), { Image: 'busybox' }, undefined, 0));
-    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined, 0));
+    node.upsertContainer(
+      new EngineContainer({ node, summary: row('running'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+    );
+    node.upsertContainer(
+      new EngineContainer({ node, summary: row('exited'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+    );
     const stopped = node.knownContainer('c1')!;
     expect(node.ranSince(stopped, before)).toBe(true);
     expect(node.ranSince(stopped, Date.now() + 1)).toBe(false);
     node.moveAway('c1');
-    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined, 0));
+    node.upsertContainer(
+      new EngineContainer({ node, summary: row('exited'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+    );
     expect(index.find('web')).toBeUndefined();
     node.acceptMovedAway();
-    node.upsertContainer(new EngineContainer(node, row('exited'), { Image: 'busybox' }, undefined, 0));
+    node.upsertContainer(
+      new EngineContainer({ node, summary: row('exited'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+    );
     expect(index.find('web')?.id).toBe('c1');
   });
 });

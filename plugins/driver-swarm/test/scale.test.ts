@@ -25,7 +25,14 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
     const load = timed(() => {
       for (let n = 0; n < NODES; n++) {
         const host = `10.${n >> 8}.${n & 255}.1`;
-        const node = new EngineNode(`${host}:2375`, host, { protocol: 'http', host, port: 2375 }, 5, 3, listener);
+        const node = new EngineNode({
+          addr: `${host}:2375`,
+          ip: host,
+          engineEndpoint: { protocol: 'http', host, port: 2375 },
+          overcommitPercent: 5,
+          failureRetry: 3,
+          listener,
+        });
         node.applySpecs(
           { ID: `ENGINE${n}`, Name: `node${n}`, NCPU: 8, MemTotal: 32 * 1024 ** 3, Driver: 'overlay2' },
           { Version: '20.10.24' },
@@ -41,7 +48,13 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
             State: c % 3 === 0 ? 'exited' : 'running',
           };
           node.upsertContainer(
-            new EngineContainer(node, summary, { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } }, undefined, 0),
+            new EngineContainer({
+              node,
+              summary,
+              config: { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } },
+              inspect: undefined,
+              reservedCpus: 0,
+            }),
           );
         }
         nodes.push(node);

@@ -6,7 +6,14 @@ import { rowFromInspect } from '../src/container-row.js';
 import { shared } from '../src/shared-json.js';
 
 const listener: NodeChangeListener = { containerChanged: () => undefined, resourcesChanged: () => undefined };
-const node = new EngineNode('10.0.0.1:2375', '10.0.0.1', { protocol: 'http', host: '10.0.0.1', port: 2375 }, 5, 3, listener);
+const node = new EngineNode({
+  addr: '10.0.0.1:2375',
+  ip: '10.0.0.1',
+  engineEndpoint: { protocol: 'http', host: '10.0.0.1', port: 2375 },
+  overcommitPercent: 5,
+  failureRetry: 3,
+  listener,
+});
 node.applySpecs({ ID: 'ID-n1', Name: 'n1', NCPU: 4, MemTotal: 2 ** 30, Driver: 'vfs' }, { Version: '20.10.24' });
 
 /** The shape of a dockerd 20.10 inspect (trimmed to what varies or repeats). */

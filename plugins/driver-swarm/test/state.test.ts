@@ -16,7 +16,14 @@ function world() {
     resourcesChanged: () => undefined,
   };
   const node = (name: string, addr: string, cpus = 4, memory = 2 * GiB) => {
-    const engine = new EngineNode(addr, addr.split(':')[0]!, { protocol: 'http', host: addr.split(':')[0]!, port: 2375 }, 5, 3, listener);
+    const engine = new EngineNode({
+      addr,
+      ip: addr.split(':')[0]!,
+      engineEndpoint: { protocol: 'http', host: addr.split(':')[0]!, port: 2375 },
+      overcommitPercent: 5,
+      failureRetry: 3,
+      listener,
+    });
     engine.applySpecs(
       { ID: `ID-${name}`, Name: name, NCPU: cpus, MemTotal: memory, Driver: 'vfs', OSType: 'linux', Labels: ['zone=a'] },
       { Version: '20.10.24' },
@@ -41,13 +48,13 @@ function container(
     State: options.state ?? 'running',
     Labels: labels,
   };
-  return new EngineContainer(
+  return new EngineContainer({
     node,
     summary,
-    { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: 0, Memory: options.memory ?? 0 } },
-    undefined,
-    options.cpus ?? 0,
-  );
+    config: { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: 0, Memory: options.memory ?? 0 } },
+    inspect: undefined,
+    reservedCpus: options.cpus ?? 0,
+  });
 }
 
 const ID_A = 'a1b2c3d4e5f6' + '0'.repeat(52);
@@ -208,7 +215,14 @@ describe('image, volume and network lists', () => {
   it('are replaced (and the cluster told) only when the engine sends a different list', () => {
     let told = 0;
     const listener: NodeChangeListener = { containerChanged: () => undefined, resourcesChanged: () => told++ };
-    const engine = new EngineNode('10.0.0.9:2375', '10.0.0.9', { protocol: 'http', host: '10.0.0.9', port: 2375 }, 5, 3, listener);
+    const engine = new EngineNode({
+      addr: '10.0.0.9:2375',
+      ip: '10.0.0.9',
+      engineEndpoint: { protocol: 'http', host: '10.0.0.9', port: 2375 },
+      overcommitPercent: 5,
+      failureRetry: 3,
+      listener,
+    });
     const busybox = { Id: 'sha256:b', RepoTags: ['busybox:local'], Created: 1, Size: 1 };
     engine.setImages([busybox]);
     const first = engine.images();

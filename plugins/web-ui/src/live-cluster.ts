@@ -68,6 +68,12 @@ function frame(event: string, data: string): string {
   return `event: ${event}\ndata: ${data}\n\n`;
 }
 
+export interface LiveClusterDeps {
+  readonly view: ManagerView;
+  readonly cluster: WireCluster;
+  readonly options?: LiveClusterOptions;
+}
+
 /**
  * The cluster as live browsers see it: a snapshot when one connects, then the nodes that changed,
  * coalesced per tick. It follows the manager only while a browser is connected: nodes' `watch`,
@@ -75,6 +81,9 @@ function frame(event: string, data: string): string {
  * serialized once per change, whatever the number of browsers.
  */
 export class LiveCluster {
+  private readonly view: ManagerView;
+  private readonly cluster: WireCluster;
+
   private readonly tracked = new Map<Node, Tracked>();
   /** Nodes by ID and by address, to find the node an event is about. */
   private readonly lookup = new Map<string, Node>();
@@ -95,11 +104,9 @@ export class LiveCluster {
   private lastPoll = 0;
   private lastWrite = 0;
 
-  constructor(
-    private readonly view: ManagerView,
-    private readonly cluster: WireCluster,
-    options: LiveClusterOptions = {},
-  ) {
+  constructor({ view, cluster, options = {} }: LiveClusterDeps) {
+    this.view = view;
+    this.cluster = cluster;
     this.tickMs = options.tickMs ?? 250;
     this.pollMs = options.pollMs ?? 2000;
     this.keepAliveMs = options.keepAliveMs ?? 20_000;

@@ -96,7 +96,7 @@ export class UiExtension implements WebExtension {
       filters: view.filters,
       readOnly,
     };
-    const live = new LiveCluster(view, cluster, this.options);
+    const live = new LiveCluster({ view, cluster, options: this.options });
     this.live = live;
     const page = (request: WebRequest, response: WebResponse) => {
       assets.serve('/index.html', request, response);

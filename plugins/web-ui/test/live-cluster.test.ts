@@ -14,7 +14,11 @@ const settle = (ms = 4 * TICK) => new Promise((resolve) => setTimeout(resolve, m
 function setup(nodes: TestNode[]): { view: TestView; live: LiveCluster } {
   const view = new TestView();
   view.nodeList = nodes;
-  live = new LiveCluster(view.view, CLUSTER, { tickMs: TICK, pollMs: 3 * TICK, keepAliveMs: 60_000, lingerMs: 0 });
+  live = new LiveCluster({
+    view: view.view,
+    cluster: CLUSTER,
+    options: { tickMs: TICK, pollMs: 3 * TICK, keepAliveMs: 60_000, lingerMs: 0 },
+  });
   return { view, live };
 }
 
@@ -139,7 +143,7 @@ describe('live cluster stream', () => {
     const node1 = new TestNode('node1');
     const view = new TestView();
     view.nodeList = [node1];
-    live = new LiveCluster(view.view, CLUSTER, { tickMs: TICK, lingerMs: 5 * TICK });
+    live = new LiveCluster({ view: view.view, cluster: CLUSTER, options: { tickMs: TICK, lingerMs: 5 * TICK } });
     const leave = new AbortController();
     live.serve(new RecordingStream(), leave.signal);
     leave.abort();

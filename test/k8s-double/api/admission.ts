@@ -7,8 +7,7 @@ import { milliValue } from '../model/quantity.js';
 import type { ResourceDef } from '../model/resources.js';
 import type { KObject, Store } from '../store/store.js';
 import { errors } from './status.js';
-
-type Loose = Record<string, any>; // decoded objects of the kinds named
+import type { Loose } from '../model/loose.js';
 
 export const SERVICE_CIDR = '10.96.0.0/12';
 const SERVICE_NET_BASE = (10 << 24) | (96 << 16);

@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { RequestInfo } from './request-info.js';
-import { ApiError, errors } from './status.js';
+import { type ApiError, errors } from './status.js';
 
 export interface UserInfo {
   username: string;

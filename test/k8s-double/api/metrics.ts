@@ -10,9 +10,9 @@ import { sendJson } from './http-io.js';
 import type { NodeAgents, UsageReading } from './node-agents.js';
 import type { ResourceRequest } from './request-info.js';
 import { errors } from './status.js';
+import type { Loose } from '../model/loose.js';
 
 export type MetricsMode = 'served' | 'absent' | 'unavailable';
-type Loose = Record<string, any>; // decoded pods and nodes
 
 const API_VERSION = 'metrics.k8s.io/v1beta1';
 const usage = (reading: UsageReading) => ({

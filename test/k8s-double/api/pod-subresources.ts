@@ -13,8 +13,7 @@ import type { Registry } from './registry.js';
 import type { ResourceRequest } from './request-info.js';
 import { ChannelStreams, chooseProtocol, exitStatus } from './remotecommand.js';
 import { ApiError, errors, successStatus } from './status.js';
-
-type Loose = Record<string, any>; // a decoded Pod
+import type { Loose } from '../model/loose.js';
 
 /** Binds a pod to a node as the binding subresource does: spec.nodeName and PodScheduled=True. */
 export function assignToNode(store: Store, current: KObject, nodeName: string, annotations?: Record<string, string>): KObject {
@@ -210,7 +209,7 @@ export class PodSubresources {
     if (!agent) throw errors.internal(`error dialing backend: the node ${nodeName} has no kubelet answering`);
     return {
       run: (socket) => {
-        const streams = new ChannelStreams(socket, socket.protocol, options);
+        const streams = new ChannelStreams({ socket, protocol: socket.protocol, options });
         const session =
           info.subresource === 'exec'
             ? agent.exec(pod, container, command, streams.io).then((code) => streams.finish(exitStatus(code, command)))

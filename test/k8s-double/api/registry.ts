@@ -13,8 +13,7 @@ import { asJson, ExpiredError, keyOf, objectKey, type KObject, type Store } from
 import { Admission } from './admission.js';
 import { jsonPatch, mergePatch, PatchError, strategicMergePatch } from './patch.js';
 import { ApiError, errors, type GroupResource } from './status.js';
-
-type Loose = Record<string, any>; // decoded objects of the kinds named
+import type { Loose } from '../model/loose.js';
 
 export interface WriteOptions {
   dryRun?: boolean;

@@ -35,7 +35,15 @@ export interface StreamOptions {
   tty: boolean;
 }
 
+export interface ChannelStreamsDeps {
+  readonly socket: WebSocket;
+  readonly protocol: string;
+  readonly options: StreamOptions;
+}
+
 export class ChannelStreams {
+  private readonly socket: WebSocket;
+
   readonly io: StreamIO;
   private readonly base64: boolean;
   private readonly version: number;
@@ -44,11 +52,8 @@ export class ChannelStreams {
   private resizeBuffer = '';
   private finished = false;
 
-  constructor(
-    private readonly socket: WebSocket,
-    protocol: string,
-    options: StreamOptions,
-  ) {
+  constructor({ socket, protocol, options }: ChannelStreamsDeps) {
+    this.socket = socket;
     this.base64 = protocol.includes('base64');
     this.version = protocol.startsWith('v5') ? 5 : protocol.startsWith('v4') ? 4 : 1;
     this.stdin = options.stdin ? new PassThrough() : undefined;

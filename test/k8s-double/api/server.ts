@@ -7,14 +7,14 @@ import { WebSocketServer } from 'ws';
 import type { Json, JsonObject } from '../model/decode.js';
 import { selectableFields, storeName, findResource, type ResourceDef } from '../model/resources.js';
 import { asJson, type Store, type KObject } from '../store/store.js';
-import { Authenticator, Authorizer, type UserInfo } from './auth.js';
+import { type Authenticator, type Authorizer, type UserInfo } from './auth.js';
 import { apiGroup, apiGroupList, apiVersions, resourceList, servedResources, versionInfo } from './discovery.js';
 import { readObject, parseYaml } from './bodies.js';
 import { negotiate, parseJsonBody, readBody, sendJson, sendStatus, sendText } from './http-io.js';
 import { openApiDocument, openApiIndex } from './openapi.js';
 import { PodSubresources } from './pod-subresources.js';
 import type { NodeAgents } from './node-agents.js';
-import { Registry, type DeleteOptions, type PatchType, type WriteOptions } from './registry.js';
+import { type Registry, type DeleteOptions, type PatchType, type WriteOptions } from './registry.js';
 import { requestInfo, type RequestInfo, type ResourceRequest } from './request-info.js';
 import { ApiError, errors } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
@@ -362,9 +362,9 @@ export class ApiServer {
     const fromRV = rvText && rvText !== '0' ? Number(rvText) : undefined;
     if (fromRV !== undefined && fromRV > store.resourceVersion) throw errors.tooLargeResourceVersion(fromRV, store.resourceVersion);
     const include = (query.get('includeObject') ?? 'Metadata') as IncludeObject;
-    const watch = new HttpWatch(
+    const watch = new HttpWatch({
       response,
-      {
+      options: {
         def,
         storeName: storeName(def),
         prefix: def.namespaced && namespace ? `${namespace}/` : undefined,
@@ -382,8 +382,8 @@ export class ApiServer {
               : asJson(object),
       },
       store,
-      (ended) => this.watches.delete(ended),
-    );
+      onEnd: (ended) => this.watches.delete(ended),
+    });
     this.watches.add(watch);
     watch.start();
   }

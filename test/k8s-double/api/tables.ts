@@ -3,8 +3,7 @@
 import type { Json, JsonObject } from '../model/decode.js';
 import type { ResourceDef } from '../model/resources.js';
 import { asJson, type KObject } from '../store/store.js';
-
-type Loose = Record<string, any>; // decoded objects of the kinds named
+import type { Loose } from '../model/loose.js';
 
 interface Column {
   name: string;

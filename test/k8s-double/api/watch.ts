@@ -28,17 +28,29 @@ export interface WatchOptions {
 /** Watch connections are cut when their client reads too slowly (the API server's buffer limit). */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 
+export interface HttpWatchDeps {
+  readonly response: ServerResponse;
+  readonly options: WatchOptions;
+  readonly store: Store;
+  readonly onEnd: (watch: HttpWatch) => void;
+}
+
 export class HttpWatch implements StoreWatcher {
+  private readonly response: ServerResponse;
+  private readonly options: WatchOptions;
+  private readonly store: Store;
+  private readonly onEnd: (watch: HttpWatch) => void;
+
   private unregister: (() => void) | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
 
-  constructor(
-    private readonly response: ServerResponse,
-    private readonly options: WatchOptions,
-    private readonly store: Store,
-    private readonly onEnd: (watch: HttpWatch) => void,
-  ) {}
+  constructor({ response, options, store, onEnd }: HttpWatchDeps) {
+    this.response = response;
+    this.options = options;
+    this.store = store;
+    this.onEnd = onEnd;
+  }
 
   start(): void {
     const { options, response, store } = this;

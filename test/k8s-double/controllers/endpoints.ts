@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { generateName } from '../model/names.js';
 import { now } from '../model/time.js';
 import type { KObject, Store } from '../store/store.js';
-
-type Loose = Record<string, any>; // decoded services and pods
+import type { Loose } from '../model/loose.js';
 
 interface Address {
   ip: string;

@@ -6,8 +6,7 @@ import { RESOURCES, storeName } from '../model/resources.js';
 import type { Registry } from '../api/registry.js';
 import { ApiError } from '../api/status.js';
 import type { KObject, StoreEvent } from '../store/store.js';
-
-type Loose = Record<string, any>; // decoded namespaces
+import type { Loose } from '../model/loose.js';
 
 export class NamespaceController {
   private readonly terminating = new Set<string>();

@@ -10,8 +10,7 @@ import { ApiError } from '../api/status.js';
 import type { KObject } from '../store/store.js';
 import type { EventRecorder } from './events.js';
 import { tolerates, type Taint, type Toleration } from './taints.js';
-
-type Loose = Record<string, any>; // decoded nodes and pods
+import type { Loose } from '../model/loose.js';
 
 const NOT_READY = 'node.kubernetes.io/not-ready';
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -19,15 +18,25 @@ const UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 const MANAGED = new Set([NOT_READY, UNREACHABLE, UNSCHEDULABLE]);
 const PODS = findResource('', 'v1', 'pods')!;
 
+export interface NodeLifecycleControllerDeps {
+  readonly registry: Registry;
+  readonly events: EventRecorder;
+  /** How long a node may go without renewing its lease before it is Unknown (node-monitor-grace-period). */
+  readonly gracePeriodSeconds: number;
+}
+
 export class NodeLifecycleController {
+  private readonly registry: Registry;
+  private readonly events: EventRecorder;
+  private readonly gracePeriodSeconds: number;
+
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly registry: Registry,
-    private readonly events: EventRecorder,
-    /** How long a node may go without renewing its lease before it is Unknown (node-monitor-grace-period). */
-    private readonly gracePeriodSeconds: number,
-  ) {}
+  constructor({ registry, events, gracePeriodSeconds }: NodeLifecycleControllerDeps) {
+    this.registry = registry;
+    this.events = events;
+    this.gracePeriodSeconds = gracePeriodSeconds;
+  }
 
   start(): void {
     this.timer = setInterval(() => this.monitor(), 500);

@@ -11,8 +11,7 @@ import type { Registry } from '../api/registry.js';
 import type { KObject } from '../store/store.js';
 import type { EventRecorder } from './events.js';
 import { untoleratedTaint, type Taint, type Toleration } from './taints.js';
-
-type Loose = Record<string, any>; // decoded pods and nodes
+import type { Loose } from '../model/loose.js';
 
 interface Fit {
   node: KObject;

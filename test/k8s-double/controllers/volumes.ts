@@ -13,8 +13,7 @@ import { now } from '../model/time.js';
 import type { Registry } from '../api/registry.js';
 import type { KObject } from '../store/store.js';
 import type { EventRecorder } from './events.js';
-
-type Loose = Record<string, any>; // decoded claims, volumes and pods
+import type { Loose } from '../model/loose.js';
 
 export const PROVISIONER = 'k8s-double.io/host-path';
 const CLAIMS = 'persistentvolumeclaims';
@@ -22,17 +21,27 @@ const VOLUMES = 'persistentvolumes';
 const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
 const PV_PROTECTION = 'kubernetes.io/pv-protection';
 
+export interface VolumeControllerDeps {
+  readonly registry: Registry;
+  readonly events: EventRecorder;
+  /** Where provisioned volumes live. */
+  readonly root: string;
+}
+
 export class VolumeController {
+  private readonly registry: Registry;
+  private readonly events: EventRecorder;
+  private readonly root: string;
+
   private dirty = true;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: Array<() => void> = [];
 
-  constructor(
-    private readonly registry: Registry,
-    private readonly events: EventRecorder,
-    /** Where provisioned volumes live. */
-    private readonly root: string,
-  ) {}
+  constructor({ registry, events, root }: VolumeControllerDeps) {
+    this.registry = registry;
+    this.events = events;
+    this.root = root;
+  }
 
   start(): void {
     const mark = () => {

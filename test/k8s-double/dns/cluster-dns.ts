@@ -10,20 +10,29 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import type { KObject, Store } from '../store/store.js';
 import { buildResponse, parseQuestion, RCODE, TYPE, type Answer, type Question } from './wire.js';
-
-type Loose = Record<string, any>; // decoded services and endpoints
+import type { Loose } from '../model/loose.js';
 
 const TTL = 5;
 
+export interface ClusterDnsDeps {
+  readonly store: Store;
+  readonly domain?: string;
+  readonly port?: number;
+}
+
 export class ClusterDns {
+  private readonly store: Store;
+  readonly domain: string;
+  private readonly port: number;
+
   private readonly udp = new Map<string, Socket>();
   private readonly tcp = new Map<string, Server>();
 
-  constructor(
-    private readonly store: Store,
-    readonly domain = 'cluster.local',
-    private readonly port = 53,
-  ) {}
+  constructor({ store, domain = 'cluster.local', port = 53 }: ClusterDnsDeps) {
+    this.store = store;
+    this.domain = domain;
+    this.port = port;
+  }
 
   /** Answers on one more address (a bridge gateway); rejects with the reason when it cannot bind. */
   async listen(address: string): Promise<void> {

@@ -5,8 +5,7 @@ import type { ContainerCreateOptions } from 'dockerode';
 import { milliValue } from '../model/quantity.js';
 import type { KObject } from '../store/store.js';
 import { memoryBytes } from './env.js';
-
-type Loose = Record<string, any>; // decoded pods
+import type { Loose } from '../model/loose.js';
 
 export const LABEL_POD_NAME = 'io.kubernetes.pod.name';
 export const LABEL_POD_NAMESPACE = 'io.kubernetes.pod.namespace';

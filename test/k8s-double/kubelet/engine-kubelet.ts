@@ -12,8 +12,7 @@ import { Kubelet, type KubeletContext, type NodeOptions } from './kubelet.js';
 import type { NodeFacts, ReadyState } from './node-status.js';
 import { PodWorker } from './pod-worker.js';
 import { EngineRuntime, within } from './runtime.js';
-
-type Loose = Record<string, any>; // decoded pods
+import type { Loose } from '../model/loose.js';
 
 export interface EngineNodeOptions extends NodeOptions {
   /** The node's name (the engine's own name, as `docker info` reports it, by default). */
@@ -27,7 +26,16 @@ const HEALTH_INTERVAL_MS = 1000;
 const RESYNC_INTERVAL_MS = 10_000;
 const ARCHITECTURES: Record<string, string> = { x86_64: 'amd64', aarch64: 'arm64' };
 
+export interface EngineKubeletDeps {
+  readonly engineOptions: EngineNodeOptions;
+  readonly context: KubeletContext;
+  readonly volumesRoot: string;
+}
+
 export class EngineKubelet extends Kubelet {
+  readonly engineOptions: EngineNodeOptions;
+  private readonly volumesRoot: string;
+
   readonly runtime: EngineRuntime;
   private engineFacts: NodeFacts | undefined;
   private runtimeUp = false;
@@ -40,12 +48,10 @@ export class EngineKubelet extends Kubelet {
   podCIDR = '';
   dns: () => DnsSettings | undefined = () => undefined;
 
-  constructor(
-    readonly engineOptions: EngineNodeOptions,
-    context: KubeletContext,
-    private readonly volumesRoot: string,
-  ) {
+  constructor({ engineOptions, context, volumesRoot }: EngineKubeletDeps) {
     super(engineOptions, context);
+    this.engineOptions = engineOptions;
+    this.volumesRoot = volumesRoot;
     const engine = engineOptions.engine;
     this.runtime = new EngineRuntime('socketPath' in engine ? { socketPath: engine.socketPath } : { host: engine.host, port: engine.port });
   }

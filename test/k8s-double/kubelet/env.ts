@@ -3,8 +3,7 @@
 // and $(VAR) references expanded.
 import { intValue, milliValue, parseQuantity } from '../model/quantity.js';
 import type { KObject, Store } from '../store/store.js';
-
-type Loose = Record<string, any>; // decoded pods, services, config maps, secrets
+import type { Loose } from '../model/loose.js';
 
 /** Thrown when the container cannot be configured (CreateContainerConfigError). */
 export class ContainerConfigError extends Error {}

@@ -10,8 +10,13 @@ import type { KObject, StoreEvent } from '../store/store.js';
 import { Kubelet, PODS, type KubeletContext, type NodeOptions } from './kubelet.js';
 import type { NodeFacts, ReadyState } from './node-status.js';
 import { podStatus } from './pod-status.js';
+import type { Loose } from '../model/loose.js';
 
-type Loose = Record<string, any>; // decoded pods
+export interface HollowKubeletDeps {
+  readonly options: NodeOptions;
+  readonly context: KubeletContext;
+  readonly index: number;
+}
 
 export class HollowKubelet extends Kubelet {
   private readonly cidrBase: string;
@@ -19,7 +24,7 @@ export class HollowKubelet extends Kubelet {
   private nextIp = 2;
   private readonly nodeFacts: NodeFacts;
 
-  constructor(options: NodeOptions, context: KubeletContext, index: number) {
+  constructor({ options, context, index }: HollowKubeletDeps) {
     super(options, context);
     // 10.64.0.0/10 holds 16,384 /24 pod networks; node addresses come from 10.32.0.0/12
     this.cidrBase = `10.${64 + Math.floor(index / 256)}.${index % 256}`;

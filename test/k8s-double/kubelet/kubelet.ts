@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { microNow, now } from '../model/time.js';
 import type { KObject, Store, StoreEvent } from '../store/store.js';
 import { newBootId, nodeLabels, nodeStatus, statusFingerprint, type NodeFacts, type ReadyState } from './node-status.js';
+import type { Loose } from '../model/loose.js';
 
 export interface KubeletTiming {
   /** How often kubelet checks its node status (nodeStatusUpdateFrequency, 10 s). */
@@ -53,7 +54,6 @@ export interface NodeOptions {
 }
 
 export const PODS = findResource('', 'v1', 'pods')!;
-type Loose = Record<string, any>; // decoded pods and nodes
 
 export abstract class Kubelet implements PodAgent {
   running = false;

@@ -4,8 +4,7 @@
 import type { NodeAgents, PodAgent } from '../api/node-agents.js';
 import type { Store } from '../store/store.js';
 import type { Kubelet } from './kubelet.js';
-
-type Loose = Record<string, any>; // decoded pods
+import type { Loose } from '../model/loose.js';
 
 export class KubeletManager implements NodeAgents {
   readonly kubelets = new Map<string, Kubelet>();

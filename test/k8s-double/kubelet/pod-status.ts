@@ -4,8 +4,7 @@
 import type { Json } from '../model/decode.js';
 import { now } from '../model/time.js';
 import type { KObject } from '../store/store.js';
-
-type Loose = Record<string, any>; // decoded pods
+import type { Loose } from '../model/loose.js';
 
 export type ContainerState =
   | { waiting: { reason: string; message?: string } }

@@ -8,15 +8,13 @@ import type { KObject } from '../store/store.js';
 import type { EventSource } from '../controllers/events.js';
 import { containerConfig, LABEL_POD_UID, sandboxConfig, type DnsSettings } from './container-config.js';
 import { ContainerConfigError, containerEnv } from './env.js';
-import type { KubeletContext } from './kubelet.js';
-import { PODS } from './kubelet.js';
+import { PODS, type KubeletContext } from './kubelet.js';
 import { podStatus, type ContainerState, type ContainerView } from './pod-status.js';
 import { apiTime, type EngineRuntime } from './runtime.js';
 import { PodVolumes, VolumeError, type PreparedVolume } from './volumes.js';
+import type { Loose } from '../model/loose.js';
 
 const HALT_WAIT_MS = 20_000;
-
-type Loose = Record<string, any>; // decoded pods
 
 interface ContainerRecord {
   name: string;
@@ -90,7 +88,12 @@ export class PodWorker {
       state: { waiting: { reason: this.init.length ? 'PodInitializing' : 'ContainerCreating' } },
     }));
     for (const record of this.init) record.state = { waiting: { reason: 'PodInitializing' } };
-    this.volumes = new PodVolumes(host.volumesRoot, host.context.store, host.context.authenticator, host.allocatable);
+    this.volumes = new PodVolumes({
+      root: host.volumesRoot,
+      store: host.context.store,
+      authenticator: host.context.authenticator,
+      allocatable: host.allocatable,
+    });
   }
 
   get uid(): string {

@@ -7,8 +7,7 @@ import { dirname, join } from 'node:path';
 import type { Authenticator } from '../api/auth.js';
 import type { KObject, Store } from '../store/store.js';
 import { resourceValue } from './env.js';
-
-type Loose = Record<string, any>; // decoded pods, config maps and secrets
+import type { Loose } from '../model/loose.js';
 
 /** A volume that cannot be set up (FailedMount): the pod waits in ContainerCreating. */
 export class VolumeError extends Error {}
@@ -46,16 +45,28 @@ function keyedFiles(
   });
 }
 
+export interface PodVolumesDeps {
+  readonly root: string;
+  readonly store: Store;
+  readonly authenticator: Authenticator;
+  readonly allocatable: () => Record<string, string>;
+}
+
 /** One pod's volumes (a pod worker owns one). */
 export class PodVolumes {
+  private readonly root: string;
+  private readonly store: Store;
+  private readonly authenticator: Authenticator;
+  private readonly allocatable: () => Record<string, string>;
+
   private podToken: string | undefined;
 
-  constructor(
-    private readonly root: string,
-    private readonly store: Store,
-    private readonly authenticator: Authenticator,
-    private readonly allocatable: () => Record<string, string>,
-  ) {}
+  constructor({ root, store, authenticator, allocatable }: PodVolumesDeps) {
+    this.root = root;
+    this.store = store;
+    this.authenticator = authenticator;
+    this.allocatable = allocatable;
+  }
 
   private podDir(pod: KObject): string {
     return join(this.root, 'pods', pod.metadata.uid!);

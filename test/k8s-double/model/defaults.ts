@@ -1,8 +1,7 @@
 // Defaulting, as the API server applies it to every decoded object (core/v1 defaults.go):
 // fields a client leaves out come back filled in, so clients see what a real cluster returns.
 import type { KObject } from '../store/store.js';
-
-type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Loose } from './loose.js';
 
 const setDefault = <T>(object: Loose, key: string, value: T): void => {
   if (object[key] === undefined) object[key] = value;

@@ -20,8 +20,8 @@ import {
 } from './names.js';
 import { compareQuantities, parseQuantity } from './quantity.js';
 import { VOLUME_SOURCES } from './types-core.js';
+import type { Loose } from './loose.js';
 
-type Loose = Record<string, any>; // the objects are decoded JSON of the kinds named
 type Errors = FieldError[];
 
 const NAME_RULES: Record<string, NameValidator> = {

@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
 import { ProgressStream } from '../progress-stream.js';
 import { engineMessage, readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
@@ -56,7 +56,7 @@ class LazyProgress {
   }
 }
 
-function readAll(response: import('node:http').IncomingMessage): Promise<string> {
+function readAll(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
     response.setEncoding('utf8');

@@ -1,4 +1,4 @@
-import { ErrorCodes, SwarmError } from '@swarm/plugin-sdk';
+import { ErrorCodes, type SwarmError } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import { parseDuration } from '../../config/duration.js';
 import { isAddrFormat } from '../../config/resolve.js';

@@ -31,18 +31,17 @@ async function list(positional: string | undefined, flags: ListFlags, command: C
     options: keyValues('--discovery-opt', flags.discoveryOpt) ?? {},
   });
   const entries = await new Promise<readonly string[]>((resolve, reject) => {
-    let watcher: DiscoveryWatcher | undefined;
     let settled = false;
     const settle = (finish: () => void): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      // watch() may report before it returns: stop the watcher once it exists.
-      queueMicrotask(() => watcher?.stop());
+      // watch() may report before it returns: stop the watcher once it exists (a microtask later).
+      queueMicrotask(() => watcher.stop());
       finish();
     };
     const timer = setTimeout(() => settle(() => reject(CoreErrors.cliListTimedOut())), timeout * 1000);
-    watcher = discovery.watch(
+    const watcher: DiscoveryWatcher = discovery.watch(
       (found) => settle(() => resolve(found.map((entry) => entry.addr))),
       (error) => settle(() => reject(error)),
     );

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { inspect } from 'node:util';
 import type { AuthConfig } from '../../cluster.js';
-import { SdkErrors, isSwarmError, type SwarmError } from '../../errors.js';
+import { SdkErrors, asError, isSwarmError, type SwarmError } from '../../errors.js';
 import type { EngineEndpoint } from '../../node.js';
 
 /** Idle kept-alive connections close after this: longer than the usual refresh interval (30-60 s), so refreshes reuse them. */
@@ -115,7 +115,8 @@ function readText(response: IncomingMessage): Promise<string> {
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     response.on('error', reject);
-    response.on('aborted', () => reject(new Error('the answer was cut off')));
+    // not a SwarmError: the caller's failure() words it as the engine being unreachable
+    response.on('aborted', () => reject(asError('the answer was cut off')));
   });
 }
 
