@@ -14,7 +14,11 @@ let output = '';
 
 const BROKEN_DRIVER = `ctx.driver('sim', { useFactory: () => ({
       driverName: 'sim',
-      async start() {},
+      async start() {
+        // the plugin's own background work failing, outside any call of the host's
+        setTimeout(() => { const state = null; state.refresh(); }, 300);
+        setTimeout(() => void Promise.reject(new RangeError('background refresh gave up')), 300);
+      },
       async stop() {},
       nodes: () => [],
       containers: () => [],
@@ -61,5 +65,14 @@ describe('a third-party driver that throws', () => {
     expect(output).toContain('"stack":"TypeError');
     const metrics = await (await fetch(`http://127.0.0.1:${PORT}/_swarm/metrics`)).text();
     expect(metrics).toContain('swarm_plugin_failures_total{kind="driver",name="sim",plugin="swarm-plugin-sim@0.1.0"} 3');
+  });
+
+  it('names the plugin when its own background work throws or rejects, and keeps serving', async () => {
+    for (let attempt = 0; attempt < 50 && !output.includes('unhandled rejection in plugin'); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(output).toContain('uncaught exception in plugin swarm-plugin-sim@0.1.0');
+    expect(output).toContain('unhandled rejection in plugin swarm-plugin-sim@0.1.0');
+    expect(output).toContain('background refresh gave up');
+    expect((await docker(HOST, ['info', '--format', '{{.Driver}}'])).code).toBe(0);
   });
 });

@@ -6,6 +6,8 @@ import { createSwarmFromResolved } from '../../embedding/create-swarm.js';
 import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
 import { collect, keyValues, splitList } from '../key-values.js';
 import { installSafetyNet } from '../safety-net.js';
+import { pluginOfStack } from '../fault-origin.js';
+import type { LoadedPlugin } from '../../plugins/loaded-plugin.js';
 import { onShutdown } from '../shutdown.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -93,9 +95,11 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   const globals = command.optsWithGlobals<GlobalOptions>();
   const cli = await loadCliConfig(globals, manageFlagsToConfig(flags, positional));
   const { logger } = cli;
-  installSafetyNet(logger);
+  let loaded: readonly LoadedPlugin[] = [];
+  installSafetyNet(logger, (stack) => pluginOfStack(stack, loaded));
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
   const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });
+  loaded = swarm.deployment.plugins;
   requireDiscovery(cli.resolved, swarm.deployment.providers, 'manage');
   logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
   swarm.on('event', (event) =>
