@@ -9,16 +9,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 
 /**
  * Characters per write when a list is streamed: well under V8's large-object size (128 KB), since
- * larger strings live in the large-object space, which only a full GC frees (30,000 `ps` rows
- * written 500 at a time left ~30 MB there per call).
+ * larger strings live in the large-object space, which only a full GC frees (docs/performance.md).
  */
 const CHARS_PER_WRITE = 48 * 1024;
 
 /**
- * Bytes a list may leave buffered for the client before the writer waits for it. Waiting at
- * every slice (Node's 16 KB high-water mark) costs a round trip through the event loop and the
- * client per slice, which added up to more than the rows' own cost for a `docker ps -a` of a few
- * hundred rows.
+ * Bytes a list may leave buffered for the client before the writer waits for it: waiting at every
+ * slice (Node's 16 KB high-water mark) costs a round trip through the event loop and the client
+ * per slice (docs/performance.md).
  */
 const BUFFERED_BYTES_BEFORE_WAITING = 1024 * 1024;
 

@@ -17,7 +17,7 @@ import {
 } from '@swarm/plugin-sdk';
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
-import { runFilters } from './filter-pass.js';
+import { PassScratch, runFilters } from './filter-pass.js';
 import { pluginGuard, type PluginGuard } from '../plugins/plugin-guard.js';
 import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
@@ -75,16 +75,17 @@ function rankFeasible(
   }
 }
 
-function attempt(
-  filters: readonly Filter[],
-  strategy: Strategy,
-  request: PlacementRequest,
-  table: NodeTable,
-  softDropped: boolean,
-  guard: PluginGuard,
-  limit?: number,
-): Attempt {
-  const pass = runFilters(filters, request, table, guard);
+/** One scheduler's filters and strategy, with what its passes reuse. */
+interface Pipeline {
+  readonly filters: readonly Filter[];
+  readonly strategy: Strategy;
+  readonly guard: PluginGuard;
+  readonly scratch: PassScratch;
+}
+
+function attempt(pipeline: Pipeline, request: PlacementRequest, table: NodeTable, softDropped: boolean, limit?: number): Attempt {
+  const { filters, strategy, guard } = pipeline;
+  const pass = runFilters(filters, request, table, guard, pipeline.scratch);
   const base = { pass, strategy: strategy.name, softDropped };
   if (pass.feasible.length === 0) {
     const summary = availabilitySummary(pass, 0, 0);
@@ -102,17 +103,10 @@ function attempt(
 }
 
 /** Soft expressions first; when that finds no node, once more without them (Swarm classic). */
-function place(
-  filters: readonly Filter[],
-  strategy: Strategy,
-  request: PlacementRequest,
-  table: NodeTable,
-  guard: PluginGuard,
-  limit?: number,
-): Attempt {
-  const first = attempt(filters, strategy, request, table, false, guard, limit);
+function place(pipeline: Pipeline, request: PlacementRequest, table: NodeTable, limit?: number): Attempt {
+  const first = attempt(pipeline, request, table, false, limit);
   if (first.error === undefined || !request.soft || !first.pass.usesSoft) return first;
-  return attempt(filters, strategy, { ...request, soft: false }, table, true, guard, limit);
+  return attempt(pipeline, { ...request, soft: false }, table, true, limit);
 }
 
 function emptyClusterExplanation(filters: readonly Filter[], strategy: Strategy): PlacementExplanation {
@@ -171,8 +165,9 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
     (kind, name) => (kind === 'filter' || kind === 'strategy' ? options.pluginOf?.(kind, name) : undefined),
     logger,
   );
+  const pipeline: Pipeline = { filters, strategy, guard, scratch: new PassScratch() };
   const placeOn = (request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt =>
-    tables.use(nodes, (table) => place(filters, strategy, request, table, guard, limit));
+    tables.use(nodes, (table) => place(pipeline, request, table, limit));
   return {
     strategyName: strategy.name,
     filterNames,

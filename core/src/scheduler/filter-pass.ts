@@ -42,7 +42,7 @@ export interface FilterPass {
  * allocate and grow its lists for every decision, which the young generation then pays for).
  * A pass started from inside another (a filter that schedules) gets its own.
  */
-class PassScratch {
+export class PassScratch {
   failedAt = new Int32Array(0);
   verdicts: Array<FilterVerdict | undefined> = [];
   busy = false;
@@ -57,13 +57,18 @@ class PassScratch {
   }
 }
 
-const shared = new PassScratch();
-
 /**
  * Prepare every filter for the request, then check each node, stopping at its first failing
- * filter. `table` holds the facts of `nodes` (row `i` for `nodes[i]`).
+ * filter. `table` holds the facts of `nodes` (row `i` for `nodes[i]`); `scratch` is the
+ * scheduler's own, reused from pass to pass.
  */
-export function runFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable, guard: PluginGuard): FilterPass {
+export function runFilters(
+  filters: readonly Filter[],
+  request: PlacementRequest,
+  table: NodeTable,
+  guard: PluginGuard,
+  reusable: PassScratch,
+): FilterPass {
   const nodes = table.nodes;
   const prepared = prepareFilters(filters, request, table, guard);
   const activeIndexes: number[] = [];
@@ -75,7 +80,7 @@ export function runFilters(filters: readonly Filter[], request: PlacementRequest
     }
   });
   const usesSoft = activeRuns.some((run) => run.usesSoft === true);
-  const scratch = (shared.busy ? new PassScratch() : shared).take(nodes.length);
+  const scratch = (reusable.busy ? new PassScratch() : reusable).take(nodes.length);
   try {
     const refused = checkNodes(activeRuns, activeIndexes, nodes, scratch, (index, error) =>
       guard.failed('filter', prepared[index]!.name, error),

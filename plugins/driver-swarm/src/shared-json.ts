@@ -26,8 +26,8 @@ function stringHash(text: string): number {
  * Strings seen lately, one per slot by hash: a string seen again is given as the copy in its
  * slot. Strings that repeat across containers come back long before another string takes their
  * slot; unique ones (IDs, addresses) just pass through; at most STRING_SLOTS strings are held, and
- * long ones, rarely repeated, are left out. No Map, no allocation: a Map costs several times
- * more, V8's own string table (reached through property keys) ~40 times.
+ * long ones, rarely repeated, are left out. No Map, no allocation: a Map, or V8's own string table
+ * reached through property keys, costs several times more per lookup.
  */
 const stringSlots: string[] = new Array<string>(STRING_SLOTS).fill('');
 

@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 
 // dockerd flushes every log line as its own write; reading as soon as each one lands costs a
-// read and a write syscall per ~3 KB. After a short read, waiting a millisecond lets the socket
-// buffer fill, which cut the manager's CPU per 50 MB of logs by about 2.5× (bench notes).
+// read and a write syscall per line. After a short read, waiting a millisecond lets the socket
+// buffer fill (measured in docs/performance.md).
 const SHORT_READ_BYTES = 32 * 1024;
 const WAIT_MS = 1;
 
