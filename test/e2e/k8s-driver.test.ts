@@ -373,6 +373,44 @@ describe('swarm manage -c kubernetes', () => {
     expect((await d('network', 'ls', '--filter', 'name=shop_default', '-q')).stdout).toBe('');
   });
 
+  it("removes only its own alias Services: a user's Service of the same name survives the container", async () => {
+    await pods.createNamespacedService({
+      namespace: 'default',
+      body: { metadata: { name: 'ledger', labels: { team: 'payments' } }, spec: { ports: [{ port: 5432 }], selector: { app: 'ledger' } } },
+    });
+    expect((await d('network', 'create', 'books')).code).toBe(0);
+    try {
+      for (const alias of ['ledger', 'journal']) {
+        const run = await d(
+          'run',
+          '-d',
+          '--name',
+          `with-${alias}`,
+          '--network',
+          'books',
+          '--network-alias',
+          alias,
+          'busybox:local',
+          'sleep',
+          '600',
+        );
+        expect(run.code, run.stderr).toBe(0);
+      }
+      const journal = await pods.readNamespacedService({ name: 'journal', namespace: 'default' });
+      expect(journal.metadata?.labels?.['swarm.io/alias-service']).toBe('true');
+      expect((await d('rm', '-f', 'with-ledger', 'with-journal')).code).toBe(0);
+      await waitUntil(
+        async () => (await pods.listNamespacedService({ namespace: 'default' })).items.every((item) => item.metadata?.name !== 'journal'),
+        'the alias Service swarm made is gone',
+      );
+      const ledger = await pods.readNamespacedService({ name: 'ledger', namespace: 'default' });
+      expect(ledger.metadata?.labels).toEqual({ team: 'payments' });
+    } finally {
+      await pods.deleteNamespacedService({ name: 'ledger', namespace: 'default' }).catch(() => undefined);
+      await d('network', 'rm', 'books');
+    }
+  });
+
   it('resumes its watches after a cut or a 410 without missing or repeating an event', async () => {
     const since = Math.floor(Date.now() / 1000) - 1;
     expect((await d('run', '-d', '--name', 'watched', 'busybox:local', 'sh', '-c', 'sleep 3; exit 9')).code).toBe(0);

@@ -128,8 +128,15 @@ export class KubeApi {
     );
   }
 
-  deleteService(name: string): Promise<unknown> {
-    return this.call(`delete service ${name}`, () => this.core.deleteNamespacedService({ name, namespace: this.namespace }));
+  readService(name: string): Promise<k8s.V1Service> {
+    return this.call(`read service ${name}`, () => this.core.readNamespacedService({ name, namespace: this.namespace }));
+  }
+
+  /** Deletes the Service only if it is still the object with this UID (not one created since under the name). */
+  deleteService(name: string, uid: string): Promise<unknown> {
+    return this.call(`delete service ${name}`, () =>
+      this.core.deleteNamespacedService({ name, namespace: this.namespace, body: { preconditions: { uid } } }),
+    );
   }
 
   createClaim(claim: k8s.V1PersistentVolumeClaim): Promise<k8s.V1PersistentVolumeClaim> {

@@ -207,16 +207,26 @@ export class NetworkAliases {
     }
   }
 
-  /** Deletes the alias Services no remaining container answers to. */
+  /**
+   * Deletes the alias Services no remaining container answers to. Only swarm's own: a Service of
+   * the same name that the user made (ensureAliasServices left it alone on the 409) stays.
+   */
   async releaseServices(config: ContainerConfig, dockerName: string, remaining: readonly PodContainer[]): Promise<void> {
     for (const alias of this.aliasesFor(config, dockerName)) {
       if (!DNS_1035.test(alias)) continue;
       const label = `${PodMarks.aliasPrefix}${alias}`;
       if (remaining.some((container) => container.pod.metadata?.labels?.[label] === 'true')) continue;
-      await this.api.deleteService(alias).catch((error: unknown) => {
-        if (apiStatus(error) !== 404)
+      await this.releaseService(alias).catch((error: unknown) => {
+        if (apiStatus(error) !== 404 && apiStatus(error) !== 409)
           this.logger.warn({ service: alias, err: (error as Error).message }, 'kubernetes: alias service not removed');
       });
     }
+  }
+
+  private async releaseService(alias: string): Promise<void> {
+    const service = await this.api.readService(alias);
+    const uid = service.metadata?.uid;
+    if (service.metadata?.labels?.[PodMarks.service] !== 'true' || !uid) return;
+    await this.api.deleteService(alias, uid);
   }
 }
