@@ -10,10 +10,11 @@ import {
   type Volume,
   type VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { engineLabels, requestedMemory } from '@swarm/plugin-sdk/helpers';
+import { engineLabels } from '@swarm/plugin-sdk/helpers';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
 import { matchImage } from './image-match.js';
+import { NodeContainers, type ContainerCounts } from './node-containers.js';
 
 /** Told about every container change so the cluster keeps its lookup index current. */
 export interface NodeChangeListener {
@@ -21,16 +22,7 @@ export interface NodeChangeListener {
   resourcesChanged(node: EngineNode): void;
 }
 
-export interface ContainerCounts {
-  total: number;
-  running: number;
-  paused: number;
-  stopped: number;
-}
-
-function isRunning(container: EngineContainer): boolean {
-  return container.state === 'running' || container.state === 'restarting';
-}
+export type { ContainerCounts } from './node-containers.js';
 
 export interface EngineNodeDeps {
   readonly addr: string;
@@ -63,16 +55,7 @@ export class EngineNode implements Node {
   private currentStatus: NodeStatus = 'pending';
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};
-  private readonly byId = new Map<string, EngineContainer>();
-  private readonly pending = new Map<string, EngineContainer>();
-  /** Containers re-created elsewhere while this engine is down: late answers must not bring them back. */
-  private readonly movedAway = new Set<string>();
-  /** When a container that stopped was last known running. */
-  private readonly lastRunning = new Map<string, number>();
-  private containerList: EngineContainer[] | undefined;
-  private reservedCpus = 0;
-  private reservedMemory = 0;
-  private readonly stateCounts = { running: 0, paused: 0 };
+  private readonly store: NodeContainers;
   private imageList: Image[] = [];
   /** Grows with every change `docker info` shows for this node (its rows are cached on it). */
   private infoChanges = 0;
@@ -90,6 +73,10 @@ export class EngineNode implements Node {
     this.overcommitPercent = overcommitPercent;
     this.failureRetry = failureRetry;
     this.listener = listener;
+    this.store = new NodeContainers((before, after) => {
+      this.changed();
+      if (before !== undefined || after !== undefined) this.listener.containerChanged(this, before, after);
+    });
   }
 
   /** `<engine ID>|<addr>` once connected; the address alone while pending. */
@@ -193,109 +180,70 @@ export class EngineNode implements Node {
   }
 
   usedCpus(): number {
-    return this.reservedCpus;
+    return this.store.usedCpus();
   }
 
   usedMemory(): number {
-    return this.reservedMemory;
+    return this.store.usedMemory();
   }
 
-  // --- containers -----------------------------------------------------------------------------
+  // --- containers (kept by NodeContainers) ---------------------------------------------------
 
   containers(): readonly EngineContainer[] {
-    this.containerList ??= [...this.byId.values(), ...this.pending.values()];
-    return this.containerList;
+    return this.store.all();
   }
 
   /** Exact ID, then name (`name` or `/name`), then a unique ID prefix. */
   container(idOrName: string): EngineContainer | undefined {
-    if (idOrName === '') return undefined;
-    const direct = this.byId.get(idOrName);
-    if (direct) return direct;
-    const slashed = idOrName.startsWith('/') ? idOrName : `/${idOrName}`;
-    const all = [...this.byId.values()];
-    const named = all.find((container) => container.names.includes(slashed));
-    if (named) return named;
-    const prefixed = all.filter((container) => container.id.startsWith(idOrName));
-    return prefixed.length === 1 ? prefixed[0] : undefined;
+    return this.store.find(idOrName);
   }
 
   /** Whether the container runs, or was still running at `time` (an engine going down stops its containers first). */
   ranSince(container: EngineContainer, time: number): boolean {
-    return isRunning(container) || (this.lastRunning.get(container.id) ?? 0) >= time;
+    return this.store.ranSince(container, time);
   }
 
   knownContainer(id: string): EngineContainer | undefined {
-    return this.byId.get(id);
+    return this.store.known(id);
   }
 
   containerIds(): IterableIterator<string> {
-    return this.byId.keys();
+    return this.store.ids();
   }
 
   counts(): ContainerCounts {
-    const { running, paused } = this.stateCounts;
-    return { total: this.byId.size, running, paused, stopped: this.byId.size - running - paused };
-  }
-
-  /** Reservations and state counts move with every change, so reads are O(1). */
-  private account(container: EngineContainer, sign: 1 | -1, started: boolean): void {
-    this.reservedCpus += sign * container.reservedCpus;
-    this.reservedMemory += sign * requestedMemory(container.config);
-    if (!started) return;
-    if (container.state === 'paused') this.stateCounts.paused += sign;
-    else if (container.state === 'running' || container.state === 'restarting') this.stateCounts.running += sign;
-  }
-
-  private replace(map: Map<string, EngineContainer>, key: string, next: EngineContainer | undefined): void {
-    const real = map === this.byId;
-    const before = map.get(key);
-    if (real && before && isRunning(before)) this.lastRunning.set(key, Date.now());
-    if (real && !next) this.lastRunning.delete(key);
-    if (before) this.account(before, -1, real);
-    if (next) {
-      map.set(key, next);
-      this.account(next, 1, real);
-    } else {
-      map.delete(key);
-    }
-    this.containerList = undefined;
-    this.changed();
-    if (before !== undefined || next !== undefined) this.listener.containerChanged(this, before, next);
+    return this.store.counts();
   }
 
   upsertContainer(container: EngineContainer): void {
-    if (this.movedAway.has(container.id)) return;
-    this.replace(this.byId, container.id, container);
+    this.store.upsert(container);
   }
 
   /** Forget a container being re-created elsewhere, until the engine answers again. */
   moveAway(id: string): void {
-    this.movedAway.add(id);
-    this.deleteContainer(id);
+    this.store.moveAway(id);
   }
 
   /** Put back a container whose move failed. */
   restore(container: EngineContainer): void {
-    this.movedAway.delete(container.id);
-    if (!this.byId.has(container.id)) this.upsertContainer(container);
+    this.store.restore(container);
   }
 
   /** The engine answers again: what it lists is real (duplicates are the watchdog's to remove). */
   acceptMovedAway(): void {
-    this.movedAway.clear();
+    this.store.acceptMovedAway();
   }
 
   deleteContainer(id: string): void {
-    if (this.byId.has(id)) this.replace(this.byId, id, undefined);
+    this.store.delete(id);
   }
 
   addPending(swarmId: string, container: EngineContainer): void {
-    this.replace(this.pending, swarmId, container);
+    this.store.addPending(swarmId, container);
   }
 
   removePending(swarmId: string): void {
-    if (this.pending.has(swarmId)) this.replace(this.pending, swarmId, undefined);
+    this.store.removePending(swarmId);
   }
 
   /**
@@ -312,7 +260,7 @@ export class EngineNode implements Node {
   /** Forget everything (the node left the cluster). */
   clear(): void {
     this.listAnswers.clear();
-    for (const id of [...this.byId.keys()]) this.deleteContainer(id);
+    this.store.clear();
     this.imageList = [];
     this.volumeList = [];
     this.networkList = [];
