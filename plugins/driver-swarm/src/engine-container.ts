@@ -7,7 +7,7 @@ import {
   type Node,
 } from '@swarm/plugin-sdk';
 import { SwarmLabels, requestedCpus } from '@swarm/plugin-sdk/helpers';
-import { shared, shareFields } from './shared-json.js';
+import { shareFields, type JsonPool } from './shared-json.js';
 
 /** Real CPU shares on the engine back to a number of CPUs, as Swarm classic reads them. */
 export function sharesToCpus(shares: number | undefined, engineCpus: number): number {
@@ -27,10 +27,10 @@ function stripSlash(name: string): string {
  * The create-time config (Config + HostConfig) rebuilt from an inspect; its parts are shared with
  * other containers' (frozen).
  */
-export function configFromInspect(inspect: ContainerInspect): ContainerConfig {
+export function configFromInspect(inspect: ContainerInspect, json: JsonPool): ContainerConfig {
   // Object.assign, not a spread: V8 (Node 20) gives each spread copy of a parsed Config a hidden class of its own
-  const config = shareFields(Object.assign({}, inspect.Config ?? { Image: inspect.Image }));
-  config.HostConfig = shared(inspect.HostConfig ?? {});
+  const config = shareFields(json, Object.assign({}, inspect.Config ?? { Image: inspect.Image }));
+  config.HostConfig = json.share(inspect.HostConfig ?? {});
   return config;
 }
 
@@ -56,18 +56,18 @@ function isDetails(value: ContainerInspect | InspectDetails): value is InspectDe
   return DETAILS in value;
 }
 
-function detailsOf(inspect: ContainerInspect): InspectDetails {
+function detailsOf(inspect: ContainerInspect, json: JsonPool): InspectDetails {
   const settings = inspect['NetworkSettings'] as { Ports?: unknown } | null | undefined;
   return {
     [DETAILS]: true,
-    name: shared(inspect.Name),
-    image: shared(inspect.Image),
-    created: shared(inspect['Created']),
-    path: shared(inspect['Path']),
-    args: shared(inspect['Args']),
-    state: inspect.State && shareFields(inspect.State),
-    ports: shared(settings?.Ports ?? {}),
-    mounts: shared(inspect['Mounts'] ?? []),
+    name: json.share(inspect.Name),
+    image: json.share(inspect.Image),
+    created: json.share(inspect['Created']),
+    path: json.share(inspect['Path']),
+    args: json.share(inspect['Args']),
+    state: inspect.State && shareFields(json, inspect.State),
+    ports: json.share(settings?.Ports ?? {}),
+    mounts: json.share(inspect['Mounts'] ?? []),
   };
 }
 
@@ -76,25 +76,27 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 /** Each network endpoint (IP, MAC, endpoint ID) is the container's own: only its fields are shared. */
-function sharedSettings(settings: JsonObject): JsonObject {
-  return shareFields(settings, (key, networks) =>
+function sharedSettings(settings: JsonObject, json: JsonPool): JsonObject {
+  return shareFields(json, settings, (key, networks) =>
     key === 'Networks' && isObject(networks)
-      ? shareFields(networks, (_name, endpoint) => (isObject(endpoint) ? shareFields(endpoint) : shared(endpoint)))
-      : shared(networks),
+      ? shareFields(json, networks, (_name, endpoint) => (isObject(endpoint) ? shareFields(json, endpoint) : json.share(endpoint)))
+      : json.share(networks),
   );
 }
 
 /** A `docker ps` row whose parts are shared with other containers' rows and configs. */
-function sharedRow(row: ContainerSummary): ContainerSummary {
-  return shareFields(row, (key, value) => {
-    if (key === 'Names' && Array.isArray(value)) return value.map(shared);
-    if (key === 'NetworkSettings' && isObject(value)) return sharedSettings(value);
-    return shared(value);
+function sharedRow(row: ContainerSummary, json: JsonPool): ContainerSummary {
+  return shareFields(json, row, (key, value) => {
+    if (key === 'Names' && Array.isArray(value)) return value.map((name) => json.share(name));
+    if (key === 'NetworkSettings' && isObject(value)) return sharedSettings(value, json);
+    return json.share(value);
   });
 }
 
 export interface EngineContainerDeps {
   readonly node: Node;
+  /** The cluster's pool the container's parts are shared through. */
+  readonly json: JsonPool;
   readonly summary: ContainerSummary;
   readonly config: ContainerConfig;
   readonly inspect: ContainerInspect | InspectDetails | undefined;
@@ -112,6 +114,7 @@ export class EngineContainer implements Container {
   readonly names: readonly string[];
   readonly state: string;
   private readonly details: InspectDetails | undefined;
+  private readonly json: JsonPool;
 
   readonly summary: ContainerSummary;
 
@@ -119,14 +122,15 @@ export class EngineContainer implements Container {
    * `reservedCpus`: CPUs the container holds on its node. A created container's are read back from
    * its engine's CpuShares (Swarm classic's conversion); a pending one's are what its create asks.
    */
-  constructor({ node, summary, config, inspect, reservedCpus }: EngineContainerDeps) {
+  constructor({ node, json, summary, config, inspect, reservedCpus }: EngineContainerDeps) {
     this.node = node;
+    this.json = json;
     this.config = config;
     this.reservedCpus = reservedCpus;
-    this.summary = sharedRow(summary);
+    this.summary = sharedRow(summary, json);
     this.id = this.summary.Id;
     this.names = this.summary.Names ?? [];
-    this.details = inspect === undefined || isDetails(inspect) ? inspect : detailsOf(inspect);
+    this.details = inspect === undefined || isDetails(inspect) ? inspect : detailsOf(inspect, json);
     this.name = this.details
       ? stripSlash(this.details.name)
       : stripSlash(this.names.find((name) => name.lastIndexOf('/') === 0) ?? this.names[0] ?? '');
@@ -135,7 +139,14 @@ export class EngineContainer implements Container {
 
   /** The same container with a newer `docker ps` row. */
   withRow(summary: ContainerSummary): EngineContainer {
-    return new EngineContainer({ node: this.node, summary, config: this.config, inspect: this.details, reservedCpus: this.reservedCpus });
+    return new EngineContainer({
+      node: this.node,
+      json: this.json,
+      summary,
+      config: this.config,
+      inspect: this.details,
+      reservedCpus: this.reservedCpus,
+    });
   }
 
   /**
@@ -143,7 +154,7 @@ export class EngineContainer implements Container {
    * schedules on it; a new container per minute of age would re-index every container each minute.
    */
   takeStatus(status: string | undefined): void {
-    if (this.summary.Status !== status) this.summary.Status = status === undefined ? status : shared(status);
+    if (this.summary.Status !== status) this.summary.Status = status === undefined ? status : this.json.share(status);
   }
 
   /** The inspect fields swarm keeps (the engine has the rest). */
@@ -184,18 +195,29 @@ export class EngineContainer implements Container {
 }
 
 /** A container as its engine describes it (`docker ps` row and inspect), on an engine with `engineCpus` CPUs. */
-export function inspectedContainer(node: Node, summary: ContainerSummary, inspect: ContainerInspect, engineCpus: number): EngineContainer {
+export function inspectedContainer(
+  node: Node & { readonly json: JsonPool },
+  summary: ContainerSummary,
+  inspect: ContainerInspect,
+  engineCpus: number,
+): EngineContainer {
   return new EngineContainer({
     node,
+    json: node.json,
     summary,
-    config: configFromInspect(inspect),
+    config: configFromInspect(inspect, node.json),
     inspect,
     reservedCpus: sharesToCpus(inspect.HostConfig?.CpuShares, engineCpus),
   });
 }
 
 /** A container swarm is creating: counted in reservations and name checks until the engine answers. */
-export function pendingContainer(node: Node, swarmId: string, name: string | undefined, config: ContainerConfig): EngineContainer {
+export function pendingContainer(
+  node: Node & { readonly json: JsonPool },
+  swarmId: string,
+  name: string | undefined,
+  config: ContainerConfig,
+): EngineContainer {
   const summary: ContainerSummary = {
     Id: `pending-${swarmId}`,
     Names: name ? [`/${name}`] : [],
@@ -205,5 +227,5 @@ export function pendingContainer(node: Node, swarmId: string, name: string | und
     Status: 'Pending',
     Labels: config.Labels ?? {},
   };
-  return new EngineContainer({ node, summary, config, inspect: undefined, reservedCpus: requestedCpus(config) });
+  return new EngineContainer({ node, json: node.json, summary, config, inspect: undefined, reservedCpus: requestedCpus(config) });
 }

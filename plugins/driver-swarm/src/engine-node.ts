@@ -15,6 +15,7 @@ import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
 import { matchImage } from './image-match.js';
 import { NodeContainers, type ContainerCounts } from './node-containers.js';
+import type { JsonPool } from './shared-json.js';
 
 /** Told about every container change so the cluster keeps its lookup index current. */
 export interface NodeChangeListener {
@@ -31,6 +32,8 @@ export interface EngineNodeDeps {
   readonly overcommitPercent: number;
   readonly failureRetry: number;
   readonly listener: NodeChangeListener;
+  /** The cluster's pool its containers' JSON parts are shared through. */
+  readonly json: JsonPool;
 }
 
 /**
@@ -44,6 +47,7 @@ export class EngineNode implements Node {
   private readonly overcommitPercent: number;
   private readonly failureRetry: number;
   private readonly listener: NodeChangeListener;
+  readonly json: JsonPool;
 
   engineId = '';
   name = '';
@@ -66,7 +70,8 @@ export class EngineNode implements Node {
   /** The scheduler's NodeTable, told about every change it reads (see `watch`). */
   private readonly watchers = new Set<() => void>();
 
-  constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, listener }: EngineNodeDeps) {
+  constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, listener, json }: EngineNodeDeps) {
+    this.json = json;
     this.addr = addr;
     this.ip = ip;
     this.engineEndpoint = engineEndpoint;

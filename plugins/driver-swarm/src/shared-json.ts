@@ -29,14 +29,12 @@ function stringHash(text: string): number {
  * long ones, rarely repeated, are left out. No Map, no allocation: a Map, or V8's own string table
  * reached through property keys, costs several times more per lookup.
  */
-const stringSlots: string[] = new Array<string>(STRING_SLOTS).fill('');
-
-function sharedString(text: string, hash: number): string {
+function sharedString(slots: string[], text: string, hash: number): string {
   if (text.length > MAX_SHARED_STRING) return text;
   const slot = hash & (STRING_SLOTS - 1);
-  const seen = stringSlots[slot];
+  const seen = slots[slot];
   if (seen === text) return seen;
-  stringSlots[slot] = text;
+  slots[slot] = text;
   return text;
 }
 
@@ -57,7 +55,9 @@ function holds(candidate: object, isArray: boolean, keys: readonly string[], val
 
 type Bucket = WeakRef<object> | Array<WeakRef<object>>;
 
-class JsonPool {
+/** One cluster's pool (two embedded deployments share nothing, equal values included). */
+export class JsonPool {
+  private readonly stringSlots: string[] = new Array<string>(STRING_SLOTS).fill('');
   /** Shared object → its hash (also tells an object is already shared). */
   private readonly hashes = new WeakMap<object, number>();
   private readonly buckets = new Map<number, Bucket>();
@@ -69,7 +69,7 @@ class JsonPool {
   share<T>(value: T): T {
     if (typeof value === 'string') {
       this.lastHash = stringHash(value);
-      return sharedString(value, this.lastHash) as T;
+      return sharedString(this.stringSlots, value, this.lastHash) as T;
     }
     if (typeof value !== 'object' || value === null) {
       this.lastHash = value === null ? 1 : typeof value === 'number' ? mix(2, (value * 1000) | 0) : value ? 3 : 4;
@@ -133,19 +133,16 @@ class JsonPool {
   }
 }
 
-const pool = new JsonPool();
-
-/** The shared copy of a JSON value (strings deduplicated, objects and arrays frozen and pooled). */
-export function shared<T>(value: T): T {
-  return pool.share(value);
-}
-
 /**
  * Replaces the fields of an object the caller owns (a row, a state: unique to one container, so
- * not worth pooling) by their shared copies, and returns it. `field` picks another treatment for
- * some fields.
+ * not worth pooling) by their shared copies from `pool`, and returns it. `field` picks another
+ * treatment for some fields.
  */
-export function shareFields<T extends object>(value: T, field: (key: string, value: unknown) => unknown = (_key, item) => shared(item)): T {
+export function shareFields<T extends object>(
+  pool: JsonPool,
+  value: T,
+  field: (key: string, value: unknown) => unknown = (_key, item) => pool.share(item),
+): T {
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) setField(record, key, field(key, record[key]));
   return value;

@@ -31,6 +31,7 @@ import { EngineApi } from './engine-api.js';
 import type { EngineContainer } from './engine-container.js';
 import { engineEndpoint } from './engine-endpoint.js';
 import { EngineMonitor, type EngineLifecycleAction } from './engine-monitor.js';
+import { JsonPool } from './shared-json.js';
 import { EngineNode, type NodeChangeListener } from './engine-node.js';
 import { EnginePool } from './engine-pool.js';
 import { SwarmErrors } from './errors.js';
@@ -81,6 +82,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   private readonly discovery: Discovery;
   private readonly logger: Logger;
   private readonly pool: EnginePool;
+  /** Equal JSON parts of this cluster's containers, one copy each (see shared-json.ts). */
+  private readonly json = new JsonPool();
   private readonly index = new ContainerIndex();
   private readonly images: SwarmImages;
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
@@ -138,6 +141,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       overcommitPercent: this.options.overcommitPercent,
       failureRetry: this.options.failureRetry,
       listener: this,
+      json: this.json,
     });
     const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
     const hooks = {

@@ -4,6 +4,7 @@ import { moveEnvDirectivesToLabels, reschedulePolicy } from '@swarm/plugin-sdk/h
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
+import { JsonPool } from '../src/shared-json.js';
 
 function refusal(env: string[], labels: Record<string, string> = {}): string {
   try {
@@ -43,28 +44,57 @@ describe('a container moved off a dead engine', () => {
     overcommitPercent: 5,
     failureRetry: 2,
     listener,
+    json: new JsonPool(),
   });
   const row = (state: string): ContainerSummary => ({ Id: 'c1', Names: ['/web'], Image: 'busybox', Created: 0, State: state, Labels: {} });
 
   it('stays gone while late answers from the engine arrive, and counts as running if it stopped as the engine went down', () => {
     const before = Date.now();
     node.upsertContainer(
-      new EngineContainer({ node, summary: row('running'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+      new EngineContainer({
+        node,
+        json: node.json,
+        summary: row('running'),
+        config: { Image: 'busybox' },
+        inspect: undefined,
+        reservedCpus: 0,
+      }),
     );
     node.upsertContainer(
-      new EngineContainer({ node, summary: row('exited'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+      new EngineContainer({
+        node,
+        json: node.json,
+        summary: row('exited'),
+        config: { Image: 'busybox' },
+        inspect: undefined,
+        reservedCpus: 0,
+      }),
     );
     const stopped = node.knownContainer('c1')!;
     expect(node.ranSince(stopped, before)).toBe(true);
     expect(node.ranSince(stopped, Date.now() + 1)).toBe(false);
     node.moveAway('c1');
     node.upsertContainer(
-      new EngineContainer({ node, summary: row('exited'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+      new EngineContainer({
+        node,
+        json: node.json,
+        summary: row('exited'),
+        config: { Image: 'busybox' },
+        inspect: undefined,
+        reservedCpus: 0,
+      }),
     );
     expect(index.find('web')).toBeUndefined();
     node.acceptMovedAway();
     node.upsertContainer(
-      new EngineContainer({ node, summary: row('exited'), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 }),
+      new EngineContainer({
+        node,
+        json: node.json,
+        summary: row('exited'),
+        config: { Image: 'busybox' },
+        inspect: undefined,
+        reservedCpus: 0,
+      }),
     );
     expect(index.find('web')?.id).toBe('c1');
   });

@@ -4,6 +4,7 @@ import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
 import { infoRows } from '../src/info-rows.js';
+import { JsonPool } from '../src/shared-json.js';
 
 const NODES = 1000;
 const PER_NODE = 30;
@@ -32,6 +33,7 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
           overcommitPercent: 5,
           failureRetry: 3,
           listener,
+          json: new JsonPool(),
         });
         node.applySpecs(
           { ID: `ENGINE${n}`, Name: `node${n}`, NCPU: 8, MemTotal: 32 * 1024 ** 3, Driver: 'overlay2' },
@@ -50,6 +52,7 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
           node.upsertContainer(
             new EngineContainer({
               node,
+              json: node.json,
               summary,
               config: { Image: 'busybox', HostConfig: { CpuShares: 0, Memory: 1024 ** 2 } },
               inspect: undefined,

@@ -3,7 +3,7 @@ import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk';
 import { inspectedContainer, type EngineContainer } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
 import { rowFromInspect } from '../src/container-row.js';
-import { shared } from '../src/shared-json.js';
+import { JsonPool } from '../src/shared-json.js';
 
 const listener: NodeChangeListener = { containerChanged: () => undefined, resourcesChanged: () => undefined };
 const node = new EngineNode({
@@ -13,6 +13,7 @@ const node = new EngineNode({
   overcommitPercent: 5,
   failureRetry: 3,
   listener,
+  json: new JsonPool(),
 });
 node.applySpecs({ ID: 'ID-n1', Name: 'n1', NCPU: 4, MemTotal: 2 ** 30, Driver: 'vfs' }, { Version: '20.10.24' });
 
@@ -75,6 +76,8 @@ function containerOf(inspect: ContainerInspect): EngineContainer {
 }
 
 describe('shared JSON values', () => {
+  const pool = new JsonPool();
+  const shared = <T>(value: T): T => pool.share(value);
   it('gives one frozen copy of equal values, equal to the input, and leaves the input as it was', () => {
     const first = { a: [1, 'x', null], b: { c: true } };
     const second = JSON.parse(JSON.stringify(first)) as typeof first;

@@ -5,6 +5,7 @@ import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer, cpusToShares, pendingContainer, sharesToCpus } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
 import { infoRows } from '../src/info-rows.js';
+import { JsonPool } from '../src/shared-json.js';
 
 const GiB = 1024 ** 3;
 
@@ -23,6 +24,7 @@ function world() {
       overcommitPercent: 5,
       failureRetry: 3,
       listener,
+      json: new JsonPool(),
     });
     engine.applySpecs(
       { ID: `ID-${name}`, Name: name, NCPU: cpus, MemTotal: memory, Driver: 'vfs', OSType: 'linux', Labels: ['zone=a'] },
@@ -50,6 +52,7 @@ function container(
   };
   return new EngineContainer({
     node,
+    json: node.json,
     summary,
     config: { Image: 'busybox', Labels: labels, HostConfig: { CpuShares: 0, Memory: options.memory ?? 0 } },
     inspect: undefined,
@@ -222,6 +225,7 @@ describe('image, volume and network lists', () => {
       overcommitPercent: 5,
       failureRetry: 3,
       listener,
+      json: new JsonPool(),
     });
     const busybox = { Id: 'sha256:b', RepoTags: ['busybox:local'], Created: 1, Size: 1 };
     engine.setImages([busybox]);
