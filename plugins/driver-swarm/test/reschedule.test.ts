@@ -48,54 +48,22 @@ describe('a container moved off a dead engine', () => {
   });
   const row = (state: string): ContainerSummary => ({ Id: 'c1', Names: ['/web'], Image: 'busybox', Created: 0, State: state, Labels: {} });
 
+  /** The container web (c1) as the engine lists it, in `state`. */
+  const busybox = (state: string) =>
+    new EngineContainer({ node, json: node.json, summary: row(state), config: { Image: 'busybox' }, inspect: undefined, reservedCpus: 0 });
+
   it('stays gone while late answers from the engine arrive, and counts as running if it stopped as the engine went down', () => {
     const before = Date.now();
-    node.upsertContainer(
-      new EngineContainer({
-        node,
-        json: node.json,
-        summary: row('running'),
-        config: { Image: 'busybox' },
-        inspect: undefined,
-        reservedCpus: 0,
-      }),
-    );
-    node.upsertContainer(
-      new EngineContainer({
-        node,
-        json: node.json,
-        summary: row('exited'),
-        config: { Image: 'busybox' },
-        inspect: undefined,
-        reservedCpus: 0,
-      }),
-    );
+    node.upsertContainer(busybox('running'));
+    node.upsertContainer(busybox('exited'));
     const stopped = node.knownContainer('c1')!;
     expect(node.ranSince(stopped, before)).toBe(true);
     expect(node.ranSince(stopped, Date.now() + 1)).toBe(false);
     node.moveAway('c1');
-    node.upsertContainer(
-      new EngineContainer({
-        node,
-        json: node.json,
-        summary: row('exited'),
-        config: { Image: 'busybox' },
-        inspect: undefined,
-        reservedCpus: 0,
-      }),
-    );
+    node.upsertContainer(busybox('exited'));
     expect(index.find('web')).toBeUndefined();
     node.acceptMovedAway();
-    node.upsertContainer(
-      new EngineContainer({
-        node,
-        json: node.json,
-        summary: row('exited'),
-        config: { Image: 'busybox' },
-        inspect: undefined,
-        reservedCpus: 0,
-      }),
-    );
+    node.upsertContainer(busybox('exited'));
     expect(index.find('web')?.id).toBe('c1');
   });
 });
