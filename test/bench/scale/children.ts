@@ -55,7 +55,11 @@ export async function startHollowProcess(
     let pending = '';
     child.process.stdout?.on('data', (chunk: Buffer) => {
       pending += chunk.toString();
-      const line = pending.split('\n').find((candidate) => candidate.startsWith('nodes://'));
+      // only whole lines: at thousands of engines the address list arrives in several chunks
+      const line = pending
+        .split('\n')
+        .slice(0, -1)
+        .find((candidate) => candidate.startsWith('nodes://'));
       if (line !== undefined) resolve(line.trim());
     });
     child.process.once('exit', (code) => reject(new Error(`hollow engines exited with ${code}: ${child.output()}`)));
