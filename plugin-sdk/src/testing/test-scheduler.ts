@@ -2,6 +2,7 @@ import type { Node } from '../node.js';
 import { SdkErrors } from '../errors.js';
 import type {
   Filter,
+  FilterVerdictRecord,
   NodeExplanation,
   Placement,
   PlacementExplanation,
@@ -11,7 +12,7 @@ import type {
   Strategy,
 } from '../scheduler.js';
 import type { ContainerConfig } from '../types/docker.js';
-import { evaluateFilter, placementRequest } from './evaluate.js';
+import { evaluateFilter, placementRequest, type FilterOutcome } from './evaluate.js';
 
 /**
  * The strategy when a test gives none: the nodes with room for the request's CPUs and memory, by
@@ -27,6 +28,21 @@ const byName: Strategy = {
     return fitting.sort((a, b) => a.name.localeCompare(b.name)).map((node, index): RankedNode => ({ node, score: index }));
   },
 };
+
+/** A node's verdicts as the host records them: the filters in order, up to the first that refuses it. */
+function verdictsOf(node: Node, outcomes: ReadonlyArray<{ filter: string; outcome: FilterOutcome }>): FilterVerdictRecord[] {
+  if (!node.isHealthy()) return [{ filter: 'health', pass: false, reason: 'node is unhealthy' }];
+  const verdicts: FilterVerdictRecord[] = [];
+  for (const { filter, outcome } of outcomes) {
+    const verdict = outcome.verdicts.get(node.name) ?? { pass: true };
+    if (verdict.pass) verdicts.push({ filter, pass: true });
+    else {
+      verdicts.push({ filter, pass: false, reason: verdict.reason });
+      break;
+    }
+  }
+  return verdicts;
+}
 
 export interface TestSchedulerOptions {
   readonly filters?: readonly Filter[];
@@ -58,15 +74,16 @@ export function testScheduler(options: TestSchedulerOptions = {}): Scheduler {
       refusal = caught as Error;
     }
     const rankOf = new Map(ranked.map((entry, index) => [entry.node.name, index + 1]));
+    const passing = new Set(feasible);
     const explained = nodes.map((node): NodeExplanation => {
-      const verdicts = node.isHealthy()
-        ? outcomes.map(({ filter, outcome }) => {
-            const verdict = outcome.verdicts.get(node.name) ?? { pass: true };
-            return verdict.pass ? { filter, pass: true } : { filter, pass: false, reason: verdict.reason };
-          })
-        : [{ filter: 'health', pass: false, reason: 'node is unhealthy' }];
       const rank = rankOf.get(node.name);
-      return { id: node.id, name: node.name, verdicts, feasible: rank !== undefined, ...(rank !== undefined ? { rank } : {}) };
+      return {
+        id: node.id,
+        name: node.name,
+        verdicts: verdictsOf(node, outcomes),
+        feasible: passing.has(node),
+        ...(rank !== undefined ? { rank } : {}),
+      };
     });
     const summary = `${ranked.length}/${nodes.length} nodes are available`;
     const chosen = ranked[0]?.node.name;
