@@ -1,4 +1,4 @@
-import { SdkErrors } from '../errors.js';
+import { SdkErrors, asError } from '../errors.js';
 
 /** One named check of a test kit suite. */
 export interface Check {
@@ -23,15 +23,13 @@ export interface Tester {
  */
 export function runChecks(checks: readonly Check[], tester?: Tester): void {
   for (const check of checks) {
-    if (tester) {
-      tester.it(check.name, () => check.run());
-      continue;
-    }
-    try {
-      check.run();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw SdkErrors.conformanceFailed({ check: check.name, reason: message }, { cause: error });
+    if (tester) tester.it(check.name, () => check.run());
+    else {
+      try {
+        check.run();
+      } catch (error) {
+        throw checkFailed(check, error);
+      }
     }
   }
 }
@@ -39,15 +37,12 @@ export function runChecks(checks: readonly Check[], tester?: Tester): void {
 /** `runChecks` for checks that wait: without a tester, they run one after another. */
 export async function runAsyncChecks(checks: readonly AsyncCheck[], tester?: Tester): Promise<void> {
   for (const check of checks) {
-    if (tester) {
-      tester.it(check.name, () => check.run());
-      continue;
-    }
-    try {
-      await check.run();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw SdkErrors.conformanceFailed({ check: check.name, reason: message }, { cause: error });
-    }
+    if (tester) tester.it(check.name, () => check.run());
+    else await check.run().catch((error: unknown) => Promise.reject(checkFailed(check, error)));
   }
+}
+
+/** A failed check's error, naming the check. */
+function checkFailed(check: { readonly name: string }, error: unknown) {
+  return SdkErrors.conformanceFailed({ check: check.name, reason: asError(error).message }, { cause: error });
 }

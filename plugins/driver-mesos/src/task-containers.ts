@@ -66,19 +66,8 @@ export class TaskContainers {
     const taskId = container.labels[MesosLabels.task];
     const killed = Boolean(taskId && container.state === 'running' && options.force);
     if (killed) await this.killTask(taskId!, agent.id);
-    const query = { force: options.force ? 1 : 0, v: options.volumes ? 1 : 0 };
-    const path = `/containers/${encodeURIComponent(container.id)}`;
-    // The agent may remove a killed task's container itself (the Docker containerizer with
-    // --docker_remove_delay=0), before or while we do: gone already, or going, is removed. Any
-    // other refusal (a 404 for a container nobody killed here included) reaches the client with
-    // the engine's status.
-    await agent.engine.json({ method: 'DELETE', path, query }).catch(async (error: unknown) => {
-      if (killed && isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
-      if (isSwarmError(error, ErrorCodes.CONFLICT) && (await this.removedByOther(agent, path))) return;
-      throw error;
-    });
-    agent.forget(container.id);
-    this.launchConfigs.delete(container.id);
+    // a 404 for a container nobody killed here reaches the client with the engine's status
+    await this.deleteOnEngine(agent, container, { force: options.force ? 1 : 0, v: options.volumes ? 1 : 0 }, killed);
     this.restartedIds.removed(container.id);
     await agent.refresh();
   }
@@ -103,7 +92,7 @@ export class TaskContainers {
       this.launchConfigs.get(container.id) ??
       relaunchConfig(await agent.engine.json<ContainerInspect>({ path: `/containers/${encodeURIComponent(container.id)}/json` }));
     if (container.state === 'running') await this.killTask(taskId, agent.id, options.timeoutSeconds);
-    await this.discard(agent, container);
+    await this.deleteOnEngine(agent, container, { force: 1 }, true);
     const restarted = await this.launch(config, container.labels[MesosLabels.name]);
     this.restartedIds.replaced(container.id, restarted.id);
   }
@@ -114,16 +103,25 @@ export class TaskContainers {
     return container;
   }
 
-  /** Removes an ended task's container, which the agent may be removing too. */
-  private async discard(agent: MesosAgent, container: Container): Promise<void> {
+  /**
+   * DELETE on the agent's engine, and the container forgotten. The agent may remove an ended
+   * task's container itself (the Docker containerizer with --docker_remove_delay=0), before or
+   * while we do: going is removed, and so is gone when `goneIsRemoved` (the task ended here).
+   */
+  private async deleteOnEngine(
+    agent: MesosAgent,
+    container: Container,
+    query: Record<string, number>,
+    goneIsRemoved: boolean,
+  ): Promise<void> {
     const path = `/containers/${encodeURIComponent(container.id)}`;
-    await agent.engine.json({ method: 'DELETE', path, query: { force: 1 } }).catch(async (error: unknown) => {
-      if (isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
+    await agent.engine.json({ method: 'DELETE', path, query }).catch(async (error: unknown) => {
+      if (goneIsRemoved && isSwarmError(error, ErrorCodes.NOT_FOUND)) return;
       if (isSwarmError(error, ErrorCodes.CONFLICT) && (await this.removedByOther(agent, path))) return;
       throw error;
     });
-    this.launchConfigs.delete(container.id);
     agent.forget(container.id);
+    this.launchConfigs.delete(container.id);
   }
 
   /** Whether a container another party is removing is gone within the kill timeout. */

@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, Tokens, type Cluster, type DeploymentConfig, type Scheduler } from '@swarm/plugin-sdk';
-import { pluginProviders } from '@swarm/plugin-sdk/testing';
+import { pluginProviders, testDeployment } from '@swarm/plugin-sdk/testing';
 import manifest, { plugin } from '../src/index.js';
 
-const deployment = (discovery: string, options: Record<string, string> = {}): DeploymentConfig => ({
-  plugins: [],
-  cluster: {
-    driver: 'mesos',
-    discovery,
-    options,
-    discoveryOptions: {},
-    heartbeat: 60,
-    engineRefreshMinInterval: 30,
-    engineRefreshMaxInterval: 60,
-    engineFailureRetry: 3,
-  },
-  scheduler: { filters: [], strategy: 'spread', strategyOptions: {} },
-  api: { hosts: [], cors: false },
-  replication: { enabled: false, ttl: 20 },
-  logLevel: 'info',
-});
+const deployment = (discovery: string, options: Record<string, string> = {}): DeploymentConfig =>
+  testDeployment({ driver: 'mesos', discovery, options });
 
 // These tests never place anything (placement runs through the real pipeline in test/e2e/mesos-*).
 const scheduler = { strategyName: 'spread', filterNames: [] } as unknown as Scheduler;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, type ClusterSettings } from '@swarm/plugin-sdk';
+import { testDeployment } from '@swarm/plugin-sdk/testing';
 import { matchImage, parseRepositoryTag } from '../src/image-match.js';
 import { readClusterOptions } from '../src/cluster-options.js';
 
@@ -29,17 +30,8 @@ describe('image matching', () => {
 });
 
 describe('cluster options', () => {
-  const settings = (options: Record<string, string>, extra: Partial<ClusterSettings> = {}): ClusterSettings => ({
-    driver: 'swarm',
-    discovery: 'nodes://h:1',
-    options,
-    discoveryOptions: {},
-    heartbeat: 60,
-    engineRefreshMinInterval: 30,
-    engineRefreshMaxInterval: 60,
-    engineFailureRetry: 3,
-    ...extra,
-  });
+  const settings = (options: Record<string, string>, extra: Partial<ClusterSettings> = {}): ClusterSettings =>
+    testDeployment({ driver: 'swarm', discovery: 'nodes://h:1', options, ...extra }).cluster;
 
   it('defaults like Swarm classic', () => {
     expect(readClusterOptions(settings({}))).toEqual({

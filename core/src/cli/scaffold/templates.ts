@@ -63,49 +63,68 @@ const TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
-/** The class each kind's source file exports, and how the manifest registers it. */
-const REGISTRATION: Readonly<Record<ScaffoldKind, { suffix: string; imports: string; register: (name: string, klass: string) => string }>> =
-  {
-    filter: {
-      suffix: 'Filter',
-      imports: 'definePlugin',
-      register: (name, klass) => `ctx.filter('${name}', { useFactory: () => new ${klass}() });`,
-    },
-    strategy: {
-      suffix: 'Strategy',
-      imports: 'definePlugin',
-      register: (name, klass) => `ctx.strategy('${name}', { useFactory: () => new ${klass}() });`,
-    },
-    driver: {
-      suffix: 'Cluster',
-      imports: 'definePlugin, Tokens',
-      register: (name, klass) => `// the driver finds its nodes itself: \`swarm manage -c ${name}\` needs no discovery argument
+/** What differs from kind to kind: the source files, the class they export, its registration, how it is used. */
+interface KindTemplate {
+  /** `src/<name>-<sourceFile>.ts` exports the class `<Name><suffix>`. */
+  readonly sourceFile: string;
+  readonly suffix: string;
+  readonly imports: string;
+  register(name: string, klass: string): string;
+  use(name: string): { config: string; run: string };
+  files(name: string): PluginFiles;
+}
+
+const ENGINES = '10.0.0.1:2375,10.0.0.2:2375';
+
+const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
+  filter: {
+    sourceFile: 'filter',
+    suffix: 'Filter',
+    imports: 'definePlugin',
+    register: (name, klass) => `ctx.filter('${name}', { useFactory: () => new ${klass}() });`,
+    use: (name) => ({
+      config: `scheduler: { filters: ['health', 'constraint', '${name}'], strategy: 'spread' }`,
+      run: `npx swarm manage nodes://${ENGINES}`,
+    }),
+    files: filterFiles,
+  },
+  strategy: {
+    sourceFile: 'strategy',
+    suffix: 'Strategy',
+    imports: 'definePlugin',
+    register: (name, klass) => `ctx.strategy('${name}', { useFactory: () => new ${klass}() });`,
+    use: (name) => ({ config: `scheduler: { strategy: '${name}' }`, run: `npx swarm manage nodes://${ENGINES}` }),
+    files: strategyFiles,
+  },
+  driver: {
+    sourceFile: 'cluster',
+    suffix: 'Cluster',
+    imports: 'definePlugin, Tokens',
+    register: (name, klass) => `// the driver finds its nodes itself: \`swarm manage -c ${name}\` needs no discovery argument
     ctx.driver(
       '${name}',
       { useFactory: (r) => new ${klass}({ config: r.resolve(Tokens.DeploymentConfig), scheduler: r.resolve(Tokens.Scheduler) }) },
       { discovery: 'optional' },
     );`,
-    },
-    discovery: {
-      suffix: 'Discovery',
-      imports: 'definePlugin',
-      register: (name, klass) => `ctx.discovery('${name}', { useFactory: () => new ${klass}() });`,
-    },
-  };
-
-const SOURCE_FILE: Readonly<Record<ScaffoldKind, string>> = {
-  filter: 'filter',
-  strategy: 'strategy',
-  driver: 'cluster',
-  discovery: 'discovery',
+    use: (name) => ({ config: `cluster: { driver: '${name}', options: { '${name}.nodes': '3' } }`, run: 'npx swarm manage' }),
+    files: driverFiles,
+  },
+  discovery: {
+    sourceFile: 'discovery',
+    suffix: 'Discovery',
+    imports: 'definePlugin',
+    register: (name, klass) => `ctx.discovery('${name}', { useFactory: () => new ${klass}() });`,
+    use: (name) => ({ config: '', run: `npx swarm manage ${name}://${ENGINES}` }),
+    files: discoveryFiles,
+  },
 };
 
 function index(inputs: ScaffoldInputs): string {
-  const registration = REGISTRATION[inputs.kind];
-  const klass = className(inputs.name, registration.suffix);
+  const template = KINDS[inputs.kind];
+  const klass = className(inputs.name, template.suffix);
   const [major, minor] = inputs.apiVersion.split('.');
-  return `import { ${registration.imports} } from '@swarm/plugin-sdk';
-import { ${klass} } from './${inputs.name}-${SOURCE_FILE[inputs.kind]}.js';
+  return `import { ${template.imports} } from '@swarm/plugin-sdk';
+import { ${klass} } from './${inputs.name}-${template.sourceFile}.js';
 
 export { ${klass} };
 
@@ -116,7 +135,7 @@ export const plugin = definePlugin({
   apiVersion: '^${major}.${minor}.0',
   description: 'swarm ${inputs.kind} "${inputs.name}"',
   register(ctx) {
-    ${registration.register(inputs.name, klass)}
+    ${template.register(inputs.name, klass)}
   },
 });
 
@@ -124,19 +143,9 @@ export default plugin;
 `;
 }
 
-const USE: Readonly<Record<ScaffoldKind, (name: string) => { config: string; run: string }>> = {
-  filter: (name) => ({
-    config: `scheduler: { filters: ['health', 'constraint', '${name}'], strategy: 'spread' }`,
-    run: 'npx swarm manage nodes://10.0.0.1:2375,10.0.0.2:2375',
-  }),
-  strategy: (name) => ({ config: `scheduler: { strategy: '${name}' }`, run: 'npx swarm manage nodes://10.0.0.1:2375,10.0.0.2:2375' }),
-  driver: (name) => ({ config: `cluster: { driver: '${name}', options: { '${name}.nodes': '3' } }`, run: 'npx swarm manage' }),
-  discovery: (name) => ({ config: '', run: `npx swarm manage ${name}://10.0.0.1:2375,10.0.0.2:2375` }),
-};
-
 function readme(inputs: ScaffoldInputs): string {
   const { name, kind } = inputs;
-  const use = USE[kind](name);
+  const use = KINDS[kind].use(name);
   return `# swarm-plugin-${name}
 
 A swarm ${kind}, \`${name}\`.
@@ -156,13 +165,6 @@ export default { plugins: ['${name}']${use.config ? `, ${use.config}` : ''} };
 `;
 }
 
-const KIND_FILES: Readonly<Record<ScaffoldKind, (name: string) => PluginFiles>> = {
-  filter: filterFiles,
-  strategy: strategyFiles,
-  driver: driverFiles,
-  discovery: discoveryFiles,
-};
-
 /** The files of a new plugin package. */
 export function pluginFiles(inputs: ScaffoldInputs): PluginFiles {
   return {
@@ -171,6 +173,6 @@ export function pluginFiles(inputs: ScaffoldInputs): PluginFiles {
     'README.md': readme(inputs),
     '.gitignore': 'node_modules/\ndist/\n*.tgz\n',
     'src/index.ts': index(inputs),
-    ...KIND_FILES[inputs.kind](inputs.name),
+    ...KINDS[inputs.kind].files(inputs.name),
   };
 }
