@@ -1,3 +1,5 @@
+import { Tokens, type ExtensionKind } from '@swarm/plugin-sdk';
+import { kindLabel } from '../../plugins/extension-kinds.js';
 import { discoveryFiles } from './discovery-template.js';
 import { driverFiles } from './driver-template.js';
 import { filterFiles } from './filter-template.js';
@@ -68,6 +70,8 @@ interface KindTemplate {
   /** `src/<name>-<sourceFile>.ts` exports the class `<Name><suffix>`. */
   readonly sourceFile: string;
   readonly suffix: string;
+  /** The extension point it registers at (`swarm plugins` lists it by this kind's label). */
+  readonly token: ExtensionKind;
   readonly imports: string;
   register(name: string, klass: string): string;
   use(name: string): { config: string; run: string };
@@ -78,6 +82,7 @@ const ENGINES = '10.0.0.1:2375,10.0.0.2:2375';
 
 const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
   filter: {
+    token: Tokens.Filter,
     sourceFile: 'filter',
     suffix: 'Filter',
     imports: 'definePlugin',
@@ -89,6 +94,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: filterFiles,
   },
   strategy: {
+    token: Tokens.Strategy,
     sourceFile: 'strategy',
     suffix: 'Strategy',
     imports: 'definePlugin',
@@ -97,6 +103,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: strategyFiles,
   },
   driver: {
+    token: Tokens.ClusterDriver,
     sourceFile: 'cluster',
     suffix: 'Cluster',
     imports: 'definePlugin, Tokens',
@@ -110,6 +117,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: driverFiles,
   },
   discovery: {
+    token: Tokens.DiscoveryBackend,
     sourceFile: 'discovery',
     suffix: 'Discovery',
     imports: 'definePlugin',
@@ -161,7 +169,7 @@ Install the tarball next to your \`swarm.config.js\` and list it:
 export default { plugins: ['${name}']${use.config ? `, ${use.config}` : ''} };
 \`\`\`
 
-\`npx swarm plugins\` shows it with \`${kind} ${name}\`; then \`${use.run}\`.
+\`npx swarm plugins\` shows it with \`${kindLabel(KINDS[kind].token)} ${name}\`; then \`${use.run}\`.
 `;
 }
 
