@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MEASURED_DELAYS } from './hollow/default-delays.js';
-import { engineCallSnapshots, snapshotEngineCalls, startHollowProcess, startManager } from './scale/children.js';
+import { startHollowFleet, startManager } from './scale/children.js';
 import { createThroughput, infoLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
 import { PeakRss, sampleProcess } from './scale/process-meter.js';
 import { hotSpots, hotSpotTable, readProfile, selfTimeByPackage } from './scale/profile-summary.js';
@@ -17,6 +17,7 @@ const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real cl
   --nodes 100,1000      cluster sizes to run, one after the other (default 100,1000)
   --containers 30       running containers preloaded per engine (default 30)
   --delay MS            hollow per-call delay for every call (default: measured real-engine delays)
+  --hollow-processes N  processes the hollow engines are split over (default: one per 1,250 engines)
   --runs 500            docker run -d (create + start) samples   --run-workers 4   clients issuing them
   --creates 1600        creates for the throughput phase          --create-workers 16
   --info-runs 200       --ps-runs 20
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '100,1000' },
     containers: { type: 'string', default: '30' },
     delay: { type: 'string' },
+    'hollow-processes': { type: 'string' },
     runs: { type: 'string', default: '500' },
     'run-workers': { type: 'string', default: '4' },
     creates: { type: 'string', default: '1600' },
@@ -63,7 +65,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const containers = Number(values.containers);
-  const hollow = await startHollowProcess(nodes, containers, values.delay);
+  const hollowProcesses = Number(values['hollow-processes'] ?? Math.ceil(nodes / 1250));
+  const hollow = await startHollowFleet(nodes, containers, values.delay, hollowProcesses);
   const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'swarm-scale-prof-')) : undefined;
   const startedAt = performance.now();
   const managerFlags = (values['manager-flags'] ?? '').split(' ').filter((flag) => flag !== '');
@@ -72,7 +75,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
     if (healthyMs === undefined) console.error(`not all ${nodes} nodes became healthy; manager said:\n${manager.output()}`);
     const atHealthy = sampleProcess(manager.pid);
-    await snapshotEngineCalls(hollow.child);
+    const callsAtHealthy = await hollow.snapshotCalls();
     // V8 gives back the start-up's garbage only once its memory reducer runs on a quiet process
     await sleep(settleMs);
     const settled = sampleProcess(manager.pid);
@@ -91,10 +94,9 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const after = sampleProcess(manager.pid);
     await sleep(settleMs);
     const settledAfterRun = sampleProcess(manager.pid);
-    const { rssMb: hollowRssMb, cpuSeconds: hollowCpuSeconds } = sampleProcess(hollow.child.pid);
+    const { rssMb: hollowRssMb, cpuSeconds: hollowCpuSeconds } = hollow.sample();
     await manager.stop();
-    await snapshotEngineCalls(hollow.child);
-    const [callsAtHealthy = {}, callsAtEnd = {}] = engineCallSnapshots(hollow.child);
+    const callsAtEnd = await hollow.snapshotCalls();
     const profile = profileDir === undefined ? undefined : readProfile(profileDir);
     return {
       nodes,
@@ -116,6 +118,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
         settledAfterRun: settledAfterRun.rssMb,
       },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - settled.cpuSeconds },
+      hollowProcesses,
       hollowRssMb,
       hollowCpuSeconds,
       callsAtHealthy,
@@ -125,7 +128,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     };
   } finally {
     await manager.stop();
-    await hollow.child.stop();
+    await hollow.stop();
     if (profileDir !== undefined) rmSync(profileDir, { recursive: true, force: true });
   }
 }

@@ -9,7 +9,7 @@ const USAGE = `Start N hollow Docker engines in this process and print their dis
   --count N         engines (default 10)
   --containers N    running containers preloaded on each engine (default 0)
   --delay MS        per-call delay for every call (default: measured real-engine latencies)
-  --first-slot N    first address slot (slot 0 = 127.0.2.0:2375; default 0)
+  --first-slot N    first address slot (slot 0 = 127.0.2.0:2375; default 0); names count from it too
   --label k=v       engine label, repeatable
   --label-cycle k=a,b,c   label k with a, b, c, a, ... engine by engine (zones, racks)
   --file PATH       also write the list one address per line (for file:// discovery)
@@ -48,6 +48,7 @@ const cluster = await startHollowCluster({
   count: Number(values.count),
   containersPerEngine: Number(values.containers),
   firstSlot: Number(values['first-slot']),
+  firstIndex: Number(values['first-slot']),
   labels,
   ...(values.delay === undefined ? {} : { delayMs: Number(values.delay) }),
 });

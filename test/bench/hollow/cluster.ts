@@ -16,8 +16,10 @@ export interface HollowClusterOptions {
   memTotal?: number;
   /** Listen on a free port of each slot address instead of 2375/24000+ (tests that must never collide). */
   ephemeralPorts?: boolean;
-  /** Engine names are `<namePrefix><index>`; default `hollow`. */
+  /** Engine names are `<namePrefix><firstIndex + index>`; default `hollow`. */
   namePrefix?: string;
+  /** Number in the first engine's name (default 0), so engines split over processes keep distinct names. */
+  firstIndex?: number;
 }
 
 export interface HollowCluster {
@@ -57,7 +59,7 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
   const first = options.firstSlot ?? 0;
   const prefix = options.namePrefix ?? 'hollow';
   const labelsFor = (index: number): readonly string[] =>
-    typeof options.labels === 'function' ? options.labels(index) : (options.labels ?? []);
+    typeof options.labels === 'function' ? options.labels((options.firstIndex ?? 0) + index) : (options.labels ?? []);
   const stop = async (): Promise<void> => {
     await Promise.all(engines.map((engine) => engine.stop()));
   };
@@ -65,7 +67,7 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
     for (let index = 0; index < options.count; index++) {
       const { host, port } = slotAddress(first + index);
       const engine = new HollowEngine({
-        name: `${prefix}${index}`,
+        name: `${prefix}${(options.firstIndex ?? 0) + index}`,
         host,
         port: options.ephemeralPorts ? 0 : port,
         labels: labelsFor(index),

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sampleProcess, type ProcessSample } from './process-meter.js';
 
 const HOLLOW_CLI = fileURLToPath(new URL('../hollow/cli.js', import.meta.url));
 // the launcher users run (`swarm`): it also sets the manager's V8 heap growing
@@ -67,6 +68,58 @@ export async function startHollowProcess(
   return { child, discovery };
 }
 
+/** Hollow engines split over several processes, so one event loop does not answer for thousands of engines. */
+export interface HollowFleet {
+  children: Child[];
+  /** `nodes://` with every process's addresses. */
+  discovery: string;
+  stop(): Promise<void>;
+  /** Summed RSS and CPU of the hollow processes. */
+  sample(): ProcessSample;
+  /** Requests answered by all processes since they started, by route (each process prints its counts). */
+  snapshotCalls(): Promise<Record<string, number>>;
+}
+
+export async function startHollowFleet(
+  count: number,
+  containersPerEngine: number,
+  delay: string | undefined,
+  processes: number,
+): Promise<HollowFleet> {
+  const perProcess = Math.ceil(count / processes);
+  const started: { child: Child; discovery: string }[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(started.map(({ child }) => child.stop()));
+  };
+  try {
+    for (let first = 0; first < count; first += perProcess)
+      started.push(
+        await startHollowProcess(Math.min(perProcess, count - first), containersPerEngine, delay, ['--first-slot', String(first)]),
+      );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const children = started.map(({ child }) => child);
+  const addresses = started.map(({ discovery }) => discovery.slice('nodes://'.length));
+  const sample = (): ProcessSample => {
+    const samples = children.map((child) => sampleProcess(child.pid));
+    return {
+      rssMb: samples.reduce((sum, one) => sum + one.rssMb, 0),
+      cpuSeconds: samples.reduce((sum, one) => sum + one.cpuSeconds, 0),
+    };
+  };
+  const snapshotCalls = async (): Promise<Record<string, number>> => {
+    for (const child of children) child.process.kill('SIGUSR2');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const total: Record<string, number> = {};
+    for (const child of children)
+      for (const [route, calls] of Object.entries(engineCallSnapshots(child).at(-1) ?? {})) total[route] = (total[route] ?? 0) + calls;
+    return total;
+  };
+  return { children, discovery: `nodes://${addresses.join(',')}`, stop, sample, snapshotCalls };
+}
+
 /** `swarm manage` (core/bin/swarm.js, the built CLI) with default filters and the spread strategy; `--cpu-prof` when profiling. */
 export function startManager(
   port: number,
@@ -79,12 +132,7 @@ export function startManager(
   return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
 }
 
-/** The per-route call counts the hollow process printed (one snapshot per SIGUSR2, and at exit). */
-export function engineCallSnapshots(child: Child): Record<string, number>[] {
+/** The per-route call counts one hollow process printed (one snapshot per SIGUSR2, and at exit). */
+function engineCallSnapshots(child: Child): Record<string, number>[] {
   return [...child.output().matchAll(/^engine calls: (\{.*\})$/gm)].map((match) => JSON.parse(match[1] ?? '{}') as Record<string, number>);
-}
-
-export async function snapshotEngineCalls(child: Child): Promise<void> {
-  child.process.kill('SIGUSR2');
-  await new Promise((resolve) => setTimeout(resolve, 300));
 }

@@ -18,6 +18,7 @@ export interface ScaleResult {
   settleSeconds: number;
   managerRssMb: { afterHealthy: number; settled: number; peak: number; peakByPhase: Record<string, number>; settledAfterRun: number };
   managerCpuSeconds: { toHealthy: number; measuring: number };
+  hollowProcesses: number;
   hollowRssMb: number;
   hollowCpuSeconds: number;
   /** Requests the engines answered by route, until all were healthy and until the end. */
@@ -56,7 +57,7 @@ export function resultSection(result: ScaleResult): string {
       .map(([phase, mb]) => `${phase} ${Math.round(mb)} MB`)
       .join(', ')} |`,
     `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
-    `| hollow engines process RSS / CPU (whole run) | ${Math.round(result.hollowRssMb)} MB / ${result.hollowCpuSeconds.toFixed(1)} s |`,
+    `| hollow engines: processes, RSS / CPU (whole run, all processes) | ${result.hollowProcesses}, ${Math.round(result.hollowRssMb)} MB / ${result.hollowCpuSeconds.toFixed(1)} s |`,
     `| machine load (1-min average) at start / end of measurements | ${result.load.start.toFixed(1)} / ${result.load.end.toFixed(1)} |`,
   ];
   const routes = Object.keys(result.callsAtEnd).sort((a, b) => (result.callsAtEnd[b] ?? 0) - (result.callsAtEnd[a] ?? 0));
