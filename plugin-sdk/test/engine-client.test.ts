@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError, type EngineEndpoint } from '@swarm/plugin-sdk';
-import { EngineClient, isEngineUnreachable, readJsonLines, SdkErrors } from '@swarm/plugin-sdk/helpers';
+import { CallSlots, EngineClient, isEngineUnreachable, readJsonLines, SdkErrors } from '@swarm/plugin-sdk/helpers';
 
 interface Seen {
   method: string;
@@ -251,5 +251,82 @@ describe('readJsonLines', () => {
     expect((await ended)?.message).toBe('reset');
     expect(values).toEqual([{ a: 1 }]);
     expect(isSwarmError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('EngineClient with shared CallSlots', () => {
+  const engine = new FakeEngine();
+  let endpoint: EngineEndpoint;
+  const held: ServerResponse[] = [];
+
+  beforeAll(async () => {
+    engine
+      .on('GET', '/held', (_req, res) => held.push(res))
+      .on('GET', '/version', (_req, res) => json(res, 200, { Version: '28.0.0' }))
+      .on('GET', '/events', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).write('\n'));
+    endpoint = await engine.listen();
+  });
+  afterAll(() => engine.close());
+
+  it('keeps calls over all clients within the shared limit, in arrival order; streams are not counted', async () => {
+    const slots = new CallSlots(2);
+    const first = new EngineClient(endpoint, { slots });
+    const second = new EngineClient(endpoint, { slots });
+    try {
+      const events = await first.stream({ path: '/events' });
+      const calls = [first.json({ path: '/held' }), second.json({ path: '/held' }), second.json({ path: '/version' })];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(held).toHaveLength(2);
+      expect(slots.inFlight).toBe(2);
+      expect(slots.queued).toBe(1);
+      json(held.shift()!, 200, { n: 1 });
+      expect(await calls[0]).toEqual({ n: 1 });
+      // the third call got the freed slot, without counting its wait against its timeout
+      expect(await calls[2]).toEqual({ Version: '28.0.0' });
+      json(held.shift()!, 200, { n: 2 });
+      expect(await calls[1]).toEqual({ n: 2 });
+      expect(slots.inFlight).toBe(0);
+      events.destroy();
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it('frees a slot when a call fails or is cancelled while it waits', async () => {
+    const slots = new CallSlots(1);
+    const client = new EngineClient(endpoint, { slots, timeoutMs: 200 });
+    try {
+      const hung = failure(client.json({ path: '/held' }));
+      const aborter = new AbortController();
+      const waiting = failure(client.json({ path: '/version', signal: aborter.signal }));
+      aborter.abort();
+      expect(await waiting).toMatchObject({ code: ErrorCodes.CANCELLED, message: `request to 127.0.0.1:${endpoint.port} cancelled` });
+      expect(SdkErrors.engineCallCancelled.is(await waiting)).toBe(true);
+      expect(isEngineUnreachable(await hung)).toBe(true);
+      expect(slots.inFlight).toBe(0);
+      expect(await client.json({ path: '/version' })).toEqual({ Version: '28.0.0' });
+    } finally {
+      held.splice(0).forEach((res) => res.destroy());
+      client.close();
+    }
+  });
+
+  it('connects anew for each call when told to keep no idle connection', async () => {
+    const client = new EngineClient(endpoint);
+    try {
+      client.keepIdle(0);
+      await client.json({ path: '/version' });
+      await client.json({ path: '/version' });
+      const sockets = new Set(
+        engine.seen
+          .filter((seen) => seen.url === '/version')
+          .slice(-2)
+          .map((seen) => seen.socket),
+      );
+      expect(sockets.size).toBe(2);
+    } finally {
+      client.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ export interface Manager {
   /** `tcp://127.0.0.1:<port>` for `docker -H`. */
   host: string;
   port: number;
+  pid: number;
   /** Everything the manager printed (stdout and stderr), for failure messages. */
   output(): string;
   /** Whether the process is still up (a crash shows here even when the test never asks it anything). */
@@ -26,6 +27,8 @@ export interface ManagerOptions {
   /** When the listener needs TLS, a function that asks /info over it; plain HTTP otherwise. */
   readInfo?: () => Promise<InfoAnswer | undefined>;
   timeoutMs?: number;
+  /** The manager's open-files limit (`ulimit -n`), as an operator's shell or unit file sets it. */
+  openFiles?: number;
 }
 
 export interface InfoAnswer {
@@ -74,13 +77,18 @@ function stopChild(child: ChildProcess): Promise<void> {
  */
 export async function startManager(options: ManagerOptions): Promise<Manager> {
   const args = [BIN, 'manage', '-H', `tcp://127.0.0.1:${options.port}`, ...(options.args ?? []), options.discovery];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+  const [command, commandArgs] =
+    options.openFiles === undefined
+      ? [process.execPath, args]
+      : ['prlimit', [`--nofile=${options.openFiles}:${options.openFiles}`, process.execPath, ...args]];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const manager: Manager = {
     host: `tcp://127.0.0.1:${options.port}`,
     port: options.port,
+    pid: child.pid ?? 0,
     output: () => output,
     running: () => child.exitCode === null && child.signalCode === null,
     stop: () => stopChild(child),

@@ -58,6 +58,7 @@ export {
   type EngineQuery,
   type EngineRequestInit,
 } from './engine/engine-client.js';
+export { CallSlots } from './engine/call-slots.js';
 export { readJsonLines, type JsonLinesHandlers } from './engine/json-lines.js';
 export { engineLabels, type EngineInfoLabels } from './engine/engine-labels.js';
 export { eventNode, nodeAttributes, withNode } from './engine/node-events.js';

@@ -12,7 +12,7 @@ import type {
   NetworkSummary,
   VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { EngineClient, isEngineUnreachable, type EngineCall } from '@swarm/plugin-sdk/helpers';
+import { EngineClient, isEngineUnreachable, type CallSlots, type EngineCall } from '@swarm/plugin-sdk/helpers';
 import { isConnectionCut, isEngineRefusal } from './engine-faults.js';
 
 /** The part of `GET /info` swarm reads. */
@@ -43,6 +43,14 @@ export interface EngineCallObserver {
   cut(error: unknown): void;
 }
 
+export interface EngineApiOptions {
+  readonly endpoint: EngineEndpoint;
+  /** Bound on each call. */
+  readonly timeoutMs: number;
+  /** The cluster's bound on calls in flight over all engines (liveness checks are not held back by it). */
+  readonly slots?: CallSlots;
+}
+
 /** Typed calls to one Docker engine; every call except streams is bounded by `timeoutMs`. */
 export class EngineApi {
   private readonly client: EngineClient;
@@ -52,11 +60,11 @@ export class EngineApi {
   /** When the engine last answered anything (ms since the epoch). */
   lastAnswerAt = 0;
 
-  constructor(
-    readonly endpoint: EngineEndpoint,
-    timeoutMs: number,
-  ) {
-    this.client = new EngineClient(endpoint, { timeoutMs });
+  readonly endpoint: EngineEndpoint;
+
+  constructor({ endpoint, timeoutMs, slots }: EngineApiOptions) {
+    this.endpoint = endpoint;
+    this.client = new EngineClient(endpoint, { timeoutMs, ...(slots === undefined ? {} : { slots }) });
     this.liveness = new EngineClient(endpoint, { timeoutMs, maxSockets: 1 });
   }
 
@@ -95,7 +103,11 @@ export class EngineApi {
     this.client.close();
     this.liveness.close();
   };
-  keepIdleConnections = (count: number) => this.client.keepIdle(count);
+  /** Idle kept-alive connections this engine may hold: for calls, and for liveness checks (0 or 1). */
+  keepIdleConnections = (calls: number, liveness: number) => {
+    this.client.keepIdle(calls);
+    this.liveness.keepIdle(liveness);
+  };
 
   info = () => this.json<EngineInfo>('/info');
   /** `/info` on a new connection: proves the engine accepts connections again. */

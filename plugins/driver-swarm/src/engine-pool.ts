@@ -1,18 +1,18 @@
 import type { DiscoveryEntry, Logger, Node } from '@swarm/plugin-sdk';
+import type { CallSlots } from '@swarm/plugin-sdk/helpers';
+import { connectionPlan, openFilesNeeded, type ConnectionPlan } from './connection-budget.js';
 import type { EngineMonitor } from './engine-monitor.js';
 import type { EngineNode } from './engine-node.js';
 import { SwarmErrors } from './errors.js';
-
-/**
- * Idle kept-alive engine connections for the whole cluster: 8 per engine up to 1,000 engines,
- * then fewer (at least 2), so 3,000 engines stay well inside a 20,000 open-files limit.
- */
-const IDLE_CONNECTIONS = 8000;
 
 export interface EnginePoolDeps {
   readonly create: (entry: DiscoveryEntry) => EngineMonitor;
   readonly left: (monitor: EngineMonitor) => void;
   readonly logger: Logger;
+  /** Shared by the engines' calls: resized to what the open files allow for the engines there are. */
+  readonly slots: CallSlots;
+  /** The process's open-files limit (undefined: unknown). */
+  readonly openFiles: number | undefined;
 }
 
 /**
@@ -24,17 +24,21 @@ export class EnginePool {
   private readonly create: (entry: DiscoveryEntry) => EngineMonitor;
   private readonly left: (monitor: EngineMonitor) => void;
   private readonly logger: Logger;
+  private readonly slots: CallSlots;
+  private readonly openFiles: number | undefined;
 
   private readonly monitors = new Map<string, EngineMonitor>();
-  private idlePerEngine = 0;
+  private plan: ConnectionPlan | undefined;
   private nodeList: EngineNode[] | undefined;
   /** Kept between decisions: rebuilt only when an engine connects, joins or leaves. */
   private schedulableList: EngineNode[] | undefined;
 
-  constructor({ create, left, logger }: EnginePoolDeps) {
+  constructor({ create, left, logger, slots, openFiles }: EnginePoolDeps) {
     this.create = create;
     this.left = left;
     this.logger = logger;
+    this.slots = slots;
+    this.openFiles = openFiles;
   }
 
   /** Start monitoring new entries and stop those gone from discovery. */
@@ -53,18 +57,29 @@ export class EnginePool {
     for (const entry of wanted.values()) {
       if (this.monitors.has(entry.addr)) continue;
       const monitor = this.create(entry);
-      if (this.idlePerEngine > 0) monitor.api.keepIdleConnections(this.idlePerEngine);
       this.nodeList = undefined;
       this.monitors.set(entry.addr, monitor);
+      if (this.plan !== undefined) monitor.api.keepIdleConnections(this.plan.callIdle, this.plan.livenessIdle);
     }
-    this.shareIdleConnections();
+    this.planConnections();
   }
 
-  private shareIdleConnections(): void {
-    const perEngine = Math.max(2, Math.floor(IDLE_CONNECTIONS / Math.max(1, this.monitors.size)));
-    if (perEngine === this.idlePerEngine) return;
-    this.idlePerEngine = perEngine;
-    for (const monitor of this.monitors.values()) monitor.api.keepIdleConnections(perEngine);
+  /** Shares the open files out again when the number of engines changed what each may keep. */
+  private planConnections(): void {
+    const plan = connectionPlan(this.monitors.size, this.openFiles);
+    this.slots.resize(plan.callsInFlight ?? Number.MAX_SAFE_INTEGER);
+    const before = this.plan;
+    this.plan = plan;
+    if (plan.short && !before?.short) {
+      const warning = SwarmErrors.openFilesShort({
+        limit: this.openFiles ?? 0,
+        engines: this.monitors.size,
+        needed: openFilesNeeded(this.monitors.size),
+      });
+      this.logger.warn({ code: warning.code }, warning.message);
+    }
+    if (before?.callIdle === plan.callIdle && before.livenessIdle === plan.livenessIdle) return;
+    for (const monitor of this.monitors.values()) monitor.api.keepIdleConnections(plan.callIdle, plan.livenessIdle);
   }
 
   /** An engine connected: the scheduler's node list is rebuilt on its next read. */

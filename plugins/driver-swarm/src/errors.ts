@@ -21,6 +21,11 @@ export const SwarmErrors = {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { name: string; node: string }) => `network ${p.name} was created on ${p.node} but is not listed there`,
   }),
+  openFilesShort: defineError('swarm.open-files-short', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { limit: number; engines: number; needed: number }) =>
+      `the open files limit (${p.limit}) is too low for ${p.engines} engines: each holds an event stream, and the API needs files for its clients; raise it to at least ${p.needed} (ulimit -n ${p.needed}, or LimitNOFILE= in a systemd unit) before starting swarm manage`,
+  }),
   nodeGone: defineError('swarm.node-gone', {
     code: ErrorCodes.NOT_FOUND,
     message: (p: { node: string }) => `node ${p.node} is no longer part of the cluster`,

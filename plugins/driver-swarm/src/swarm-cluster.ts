@@ -23,7 +23,7 @@ import {
   type RemoveContainerOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
-import { readEngineTls, withNode, eventNode, nodeAttributes, type EngineTls } from '@swarm/plugin-sdk/helpers';
+import { CallSlots, readEngineTls, withNode, eventNode, nodeAttributes, type EngineTls } from '@swarm/plugin-sdk/helpers';
 import { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 import { ContainerIndex } from './container-index.js';
 import { createContainer } from './container-creation.js';
@@ -33,9 +33,10 @@ import { engineEndpoint } from './engine-endpoint.js';
 import { EngineMonitor, type EngineLifecycleAction } from './engine-monitor.js';
 import { JsonPool } from './shared-json.js';
 import { EngineNode, type NodeChangeListener } from './engine-node.js';
+import { openFilesLimit } from './connection-budget.js';
 import { EnginePool } from './engine-pool.js';
 import { SwarmErrors } from './errors.js';
-import { infoRows } from './info-rows.js';
+import { InfoRows } from './info-rows.js';
 import { LoadGate } from './load-gate.js';
 import { RescheduleWatchdog } from './reschedule-watchdog.js';
 import { SwarmImages } from './swarm-images.js';
@@ -91,6 +92,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   private readonly watchdog: RescheduleWatchdog;
   private watcher: DiscoveryWatcher | undefined;
   private containerCache: Container[] | undefined;
+  private readonly infoRows = new InfoRows();
 
   constructor(deps: SwarmClusterDeps) {
     this.scheduler = deps.scheduler;
@@ -99,10 +101,13 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     this.options = readClusterOptions(deps.config.cluster);
     const tls = readEngineTls(deps.config.cluster.tls);
     const loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
+    const slots = new CallSlots(Number.MAX_SAFE_INTEGER);
     this.pool = new EnginePool({
-      create: (entry) => this.monitor(entry, tls, loadGate),
+      create: (entry) => this.monitor(entry, tls, loadGate, slots),
       left: () => this.images.changed(),
       logger: this.logger,
+      slots,
+      openFiles: openFilesLimit(),
     });
     this.images = new SwarmImages(this.pool);
     const builds: BuildPlacement = { place: (config) => this.place(config) };
@@ -132,7 +137,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     });
   }
 
-  private monitor(entry: DiscoveryEntry, tls: EngineTls | undefined, loadGate: LoadGate): EngineMonitor {
+  private monitor(entry: DiscoveryEntry, tls: EngineTls | undefined, loadGate: LoadGate, slots: CallSlots): EngineMonitor {
     const endpoint = engineEndpoint(entry, tls);
     const node = new EngineNode({
       addr: entry.addr,
@@ -143,7 +148,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       listener: this,
       json: this.json,
     });
-    const api = new EngineApi(endpoint, this.options.requestTimeoutMs);
+    const api = new EngineApi({ endpoint, timeoutMs: this.options.requestTimeoutMs, slots });
     const hooks = {
       lifecycle: (changed: EngineNode, action: EngineLifecycleAction) => this.lifecycle(changed, action),
       event: (source: EngineNode, event: DockerEvent) => this.publish(withNode(event, source)),
@@ -330,14 +335,14 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       totals.stopped += counts.stopped;
     }
     return {
-      systemStatus: infoRows(nodes, this.scheduler),
+      systemStatus: this.infoRows.rows(nodes, this.scheduler),
       ncpu: totals.ncpu,
       memTotal: totals.memTotal,
       containers: totals.containers,
       containersRunning: totals.running,
       containersPaused: totals.paused,
       containersStopped: totals.stopped,
-      images: new Set(this.images.list().map((image) => image.id)).size,
+      images: this.images.distinctCount(),
       driver: this.driverName,
     };
   }

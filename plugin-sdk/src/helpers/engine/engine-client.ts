@@ -7,6 +7,7 @@ import { inspect } from 'node:util';
 import type { AuthConfig } from '../../cluster.js';
 import { SdkErrors, asError, isSwarmError, type SwarmError } from '../../errors.js';
 import type { EngineEndpoint } from '../../node.js';
+import type { CallSlots } from './call-slots.js';
 
 /** Idle kept-alive connections close after this: longer than the usual refresh interval (30-60 s), so refreshes reuse them. */
 const IDLE_MS = 90_000;
@@ -24,6 +25,11 @@ export interface EngineClientOptions {
    * against their timeout.
    */
   readonly maxSockets?: number;
+  /**
+   * Shared with other engines' clients: a bound on calls in flight over all of them (streams, which
+   * last, are not counted). Without it each client is bounded by its own `maxSockets` only.
+   */
+  readonly slots?: CallSlots;
 }
 
 export type EngineQuery = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -109,6 +115,8 @@ function labelled<T extends object>(agent: T, label: string): T {
   return agent;
 }
 
+type Sent = { response: IncomingMessage; done: () => 'timeout' | 'cancelled' | undefined };
+
 function readText(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -131,6 +139,7 @@ function readText(response: IncomingMessage): Promise<string> {
 export class EngineClient {
   readonly label: string;
   private readonly timeoutMs: number;
+  private readonly slots: CallSlots | undefined;
   private readonly calls: HttpAgent;
   private separateAgent: HttpAgent | undefined;
   private proxyAgent: HttpAgent | undefined;
@@ -141,6 +150,7 @@ export class EngineClient {
   ) {
     this.label = endpointLabel(endpoint);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.slots = options.slots;
     const maxSockets = options.maxSockets ?? DEFAULT_MAX_SOCKETS;
     this.calls = this.agent('kept-alive', {
       keepAlive: true,
@@ -210,9 +220,12 @@ export class EngineClient {
     return this.endpoint.protocol === 'https' && !this.endpoint.socketPath ? 'secureConnect' : 'connect';
   }
 
-  /** At most `count` idle kept-alive call connections (1 to maxSockets); the others close once released. */
+  /**
+   * At most `count` idle kept-alive call connections (0 to maxSockets); the others close once
+   * released. 0: every call connects anew (when open files are scarce).
+   */
   keepIdle(count: number): void {
-    this.calls.maxFreeSockets = Math.max(1, Math.min(this.calls.maxSockets, Math.floor(count)));
+    this.calls.maxFreeSockets = Math.max(0, Math.min(this.calls.maxSockets, Math.floor(count)));
   }
 
   /** Close every connection (the engine left, or the deployment stops). */
@@ -240,9 +253,17 @@ export class EngineClient {
    * the engine's coded error. `whole` keeps the timeout running until the caller calls `done`
    * (a JSON answer's body counts); otherwise it stops at the head.
    */
-  private send(call: EngineCall, whole: boolean): Promise<{ response: IncomingMessage; done: () => 'timeout' | 'cancelled' | undefined }> {
+  private send(call: EngineCall, whole: boolean): Promise<Sent> {
     const { signal } = call;
     if (signal?.aborted) return Promise.reject(SdkErrors.engineCallCancelled({ engine: this.label }, { cause: signal.reason }));
+    const slots = whole ? this.slots : undefined;
+    if (slots === undefined) return this.sendNow(call, whole, undefined);
+    return slots.acquire(signal, this.label).then(() => this.sendNow(call, whole, () => slots.release()));
+  }
+
+  /** `send` once the call may go: `release` (its slot) runs exactly once, when the call is done. */
+  private sendNow(call: EngineCall, whole: boolean, release: (() => void) | undefined): Promise<Sent> {
+    const { signal } = call;
     const headers: OutgoingHttpHeaders = { host: engineHostHeader(this.endpoint) };
     let payload: string | Buffer | Readable | undefined;
     if (call.upload !== undefined) {
@@ -272,6 +293,7 @@ export class EngineClient {
     const done = () => {
       if (!finished) {
         finished = true;
+        release?.();
         clearTimeout(timer);
         // a stream's body stays cancellable by the signal until it closes
         if (whole) signal?.removeEventListener('abort', cancel);
