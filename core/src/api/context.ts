@@ -4,7 +4,7 @@ import type { Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
 import type { EngineClients } from './engine/engine-clients.js';
 import type { EventHistory } from './event-history.js';
 import type { ExecRegistry } from './exec-registry.js';
-import type { RowTexts } from './row-texts.js';
+import type { RowTexts, StatusRowTexts } from './row-texts.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import { CoreErrors } from '../errors.js';
@@ -25,6 +25,7 @@ export interface ApiContext {
   readonly execs: ExecRegistry;
   /** `docker ps` rows as JSON, rebuilt only for containers that changed. */
   readonly rowTexts: RowTexts;
+  readonly statusRowTexts: StatusRowTexts;
   /** Connections to the nodes' engines for proxied requests and the front's own calls. */
   readonly engines: EngineClients;
   readonly limits: ApiLimits;

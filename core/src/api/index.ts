@@ -3,7 +3,7 @@ import type { ApiContext } from './context.js';
 import { Dispatcher } from './dispatcher.js';
 import { EngineClients } from './engine/engine-clients.js';
 import { EventHistory } from './event-history.js';
-import { RowTexts } from './row-texts.js';
+import { RowTexts, StatusRowTexts } from './row-texts.js';
 import { ExecRegistry } from './exec-registry.js';
 import { listen, parseListenAddress, type Listener } from './listeners.js';
 import { ApiMetrics } from './metrics.js';
@@ -53,6 +53,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     events,
     execs: new ExecRegistry(engines),
     rowTexts: new RowTexts(),
+    statusRowTexts: new StatusRowTexts(),
     engines,
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
     role: options.role,

@@ -7,6 +7,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(payload);
 }
 
+/** JSON already encoded, in parts (kept encodings of unchanged rows), sent as one body. */
+export function sendJsonParts(res: ServerResponse, status: number, parts: readonly Buffer[]): void {
+  const payload = Buffer.concat(parts);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': payload.length });
+  res.end(payload);
+}
+
 /**
  * Characters per write when a list is streamed: well under V8's large-object size (128 KB), since
  * larger strings live in the large-object space, which only a full GC frees (docs/performance.md).

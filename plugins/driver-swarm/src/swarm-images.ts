@@ -24,11 +24,18 @@ function readBody(body: Readable): Promise<Buffer> {
   });
 }
 
+interface ImageCache {
+  readonly version: number;
+  readonly list: Image[];
+  /** Computed on first use. */
+  distinct: number | undefined;
+}
+
 /** The images of every engine; pulls, imports and loads go to every healthy engine at once. */
 export class SwarmImages implements ImageInventory, ImageManagement {
   /** Bumped when any engine's image list changes; the cluster-wide list is rebuilt only then. */
   private version = 0;
-  private cache: { version: number; list: Image[] } | undefined;
+  private cache: ImageCache | undefined;
 
   constructor(private readonly pool: EnginePool) {}
 
@@ -38,10 +45,21 @@ export class SwarmImages implements ImageInventory, ImageManagement {
   }
 
   list(): readonly Image[] {
+    return this.current().list;
+  }
+
+  /** Images with distinct IDs over all engines (`docker info`'s Images). */
+  distinctCount(): number {
+    const cache = this.current();
+    cache.distinct ??= new Set(cache.list.map((image) => image.id)).size;
+    return cache.distinct;
+  }
+
+  private current(): ImageCache {
     if (this.cache?.version !== this.version) {
-      this.cache = { version: this.version, list: this.pool.nodes().flatMap((node) => node.images()) };
+      this.cache = { version: this.version, list: this.pool.nodes().flatMap((node) => node.images()), distinct: undefined };
     }
-    return this.cache.list;
+    return this.cache;
   }
 
   find(idOrName: string): Image | undefined {

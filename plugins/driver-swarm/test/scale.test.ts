@@ -3,7 +3,7 @@ import type { ContainerSummary, Scheduler } from '@swarm/plugin-sdk';
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
-import { infoRows } from '../src/info-rows.js';
+import { InfoRows } from '../src/info-rows.js';
 import { JsonPool } from '../src/shared-json.js';
 
 const NODES = 1000;
@@ -64,7 +64,7 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
       }
     });
     const scheduler = { strategyName: 'spread', filterNames: ['health'] } as Pick<Scheduler, 'strategyName' | 'filterNames'> as Scheduler;
-    const info = timed(() => infoRows(nodes, scheduler));
+    const info = timed(() => new InfoRows().rows(nodes, scheduler));
     const lookups = timed(() => {
       let found = 0;
       for (let i = 0; i < 10_000; i++) if (index.find(`app-${i % NODES}-${i % PER_NODE}`)) found++;

@@ -4,7 +4,7 @@ import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer, cpusToShares, pendingContainer, sharesToCpus } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
-import { infoRows } from '../src/info-rows.js';
+import { InfoRows } from '../src/info-rows.js';
 import { JsonPool } from '../src/shared-json.js';
 
 const GiB = 1024 ** 3;
@@ -173,7 +173,8 @@ describe('info rows', () => {
     b.setError('connect ECONNREFUSED 10.0.0.2:2375');
     a.updatedAt = new Date('2026-01-02T03:04:05.678Z');
     const scheduler = { strategyName: 'spread', filterNames: ['health', 'port'] } as Pick<Scheduler, 'strategyName' | 'filterNames'>;
-    const rows = infoRows([b, a], scheduler as Scheduler);
+    const infoRows = new InfoRows();
+    const rows = infoRows.rows([b, a], scheduler as Scheduler);
     expect(rows.slice(0, 15)).toEqual([
       ['Role', 'primary'],
       ['Strategy', 'spread'],
@@ -199,7 +200,7 @@ describe('info rows', () => {
     b.setStatus('healthy');
     b.upsertContainer(container(b, ID_B, 'db', { state: 'exited' }));
     b.touch();
-    const again = infoRows([b, a], scheduler as Scheduler);
+    const again = infoRows.rows([b, a], scheduler as Scheduler);
     expect(again.slice(14, 22)).toEqual([
       [' b', '10.0.0.2:2375'],
       ['  └ ID', 'ID-b'],
@@ -211,6 +212,10 @@ describe('info rows', () => {
       ['  └ Error', '(none)'],
     ]);
     expect(again[22]?.[1]).toBe(b.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    // unchanged nodes hand back the same row objects: the API front keeps their encoding by identity
+    const third = infoRows.rows([a, b], scheduler as Scheduler);
+    expect(third.slice(4)).toHaveLength(again.slice(4).length);
+    third.slice(4).forEach((row, index) => expect(row).toBe(again[4 + index]));
   });
 });
 

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { queryString, type ApiContext, type RouteHandler } from '../context.js';
 import { parseFilters } from '../docker-filters.js';
 import { callEveryEngine, mergeAnswers, type Answer } from '../fan-out.js';
-import { sendJson } from '../responses.js';
+import { sendJson, sendJsonParts } from '../responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -53,10 +53,13 @@ export const version: RouteHandler = async (ctx) => {
   });
 };
 
+/** Stands for SystemStatus while the rest of /info is serialised; the rows' own text replaces it. */
+const STATUS_PLACEHOLDER = '\u0000system-status\u0000';
+
 /** GET /info: the cluster's totals with Swarm classic's status rows. */
 export const info: RouteHandler = async (ctx) => {
   const cluster = ctx.api.cluster.info();
-  sendJson(ctx.res, 200, {
+  const text = JSON.stringify({
     ID: '',
     Containers: cluster.containers,
     ContainersRunning: cluster.containersRunning,
@@ -65,7 +68,7 @@ export const info: RouteHandler = async (ctx) => {
     Images: cluster.images,
     Driver: '',
     DriverStatus: null,
-    SystemStatus: withRoleRows(ctx.api.role, cluster.systemStatus),
+    SystemStatus: STATUS_PLACEHOLDER,
     Plugins: { Volume: ['local'], Network: ['bridge', 'host', 'null'], Authorization: null, Log: ['json-file'] },
     MemoryLimit: true,
     SwapLimit: true,
@@ -111,6 +114,11 @@ export const info: RouteHandler = async (ctx) => {
     SecurityOptions: [],
     Warnings: null,
   });
+  const [before = '', after = ''] = text.split(JSON.stringify(STATUS_PLACEHOLDER));
+  const parts = ctx.api.statusRowTexts.encode(withRoleRows(ctx.api.role, cluster.systemStatus));
+  parts.unshift(Buffer.from(before));
+  parts.push(Buffer.from(after));
+  sendJsonParts(ctx.res, 200, parts);
 };
 
 /** Swarm-mode routes: this is Swarm classic, so they answer as an engine outside swarm mode does. */
