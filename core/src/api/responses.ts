@@ -7,11 +7,16 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(payload);
 }
 
-/** JSON already encoded, in parts (kept encodings of unchanged rows), sent as one body. */
+/**
+ * JSON already encoded, in parts (kept encodings of unchanged rows), written one after the other
+ * into one body: nothing is copied together, so a large answer allocates nothing new.
+ */
 export function sendJsonParts(res: ServerResponse, status: number, parts: readonly Buffer[]): void {
-  const payload = Buffer.concat(parts);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': payload.length });
-  res.end(payload);
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': length });
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
 }
 
 /**
