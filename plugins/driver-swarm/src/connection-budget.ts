@@ -17,6 +17,22 @@ export interface ConnectionPlan {
   readonly short: boolean;
 }
 
+/** Calls of engines' full loads in flight over the cluster, about: parallel reads per engine × engines loading at once. */
+const LOAD_CALLS_AT_ONCE = 128;
+
+/**
+ * Reads one engine's full load makes at once: as many as it keeps idle connections, so a load
+ * reuses its connections instead of opening and closing more (at least 1, at most 8).
+ */
+export function parallelReads(plan: ConnectionPlan): number {
+  return Math.max(1, Math.min(MAX_IDLE_PER_ENGINE, plan.callIdle));
+}
+
+/** Engines loading their whole state at once, so the cluster keeps about the same number of reads in flight. */
+export function loadsAtOnce(plan: ConnectionPlan): number {
+  return Math.ceil(LOAD_CALLS_AT_ONCE / parallelReads(plan));
+}
+
 const MAX_IDLE_PER_ENGINE = 8;
 /** Without a known limit: idle connections over all engines, as before there was a plan. */
 const IDLE_WITHOUT_LIMIT = 8000;

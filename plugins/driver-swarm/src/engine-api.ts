@@ -103,10 +103,14 @@ export class EngineApi {
     this.client.close();
     this.liveness.close();
   };
-  /** Idle kept-alive connections this engine may hold: for calls, and for liveness checks (0 or 1). */
-  keepIdleConnections = (calls: number, liveness: number) => {
+  /** Reads a full load of this engine makes at once (see connection-budget.ts). */
+  parallelReads = 8;
+
+  /** Idle kept-alive connections this engine may hold (calls, liveness checks: 0 or 1), and its loads' parallel reads. */
+  keepIdleConnections = (calls: number, liveness: number, reads: number) => {
     this.client.keepIdle(calls);
     this.liveness.keepIdle(liveness);
+    this.parallelReads = reads;
   };
 
   info = () => this.json<EngineInfo>('/info');

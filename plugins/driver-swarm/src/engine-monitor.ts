@@ -68,6 +68,24 @@ function hasLinks(config: ContainerConfig): boolean {
   return (config.HostConfig?.Links?.length ?? 0) > 0;
 }
 
+/** `task` for every item, at most `limit` at once; fails with the first failure (and starts no more). */
+async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await task(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -258,10 +276,15 @@ export class EngineMonitor {
     return Math.max(this.timings.livenessIntervalMs, (this.hooks.engineCount() / LIVENESS_CHECKS_PER_SECOND) * 1000);
   }
 
+  /**
+   * Within ±20 % of the interval: engines that connected together would otherwise be checked
+   * together, a burst of thousands of connections at once in a large cluster.
+   */
   private scheduleLiveness(): void {
     if (this.stopped) return;
     clearTimeout(this.livenessTimer);
-    this.livenessTimer = setTimeout(() => void this.checkLiveness(false), this.livenessIntervalMs());
+    const delay = this.livenessIntervalMs() * (0.8 + 0.4 * Math.random());
+    this.livenessTimer = setTimeout(() => void this.checkLiveness(false), delay);
   }
 
   /**
@@ -294,20 +317,19 @@ export class EngineMonitor {
   private async refreshContainers(full: boolean): Promise<void> {
     const summaries = await this.api.listContainers();
     const seen = new Set<string>();
-    await Promise.all(
-      summaries.map(async (summary) => {
-        seen.add(summary.Id);
-        const known = this.node.knownContainer(summary.Id);
-        if (known && !full) {
-          if (sameRow(known.summary, summary)) known.takeStatus(summary.Status);
-          else this.node.upsertContainer(known.withRow(summary));
-          return;
-        }
-        // a container removed meanwhile is skipped; an engine not answering fails the whole load
-        const inspect = await this.api.inspectContainer(summary.Id).catch(onlyNotFound);
-        if (inspect) this.node.upsertContainer(inspectedContainer(this.node, summary, inspect, this.node.cpus));
-      }),
-    );
+    const toRead: ContainerSummary[] = [];
+    for (const summary of summaries) {
+      seen.add(summary.Id);
+      const known = this.node.knownContainer(summary.Id);
+      if (!known || full) toRead.push(summary);
+      else if (sameRow(known.summary, summary)) known.takeStatus(summary.Status);
+      else this.node.upsertContainer(known.withRow(summary));
+    }
+    // a container removed meanwhile is skipped; an engine not answering fails the whole load
+    await inParallel(toRead, this.api.parallelReads, async (summary) => {
+      const inspect = await this.api.inspectContainer(summary.Id).catch(onlyNotFound);
+      if (inspect) this.node.upsertContainer(inspectedContainer(this.node, summary, inspect, this.node.cpus));
+    });
     for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
   }
 

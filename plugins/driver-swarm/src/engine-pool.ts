@@ -1,6 +1,7 @@
 import type { DiscoveryEntry, Logger, Node } from '@swarm/plugin-sdk';
 import type { CallSlots } from '@swarm/plugin-sdk/helpers';
-import { connectionPlan, openFilesNeeded, type ConnectionPlan } from './connection-budget.js';
+import { connectionPlan, loadsAtOnce, openFilesNeeded, parallelReads, type ConnectionPlan } from './connection-budget.js';
+import type { LoadGate } from './load-gate.js';
 import type { EngineMonitor } from './engine-monitor.js';
 import type { EngineNode } from './engine-node.js';
 import { SwarmErrors } from './errors.js';
@@ -13,6 +14,8 @@ export interface EnginePoolDeps {
   readonly slots: CallSlots;
   /** The process's open-files limit (undefined: unknown). */
   readonly openFiles: number | undefined;
+  /** Engines loading their whole state at once: resized with the plan. */
+  readonly loadGate: LoadGate;
 }
 
 /**
@@ -26,6 +29,7 @@ export class EnginePool {
   private readonly logger: Logger;
   private readonly slots: CallSlots;
   private readonly openFiles: number | undefined;
+  private readonly loadGate: LoadGate;
 
   private readonly monitors = new Map<string, EngineMonitor>();
   private plan: ConnectionPlan | undefined;
@@ -33,7 +37,8 @@ export class EnginePool {
   /** Kept between decisions: rebuilt only when an engine connects, joins or leaves. */
   private schedulableList: EngineNode[] | undefined;
 
-  constructor({ create, left, logger, slots, openFiles }: EnginePoolDeps) {
+  constructor({ create, left, logger, slots, openFiles, loadGate }: EnginePoolDeps) {
+    this.loadGate = loadGate;
     this.create = create;
     this.left = left;
     this.logger = logger;
@@ -59,7 +64,7 @@ export class EnginePool {
       const monitor = this.create(entry);
       this.nodeList = undefined;
       this.monitors.set(entry.addr, monitor);
-      if (this.plan !== undefined) monitor.api.keepIdleConnections(this.plan.callIdle, this.plan.livenessIdle);
+      if (this.plan !== undefined) this.applyPlan(monitor, this.plan);
     }
     this.planConnections();
   }
@@ -68,6 +73,7 @@ export class EnginePool {
   private planConnections(): void {
     const plan = connectionPlan(this.monitors.size, this.openFiles);
     this.slots.resize(plan.callsInFlight ?? Number.MAX_SAFE_INTEGER);
+    this.loadGate.resize(loadsAtOnce(plan));
     const before = this.plan;
     this.plan = plan;
     if (plan.short && !before?.short) {
@@ -79,7 +85,11 @@ export class EnginePool {
       this.logger.warn({ code: warning.code }, warning.message);
     }
     if (before?.callIdle === plan.callIdle && before.livenessIdle === plan.livenessIdle) return;
-    for (const monitor of this.monitors.values()) monitor.api.keepIdleConnections(plan.callIdle, plan.livenessIdle);
+    for (const monitor of this.monitors.values()) this.applyPlan(monitor, plan);
+  }
+
+  private applyPlan(monitor: EngineMonitor, plan: ConnectionPlan): void {
+    monitor.api.keepIdleConnections(plan.callIdle, plan.livenessIdle, parallelReads(plan));
   }
 
   /** An engine connected: the scheduler's node list is rebuilt on its next read. */

@@ -43,9 +43,6 @@ import { SwarmImages } from './swarm-images.js';
 import { SwarmNetworks } from './swarm-networks.js';
 import { SwarmVolumes } from './swarm-volumes.js';
 
-/** Engines loading their containers, images, volumes and networks at the same time (see LoadGate). */
-const ENGINES_LOADING_AT_ONCE = 16;
-
 /** Every capability, each served by the engines. */
 export interface SwarmCapabilities extends ClusterCapabilities {
   readonly images: SwarmImages;
@@ -100,7 +97,8 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     this.logger = deps.logger.child({ driver: 'swarm' });
     this.options = readClusterOptions(deps.config.cluster);
     const tls = readEngineTls(deps.config.cluster.tls);
-    const loadGate = new LoadGate(ENGINES_LOADING_AT_ONCE);
+    // sized by the pool once it knows how many engines share the open files
+    const loadGate = new LoadGate(1);
     const slots = new CallSlots(Number.MAX_SAFE_INTEGER);
     this.pool = new EnginePool({
       create: (entry) => this.monitor(entry, tls, loadGate, slots),
@@ -108,6 +106,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       logger: this.logger,
       slots,
       openFiles: openFilesLimit(),
+      loadGate,
     });
     this.images = new SwarmImages(this.pool);
     const builds: BuildPlacement = { place: (config) => this.place(config) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiReserve, connectionPlan, openFilesLimit, openFilesNeeded } from '../src/connection-budget.js';
+import { apiReserve, connectionPlan, loadsAtOnce, openFilesLimit, openFilesNeeded, parallelReads } from '../src/connection-budget.js';
+import { LoadGate } from '../src/load-gate.js';
 
 /** Open files the engines may hold at most under a plan: event streams, idle connections, calls in flight. */
 function worstCase(engines: number, limit: number): number {
@@ -37,5 +38,41 @@ describe('connectionPlan', () => {
   it('leaves calls unbounded when the limit is unknown', () => {
     expect(connectionPlan(5000, undefined)).toEqual({ callIdle: 2, livenessIdle: 1, callsInFlight: undefined, short: false });
     expect(openFilesLimit()).toBeGreaterThan(0);
+  });
+});
+
+describe('full loads', () => {
+  it('read as many containers at once per engine as it keeps connections, with more engines loading when that is fewer', () => {
+    expect([parallelReads(connectionPlan(1000, 20_000)), loadsAtOnce(connectionPlan(1000, 20_000))]).toEqual([8, 16]);
+    expect([parallelReads(connectionPlan(3000, 20_000)), loadsAtOnce(connectionPlan(3000, 20_000))]).toEqual([2, 64]);
+    expect([parallelReads(connectionPlan(10_000, 20_000)), loadsAtOnce(connectionPlan(10_000, 20_000))]).toEqual([1, 128]);
+  });
+
+  it('never run more loads at once than the gate allows, handing slots on as loads finish or the limit grows', async () => {
+    const gate = new LoadGate(2);
+    let running = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    const load = () =>
+      gate.run(async () => {
+        most = Math.max(most, ++running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running--;
+      });
+    const loads = Array.from({ length: 6 }, load);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(running).toBe(2);
+    releases.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(running).toBe(2);
+    gate.resize(4);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(running).toBe(4);
+    while (releases.length > 0) {
+      releases.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all(loads);
+    expect(most).toBe(4);
   });
 });
