@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MEASURED_DELAYS } from './hollow/default-delays.js';
-import { startHollowFleet, startManager } from './scale/children.js';
+import { ENGINE_MARKED_UNHEALTHY, startHollowFleet, startManager } from './scale/children.js';
 import { createThroughput, infoLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
 import { PeakRss, sampleProcess } from './scale/process-meter.js';
 import { hotSpots, hotSpotTable, readProfile, selfTimeByPackage } from './scale/profile-summary.js';
@@ -73,6 +73,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const manager = startManager(port, hollow.discovery, profileDir, [], managerFlags);
   try {
     const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
+    const unhealthyBeforeHealthy = manager.linesWith(ENGINE_MARKED_UNHEALTHY);
     if (healthyMs === undefined) console.error(`not all ${nodes} nodes became healthy; manager said:\n${manager.output()}`);
     const atHealthy = sampleProcess(manager.pid);
     const callsAtHealthy = await hollow.snapshotCalls();
@@ -118,6 +119,10 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
         settledAfterRun: settledAfterRun.rssMb,
       },
       managerCpuSeconds: { toHealthy: atHealthy.cpuSeconds, measuring: after.cpuSeconds - settled.cpuSeconds },
+      enginesMarkedUnhealthy: {
+        untilHealthy: unhealthyBeforeHealthy,
+        afterwards: manager.linesWith(ENGINE_MARKED_UNHEALTHY) - unhealthyBeforeHealthy,
+      },
       hollowProcesses,
       hollowRssMb,
       hollowCpuSeconds,

@@ -10,14 +10,27 @@ export interface Child {
   process: ChildProcess;
   pid: number;
   output(): string;
+  /** Lines printed so far that contain `text` (counted as they arrive: the kept output is only the tail). */
+  linesWith(text: string): number;
   stop(): Promise<void>;
 }
+
+/** Lines the bench counts in the manager's log. */
+export const ENGINE_MARKED_UNHEALTHY = 'engine marked unhealthy';
+const COUNTED = [ENGINE_MARKED_UNHEALTHY];
 
 function startChild(args: string[]): Child {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let partial = '';
+  const counts = new Map<string, number>();
   const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
+    const text = chunk.toString();
+    output = (output + text).slice(-20_000);
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines)
+      for (const counted of COUNTED) if (line.includes(counted)) counts.set(counted, (counts.get(counted) ?? 0) + 1);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -32,7 +45,7 @@ function startChild(args: string[]): Child {
       child.kill('SIGTERM');
     });
   };
-  return { process: child, pid: child.pid ?? 0, output: () => output, stop };
+  return { process: child, pid: child.pid ?? 0, output: () => output, linesWith: (text) => counts.get(text) ?? 0, stop };
 }
 
 /** Hollow engines in their own process, so they do not share the event loop with the client. */

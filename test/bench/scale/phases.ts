@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import Docker from 'dockerode';
 import { percentiles, type Percentiles } from './stats.js';
 
@@ -54,8 +55,34 @@ export async function timeToHealthy(port: number, count: number, startedAt: numb
 export const infoLatency = async (port: number, runs: number): Promise<Percentiles> =>
   percentiles((await concurrently(runs, 1, port, (client) => client.info())).latencies);
 
-export const psLatency = async (port: number, runs: number): Promise<Percentiles> =>
-  percentiles((await concurrently(runs, 1, port, (client) => client.listContainers({ all: true }))).latencies);
+export interface ListLatency {
+  /** Until the first bytes of the body arrived (raw HTTP, nothing parsed). */
+  firstByte: Percentiles;
+  /** The whole list as a client has it: dockerode, parsed. */
+  whole: Percentiles;
+}
+
+/** Milliseconds until the first body bytes of `GET path` arrived; the rest is read and dropped. */
+function firstByteMs(port: number, path: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = get({ host: '127.0.0.1', port, path }, (response) => {
+      let first: number | undefined;
+      response.on('data', () => (first ??= performance.now() - started));
+      response.on('end', () => resolve(first ?? performance.now() - started));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** `docker ps -a`: time to the first bytes, then (separate calls) the whole parsed list. */
+export async function psLatency(port: number, runs: number): Promise<ListLatency> {
+  const firstBytes: number[] = [];
+  for (let run = 0; run < runs; run++) firstBytes.push(await firstByteMs(port, '/v1.41/containers/json?all=1'));
+  const whole = (await concurrently(runs, 1, port, (client) => client.listContainers({ all: true }))).latencies;
+  return { firstByte: percentiles(firstBytes), whole: percentiles(whole) };
+}
 
 /** `docker run -d` as the CLI does it: create, then start. */
 export async function runLatency(port: number, runs: number, workers: number): Promise<Percentiles> {

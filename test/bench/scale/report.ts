@@ -1,13 +1,13 @@
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import { formatPercentiles, ms, type Percentiles } from './stats.js';
-import type { Throughput } from './phases.js';
+import type { ListLatency, Throughput } from './phases.js';
 
 export interface ScaleResult {
   nodes: number;
   containers: number;
   healthyMs: number | undefined;
   info: Percentiles;
-  ps: Percentiles;
+  ps: ListLatency;
   run: Percentiles;
   /** The hollow engine's own delay inside one `docker run -d` (create + start). */
   runEngineDelayMs: number;
@@ -18,6 +18,8 @@ export interface ScaleResult {
   settleSeconds: number;
   managerRssMb: { afterHealthy: number; settled: number; peak: number; peakByPhase: Record<string, number>; settledAfterRun: number };
   managerCpuSeconds: { toHealthy: number; measuring: number };
+  /** `engine marked unhealthy` lines in the manager's log (flaps: the hollow engines never go down). */
+  enginesMarkedUnhealthy: { untilHealthy: number; afterwards: number };
   hollowProcesses: number;
   hollowRssMb: number;
   hollowCpuSeconds: number;
@@ -46,7 +48,8 @@ export function resultSection(result: ScaleResult): string {
     '|---|---|',
     `| all nodes Healthy after manager start | ${result.healthyMs === undefined ? 'not reached' : `${(result.healthyMs / 1000).toFixed(1)} s`} |`,
     `| \`info\` p50 / p90 / p99 (ms, ${result.info.count} runs) | ${formatPercentiles(result.info)} |`,
-    `| \`ps -a\` p50 / p90 / p99 (ms, ${result.ps.count} runs) | ${formatPercentiles(result.ps)} |`,
+    `| \`ps -a\` first byte p50 / p90 / p99 (ms, ${result.ps.firstByte.count} runs) | ${formatPercentiles(result.ps.firstByte)} |`,
+    `| \`ps -a\` whole list, parsed (dockerode), p50 / p90 / p99 (ms, ${result.ps.whole.count} runs) | ${formatPercentiles(result.ps.whole)} |`,
     `| \`run -d\` p50 / p90 / p99 (ms, ${result.run.count} runs, ${result.runWorkers} clients) | ${formatPercentiles(result.run)} |`,
     `| \`run -d\` beyond the engine's own ${ms(result.runEngineDelayMs)} ms, p50 / p90 / p99 | ${overhead(result.run.p50, result.runEngineDelayMs)} / ${overhead(result.run.p90, result.runEngineDelayMs)} / ${overhead(result.run.p99, result.runEngineDelayMs)} |`,
     `| creates/s with ${result.createWorkers} clients (${result.creates.latency.count} creates) | ${Math.round(result.creates.perSecond)} |`,
@@ -57,6 +60,7 @@ export function resultSection(result: ScaleResult): string {
       .map(([phase, mb]) => `${phase} ${Math.round(mb)} MB`)
       .join(', ')} |`,
     `| manager CPU: start to healthy / measurements | ${result.managerCpuSeconds.toHealthy.toFixed(1)} s / ${result.managerCpuSeconds.measuring.toFixed(1)} s |`,
+    `| engines marked Unhealthy (none goes down): until all Healthy / afterwards | ${result.enginesMarkedUnhealthy.untilHealthy} / ${result.enginesMarkedUnhealthy.afterwards} |`,
     `| hollow engines: processes, RSS / CPU (whole run, all processes) | ${result.hollowProcesses}, ${Math.round(result.hollowRssMb)} MB / ${result.hollowCpuSeconds.toFixed(1)} s |`,
     `| machine load (1-min average) at start / end of measurements | ${result.load.start.toFixed(1)} / ${result.load.end.toFixed(1)} |`,
   ];
