@@ -25,6 +25,7 @@ const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real cl
   --port 24900          manager port (the next sizes use the next ports)
   --profile             run the manager under node --cpu-prof and list its hot spots
   --manager-flags "..." node flags for the manager (experiments: what users run has none)
+  --manager PATH        another build's core/bin/swarm.js (before/after runs with the same bench and engines)
   --out FILE            results file (default test/bench/results/scale-<date>.md)`;
 
 const { values } = parseArgs({
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '24900' },
     'healthy-timeout': { type: 'string', default: '180' },
     'manager-flags': { type: 'string', default: '' },
+    manager: { type: 'string' },
     settle: { type: 'string', default: '30' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -63,6 +65,16 @@ const command = `node test/bench/scale/dist/scale.js ${process.argv.slice(2).joi
 const settleMs = Number(values.settle) * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Linux caps one argument at 128 KiB: past that (about 7,000 engines) the list goes to a `file://` discovery file. */
+const LONGEST_ARGUMENT = 100_000;
+
+function discoveryArgument(discovery: string, nodes: number): string {
+  if (discovery.length <= LONGEST_ARGUMENT) return discovery;
+  const file = join(tmpdir(), `swarm-scale-${nodes}-engines.txt`);
+  writeFileSync(file, `${discovery.slice('nodes://'.length).split(',').join('\n')}\n`);
+  return `file://${file}`;
+}
+
 async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const containers = Number(values.containers);
   const hollowProcesses = Number(values['hollow-processes'] ?? Math.ceil(nodes / 1250));
@@ -70,7 +82,13 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'swarm-scale-prof-')) : undefined;
   const startedAt = performance.now();
   const managerFlags = (values['manager-flags'] ?? '').split(' ').filter((flag) => flag !== '');
-  const manager = startManager(port, hollow.discovery, profileDir, [], managerFlags);
+  let manager: ReturnType<typeof startManager>;
+  try {
+    manager = startManager(port, discoveryArgument(hollow.discovery, nodes), profileDir, [], managerFlags, values.manager);
+  } catch (error) {
+    await hollow.stop();
+    throw error;
+  }
   try {
     const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
     const unhealthyBeforeHealthy = manager.linesWith(ENGINE_MARKED_UNHEALTHY);

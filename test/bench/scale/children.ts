@@ -140,9 +140,10 @@ export function startManager(
   profileDir: string | undefined,
   extraArgs: readonly string[],
   managerFlags: readonly string[] = [],
+  launcher = SWARM_BIN,
 ): Child {
   const nodeFlags = [...managerFlags, ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])];
-  return startChild([...nodeFlags, SWARM_BIN, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
+  return startChild([...nodeFlags, launcher, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
 }
 
 /** The per-route call counts one hollow process printed (one snapshot per SIGUSR2, and at exit). */
