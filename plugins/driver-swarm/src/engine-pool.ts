@@ -38,12 +38,12 @@ export class EnginePool {
   private schedulableList: EngineNode[] | undefined;
 
   constructor({ create, left, logger, slots, openFiles, loadGate }: EnginePoolDeps) {
-    this.loadGate = loadGate;
     this.create = create;
     this.left = left;
     this.logger = logger;
     this.slots = slots;
     this.openFiles = openFiles;
+    this.loadGate = loadGate;
   }
 
   /** Start monitoring new entries and stop those gone from discovery. */
