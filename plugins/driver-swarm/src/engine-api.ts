@@ -13,6 +13,7 @@ import type {
   VolumeSummary,
 } from '@swarm/plugin-sdk';
 import { EngineClient, isEngineUnreachable, type CallSlots, type EngineCall } from '@swarm/plugin-sdk/helpers';
+import { parallelReads, type ConnectionPlan } from './connection-budget.js';
 import { isConnectionCut, isEngineRefusal } from './engine-faults.js';
 
 /** The part of `GET /info` swarm reads. */
@@ -106,11 +107,11 @@ export class EngineApi {
   /** Reads a full load of this engine makes at once (see connection-budget.ts). */
   parallelReads = 8;
 
-  /** Idle kept-alive connections this engine may hold (calls, liveness checks: 0 or 1), and its loads' parallel reads. */
-  keepIdleConnections = (calls: number, liveness: number, reads: number) => {
-    this.client.keepIdle(calls);
-    this.liveness.keepIdle(liveness);
-    this.parallelReads = reads;
+  /** The idle connections this engine may keep (calls, liveness checks), and so its loads' parallel reads. */
+  useConnections = (plan: ConnectionPlan) => {
+    this.client.keepIdle(plan.callIdle);
+    this.liveness.keepIdle(plan.livenessIdle);
+    this.parallelReads = parallelReads(plan);
   };
 
   info = () => this.json<EngineInfo>('/info');

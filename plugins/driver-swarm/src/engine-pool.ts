@@ -1,6 +1,6 @@
 import type { DiscoveryEntry, Logger, Node } from '@swarm/plugin-sdk';
 import type { CallSlots } from '@swarm/plugin-sdk/helpers';
-import { connectionPlan, loadsAtOnce, openFilesNeeded, parallelReads, type ConnectionPlan } from './connection-budget.js';
+import { connectionPlan, loadsAtOnce, openFilesNeeded, type ConnectionPlan } from './connection-budget.js';
 import type { LoadGate } from './load-gate.js';
 import type { EngineMonitor } from './engine-monitor.js';
 import type { EngineNode } from './engine-node.js';
@@ -64,7 +64,7 @@ export class EnginePool {
       const monitor = this.create(entry);
       this.nodeList = undefined;
       this.monitors.set(entry.addr, monitor);
-      if (this.plan !== undefined) this.applyPlan(monitor, this.plan);
+      if (this.plan !== undefined) monitor.api.useConnections(this.plan);
     }
     this.planConnections();
   }
@@ -85,11 +85,7 @@ export class EnginePool {
       this.logger.warn({ code: warning.code }, warning.message);
     }
     if (before?.callIdle === plan.callIdle && before.livenessIdle === plan.livenessIdle) return;
-    for (const monitor of this.monitors.values()) this.applyPlan(monitor, plan);
-  }
-
-  private applyPlan(monitor: EngineMonitor, plan: ConnectionPlan): void {
-    monitor.api.keepIdleConnections(plan.callIdle, plan.livenessIdle, parallelReads(plan));
+    for (const monitor of this.monitors.values()) monitor.api.useConnections(plan);
   }
 
   /** An engine connected: the scheduler's node list is rebuilt on its next read. */

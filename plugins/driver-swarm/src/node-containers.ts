@@ -123,7 +123,7 @@ export class NodeContainers {
     this.reservedMemory += sign * requestedMemory(container.config);
     if (!started) return;
     if (container.state === 'paused') this.stateCounts.paused += sign;
-    else if (container.state === 'running' || container.state === 'restarting') this.stateCounts.running += sign;
+    else if (isRunning(container)) this.stateCounts.running += sign;
   }
 
   private replace(map: Map<string, EngineContainer>, key: string, next: EngineContainer | undefined): void {

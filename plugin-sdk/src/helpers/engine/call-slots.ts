@@ -25,10 +25,6 @@ export class CallSlots {
     return this.waiting.length;
   }
 
-  get limit(): number {
-    return this.capacity;
-  }
-
   /** A new limit (at least 1); raising it admits waiting calls at once. */
   resize(capacity: number): void {
     this.capacity = Math.max(1, Math.floor(capacity));
