@@ -23,6 +23,16 @@ describe('RowTexts (docker ps rows as JSON)', () => {
     expect(built).toBe(3);
   });
 
+  it('shows a STATUS text the driver updated in place ("Up 2 minutes" ageing)', () => {
+    const rows = new RowTexts();
+    const summary = { ...web.summary, Status: 'Up 1 minute' };
+    const aging = { ...web, summary };
+    const shown = (container: Container) => ({ Status: container.summary.Status });
+    expect(JSON.parse(rows.text(aging, shown))).toEqual({ Status: 'Up 1 minute' });
+    summary.Status = 'Up 2 minutes';
+    expect(JSON.parse(rows.text(aging, shown))).toEqual({ Status: 'Up 2 minutes' });
+  });
+
   it("builds it again when the node's health, name or IP differs", () => {
     const rows = new RowTexts();
     built = 0;
