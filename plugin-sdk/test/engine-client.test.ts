@@ -312,6 +312,23 @@ describe('EngineClient with shared CallSlots', () => {
     }
   });
 
+  it('lets a call marked bypassSlots through while every slot is taken (liveness checks)', async () => {
+    const slots = new CallSlots(1);
+    const client = new EngineClient(endpoint, { slots });
+    try {
+      const busy = client.json({ path: '/held' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(slots.inFlight).toBe(1);
+      expect(await client.json({ path: '/version', bypassSlots: true })).toEqual({ Version: '28.0.0' });
+      expect(slots.queued).toBe(0);
+      json(held.shift()!, 200, { n: 3 });
+      expect(await busy).toEqual({ n: 3 });
+    } finally {
+      held.splice(0).forEach((res) => res.destroy());
+      client.close();
+    }
+  });
+
   it('connects anew for each call when told to keep no idle connection', async () => {
     const client = new EngineClient(endpoint);
     try {

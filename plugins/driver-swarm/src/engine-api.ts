@@ -96,8 +96,18 @@ export class EngineApi {
     return this.watched(this.client.stream({ ...call, path }));
   }
 
-  /** `GET /version` (small, JSON) within `timeoutMs`: whether the engine answers at all. */
-  ping = (timeoutMs: number) => this.watched(this.liveness.json<EngineVersion>({ path: '/version', timeoutMs }));
+  /**
+   * `GET /version` (small, JSON) within `timeoutMs`: whether the engine answers at all. On the
+   * liveness connection when the plan keeps one; otherwise on the calls' kept-alive connection
+   * (outside the cluster's slots), which an idle engine always has free, rather than on a new
+   * connection per check.
+   */
+  ping = (timeoutMs: number) =>
+    this.watched(
+      this.pingOverCalls
+        ? this.client.json<EngineVersion>({ path: '/version', timeoutMs, bypassSlots: true })
+        : this.liveness.json<EngineVersion>({ path: '/version', timeoutMs }),
+    );
 
   /** Close the engine's kept-alive connections (it left the cluster). */
   close = () => {
@@ -106,11 +116,14 @@ export class EngineApi {
   };
   /** Reads a full load of this engine makes at once (see connection-budget.ts). */
   parallelReads = 8;
+  /** The plan keeps no idle liveness connection but an idle call one: checks share it. */
+  private pingOverCalls = false;
 
   /** The idle connections this engine may keep (calls, liveness checks), and so its loads' parallel reads. */
   useConnections = (plan: ConnectionPlan) => {
     this.client.keepIdle(plan.callIdle);
     this.liveness.keepIdle(plan.livenessIdle);
+    this.pingOverCalls = plan.livenessIdle === 0 && plan.callIdle > 0;
     this.parallelReads = parallelReads(plan);
   };
 

@@ -8,6 +8,7 @@ import { rowFromInspect } from './container-row.js';
 import { inspectedContainer, type EngineContainer } from './engine-container.js';
 import { SwarmErrors } from './errors.js';
 import type { EngineNode } from './engine-node.js';
+import { livenessDelayMs, livenessIntervalMs, refreshDelayMs } from './monitor-pacing.js';
 
 export interface MonitorTimings {
   refreshMinMs: number;
@@ -16,9 +17,6 @@ export interface MonitorTimings {
   livenessIntervalMs: number;
   livenessTimeoutMs: number;
 }
-
-/** Liveness checks per second over all engines, at most: a large cluster checks each engine less often. */
-const LIVENESS_CHECKS_PER_SECOND = 200;
 
 export type EngineLifecycleAction = 'engine_connect' | 'engine_disconnect' | 'engine_reconnect';
 
@@ -155,8 +153,7 @@ export class EngineMonitor {
   }
 
   private refreshDelay(): number {
-    const { refreshMinMs, refreshMaxMs } = this.timings;
-    return refreshMinMs + Math.random() * Math.max(0, refreshMaxMs - refreshMinMs);
+    return refreshDelayMs(this.timings, this.hooks.engineCount(), Math.random());
   }
 
   // --- connection ---------------------------------------------------------------------------
@@ -205,9 +202,22 @@ export class EngineMonitor {
   }
 
   private loadEverything(): Promise<void> {
-    return this.hooks.loadGate.run(async () => {
-      await Promise.all([this.refreshContainers(true), this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
-    });
+    return this.hooks.loadGate.run(() => this.readLists(true));
+  }
+
+  /**
+   * The engine's containers, images, volumes and networks, as many lists at once as the engine
+   * keeps idle connections: one after the other on one kept-alive connection in a large cluster,
+   * instead of three new connections per refresh.
+   */
+  private readLists(fullContainers: boolean): Promise<void> {
+    const lists = [
+      () => this.refreshContainers(fullContainers),
+      () => this.refreshImages(),
+      () => this.refreshVolumes(),
+      () => this.refreshNetworks(),
+    ];
+    return inParallel(lists, this.api.parallelReads, (read) => read());
   }
 
   // --- periodic refresh and health ------------------------------------------------------------
@@ -220,7 +230,7 @@ export class EngineMonitor {
       }
       const reconnecting = !this.node.isHealthy();
       if (reconnecting) this.node.acceptMovedAway();
-      await Promise.all([this.refreshContainers(reconnecting), this.refreshImages(), this.refreshVolumes(), this.refreshNetworks()]);
+      await this.readLists(reconnecting);
       this.succeeded();
     } catch (error) {
       this.failed(error);
@@ -272,18 +282,10 @@ export class EngineMonitor {
     this.hooks.lifecycle(this.node, 'engine_disconnect');
   }
 
-  private livenessIntervalMs(): number {
-    return Math.max(this.timings.livenessIntervalMs, (this.hooks.engineCount() / LIVENESS_CHECKS_PER_SECOND) * 1000);
-  }
-
-  /**
-   * Within ±20 % of the interval: engines that connected together would otherwise be checked
-   * together, a burst of thousands of connections at once in a large cluster.
-   */
   private scheduleLiveness(): void {
     if (this.stopped) return;
     clearTimeout(this.livenessTimer);
-    const delay = this.livenessIntervalMs() * (0.8 + 0.4 * Math.random());
+    const delay = livenessDelayMs(this.timings, this.hooks.engineCount(), Math.random());
     this.livenessTimer = setTimeout(() => void this.checkLiveness(false), delay);
   }
 
@@ -294,7 +296,7 @@ export class EngineMonitor {
    */
   private async checkLiveness(force: boolean): Promise<void> {
     if (this.stopped || this.checking) return;
-    const interval = this.livenessIntervalMs();
+    const interval = livenessIntervalMs(this.timings, this.hooks.engineCount());
     if (!force && this.node.isHealthy() && Date.now() - this.api.lastAnswerAt < interval / 2) {
       this.scheduleLiveness();
       return;

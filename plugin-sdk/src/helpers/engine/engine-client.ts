@@ -52,6 +52,11 @@ export interface EngineCall {
   readonly separate?: boolean;
   /** This call's bound instead of the client's. */
   readonly timeoutMs?: number;
+  /**
+   * Not held back by the client's `slots`: a liveness check must be answered in its own time even
+   * while the cluster's calls fill every slot, or a busy cluster makes live engines look dead.
+   */
+  readonly bypassSlots?: boolean;
 }
 
 export interface EngineRequestInit {
@@ -256,7 +261,7 @@ export class EngineClient {
   private send(call: EngineCall, whole: boolean): Promise<Sent> {
     const { signal } = call;
     if (signal?.aborted) return Promise.reject(SdkErrors.engineCallCancelled({ engine: this.label }, { cause: signal.reason }));
-    const slots = whole ? this.slots : undefined;
+    const slots = whole && call.bypassSlots !== true ? this.slots : undefined;
     if (slots === undefined) return this.sendNow(call, whole, undefined);
     return slots.acquire(signal, this.label).then(() => this.sendNow(call, whole, () => slots.release()));
   }
