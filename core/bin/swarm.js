@@ -5,13 +5,19 @@ import { statSync } from 'node:fs';
 import module from 'node:module';
 import v8 from 'node:v8';
 
-// A full GC once the heap is twice what survived the last one, not up to four times (V8's
-// default for a busy process): `swarm manage` keeps ~150 MB for 1,000 engines × 30 containers,
-// and each `docker ps -a` of 30,000 rows or start-up burst leaves tens of MB of garbage, so the
-// default let RSS reach ~600-700 MB for that. Measured at that scale: peak RSS 601 → 437 MB for
-// 1-3 more CPU-seconds to Healthy, latencies unchanged (test/bench/results/scale-notes.md,
-// "Evening"). A node flag given on the command line wins (NODE_OPTIONS may not carry this one).
-if (!process.execArgv.some((flag) => flag.includes('heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=100');
+// Two V8 settings for a process that keeps a large, slowly changing state (docs/performance.md,
+// "V8 flags of swarm manage", has the measurements). A node flag given on the command line wins
+// (NODE_OPTIONS may carry neither).
+// - A full GC once the heap is twice what survived the last one, not up to four times (V8's default
+//   for a busy process): every `docker ps -a` or start-up burst leaves garbage, and the default let
+//   RSS grow to several times the live heap.
+// - No allocation-site pretenuring: the start-up load keeps nearly everything it allocates, so V8
+//   learns to allocate those sites' objects in the old generation, and keeps doing so afterwards,
+//   when the same sites only make the refreshes' short-lived garbage. That garbage then fills the
+//   old generation and costs a full GC every few seconds, which was most of the API's tail latency.
+const given = (name) => process.execArgv.some((flag) => flag.includes(name));
+if (!given('heap-growing-percent')) v8.setFlagsFromString('--heap-growing-percent=100');
+if (!given('allocation-site-pretenuring')) v8.setFlagsFromString('--no-allocation-site-pretenuring');
 
 // Node 22.1+ caches compiled code of every module (bundle, SDK, plugins) between starts; Node 20 has no such API.
 module.enableCompileCache?.();
