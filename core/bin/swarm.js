@@ -5,8 +5,8 @@ import { statSync } from 'node:fs';
 import module from 'node:module';
 import v8 from 'node:v8';
 
-// Two V8 settings for a process that keeps a large, slowly changing state (docs/performance.md,
-// "V8 flags of swarm manage", has the measurements). A node flag given on the command line wins
+// Three V8 settings for a process that keeps a large, slowly changing state (docs/performance.md,
+// "The launcher's V8 flags", has the measurements). A node flag given on the command line wins
 // (NODE_OPTIONS may carry neither).
 // - A full GC once the heap is twice what survived the last one, not up to four times (V8's default
 //   for a busy process): every `docker ps -a` or start-up burst leaves garbage, and the default let
@@ -15,9 +15,16 @@ import v8 from 'node:v8';
 //   learns to allocate those sites' objects in the old generation, and keeps doing so afterwards,
 //   when the same sites only make the refreshes' short-lived garbage. That garbage then fills the
 //   old generation and costs a full GC every few seconds, which was most of the API's tail latency.
+// - No memory reducer: it runs full GCs when the process looks idle, to hand memory back. With a
+//   large live heap (the cluster's state) each one is hundreds of milliseconds of marking on a busy
+//   machine, and it starts in a lull between clients' bursts, so the next calls wait for it. The
+//   heap-growing setting above already bounds the heap to about twice the live state.
 const given = (name) => process.execArgv.some((flag) => flag.includes(name));
 if (!given('heap-growing-percent')) v8.setFlagsFromString('--heap-growing-percent=100');
 if (!given('allocation-site-pretenuring')) v8.setFlagsFromString('--no-allocation-site-pretenuring');
+// --no-memory-reducer is read only when the heap is set up, before this runs; its start delay is
+// read each time it would start, so a delay of ~23 days has the same effect.
+if (!given('memory-reducer')) v8.setFlagsFromString('--gc-memory-reducer-start-delay-ms=2000000000');
 
 // Node 22.1+ caches compiled code of every module (bundle, SDK, plugins) between starts; Node 20 has no such API.
 module.enableCompileCache?.();
