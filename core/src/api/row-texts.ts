@@ -12,9 +12,10 @@ interface RowText {
 /**
  * Each container's `docker ps` row as JSON text, kept while what it is made of is the same: the
  * engine's summary (drivers replace it on a change, but may update its STATUS text in place, as
- * "Up 2 minutes" ages), the container's labels, its node's name, IP and health. Serialising the rows was most of the front's time for a list; a row is rebuilt
- * only after its container changed. One per API server (deployments share nothing), held weakly
- * by the summaries so removed containers take their rows with them.
+ * "Up 2 minutes" ages), the container's labels, its node's name, IP and health. Serialising the
+ * rows was most of the front's time for a list; a row is rebuilt only after its container changed.
+ * One per API server (deployments share nothing), held weakly by the summaries so removed
+ * containers take their rows with them.
  */
 export class RowTexts {
   private readonly rows = new WeakMap<ContainerSummary, RowText>();
