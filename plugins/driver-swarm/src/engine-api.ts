@@ -67,6 +67,7 @@ export class EngineApi {
     this.endpoint = endpoint;
     this.client = new EngineClient(endpoint, { timeoutMs, ...(slots === undefined ? {} : { slots }) });
     this.liveness = new EngineClient(endpoint, { timeoutMs, maxSockets: 1 });
+    this.pinged = this.liveness;
   }
 
   observe(observer: EngineCallObserver): void {
@@ -102,12 +103,7 @@ export class EngineApi {
    * (outside the cluster's slots), which an idle engine always has free, rather than on a new
    * connection per check.
    */
-  ping = (timeoutMs: number) =>
-    this.watched(
-      this.pingOverCalls
-        ? this.client.json<EngineVersion>({ path: '/version', timeoutMs, bypassSlots: true })
-        : this.liveness.json<EngineVersion>({ path: '/version', timeoutMs }),
-    );
+  ping = (timeoutMs: number) => this.watched(this.pinged.json<EngineVersion>({ path: '/version', timeoutMs, bypassSlots: true }));
 
   /** Close the engine's kept-alive connections (it left the cluster). */
   close = () => {
@@ -116,14 +112,14 @@ export class EngineApi {
   };
   /** Reads a full load of this engine makes at once (see connection-budget.ts). */
   parallelReads = 8;
-  /** The plan keeps no idle liveness connection but an idle call one: checks share it. */
-  private pingOverCalls = false;
+  /** The client liveness checks go over: the calls' one when the plan keeps it idle and no liveness connection. */
+  private pinged: EngineClient;
 
   /** The idle connections this engine may keep (calls, liveness checks), and so its loads' parallel reads. */
   useConnections = (plan: ConnectionPlan) => {
     this.client.keepIdle(plan.callIdle);
     this.liveness.keepIdle(plan.livenessIdle);
-    this.pingOverCalls = plan.livenessIdle === 0 && plan.callIdle > 0;
+    this.pinged = plan.livenessIdle === 0 && plan.callIdle > 0 ? this.client : this.liveness;
     this.parallelReads = parallelReads(plan);
   };
 

@@ -12,9 +12,9 @@ export interface PacingTimings {
 }
 
 /** Periodic refreshes per second over all engines, at most. */
-export const REFRESHES_PER_SECOND = 50;
+const REFRESHES_PER_SECOND = 50;
 /** Liveness checks per second over all engines, at most. */
-export const LIVENESS_CHECKS_PER_SECOND = 200;
+const LIVENESS_CHECKS_PER_SECOND = 200;
 
 /**
  * The wait before an engine's next refresh: between the min and max intervals (`random` in [0, 1)
