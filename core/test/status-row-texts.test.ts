@@ -55,4 +55,18 @@ describe('StatusRowTexts (docker info SystemStatus as JSON)', () => {
     );
     expect(copiedAgain).toHaveLength(1);
   });
+
+  it('compares with the rows as they were encoded, even when the caller reuses its array', () => {
+    const encoder = new StatusRowTexts();
+    const a = nodeRows('a', 'Healthy');
+    const b = nodeRows('b', 'Healthy');
+    const rows: Row[] = [['Nodes', '2'], ...a, ...b];
+    encoder.encode(rows);
+    rows[5] = ['  └ Status', 'Unhealthy'];
+    expect(text(encoder.encode(rows))).toBe(JSON.stringify(rows));
+    // a node's rows shrink and the next node's move up by one
+    const shorter: Row[] = [['Nodes', '2'], a[0]!, a[1]!, ...b];
+    expect(text(encoder.encode(shorter))).toBe(JSON.stringify(shorter));
+    expect(text(encoder.encode(rows))).toBe(JSON.stringify(rows));
+  });
 });

@@ -322,19 +322,9 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   }
 
   info(): ClusterInfo {
-    const nodes = this.pool.nodes();
-    const totals = { ncpu: 0, memTotal: 0, containers: 0, running: 0, paused: 0, stopped: 0 };
-    for (const node of nodes) {
-      const counts = node.counts();
-      totals.ncpu += node.cpus;
-      totals.memTotal += node.memory;
-      totals.containers += counts.total;
-      totals.running += counts.running;
-      totals.paused += counts.paused;
-      totals.stopped += counts.stopped;
-    }
+    const { rows, totals } = this.infoRows.answer(this.pool.nodes(), this.scheduler);
     return {
-      systemStatus: this.infoRows.rows(nodes, this.scheduler),
+      systemStatus: rows,
       ncpu: totals.ncpu,
       memTotal: totals.memTotal,
       containers: totals.containers,

@@ -64,7 +64,7 @@ describe('in-memory state at 1,000 engines × 30 containers', () => {
       }
     });
     const scheduler = { strategyName: 'spread', filterNames: ['health'] } as Pick<Scheduler, 'strategyName' | 'filterNames'> as Scheduler;
-    const info = timed(() => new InfoRows().rows(nodes, scheduler));
+    const info = timed(() => new InfoRows().answer(nodes, scheduler).rows);
     const lookups = timed(() => {
       let found = 0;
       for (let i = 0; i < 10_000; i++) if (index.find(`app-${i % NODES}-${i % PER_NODE}`)) found++;

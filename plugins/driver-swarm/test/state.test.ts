@@ -174,7 +174,7 @@ describe('info rows', () => {
     a.updatedAt = new Date('2026-01-02T03:04:05.678Z');
     const scheduler = { strategyName: 'spread', filterNames: ['health', 'port'] } as Pick<Scheduler, 'strategyName' | 'filterNames'>;
     const infoRows = new InfoRows();
-    const rows = infoRows.rows([b, a], scheduler as Scheduler);
+    const { rows, totals } = infoRows.answer([b, a], scheduler);
     expect(rows.slice(0, 15)).toEqual([
       ['Role', 'primary'],
       ['Strategy', 'spread'],
@@ -194,13 +194,15 @@ describe('info rows', () => {
     ]);
     expect(rows).toContainEqual(['  └ Status', 'Pending']);
     expect(rows).toContainEqual(['  └ Error', 'connect ECONNREFUSED 10.0.0.2:2375']);
+    expect(totals).toEqual({ ncpu: 3, memTotal: 2.5 * GiB, containers: 1, running: 1, paused: 0, stopped: 0 });
 
     // rows are kept per node between calls: every change a row shows must still reach them
     b.setError(undefined);
     b.setStatus('healthy');
     b.upsertContainer(container(b, ID_B, 'db', { state: 'exited' }));
     b.touch();
-    const again = infoRows.rows([b, a], scheduler as Scheduler);
+    const nodes = [b, a];
+    const { rows: again, totals: againTotals } = infoRows.answer(nodes, scheduler);
     expect(again.slice(14, 22)).toEqual([
       [' b', '10.0.0.2:2375'],
       ['  └ ID', 'ID-b'],
@@ -212,10 +214,23 @@ describe('info rows', () => {
       ['  └ Error', '(none)'],
     ]);
     expect(again[22]?.[1]).toBe(b.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    expect(againTotals).toEqual({ ncpu: 3, memTotal: 2.5 * GiB, containers: 2, running: 1, paused: 0, stopped: 1 });
+    // the same node list again: only the changed node's rows and its share of the totals are redone
+    a.deleteContainer(ID_A);
+    const patched = infoRows.answer(nodes, scheduler);
+    expect(patched.rows[7]).toEqual(['  └ Containers', '0 (0 Running, 0 Paused, 0 Stopped)']);
+    expect(patched.rows[8]).toEqual(['  └ Reserved CPUs', '0 / 1']);
+    expect(patched.totals).toEqual({ ncpu: 3, memTotal: 2.5 * GiB, containers: 1, running: 0, paused: 0, stopped: 1 });
+    patched.rows.slice(14).forEach((row, index) => expect(row).toBe(again[14 + index]));
+    // an answer handed out is the caller's: later changes do not reach into it
+    expect(again[7]).toEqual(['  └ Containers', '1 (1 Running, 0 Paused, 0 Stopped)']);
+    a.upsertContainer(container(a, ID_A, 'web', { cpus: 1, memory: 256 * 1024 * 1024 }));
     // unchanged nodes hand back the same row objects: the API front keeps their encoding by identity
-    const third = infoRows.rows([a, b], scheduler as Scheduler);
-    expect(third.slice(4)).toHaveLength(again.slice(4).length);
-    third.slice(4).forEach((row, index) => expect(row).toBe(again[4 + index]));
+    const third = infoRows.answer([a, b], scheduler);
+    expect(third.rows.slice(4)).toHaveLength(again.slice(4).length);
+    third.rows.slice(14).forEach((row, index) => expect(row).toBe(again[14 + index]));
+    expect(third.rows[7]).toEqual(['  └ Containers', '1 (1 Running, 0 Paused, 0 Stopped)']);
+    expect(third.totals).toEqual(againTotals);
   });
 });
 
