@@ -9,6 +9,7 @@ import { ExecRegistry } from './exec-registry.js';
 import { listen, parseListenAddress, type Listener } from './listeners.js';
 import { ApiMetrics } from './metrics.js';
 import { buildRoutes } from './routes.js';
+import { warmUp } from './warm-up.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { serveWebExtensions, type WebExtensionsServed } from '../web/serve-web-extensions.js';
@@ -78,9 +79,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     { addresses: listeners.map((listener) => listener.address), tls: Boolean(options.settings.tls) },
     'Docker API listening',
   );
+  const warm = warmUp(options.cluster, options.logger);
   return {
     addresses: listeners.map((listener) => listener.address),
     close: async () => {
+      warm.close();
       events.close();
       await web?.close();
       await Promise.all(listeners.map((listener) => listener.close()));
