@@ -1,15 +1,15 @@
 import { type Filter, type Node } from '@swarm/plugin-sdk';
 import { conditionWithSoftness, createExpressionFilter, type Expression } from '@swarm/plugin-sdk/helpers';
-import { containerIdentities, containerLabels, imageIdentities } from './node-identities.js';
+import { NodeIdentities } from './node-identities.js';
 
-function nodeMatches(expression: Expression, node: Node): boolean {
+function nodeMatches(identities: NodeIdentities, expression: Expression, node: Node): boolean {
   switch (expression.key) {
     case 'container':
-      return expression.matches(containerIdentities(node.containers()));
+      return expression.matches(identities.containers(node.containers()));
     case 'image':
-      return expression.matches(imageIdentities(node.images()));
+      return expression.matches(identities.images(node.images()));
     default:
-      return expression.matches(containerLabels(node.containers(), expression.key));
+      return expression.matches(identities.labels(node.containers(), expression.key));
   }
 }
 
@@ -18,5 +18,11 @@ function nodeMatches(expression: Expression, node: Node): boolean {
  * `image==x` (an image there), any other key a label of a container there; `!=` means none.
  */
 export function createAffinityFilter(): Filter {
-  return createExpressionFilter({ filter: 'affinity', directive: 'affinities', condition: conditionWithSoftness, matches: nodeMatches });
+  const identities = new NodeIdentities();
+  return createExpressionFilter({
+    filter: 'affinity',
+    directive: 'affinities',
+    condition: conditionWithSoftness,
+    matches: (expression, node) => nodeMatches(identities, expression, node),
+  });
 }

@@ -7,47 +7,56 @@ import { memoizeByList, repositoryOf } from '@swarm/plugin-sdk/helpers';
 // keeps a set lookup, which reads the strings it compares, on a few hot strings instead of a
 // copy in every node's data. Bounded: past the limit, sharing starts afresh.
 const SHARED_LIMIT = 4096;
-const shared = new Map<string, string>();
-
-function share(value: string): string {
-  const known = shared.get(value);
-  if (known !== undefined) return known;
-  if (shared.size >= SHARED_LIMIT) shared.clear();
-  shared.set(value, value);
-  return value;
-}
-
-/** Every container's ID and name. */
-export const containerIdentities = memoizeByList(
-  (containers: readonly Container[]): ReadonlySet<string> => new Set(containers.flatMap((container) => [container.id, container.name])),
-);
-
-/** Every image's ID (with and without `sha256:`), each `repo:tag` and its repository. */
-export const imageIdentities = memoizeByList(
-  (images: readonly Image[]): ReadonlySet<string> =>
-    new Set(
-      images
-        .flatMap((image) => [
-          image.id,
-          ...(image.id.startsWith('sha256:') ? [image.id.slice('sha256:'.length)] : []),
-          ...image.repoTags.flatMap((tag) => [tag, repositoryOf(tag)]),
-        ])
-        .map(share),
-    ),
-);
 
 // A handful of label keys per node at most; more (unusual) starts the node's cache afresh.
 const MAX_LABEL_KEYS = 16;
-const labelsByKey = memoizeByList((_containers: readonly Container[]) => new Map<string, ReadonlySet<string>>());
 
-/** Every container's value of label `key` ("" for a container without it). */
-export function containerLabels(containers: readonly Container[], key: string): ReadonlySet<string> {
-  const byKey = labelsByKey(containers);
-  let values = byKey.get(key);
-  if (values === undefined) {
-    if (byKey.size >= MAX_LABEL_KEYS) byKey.clear();
-    values = new Set(containers.map((container) => share(container.labels[key] ?? '')));
-    byKey.set(key, values);
+/**
+ * What the affinity filter matches on each node, derived from the node's container and image
+ * lists and kept while those lists are the same. One per filter, so that deployments in one
+ * process share nothing.
+ */
+export class NodeIdentities {
+  private readonly shared = new Map<string, string>();
+
+  /** Every container's ID and name. */
+  readonly containers = memoizeByList(
+    (containers: readonly Container[]): ReadonlySet<string> => new Set(containers.flatMap((container) => [container.id, container.name])),
+  );
+
+  /** Every image's ID (with and without `sha256:`), each `repo:tag` and its repository. */
+  readonly images = memoizeByList(
+    (images: readonly Image[]): ReadonlySet<string> =>
+      new Set(
+        images
+          .flatMap((image) => [
+            image.id,
+            ...(image.id.startsWith('sha256:') ? [image.id.slice('sha256:'.length)] : []),
+            ...image.repoTags.flatMap((tag) => [tag, repositoryOf(tag)]),
+          ])
+          .map((value) => this.share(value)),
+      ),
+  );
+
+  private readonly labelsByKey = memoizeByList((_containers: readonly Container[]) => new Map<string, ReadonlySet<string>>());
+
+  /** Every container's value of label `key` ("" for a container without it). */
+  labels(containers: readonly Container[], key: string): ReadonlySet<string> {
+    const byKey = this.labelsByKey(containers);
+    let values = byKey.get(key);
+    if (values === undefined) {
+      if (byKey.size >= MAX_LABEL_KEYS) byKey.clear();
+      values = new Set(containers.map((container) => this.share(container.labels[key] ?? '')));
+      byKey.set(key, values);
+    }
+    return values;
   }
-  return values;
+
+  private share(value: string): string {
+    const known = this.shared.get(value);
+    if (known !== undefined) return known;
+    if (this.shared.size >= SHARED_LIMIT) this.shared.clear();
+    this.shared.set(value, value);
+    return value;
+  }
 }
