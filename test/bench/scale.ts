@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MEASURED_DELAYS } from './hollow/default-delays.js';
 import { ENGINE_MARKED_UNHEALTHY, startHollowFleet, startManager } from './scale/children.js';
-import { createThroughput, infoLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
+import { createThroughput, infoLatency, infoReplayLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
 import { PeakRss, sampleProcess } from './scale/process-meter.js';
 import { hotSpots, hotSpotTable, readProfile, selfTimeByPackage } from './scale/profile-summary.js';
 import { loadNow, machine, resultSection, type ScaleResult } from './scale/report.js';
@@ -103,6 +103,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     console.error(`${nodes} nodes: healthy after ${Math.round(healthyMs ?? -1)} ms; measuring`);
     peak.phase('info');
     const info = await infoLatency(port, Number(values['info-runs']));
+    const infoReplay = await infoReplayLatency(port, Number(values['info-runs']));
     peak.phase('ps -a');
     const ps = await psLatency(port, Number(values['ps-runs']));
     peak.phase('run -d');
@@ -122,6 +123,7 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
       containers,
       healthyMs,
       info,
+      infoReplay,
       ps,
       run,
       runEngineDelayMs,

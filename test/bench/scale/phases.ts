@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import Docker from 'dockerode';
 import { percentiles, type Percentiles } from './stats.js';
 
@@ -54,6 +59,43 @@ export async function timeToHealthy(port: number, count: number, startedAt: numb
 
 export const infoLatency = async (port: number, runs: number): Promise<Percentiles> =>
   percentiles((await concurrently(runs, 1, port, (client) => client.info())).latencies);
+
+/** A plain HTTP server, in a process of its own, answering every request with one file's bytes. */
+const REPLAY_SERVER = `
+const { readFileSync } = require('node:fs');
+const answer = readFileSync(process.argv[1]);
+const server = require('node:http').createServer((request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
+  response.end(answer);
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+`;
+
+/**
+ * The same client and calls against a plain server (its own process, as the manager) that replays
+ * the manager's last \`/info\` answer byte for byte: what the client itself (dockerode reading and
+ * parsing megabytes) and the machine cost, measured right after the manager's phase.
+ */
+export async function infoReplayLatency(port: number, runs: number): Promise<Percentiles> {
+  const answer = await new Promise<Buffer>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/v1.41/info' }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(Buffer.concat(chunks)));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+  const file = join(mkdtempSync(join(tmpdir(), 'swarm-info-replay-')), 'info.json');
+  writeFileSync(file, answer);
+  const replay = spawn(process.execPath, ['-e', REPLAY_SERVER, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const [line] = (await once(replay.stdout, 'data')) as [Buffer];
+    return await infoLatency(Number(line.toString().trim()), runs);
+  } finally {
+    replay.kill();
+    rmSync(dirname(file), { recursive: true, force: true });
+  }
+}
 
 export interface ListLatency {
   /** Until the first bytes of the body arrived (raw HTTP, nothing parsed). */

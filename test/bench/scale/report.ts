@@ -7,6 +7,8 @@ export interface ScaleResult {
   containers: number;
   healthyMs: number | undefined;
   info: Percentiles;
+  /** The same `info` calls against a plain server replaying the manager's answer: the client's and the machine's share. */
+  infoReplay: Percentiles;
   ps: ListLatency;
   run: Percentiles;
   /** The hollow engine's own delay inside one `docker run -d` (create + start). */
@@ -48,6 +50,7 @@ export function resultSection(result: ScaleResult): string {
     '|---|---|',
     `| all nodes Healthy after manager start | ${result.healthyMs === undefined ? 'not reached' : `${(result.healthyMs / 1000).toFixed(1)} s`} |`,
     `| \`info\` p50 / p90 / p99 (ms, ${result.info.count} runs) | ${formatPercentiles(result.info)} |`,
+    `| the same \`info\` calls to a plain server replaying the answer (the client's own share), p50 / p90 / p99 | ${formatPercentiles(result.infoReplay)} |`,
     `| \`ps -a\` first byte p50 / p90 / p99 (ms, ${result.ps.firstByte.count} runs) | ${formatPercentiles(result.ps.firstByte)} |`,
     `| \`ps -a\` whole list, parsed (dockerode), p50 / p90 / p99 (ms, ${result.ps.whole.count} runs) | ${formatPercentiles(result.ps.whole)} |`,
     `| \`run -d\` p50 / p90 / p99 (ms, ${result.run.count} runs, ${result.runWorkers} clients) | ${formatPercentiles(result.run)} |`,
