@@ -89,7 +89,9 @@ export async function infoReplayLatency(port: number, runs: number): Promise<Per
   writeFileSync(file, answer);
   const replay = spawn(process.execPath, ['-e', REPLAY_SERVER, file], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const [line] = (await once(replay.stdout, 'data')) as [Buffer];
+    const listening = once(replay.stdout, 'data') as Promise<[Buffer]>;
+    const exited = once(replay, 'exit').then(([code]) => Promise.reject(new Error(`the replay server exited (${String(code)})`)));
+    const [line] = await Promise.race([listening, exited]);
     return await infoLatency(Number(line.toString().trim()), runs);
   } finally {
     replay.kill();
