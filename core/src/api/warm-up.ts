@@ -39,7 +39,7 @@ export interface WarmUp {
  * again for every node after the node list changed) and compiles the filters' and strategy's code.
  */
 export function warmUp(cluster: Cluster, logger: Logger): WarmUp {
-  checkBody(structuredClone(RUN_BODY), containerCreateBody);
+  checkBody(RUN_BODY, containerCreateBody);
   let timer: NodeJS.Timeout | undefined;
   const place = (): void => {
     timer = undefined;
