@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSwarm, type Swarm } from '@swarm/core';
 import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.js';
 import type { Container } from '@swarm/plugin-sdk';
+import { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { eventually } from './driver-swarm-support.js';
 
@@ -98,6 +99,32 @@ describe('driver-swarm keeps a few connections per engine and reuses them', () =
     expect(proxy.dialled - dialled).toBeLessThanOrEqual(1);
     expect(cluster.nodes()[0]?.status()).toBe('healthy');
   }, 30_000);
+
+  it('dockerd answers inspects pipelined on one connection exactly as one at a time (how an engine load reads its containers)', async () => {
+    const created: Container[] = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        cluster.createContainer({ Image: 'busybox:local', Cmd: ['true'], Labels: { n: String(index) } }, `piped-${index}`),
+      ),
+    );
+    const client = new EngineClient({ protocol: 'http', host: '127.0.0.1', port: PROXY_PORT });
+    try {
+      const paths = [...created.map((container) => container.id), 'piped-missing'].map((id) => ({ path: `/containers/${id}/json` }));
+      const dialled = proxy.dialled;
+      const piped = await client.readEach<{ Id: string }>(paths);
+      expect(proxy.dialled - dialled).toBe(1);
+      const single = await Promise.allSettled(paths.map((path) => client.json<{ Id: string }>(path)));
+      expect(piped.slice(0, 5)).toEqual(single.slice(0, 5));
+      expect(piped.slice(0, 5).map((result) => result.status === 'fulfilled' && result.value.Id)).toEqual(
+        created.map((container) => container.id),
+      );
+      for (const missing of [piped[5], single[5]]) {
+        expect(missing).toMatchObject({ status: 'rejected', reason: { httpStatus: 404, message: 'No such container: piped-missing' } });
+      }
+    } finally {
+      client.close();
+      await Promise.all(created.map((container) => cluster.removeContainer(container, { force: true })));
+    }
+  }, 60_000);
 
   it("ignores the shell's own DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH (here: files that are not certificates)", async () => {
     const certs = mkdtempSync(join(tmpdir(), 'swarm-e2e-client-env-'));

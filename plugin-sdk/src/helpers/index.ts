@@ -56,6 +56,8 @@ export {
   type EngineCall,
   type EngineClientOptions,
   type EngineQuery,
+  type EngineRead,
+  type EngineReadOptions,
   type EngineRequestInit,
 } from './engine/engine-client.js';
 export { CallSlots } from './engine/call-slots.js';

@@ -81,12 +81,17 @@ export class EngineApi {
         return value;
       },
       (error: unknown) => {
-        if (isEngineRefusal(error)) this.observer?.refused(error);
-        else if (isConnectionCut(error)) this.observer?.cut(error);
-        else if (!isEngineUnreachable(error)) this.lastAnswerAt = Date.now(); // an error answer is an answer
+        this.heard(error);
         throw error;
       },
     );
+  }
+
+  /** A call's failure, told to the observer; an error answer is still an answer. */
+  private heard(error: unknown): void {
+    if (isEngineRefusal(error)) this.observer?.refused(error);
+    else if (isConnectionCut(error)) this.observer?.cut(error);
+    else if (!isEngineUnreachable(error)) this.lastAnswerAt = Date.now();
   }
 
   private json<T>(path: string, call: Call = {}): Promise<T> {
@@ -133,6 +138,18 @@ export class EngineApi {
       query: { all: 1, size: 0, filters: id ? JSON.stringify({ id: [id] }) : undefined },
     });
   inspectContainer = (id: string) => this.json<ContainerInspect>(`/containers/${encodeURIComponent(id)}/json`);
+  /** Inspects of several containers pipelined on one connection (see `EngineClient.readEach`), settled one by one. */
+  inspectContainers = async (ids: readonly string[]): Promise<Array<PromiseSettledResult<ContainerInspect>>> => {
+    const results = await this.client.readEach<ContainerInspect>(ids.map((id) => ({ path: `/containers/${encodeURIComponent(id)}/json` })));
+    // the requests a dropped connection left unanswered share one failure: told once
+    const failures = new Set<unknown>();
+    for (const result of results) {
+      if (result.status === 'fulfilled') this.lastAnswerAt = Date.now();
+      else failures.add(result.reason);
+    }
+    for (const failure of failures) this.heard(failure);
+    return results;
+  };
   createContainer = (config: ContainerConfig, name: string | undefined, auth?: AuthConfig) =>
     this.json<{ Id: string }>('/containers/create', { method: 'POST', query: { name }, body: config, auth });
   startContainer = (id: string) => this.json<void>(`/containers/${encodeURIComponent(id)}/start`, { method: 'POST' });

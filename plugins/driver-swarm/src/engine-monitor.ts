@@ -66,6 +66,18 @@ function hasLinks(config: ContainerConfig): boolean {
   return (config.HostConfig?.Links?.length ?? 0) > 0;
 }
 
+/** Inspects pipelined on one connection, about: enough to save most of the per-request work, few enough to keep several connections busy on a large engine. */
+const READS_PER_PIPELINE = 32;
+
+/** `items` split into at most `connections` pipelines of about `READS_PER_PIPELINE` each. */
+function pipelines<T>(items: readonly T[], connections: number): T[][] {
+  const count = Math.max(1, Math.min(connections, Math.ceil(items.length / READS_PER_PIPELINE)));
+  const size = Math.ceil(items.length / count);
+  const batches: T[][] = [];
+  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
+  return batches;
+}
+
 /** `task` for every item, at most `limit` at once; fails with the first failure (and starts no more). */
 async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -328,9 +340,13 @@ export class EngineMonitor {
       else this.node.upsertContainer(known.withRow(summary));
     }
     // a container removed meanwhile is skipped; an engine not answering fails the whole load
-    await inParallel(toRead, this.api.parallelReads, async (summary) => {
-      const inspect = await this.api.inspectContainer(summary.Id).catch(onlyNotFound);
-      if (inspect) this.node.upsertContainer(inspectedContainer(this.node, summary, inspect, this.node.cpus));
+    await inParallel(pipelines(toRead, this.api.parallelReads), this.api.parallelReads, async (batch) => {
+      const inspects = await this.api.inspectContainers(batch.map((summary) => summary.Id));
+      batch.forEach((summary, index) => {
+        const result = inspects[index]!;
+        const inspect = result.status === 'fulfilled' ? result.value : onlyNotFound(result.reason);
+        if (inspect) this.node.upsertContainer(inspectedContainer(this.node, summary, inspect, this.node.cpus));
+      });
     });
     for (const id of [...this.node.containerIds()]) if (!seen.has(id)) this.node.deleteContainer(id);
   }
