@@ -12,7 +12,7 @@ export class EventHistory {
   private readonly unsubscribe: () => void;
 
   constructor(
-    cluster: Cluster,
+    cluster: Pick<Cluster, 'subscribe'>,
     private readonly capacity = 10_000,
   ) {
     this.unsubscribe = cluster.subscribe((event) => this.record(event));
@@ -20,13 +20,14 @@ export class EventHistory {
 
   private record(event: ClusterEvent): void {
     this.buffer.push(event);
-    if (this.buffer.length > this.capacity) this.buffer.splice(0, this.buffer.length - this.capacity);
+    // trimmed once it holds twice the history, not at every event: each trim moves the whole array
+    if (this.buffer.length >= 2 * this.capacity) this.buffer.splice(0, this.buffer.length - this.capacity);
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Events recorded so far, oldest first. */
+  /** The last `capacity` events, oldest first. */
   past(): readonly ClusterEvent[] {
-    return this.buffer;
+    return this.buffer.length > this.capacity ? this.buffer.slice(this.buffer.length - this.capacity) : this.buffer;
   }
 
   listen(listener: EventListener): () => void {
