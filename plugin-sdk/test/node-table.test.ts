@@ -96,6 +96,16 @@ describe('NodeColumns', () => {
     list[0] = nodeA;
     table.sync(list);
     expect(table.names).toEqual(['a']);
+    // A frozen list handed again is the same list; another frozen one is compared as any other
+    const frozen = Object.freeze([nodeA, nodeB]);
+    table.sync(frozen);
+    b.change(GiB);
+    table.sync(frozen);
+    expect([...table.usedMemory]).toEqual([0, GiB]);
+    table.sync(Object.freeze([nodeB]));
+    expect(table.names).toEqual(['b']);
+    table.sync(frozen);
+    expect(table.names).toEqual(['a', 'b']);
   });
 
   it('keeps derived values until their node reports a change', () => {

@@ -44,6 +44,8 @@ export class NodeColumns implements NodeTable {
   private unwatchedCount = 0;
   private dirty: number[] = [];
   private dirtyFlags = new Uint8Array(0);
+  /** The caller's array the table was last built from or compared equal to, when it is frozen. */
+  private frozenNodes: readonly Node[] | undefined;
 
   /** With `watch: false` (one-off tables) nodes are never subscribed to; sync re-reads every row. */
   constructor(options: { readonly watch?: boolean } = {}) {
@@ -107,11 +109,17 @@ export class NodeColumns implements NodeTable {
     return new SelectedRows(this, rows);
   }
 
-  /** Compared one by one against a copy: the caller's array may have been edited in place. */
+  /**
+   * Compared one by one against a copy: the caller's array may have been edited in place. A frozen
+   * array cannot be, so the one last compared equal is taken as it is (a driver that hands the same
+   * frozen list to every placement spares a walk over all nodes per placement).
+   */
   private sameNodes(nodes: readonly Node[]): boolean {
+    if (nodes === this.frozenNodes) return true;
     const known = this.nodes;
     if (nodes.length !== known.length) return false;
     for (let row = 0; row < nodes.length; row++) if (nodes[row] !== known[row]) return false;
+    this.frozenNodes = Object.isFrozen(nodes) ? nodes : undefined;
     return true;
   }
 
@@ -119,6 +127,7 @@ export class NodeColumns implements NodeTable {
     this.release();
     const size = nodes.length;
     this.nodes = nodes.slice();
+    this.frozenNodes = Object.isFrozen(nodes) ? nodes : undefined;
     this.ids = new Array<string>(size);
     this.names = new Array<string>(size);
     this.healthy = new Uint8Array(size);

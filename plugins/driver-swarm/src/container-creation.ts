@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ErrorCodes, isSwarmError, type AuthConfig, type ContainerConfig, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
 import { SwarmLabels, moveEnvDirectivesToLabels, requestedCpus, reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { cpusToShares, pendingContainer, type EngineContainer } from './engine-container.js';
@@ -18,13 +17,6 @@ export interface CreationContext {
   candidates(): readonly Node[];
   monitorOf(node: Node): EngineMonitor | undefined;
   imageExists(image: string): boolean;
-}
-
-function newSwarmId(index: ContainerIndex): string {
-  for (;;) {
-    const id = randomBytes(32).toString('hex');
-    if (!index.swarmIdTaken(id)) return id;
-  }
 }
 
 function withLabel(config: ContainerConfig, key: string, value: string): ContainerConfig {
@@ -73,7 +65,7 @@ async function attempt(
 ): Promise<EngineContainer> {
   const names = context.pendingNames;
   if (name && (context.index.nameTaken(name) || names.has(name))) throw SwarmErrors.nameInUse({ name });
-  const swarmId = config.Labels?.[SwarmLabels.id] ?? newSwarmId(context.index);
+  const swarmId = config.Labels?.[SwarmLabels.id] ?? context.index.newSwarmId();
   const toCreate = moveEnvDirectivesToLabels(withLabel(config, SwarmLabels.id, swarmId));
   const request = context.scheduler.request(imageAffinity ? withImageAffinity(toCreate) : toCreate, name);
   const placement = context.scheduler.select(request, context.candidates());

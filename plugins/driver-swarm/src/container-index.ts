@@ -1,6 +1,7 @@
 import type { EngineContainer } from './engine-container.js';
 import type { EngineNode } from './engine-node.js';
 import { MultiMap } from './multi-map.js';
+import { RandomHex } from './random-hex.js';
 
 const SHORT_ID = 12;
 
@@ -18,6 +19,7 @@ export class ContainerIndex {
   private readonly byShortId = new MultiMap<string, EngineContainer>();
   private readonly bySwarmId = new MultiMap<string, EngineContainer>();
   private readonly byName = new MultiMap<string, EngineContainer>();
+  private readonly random = new RandomHex();
 
   update(before: EngineContainer | undefined, after: EngineContainer | undefined): void {
     if (before) this.remove(before);
@@ -45,6 +47,14 @@ export class ContainerIndex {
 
   swarmIdTaken(swarmId: string): boolean {
     return this.bySwarmId.has(swarmId);
+  }
+
+  /** A new `com.docker.swarm.id` (64 hex digits, as classic's) that no container carries. */
+  newSwarmId(): string {
+    for (;;) {
+      const id = this.random.next(32);
+      if (!this.swarmIdTaken(id)) return id;
+    }
   }
 
   /** Every container (pending ones included) carrying this `com.docker.swarm.id`. */

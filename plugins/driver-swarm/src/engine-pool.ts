@@ -35,7 +35,7 @@ export class EnginePool {
   private plan: ConnectionPlan | undefined;
   private nodeList: EngineNode[] | undefined;
   /** Kept between decisions: rebuilt only when an engine connects, joins or leaves. */
-  private schedulableList: EngineNode[] | undefined;
+  private schedulableList: readonly EngineNode[] | undefined;
 
   constructor({ create, left, logger, slots, openFiles, loadGate }: EnginePoolDeps) {
     this.create = create;
@@ -107,9 +107,14 @@ export class EnginePool {
     return this.nodeList;
   }
 
-  /** Nodes the scheduler sees: every validated engine (its health filter drops unhealthy ones). */
+  /**
+   * Nodes the scheduler sees: every validated engine (its health filter drops unhealthy ones). Frozen,
+   * and the same array until an engine comes or goes, so the scheduler's table knows it unchanged at a glance.
+   */
   schedulable(): readonly EngineNode[] {
-    this.schedulableList ??= [...this.monitors.values()].filter((monitor) => monitor.isConnected()).map((monitor) => monitor.node);
+    this.schedulableList ??= Object.freeze(
+      [...this.monitors.values()].filter((monitor) => monitor.isConnected()).map((monitor) => monitor.node),
+    );
     return this.schedulableList;
   }
 

@@ -145,6 +145,11 @@ describe('container lookup rules', () => {
     n2.deleteContainer(ID_B);
     expect(index.find('db')).toBeUndefined();
     expect(index.swarmIdTaken('e'.repeat(64))).toBe(false);
+    // new swarm ids: 64 hex digits, all different (past the refill of the random pool, every 128 ids), none taken
+    const ids = Array.from({ length: 300 }, () => index.newSwarmId());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(ids).size).toBe(300);
+    expect(ids.some((id) => index.swarmIdTaken(id))).toBe(false);
   });
 
   it('finds a name again once only one container holds it, and lists every holder of a swarm id', () => {
