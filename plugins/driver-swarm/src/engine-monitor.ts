@@ -66,7 +66,7 @@ function hasLinks(config: ContainerConfig): boolean {
   return (config.HostConfig?.Links?.length ?? 0) > 0;
 }
 
-/** Inspects pipelined on one connection, about: enough to save most of the per-request work, few enough to keep several connections busy on a large engine. */
+/** Inspects pipelined on one connection: enough to spare most of the per-request work, few enough that a large engine's load keeps several connections busy. */
 const READS_PER_PIPELINE = 32;
 
 /** `items` split into at most `connections` pipelines of about `READS_PER_PIPELINE` each. */

@@ -77,9 +77,9 @@ export class ResponseReader {
       }
       case 'chunk-data': {
         if (this.buffer.length < phase.size + CRLF.length) return 'more';
-        const part = this.take(phase.size);
+        phase.parts.push(this.take(phase.size));
         this.take(CRLF.length);
-        this.phase = { kind: 'chunk-size', status: phase.status, closes: phase.closes, parts: [...phase.parts, part] };
+        this.phase = { kind: 'chunk-size', status: phase.status, closes: phase.closes, parts: phase.parts };
         return undefined;
       }
       case 'trailers': {
