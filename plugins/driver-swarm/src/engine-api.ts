@@ -141,12 +141,9 @@ export class EngineApi {
   /** Inspects of several containers pipelined on one connection (see `EngineClient.readEach`), settled one by one. */
   inspectContainers = async (ids: readonly string[]): Promise<Array<PromiseSettledResult<ContainerInspect>>> => {
     const results = await this.client.readEach<ContainerInspect>(ids.map((id) => ({ path: `/containers/${encodeURIComponent(id)}/json` })));
+    if (results.some((result) => result.status === 'fulfilled')) this.lastAnswerAt = Date.now();
     // the requests a dropped connection left unanswered share one failure: told once
-    const failures = new Set<unknown>();
-    for (const result of results) {
-      if (result.status === 'fulfilled') this.lastAnswerAt = Date.now();
-      else failures.add(result.reason);
-    }
+    const failures = new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])));
     for (const failure of failures) this.heard(failure);
     return results;
   };

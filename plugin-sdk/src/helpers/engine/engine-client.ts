@@ -244,7 +244,11 @@ export class EngineClient {
         const read = reads[index]!;
         if (result === undefined) return settle(this.json<T>({ ...read, ...options }));
         if (result instanceof Error) return { status: 'rejected', reason: result };
-        return settle(Promise.resolve().then(() => this.jsonAnswer<T>(result.status, result.body.toString('utf8'), read.path)));
+        try {
+          return { status: 'fulfilled', value: this.jsonAnswer<T>(result.status, result.body.toString('utf8'), read.path) };
+        } catch (reason) {
+          return { status: 'rejected', reason };
+        }
       }),
     );
   }

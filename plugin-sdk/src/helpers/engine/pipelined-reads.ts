@@ -44,16 +44,15 @@ export function readPipelined(
     let outcome: 'timeout' | 'cancelled' | undefined;
     let settled = false;
 
-    /** `error`: why the connection ended early; no error and no outcome once everything was answered or a close was announced. */
+    /** `error`: why the connection ended early (a timeout and a cancel give one too); none once all was answered or a close announced. */
     const finish = (error?: unknown): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
       socket.destroy();
-      const unanswered = error !== undefined || outcome !== undefined;
       // after some answers, a dropped connection leaves the rest to be asked again; before any (or on a timeout), they failed
-      if (unanswered && (answered === 0 || outcome !== undefined)) {
+      if (error !== undefined && (answered === 0 || outcome !== undefined)) {
         const failure = link.failure(error, outcome, timeoutMs);
         for (let index = answered; index < results.length; index++) results[index] = failure;
       }
