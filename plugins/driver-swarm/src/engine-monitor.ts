@@ -8,7 +8,7 @@ import { rowFromInspect } from './container-row.js';
 import { inspectedContainer, type EngineContainer } from './engine-container.js';
 import { SwarmErrors } from './errors.js';
 import type { EngineNode } from './engine-node.js';
-import { livenessDelayMs, livenessIntervalMs, refreshDelayMs } from './monitor-pacing.js';
+import { alignedDelayMs, livenessDelayMs, livenessIntervalMs, refreshDelayMs } from './monitor-pacing.js';
 
 export interface MonitorTimings {
   refreshMinMs: number;
@@ -165,7 +165,7 @@ export class EngineMonitor {
   }
 
   private refreshDelay(): number {
-    return refreshDelayMs(this.timings, this.hooks.engineCount(), Math.random());
+    return alignedDelayMs(refreshDelayMs(this.timings, this.hooks.engineCount(), Math.random()), Date.now());
   }
 
   // --- connection ---------------------------------------------------------------------------
@@ -297,7 +297,7 @@ export class EngineMonitor {
   private scheduleLiveness(): void {
     if (this.stopped) return;
     clearTimeout(this.livenessTimer);
-    const delay = livenessDelayMs(this.timings, this.hooks.engineCount(), Math.random());
+    const delay = alignedDelayMs(livenessDelayMs(this.timings, this.hooks.engineCount(), Math.random()), Date.now());
     this.livenessTimer = setTimeout(() => void this.checkLiveness(false), delay);
   }
 

@@ -12,7 +12,7 @@ export interface PacingTimings {
 }
 
 /** Periodic refreshes per second over all engines, at most. */
-const REFRESHES_PER_SECOND = 50;
+const REFRESHES_PER_SECOND = 20;
 /** Liveness checks per second over all engines, at most. */
 const LIVENESS_CHECKS_PER_SECOND = 200;
 
@@ -38,4 +38,17 @@ export function livenessIntervalMs(timings: PacingTimings, engines: number): num
  */
 export function livenessDelayMs(timings: PacingTimings, engines: number, random: number): number {
   return livenessIntervalMs(timings, engines) * (0.8 + 0.4 * random);
+}
+
+/** Periodic checks are due on multiples of this (see `alignedDelayMs`). */
+export const CHECK_TICK_MS = 250;
+
+/**
+ * `delayMs`, lengthened to end on the next multiple of `tickMs` (wall clock `nowMs`): the checks
+ * of many engines then fall due in the same timer run, go out in one turn of the event loop and
+ * are answered together, instead of waking the manager once per engine.
+ */
+export function alignedDelayMs(delayMs: number, nowMs: number, tickMs = CHECK_TICK_MS): number {
+  const due = nowMs + delayMs;
+  return Math.ceil(due / tickMs) * tickMs - nowMs;
 }
