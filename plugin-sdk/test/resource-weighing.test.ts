@@ -39,17 +39,25 @@ describe('rankByWeight with a limit', () => {
     { name: 'fractional weights', healthFactor: -10, lowestFirst: true, weights: { cpu: 0.5, memory: 1.25 } },
   ];
 
+  const requests = [
+    { name: 'half a GiB', request: placementRequest({ memory: GiB / 2 }) },
+    { name: 'nothing reserved', request: placementRequest({ image: 'busybox' }) },
+  ];
+
   for (const weighing of weighings) {
-    it(`${weighing.name}: the best nodes are the first ones of the full ranking, ties and all`, () => {
-      const request = placementRequest({ memory: GiB / 2 });
-      for (let seed = 1; seed <= 40; seed++) {
-        const nodes = tiedNodes(seed, 5 + (seed % 30));
-        const full = rankByWeight(request, nodes, weighing);
-        for (const limit of [1, 2, 3, 8, nodes.length - 1]) {
-          expect(names(rankByWeight(request, nodes, weighing, limit)), `seed ${seed}, limit ${limit}`).toEqual(names(full.slice(0, limit)));
+    for (const { name, request } of requests) {
+      it(`${weighing.name}, ${name}: the best nodes are the first ones of the full ranking, ties and all`, () => {
+        for (let seed = 1; seed <= 40; seed++) {
+          const nodes = tiedNodes(seed, 5 + (seed % 30));
+          const full = rankByWeight(request, nodes, weighing);
+          for (const limit of [1, 2, 3, 8, nodes.length - 1]) {
+            expect(names(rankByWeight(request, nodes, weighing, limit)), `seed ${seed}, limit ${limit}`).toEqual(
+              names(full.slice(0, limit)),
+            );
+          }
         }
-      }
-    });
+      });
+    }
   }
 
   it('leaves out nodes that cannot hold the request, and refuses when none can', () => {
