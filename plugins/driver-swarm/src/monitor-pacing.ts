@@ -41,7 +41,7 @@ export function livenessDelayMs(timings: PacingTimings, engines: number, random:
 }
 
 /** Periodic checks are due on multiples of this (see `alignedDelayMs`). */
-export const CHECK_TICK_MS = 50;
+const CHECK_TICK_MS = 50;
 
 /**
  * `delayMs`, lengthened to end on the next multiple of `tickMs` (wall clock `nowMs`): the checks
