@@ -18,7 +18,6 @@ export type { LoadedPlugin } from './plugins/loaded-plugin.js';
 export { buildDeployment, type BuildDeploymentOptions } from './deployment/build-deployment.js';
 export type { ConfiguredWebExtension, Deployment } from './deployment/deployment.js';
 export type { PlacementJournal, PlacementJournalOptions } from './web/placement-journal.js';
-export { rootContainer } from './di/containers.js';
 export { createLogger, type LoggerOptions } from './logging/create-logger.js';
 export { SWARM_VERSION } from './version.js';
 export { createScheduler, type PlacementOutcome, type SchedulerOptions } from './scheduler/index.js';

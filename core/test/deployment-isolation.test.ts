@@ -1,8 +1,9 @@
-import { createSwarm, rootContainer, type Swarm } from '@swarm/core';
+import { createSwarm, type Swarm } from '@swarm/core';
 import { Tokens, type ClusterEvent, type DeploymentConfig } from '@swarm/plugin-sdk';
 import { named } from '../dist/plugins/extension-kinds.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempProject, filtersBody, memoryDriverBody, strategyBody, type TempProject } from './support/temp-project.js';
+import { container as globalContainer } from 'tsyringe';
 
 interface MemoryCluster {
   readonly config: DeploymentConfig;
@@ -60,17 +61,17 @@ describe('two deployments in one process', () => {
     const gpu = named(Tokens.Filter, 'gpu');
     expect(a.deployment.container.isRegistered(gpu, true)).toBe(true);
     expect(b.deployment.container.isRegistered(gpu, true)).toBe(false);
-    expect(rootContainer().isRegistered(gpu, true)).toBe(false);
-    expect(rootContainer().isRegistered(Tokens.Cluster, true)).toBe(false);
+    expect(globalContainer.isRegistered(gpu, true)).toBe(false);
+    expect(globalContainer.isRegistered(Tokens.Cluster, true)).toBe(false);
     expect(a.deployment.available(Tokens.Filter)).toContain('gpu');
     expect(b.deployment.available(Tokens.Filter)).not.toContain('gpu');
   });
 
   it('share no services', () => {
-    for (const token of [Tokens.EventBus, Tokens.DeploymentConfig, Tokens.ClusterOptions, Tokens.StrategyOptions]) {
+    for (const token of [Tokens.EventBus, Tokens.DeploymentConfig, Tokens.ClusterOptions, Tokens.StrategyOptions, Tokens.HostConfig]) {
       expect(a.deployment.container.resolve(token)).not.toBe(b.deployment.container.resolve(token));
     }
-    expect(a.deployment.container.resolve(Tokens.HostConfig)).toBe(b.deployment.container.resolve(Tokens.HostConfig));
+    expect(a.deployment.container.resolve(Tokens.HostConfig)).toEqual(b.deployment.container.resolve(Tokens.HostConfig));
   });
 
   it('start, stop and report events separately', async () => {

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { candidatePackages, createSwarm, ErrorCodes, loadPlugins, resolvePlugin, rootContainer, type SwarmError } from '@swarm/core';
+import { candidatePackages, createSwarm, ErrorCodes, loadPlugins, resolvePlugin, type SwarmError } from '@swarm/core';
 import { PLUGIN_API_VERSION, Tokens } from '@swarm/plugin-sdk';
 import { named } from '../dist/plugins/extension-kinds.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempProject, filtersBody, memoryDriverBody, strategyBody, type TempProject } from './support/temp-project.js';
+import { container as globalContainer } from 'tsyringe';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -111,7 +112,7 @@ describe('plugin errors', () => {
     const error = await failure(createSwarm({ plugins: ['memory', 'gpu', 'throws'] }, { configDir: project.dir }));
     expect(error.code).toBe(ErrorCodes.PLUGIN_REGISTER_FAILED);
     expect(error.message).toBe('plugin "swarm-plugin-throws" failed in register(): no GPU driver on this host');
-    const root = rootContainer();
+    const root = globalContainer;
     expect(root.isRegistered(named(Tokens.Filter, 'early'), true)).toBe(false);
     expect(root.isRegistered(named(Tokens.Filter, 'gpu'), true)).toBe(false);
     expect(root.isRegistered(named(Tokens.ClusterDriver, 'memory'), true)).toBe(false);

@@ -6,6 +6,7 @@ import type { EventHistory } from './event-history.js';
 import type { ExecRegistry } from './exec-registry.js';
 import type { RowTexts } from './row-texts.js';
 import type { StatusRowTexts } from './status-row-texts.js';
+import type { DiskUsageCalls } from './disk-usage-calls.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import { CoreErrors } from '../errors.js';
@@ -27,6 +28,7 @@ export interface ApiContext {
   /** `docker ps` rows as JSON, rebuilt only for containers that changed. */
   readonly rowTexts: RowTexts;
   readonly statusRowTexts: StatusRowTexts;
+  readonly diskUsage: DiskUsageCalls;
   /** Connections to the nodes' engines for proxied requests and the front's own calls. */
   readonly engines: EngineClients;
   readonly limits: ApiLimits;

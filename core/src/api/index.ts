@@ -5,6 +5,7 @@ import { EngineClients } from './engine/engine-clients.js';
 import { EventHistory } from './event-history.js';
 import { RowTexts } from './row-texts.js';
 import { StatusRowTexts } from './status-row-texts.js';
+import { DiskUsageCalls } from './disk-usage-calls.js';
 import { ExecRegistry } from './exec-registry.js';
 import { listen, parseListenAddress, type Listener } from './listeners.js';
 import { ApiMetrics } from './metrics.js';
@@ -56,6 +57,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     execs: new ExecRegistry(engines),
     rowTexts: new RowTexts(),
     statusRowTexts: new StatusRowTexts(),
+    diskUsage: new DiskUsageCalls(),
     engines,
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
     role: options.role,

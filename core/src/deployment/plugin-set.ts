@@ -1,7 +1,7 @@
 import { Tokens, type ExtensionKind, type Logger } from '@swarm/plugin-sdk';
 import type { DependencyContainer } from 'tsyringe';
 import { commitProviders, createDeploymentContainer } from '../di/containers.js';
-import { conventionalBuiltin, loadBuiltins, type BuiltinFailure, type Builtins } from '../plugins/builtins.js';
+import { BuiltinPlugins, type BuiltinFailure, type Builtins } from '../plugins/builtins.js';
 import { loadPlugins } from '../plugins/load.js';
 import type { LoadedPlugin } from '../plugins/loaded-plugin.js';
 import { stagePlugins, type StagedProvider } from '../plugins/stage.js';
@@ -35,8 +35,8 @@ const NEED_KINDS = [
   ['web', 'web', Tokens.WebExtension],
 ] as const;
 
-function neededBuiltins(needs: PluginNeeds): string[] {
-  return NEED_KINDS.flatMap(([key, prefix]) => (needs[key] ?? []).flatMap((name) => conventionalBuiltin(prefix, name) ?? []));
+function neededBuiltins(available: BuiltinPlugins, needs: PluginNeeds): string[] {
+  return NEED_KINDS.flatMap(([key, prefix]) => (needs[key] ?? []).flatMap((name) => available.conventional(prefix, name) ?? []));
 }
 
 function satisfies(staged: readonly StagedProvider[], needs: PluginNeeds): boolean {
@@ -59,11 +59,15 @@ function assemble(builtins: Builtins, configured: readonly LoadedPlugin[]): { pl
  * if any configured plugin fails.
  */
 export async function loadPluginSet(specs: readonly string[], configDir: string, logger: Logger, needs?: PluginNeeds): Promise<PluginSet> {
-  const [selected, configured] = await Promise.all([loadBuiltins(needs && neededBuiltins(needs)), loadPlugins(specs, configDir)]);
+  const available = new BuiltinPlugins();
+  const [selected, configured] = await Promise.all([
+    available.load(needs && neededBuiltins(available, needs)),
+    loadPlugins(specs, configDir),
+  ]);
   let builtins = selected;
   let { plugins, staged } = assemble(builtins, configured);
   if (needs && !satisfies(staged, needs)) {
-    builtins = await loadBuiltins();
+    builtins = await available.load();
     ({ plugins, staged } = assemble(builtins, configured));
   }
   for (const failure of builtins.failures) {

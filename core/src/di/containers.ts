@@ -7,26 +7,19 @@ import type { StagedProvider } from '../plugins/stage.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
 
-let root: DependencyContainer | undefined;
-
 /**
- * The process-wide root container for host services. Deployments never register into it: each
- * gets its own child (see createDeploymentContainer), so two deployments share nothing.
+ * A deployment's own container, a child of tsyringe's global one into which nothing is ever
+ * registered: two deployments in one process share no service. The host-wide defaults are
+ * registered here, in each deployment, and the deployment registers its own logger, clock and
+ * event bus over them.
  */
-export function rootContainer(): DependencyContainer {
-  if (!root) {
-    root = globalContainer.createChildContainer();
-    root.register(Tokens.HostConfig, { useValue: { version: SWARM_VERSION, pluginApiVersion: PLUGIN_API_VERSION } });
-    // Host-wide defaults; every deployment registers its own logger, clock and event bus over them.
-    root.register(Tokens.Logger, { useValue: silentLogger });
-    root.register(Tokens.Clock, { useValue: { now: () => Date.now() } });
-    root.register(Tokens.EventBus, { useValue: new TypedEvents<Record<string, (payload: unknown) => void>>() });
-  }
-  return root;
-}
-
 export function createDeploymentContainer(): DependencyContainer {
-  return rootContainer().createChildContainer();
+  const container = globalContainer.createChildContainer();
+  container.register(Tokens.HostConfig, { useValue: { version: SWARM_VERSION, pluginApiVersion: PLUGIN_API_VERSION } });
+  container.register(Tokens.Logger, { useValue: silentLogger });
+  container.register(Tokens.Clock, { useValue: { now: () => Date.now() } });
+  container.register(Tokens.EventBus, { useValue: new TypedEvents<Record<string, (payload: unknown) => void>>() });
+  return container;
 }
 
 /** Register a factory that runs once per container, on first resolve. */

@@ -42,41 +42,59 @@ export function builtinPackageNames(finder = new PackageFinder()): string[] {
 
 type Outcome = { plugin: LoadedPlugin } | { failure: BuiltinFailure };
 
-const imported = new Map<string, Promise<Outcome>>();
-let names: string[] | undefined;
-
-function importOnce(packageName: string, finder: PackageFinder): Promise<Outcome> {
-  let outcome = imported.get(packageName);
-  if (!outcome) {
-    const located = finder.locate(packageName, coreDir())!;
-    outcome = importPlugin({ ...located, spec: packageName, packageName }, true).then(
-      (plugin) => ({ plugin }),
-      (error: unknown) => ({ failure: { packageName, dir: located.dir, error: error as Error } }),
-    );
-    imported.set(packageName, outcome);
-  }
-  return outcome;
-}
+type KindPrefix = 'driver' | 'filter' | 'strategy' | 'discovery' | 'web';
 
 /**
- * Import built-in plugins once per process, in parallel: all of them, or only `only` (package
- * names) when the caller knows what it needs, since some pull in heavy clients (gRPC, ZooKeeper).
- * A built-in that fails (not built yet, broken) is reported, not thrown: the others stay usable.
+ * The built-in plugins as one caller sees them (a deployment being built, a CLI command): the
+ * package list read once and each package imported at most once, in parallel. Nothing is kept
+ * past the caller, so embedded deployments share no plugin objects.
  */
-export async function loadBuiltins(only?: readonly string[]): Promise<Builtins> {
-  const finder = new PackageFinder();
-  names ??= builtinPackageNames(finder);
-  const wanted = only ? names.filter((name) => only.includes(name)) : names;
-  const results = await Promise.all(wanted.map((name) => importOnce(name, finder)));
-  return {
-    plugins: results.flatMap((result) => ('plugin' in result ? [result.plugin] : [])),
-    failures: results.flatMap((result) => ('failure' in result ? [result.failure] : [])),
-  };
+export class BuiltinPlugins {
+  private readonly finder = new PackageFinder();
+  private readonly imported = new Map<string, Promise<Outcome>>();
+  private names: string[] | undefined;
+
+  packageNames(): string[] {
+    this.names ??= builtinPackageNames(this.finder);
+    return this.names;
+  }
+
+  /**
+   * All built-ins, or only `only` (package names) when the caller knows what it needs, since some
+   * pull in heavy clients (gRPC, ZooKeeper). A built-in that fails (not built yet, broken) is
+   * reported, not thrown: the others stay usable.
+   */
+  async load(only?: readonly string[]): Promise<Builtins> {
+    const names = this.packageNames();
+    const wanted = only ? names.filter((name) => only.includes(name)) : names;
+    const results = await Promise.all(wanted.map((name) => this.importOnce(name)));
+    return {
+      plugins: results.flatMap((result) => ('plugin' in result ? [result.plugin] : [])),
+      failures: results.flatMap((result) => ('failure' in result ? [result.failure] : [])),
+    };
+  }
+
+  /** The built-in package that provides `name` by the naming convention (`filter` + `port` → `@swarm/filter-port`), if installed. */
+  conventional(kindPrefix: KindPrefix, name: string): string | undefined {
+    const packageName = `${SCOPE}/${kindPrefix}-${name}`;
+    return this.packageNames().includes(packageName) ? packageName : undefined;
+  }
+
+  private importOnce(packageName: string): Promise<Outcome> {
+    let outcome = this.imported.get(packageName);
+    if (!outcome) {
+      const located = this.finder.locate(packageName, coreDir())!;
+      outcome = importPlugin({ ...located, spec: packageName, packageName }, true).then(
+        (plugin) => ({ plugin }),
+        (error: unknown) => ({ failure: { packageName, dir: located.dir, error: error as Error } }),
+      );
+      this.imported.set(packageName, outcome);
+    }
+    return outcome;
+  }
 }
 
-/** The built-in package that provides `name` by the naming convention (`filter` + `port` → `@swarm/filter-port`), if installed. */
-export function conventionalBuiltin(kindPrefix: 'driver' | 'filter' | 'strategy' | 'discovery' | 'web', name: string): string | undefined {
-  names ??= builtinPackageNames();
-  const packageName = `${SCOPE}/${kindPrefix}-${name}`;
-  return names.includes(packageName) ? packageName : undefined;
+/** Every built-in plugin (or only `only`), as `BuiltinPlugins.load` imports them. */
+export function loadBuiltins(only?: readonly string[]): Promise<Builtins> {
+  return new BuiltinPlugins().load(only);
 }

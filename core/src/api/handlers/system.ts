@@ -1,8 +1,8 @@
 import { hostname, release } from 'node:os';
 import type { ServerResponse } from 'node:http';
-import { queryString, type ApiContext, type RouteHandler } from '../context.js';
+import { queryString, type RouteHandler } from '../context.js';
 import { parseFilters } from '../docker-filters.js';
-import { callEveryEngine, mergeAnswers, type Answer } from '../fan-out.js';
+import { callEveryEngine, mergeAnswers } from '../fan-out.js';
 import { sendJson, sendJsonParts } from '../responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 import { CoreErrors } from '../../errors.js';
@@ -129,34 +129,13 @@ export const notSwarmMode: RouteHandler = async (ctx) => {
   throw CoreErrors.notSwarmMode();
 };
 
-interface UsageCalls {
-  /** The df running now, by path, which identical requests share. */
-  readonly running: Map<string, Promise<Answer[]>>;
-  /** The end of the last df started: the next one waits for it. */
-  last: Promise<unknown>;
-}
-
-const usageCalls = new WeakMap<ApiContext, UsageCalls>();
-
 /**
- * GET /system/df: every engine's usage, combined. An engine refuses a df while another runs
- * ("a disk usage operation is already running"): identical requests share one call, others wait.
+ * GET /system/df: every engine's usage, combined; one df at a time (see DiskUsageCalls).
  */
 export const diskUsage: RouteHandler = async (ctx) => {
   const path = `${ctx.versionPrefix}/system/df${queryString(ctx.query)}`;
-  let calls = usageCalls.get(ctx.api);
-  if (!calls) usageCalls.set(ctx.api, (calls = { running: new Map(), last: Promise.resolve() }));
-  let answers = calls.running.get(path);
-  if (!answers) {
-    const state = calls;
-    answers = state.last
-      .catch(() => undefined)
-      .then(() => callEveryEngine(ctx.api, 'GET', path))
-      .finally(() => state.running.delete(path));
-    state.running.set(path, answers);
-    state.last = answers;
-  }
-  sendJson(ctx.res, 200, mergeAnswers(await answers));
+  const answers = await ctx.api.diskUsage.share(path, () => callEveryEngine(ctx.api, 'GET', path));
+  sendJson(ctx.res, 200, mergeAnswers(answers));
 };
 
 /** POST /{containers,images,networks,volumes,build}/prune: pruned on every engine, reports combined. */
