@@ -22,7 +22,7 @@ export {
 } from './errors.js';
 export { Tokens, type ExtensionKind } from './tokens.js';
 export type * from './types/docker.js';
-export type { Container, EngineEndpoint, Image, Network, Node, NodeStatus, Volume } from './node.js';
+export type { Container, EngineEndpoint, Image, Network, Node, NodeSnapshot, NodeStatus, Volume } from './node.js';
 export type { NodeTable } from './node-table.js';
 export type * from './cluster.js';
 export {

@@ -115,11 +115,45 @@ export interface Node {
   endpoint(): EngineEndpoint | undefined;
 
   /**
-   * Optional: call `listener` after anything the scheduler reads changes (status, health
-   * indicator, CPUs and memory, reservations, containers, images, labels, ID or name). The
+   * Optional (plugin API 1.6): everything above as of now, in one immutable object. A node hands
+   * out the same snapshot until something in it changes, then a new one with a higher version.
+   * The host reads nodes through their snapshots (the scheduler's NodeTable, `docker info`,
+   * `docker ps`), and whatever it or a filter works out from a snapshot is kept exactly as long as
+   * the snapshot is the node's current one. A node without it is read afresh on every decision.
+   */
+  snapshot?(): NodeSnapshot;
+
+  /**
+   * Optional: call `listener` after every change to what the node answers (its snapshot). The
    * scheduler then reads this node again only after a call instead of on every decision (see
    * NodeTable). Returns the function that stops the calls. A node that changes without calling
    * would be scheduled on stale facts: leave `watch` out unless every change is reported.
    */
   watch?(listener: () => void): () => void;
+}
+
+/**
+ * What a node answers, as of one version: read by filters and strategies (through the NodeTable),
+ * `docker info` and `docker ps`. Immutable, nested lists included. Anything derived from it stays
+ * true while the node's `snapshot()` returns this same object.
+ */
+export interface NodeSnapshot {
+  readonly node: Node;
+  /** Grows with every change to the node; two snapshots of a node with the same version are the same. */
+  readonly version: number;
+  readonly id: string;
+  readonly name: string;
+  readonly status: NodeStatus;
+  /** What `isHealthy()` answered. */
+  readonly healthy: boolean;
+  readonly healthIndicator: number;
+  readonly totalCpus: number;
+  readonly usedCpus: number;
+  readonly totalMemory: number;
+  readonly usedMemory: number;
+  readonly labels: Readonly<Record<string, string>>;
+  /** All containers, stopped and pending included. */
+  readonly containers: readonly Container[];
+  readonly images: readonly Image[];
+  readonly lastError: string | undefined;
 }

@@ -1,33 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import { type Node } from '@swarm/plugin-sdk';
-import { NodeColumns } from '@swarm/plugin-sdk/helpers';
+import { NodeColumns, readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 import { fakeNode, reportChange } from '@swarm/plugin-sdk/testing';
 
 const GiB = 1024 ** 3;
 
-/** A node whose reservations and labels change, counting how often the table reads it. */
+/**
+ * A node whose reservations and labels change, counting how often the table reads it. With
+ * `reports` it offers `watch`, with `snapshots` also `snapshot()` (a new one after each change).
+ */
 class ChangingNode {
   reads = 0;
   used = 0;
   zone = 'a';
   private readonly listeners = new Set<() => void>();
   private readonly base: Node;
+  private readonly versions = new SnapshotVersions();
 
-  constructor(
-    name: string,
-    private readonly reports: boolean,
-  ) {
+  private readonly reports: boolean;
+  private readonly snapshots: boolean;
+
+  constructor(name: string, offers: { readonly reports: boolean; readonly snapshots?: boolean }) {
     this.base = fakeNode({ name, memory: 8 * GiB });
+    this.reports = offers.reports;
+    this.snapshots = offers.snapshots ?? false;
   }
 
   change(used: number, zone = this.zone): void {
     this.used = used;
     this.zone = zone;
+    this.versions.changed();
+    this.notify();
+  }
+
+  /** Call the listeners without a change (a driver may report more often than it changes). */
+  notify(): void {
     for (const listener of this.listeners) listener();
   }
 
   asNode(): Node {
     const node: Node = Object.create(this.base, {
+      snapshot: { value: this.snapshots ? () => this.versions.current((version) => readSnapshot(node, version)) : undefined },
       usedMemory: { value: () => this.used },
       labels: { value: () => ({ zone: this.zone }) },
       isHealthy: {
@@ -55,7 +68,11 @@ class ChangingNode {
 
 describe('NodeColumns', () => {
   it('reads every node once, then only the nodes that reported a change', () => {
-    const changing = [new ChangingNode('a', true), new ChangingNode('b', true), new ChangingNode('c', true)];
+    const changing = [
+      new ChangingNode('a', { reports: true }),
+      new ChangingNode('b', { reports: true }),
+      new ChangingNode('c', { reports: true }),
+    ];
     const nodes = changing.map((node) => node.asNode());
     const table = new NodeColumns();
     table.sync(nodes);
@@ -73,7 +90,7 @@ describe('NodeColumns', () => {
   });
 
   it('re-reads nodes without watch on every sync', () => {
-    const silent = new ChangingNode('quiet', false);
+    const silent = new ChangingNode('quiet', { reports: false });
     const table = new NodeColumns().sync([silent.asNode()]);
     silent.used = 2 * GiB;
     table.sync(table.nodes);
@@ -82,7 +99,7 @@ describe('NodeColumns', () => {
   });
 
   it('starts over when the node list changes, and stops watching nodes that left', () => {
-    const [a, b] = [new ChangingNode('a', true), new ChangingNode('b', true)];
+    const [a, b] = [new ChangingNode('a', { reports: true }), new ChangingNode('b', { reports: true })];
     const nodeA = a.asNode();
     const nodeB = b.asNode();
     const table = new NodeColumns().sync([nodeA, nodeB]);
@@ -109,7 +126,7 @@ describe('NodeColumns', () => {
   });
 
   it('keeps derived values until their node reports a change', () => {
-    const [a, b] = [new ChangingNode('a', true), new ChangingNode('b', true)];
+    const [a, b] = [new ChangingNode('a', { reports: true }), new ChangingNode('b', { reports: true })];
     const table = new NodeColumns().sync([a.asNode(), b.asNode()]);
     let derivations = 0;
     const usedGiB = () => table.derived('test:used', (node) => (derivations++, node.usedMemory() / GiB));
@@ -123,14 +140,37 @@ describe('NodeColumns', () => {
     expect(table.select([1]).derived('test:used', () => -1)(0)).toBe(3);
   });
 
-  it('hears fake nodes through reportChange', () => {
+  it('refills a row only when its node hands out a new snapshot, and keeps derived values with it', () => {
+    const [a, b] = [new ChangingNode('a', { reports: true, snapshots: true }), new ChangingNode('b', { reports: true, snapshots: true })];
+    const table = new NodeColumns().sync([a.asNode(), b.asNode()]);
+    let derivations = 0;
+    const zoneLength = () => table.derived('test:zone', (node) => (derivations++, node.labels()['zone']!.length));
+    expect([zoneLength()(0), zoneLength()(1)]).toEqual([1, 1]);
+    expect([a.reads, b.reads, derivations]).toEqual([1, 1, 2]);
+    b.notify();
+    table.sync(table.nodes);
+    expect([zoneLength()(0), zoneLength()(1)]).toEqual([1, 1]);
+    expect([a.reads, b.reads, derivations]).toEqual([1, 1, 2]);
+    b.change(GiB, 'east');
+    table.sync(table.nodes);
+    expect([zoneLength()(0), zoneLength()(1)]).toEqual([1, 4]);
+    expect([...table.usedMemory]).toEqual([0, GiB]);
+    expect(table.label('zone')).toEqual(['a', 'east']);
+    expect([a.reads, b.reads, derivations]).toEqual([1, 2, 3]);
+  });
+
+  it('hears fake nodes through reportChange, which gives them a new snapshot', () => {
     const node = fakeNode({ name: 'f' });
     let heard = 0;
     const stop = node.watch!(() => heard++);
+    const first = node.snapshot!();
+    expect(node.snapshot!()).toBe(first);
     reportChange(node);
     stop();
     reportChange(node);
     expect(heard).toBe(1);
+    expect(node.snapshot!().version).toBe(first.version + 2);
+    expect(Object.isFrozen(first)).toBe(true);
   });
 
   it('selects rows into a table of their own, labels included', () => {

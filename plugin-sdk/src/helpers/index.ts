@@ -1,7 +1,7 @@
 /**
  * `@swarm/plugin-sdk/helpers`: building blocks the built-in plugins use and third parties may
  * reuse. Swarm classic's expressions, labels and weighing, discovery parsing, the key-value store
- * layout, and the NodeTable implementation the host schedules with. Unlike the contract in
+ * layout, node snapshots, and the NodeTable implementation the host schedules with. Unlike the contract in
  * `@swarm/plugin-sdk`, these follow the SDK's version but are not what the host asks of a plugin.
  */
 export { NodeColumns } from './node-columns.js';
@@ -27,7 +27,7 @@ export {
 } from './swarm-labels.js';
 export { reschedulePolicy, type ReschedulePolicy } from './reschedule-policies.js';
 export { repositoryOf } from './image-reference.js';
-export { memoizeByList } from './list-memo.js';
+export { memoizeBySnapshot, readSnapshot, snapshotOf, SnapshotVersions, UNVERSIONED } from './node-snapshot.js';
 export { bytesSize, humanDuration } from './units.js';
 export { nodeInfoRows, type NodeRowFacts } from './node-rows.js';
 export { expandDiscoveryRange, parseDiscoveryEntry, parseDiscoveryList } from './discovery-addresses.js';

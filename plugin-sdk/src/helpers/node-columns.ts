@@ -1,5 +1,6 @@
-import type { Node } from '../node.js';
+import type { Node, NodeSnapshot } from '../node.js';
 import type { NodeTable } from '../node-table.js';
+import { snapshotOf, UNVERSIONED } from './node-snapshot.js';
 
 /** At most this many label (and derived) columns are kept; asking for more starts the set over. */
 const MAX_LABEL_COLUMNS = 32;
@@ -10,14 +11,17 @@ type LabelColumn = Array<string | undefined>;
 /** Label values are shared through this many distinct strings at most (then the set starts over). */
 const MAX_INTERNED = 65_536;
 
-/** A derived value not worked out yet (or dropped because its node changed). */
+/** A derived value not worked out yet (or dropped because its node's snapshot changed). */
 const UNSET = Symbol('unset');
 type DerivedColumn = unknown[];
 
 /**
- * A NodeTable that follows a changing node list. `sync(nodes)` before each decision re-reads
- * only what may have changed: every node when the list itself changed, the rows whose node
- * reported a change through `watch`, and the rows of nodes that cannot report one.
+ * A NodeTable that follows a changing node list, one row per node's snapshot: row `i` holds the
+ * facts of `snapshots[i]`, and every label and derived value in the row was read or worked out
+ * from that snapshot. `sync(nodes)` before each decision reads the snapshots of the nodes that may
+ * have changed (every node when the list itself changed, the rows whose node reported a change
+ * through `watch`, the rows of nodes that cannot report one), and refills a row only when its
+ * node hands out a different snapshot.
  */
 export class NodeColumns implements NodeTable {
   nodes: readonly Node[] = [];
@@ -30,6 +34,8 @@ export class NodeColumns implements NodeTable {
   totalMemory = new Float64Array(0);
   usedMemory = new Float64Array(0);
   containerCount = new Uint32Array(0);
+  /** The snapshot each row was filled from. */
+  private snapshots: Array<NodeSnapshot | undefined> = [];
   private labelColumns = new Map<string, LabelColumn>();
   private derivedColumns = new Map<string, DerivedColumn>();
   /**
@@ -80,7 +86,7 @@ export class NodeColumns implements NodeTable {
     if (column === undefined) {
       if (this.labelColumns.size >= MAX_LABEL_COLUMNS) this.labelColumns = new Map();
       column = new Array<string | undefined>(this.nodes.length);
-      for (let row = 0; row < this.nodes.length; row++) column[row] = this.intern(this.nodes[row]!.labels()[key]);
+      for (let row = 0; row < this.nodes.length; row++) column[row] = this.intern(this.snapshots[row]!.labels[key]);
       this.labelColumns.set(key, column);
     }
     return column;
@@ -137,6 +143,7 @@ export class NodeColumns implements NodeTable {
     this.totalMemory = new Float64Array(size);
     this.usedMemory = new Float64Array(size);
     this.containerCount = new Uint32Array(size);
+    this.snapshots = new Array<NodeSnapshot | undefined>(size);
     this.labelColumns = new Map();
     this.derivedColumns = new Map();
     this.unwatched = new Uint32Array(size);
@@ -166,20 +173,21 @@ export class NodeColumns implements NodeTable {
   }
 
   private read(row: number): void {
-    const node = this.nodes[row]!;
-    this.ids[row] = node.id;
-    this.names[row] = node.name;
-    this.healthy[row] = node.isHealthy() ? 1 : 0;
-    this.healthIndicator[row] = node.healthIndicator();
-    this.totalCpus[row] = node.totalCpus();
-    this.usedCpus[row] = node.usedCpus();
-    this.totalMemory[row] = node.totalMemory();
-    this.usedMemory[row] = node.usedMemory();
-    this.containerCount[row] = node.containers().length;
+    const snapshot = snapshotOf(this.nodes[row]!);
+    if (snapshot === this.snapshots[row] && snapshot.version !== UNVERSIONED) return;
+    this.snapshots[row] = snapshot;
+    this.ids[row] = snapshot.id;
+    this.names[row] = snapshot.name;
+    this.healthy[row] = snapshot.healthy ? 1 : 0;
+    this.healthIndicator[row] = snapshot.healthIndicator;
+    this.totalCpus[row] = snapshot.totalCpus;
+    this.usedCpus[row] = snapshot.usedCpus;
+    this.totalMemory[row] = snapshot.totalMemory;
+    this.usedMemory[row] = snapshot.usedMemory;
+    this.containerCount[row] = snapshot.containers.length;
     for (const column of this.derivedColumns.values()) column[row] = UNSET;
     if (this.labelColumns.size === 0) return;
-    const labels = node.labels();
-    for (const [key, column] of this.labelColumns) column[row] = this.intern(labels[key]);
+    for (const [key, column] of this.labelColumns) column[row] = this.intern(snapshot.labels[key]);
   }
 
   private intern(value: string | undefined): string | undefined {

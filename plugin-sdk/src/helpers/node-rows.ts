@@ -1,4 +1,4 @@
-import type { Node, NodeStatus } from '../node.js';
+import type { NodeSnapshot, NodeStatus } from '../node.js';
 import { bytesSize } from './units.js';
 
 const STATUS_TEXT: Readonly<Record<NodeStatus, string>> = {
@@ -17,21 +17,24 @@ export interface NodeRowFacts {
   serverVersion: string;
 }
 
-/** Swarm classic's rows for one node (` name  addr`, `  └ ID`, `  └ Status`, ...), as `docker info` prints them. */
-export function nodeInfoRows(node: Node, facts: NodeRowFacts): Array<[string, string]> {
+/**
+ * Swarm classic's rows for one node (` name  addr`, `  └ ID`, `  └ Status`, ...), as `docker info`
+ * prints them, from a snapshot of the node (`snapshotOf(node)` for its current one).
+ */
+export function nodeInfoRows(snapshot: NodeSnapshot, facts: NodeRowFacts): Array<[string, string]> {
   const { containers } = facts;
-  const labels = Object.entries(node.labels())
+  const labels = Object.entries(snapshot.labels)
     .map(([key, value]) => `${key}=${value}`)
     .sort();
   return [
-    [` ${node.name || '(unknown)'}`, node.addr],
+    [` ${snapshot.name || '(unknown)'}`, snapshot.node.addr],
     ['  └ ID', facts.id],
-    ['  └ Status', STATUS_TEXT[node.status()]],
+    ['  └ Status', STATUS_TEXT[snapshot.status]],
     ['  └ Containers', `${containers.total} (${containers.running} Running, ${containers.paused} Paused, ${containers.stopped} Stopped)`],
-    ['  └ Reserved CPUs', `${node.usedCpus()} / ${node.totalCpus()}`],
-    ['  └ Reserved Memory', `${bytesSize(node.usedMemory())} / ${bytesSize(node.totalMemory())}`],
+    ['  └ Reserved CPUs', `${snapshot.usedCpus} / ${snapshot.totalCpus}`],
+    ['  └ Reserved Memory', `${bytesSize(snapshot.usedMemory)} / ${bytesSize(snapshot.totalMemory)}`],
     ['  └ Labels', labels.join(', ')],
-    ['  └ Error', node.lastError() || '(none)'],
+    ['  └ Error', snapshot.lastError || '(none)'],
     // RFC 3339 in UTC without fractions, as Go's time.RFC3339 prints it
     ['  └ UpdatedAt', facts.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z')],
     ['  └ ServerVersion', facts.serverVersion],

@@ -1,7 +1,8 @@
-import type { Container, Image, Node, NodeStatus } from '../node.js';
+import type { Container, Image, Node, NodeSnapshot, NodeStatus } from '../node.js';
 import type { ContainerSummary } from '../types/docker.js';
 import { requestedCpus, requestedMemory } from '../helpers/swarm-labels.js';
 import { repositoryOf } from '../helpers/image-reference.js';
+import { readSnapshot, SnapshotVersions } from '../helpers/node-snapshot.js';
 import { fakeId } from './fake-ids.js';
 import { runConfig, type RunSpec } from './run-config.js';
 
@@ -56,7 +57,8 @@ export interface FakeNodeSpec {
 const GiB = 1024 ** 3;
 
 function deepFreeze<T>(value: T, frozen = true): T {
-  if (!frozen) return value;
+  // a node's snapshot versions change by design (see reportChange)
+  if (!frozen || value instanceof SnapshotVersions) return value;
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     // `node` is the owner, frozen by fakeNode once it is complete.
@@ -162,6 +164,7 @@ class FakeNode implements Node {
   private readonly health: number;
   private readonly error: string | undefined;
   readonly watchers = new Set<() => void>();
+  readonly versions = new SnapshotVersions();
 
   constructor(spec: FakeNodeSpec) {
     const index = spec.name.replace(/\D/g, '') || '1';
@@ -231,6 +234,9 @@ class FakeNode implements Node {
   endpoint(): undefined {
     return undefined;
   }
+  snapshot(): NodeSnapshot {
+    return this.versions.current((version) => readSnapshot(this, version));
+  }
   /** A fake node never changes once built: listeners hear only `reportChange` calls. */
   watch(listener: () => void): () => void {
     this.watchers.add(listener);
@@ -242,11 +248,13 @@ class FakeNode implements Node {
 
 /**
  * Tell whoever watches a fake node (the host's NodeTable) that it changed, as a driver does after
- * each placement. Fake nodes never change, so this only makes the node be read again: benchmarks
- * use it to measure that path.
+ * each placement. Fake nodes never change, so this only gives the node a new snapshot (same facts,
+ * higher version) and makes it be read again: benchmarks use it to measure that path.
  */
 export function reportChange(node: Node): void {
-  if (node instanceof FakeNode) for (const listener of node.watchers) listener();
+  if (!(node instanceof FakeNode)) return;
+  node.versions.changed();
+  for (const listener of node.watchers) listener();
 }
 
 /** A Node made of plain data. */

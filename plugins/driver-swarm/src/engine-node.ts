@@ -6,11 +6,12 @@ import {
   type Network,
   type NetworkSummary,
   type Node,
+  type NodeSnapshot,
   type NodeStatus,
   type Volume,
   type VolumeSummary,
 } from '@swarm/plugin-sdk';
-import { engineLabels } from '@swarm/plugin-sdk/helpers';
+import { engineLabels, readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
 import { matchImage } from './image-match.js';
@@ -24,6 +25,19 @@ export interface NodeChangeListener {
 }
 
 export type { ContainerCounts } from './node-containers.js';
+
+/** An engine's snapshot: what every node answers, and what `docker info` shows of an engine. */
+export interface EngineSnapshot extends NodeSnapshot {
+  readonly node: EngineNode;
+  readonly engineId: string;
+  readonly serverVersion: string;
+  /** When the engine last answered a connect or a refresh. */
+  readonly updatedAt: Date;
+  readonly counts: ContainerCounts;
+  /** The engine's own CPUs and memory, before overcommit. */
+  readonly cpus: number;
+  readonly memory: number;
+}
 
 export interface EngineNodeDeps {
   readonly addr: string;
@@ -54,20 +68,19 @@ export class EngineNode implements Node {
   version = '';
   cpus = 0;
   memory = 0;
-  updatedAt = new Date();
+  private answeredAt = new Date();
   private failures = 0;
   private currentStatus: NodeStatus = 'pending';
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};
   private readonly store: NodeContainers;
   private imageList: Image[] = [];
-  /** Grows with every change `docker info` shows for this node (its rows are cached on it). */
-  private infoChanges = 0;
+  private readonly versions = new SnapshotVersions<EngineSnapshot>();
   /** A hash of the last image, volume and network lists the engine sent, to skip unchanged refreshes. */
   private readonly listAnswers = new Map<'images' | 'volumes' | 'networks', string>();
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
-  /** The scheduler's NodeTable, told about every change it reads (see `watch`). */
+  /** The scheduler's NodeTable, told about every new snapshot (see `watch`). */
   private readonly watchers = new Set<() => void>();
 
   constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, listener, json }: EngineNodeDeps) {
@@ -135,21 +148,37 @@ export class EngineNode implements Node {
   }
 
   setError(message: string | undefined): void {
+    if (message === this.error) return;
     this.error = message;
-    this.infoChanges++;
+    this.changed();
   }
 
-  touch(): void {
-    this.updatedAt = new Date();
-    this.infoChanges++;
+  /** When the engine last answered a connect or a refresh. */
+  get updatedAt(): Date {
+    return this.answeredAt;
   }
 
-  /** Changes whenever a row of this node in `docker info` may have changed. */
-  infoVersion(): number {
-    return this.infoChanges;
+  /** The engine answered (a connect or a refresh). */
+  touch(at = new Date()): void {
+    this.answeredAt = at;
+    this.changed();
   }
 
-  /** Calls `listener` after every change of what the scheduler reads (health, resources, containers, images, labels). */
+  /** Everything this engine answers as of now: the scheduler's rows and `docker info`'s are made from it. */
+  snapshot(): EngineSnapshot {
+    return this.versions.current((version) => ({
+      ...readSnapshot(this, version),
+      node: this,
+      engineId: this.engineId,
+      serverVersion: this.version,
+      updatedAt: this.updatedAt,
+      counts: this.counts(),
+      cpus: this.cpus,
+      memory: this.memory,
+    }));
+  }
+
+  /** Calls `listener` after every change to the node's snapshot. */
   watch(listener: () => void): () => void {
     this.watchers.add(listener);
     return () => {
@@ -158,11 +187,7 @@ export class EngineNode implements Node {
   }
 
   private changed(): void {
-    this.infoChanges++;
-    this.notifyWatchers();
-  }
-
-  private notifyWatchers(): void {
+    this.versions.changed();
     for (const listener of this.watchers) listener();
   }
 
@@ -269,7 +294,7 @@ export class EngineNode implements Node {
     this.imageList = [];
     this.volumeList = [];
     this.networkList = [];
-    this.notifyWatchers();
+    this.changed();
     this.listener.resourcesChanged(this);
   }
 
@@ -292,7 +317,7 @@ export class EngineNode implements Node {
       summary,
       node: this,
     }));
-    this.notifyWatchers();
+    this.changed();
     this.listener.resourcesChanged(this);
   }
 

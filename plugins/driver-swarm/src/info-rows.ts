@@ -1,6 +1,6 @@
 import { type Scheduler } from '@swarm/plugin-sdk';
 import { nodeInfoRows } from '@swarm/plugin-sdk/helpers';
-import type { ContainerCounts, EngineNode } from './engine-node.js';
+import type { EngineNode, EngineSnapshot } from './engine-node.js';
 
 type Row = [string, string];
 
@@ -20,13 +20,10 @@ export interface InfoAnswer {
   readonly totals: InfoTotals;
 }
 
-/** What `docker info` shows of one node, as of one of its info versions. */
+/** What `docker info` shows of one node, as of one of its snapshots. */
 interface NodeEntry {
-  readonly version: number;
+  readonly snapshot: EngineSnapshot;
   readonly rows: readonly Row[];
-  readonly counts: ContainerCounts;
-  readonly cpus: number;
-  readonly memory: number;
 }
 
 /** The last answer, patched in place for the nodes that changed since. */
@@ -40,32 +37,27 @@ interface Answer {
   readonly totals: InfoTotals;
 }
 
-function entryOf(node: EngineNode): NodeEntry {
-  const counts = node.counts();
-  return {
-    version: node.infoVersion(),
-    rows: nodeInfoRows(node, { id: node.engineId, containers: counts, updatedAt: node.updatedAt, serverVersion: node.version }),
-    counts,
-    cpus: node.cpus,
-    memory: node.memory,
-  };
+function entryOf(snapshot: EngineSnapshot): NodeEntry {
+  const { engineId, counts, updatedAt, serverVersion } = snapshot;
+  return { snapshot, rows: nodeInfoRows(snapshot, { id: engineId, containers: counts, updatedAt, serverVersion }) };
 }
 
-function addTo(totals: InfoTotals, entry: NodeEntry, sign: 1 | -1): void {
-  totals.ncpu += sign * entry.cpus;
-  totals.memTotal += sign * entry.memory;
-  totals.containers += sign * entry.counts.total;
-  totals.running += sign * entry.counts.running;
-  totals.paused += sign * entry.counts.paused;
-  totals.stopped += sign * entry.counts.stopped;
+function addTo(totals: InfoTotals, { snapshot }: NodeEntry, sign: 1 | -1): void {
+  totals.ncpu += sign * snapshot.cpus;
+  totals.memTotal += sign * snapshot.memory;
+  totals.containers += sign * snapshot.counts.total;
+  totals.running += sign * snapshot.counts.running;
+  totals.paused += sign * snapshot.counts.paused;
+  totals.stopped += sign * snapshot.counts.stopped;
 }
 
 const byName = (a: EngineNode, b: EngineNode): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
- * Swarm classic's `docker info` SystemStatus rows and totals, for one cluster. Each call costs a
- * version check per node plus the work for the nodes that changed since the last call: their rows
- * are rebuilt and patched into the last answer, and the totals adjusted by their difference.
+ * Swarm classic's `docker info` SystemStatus rows and totals, for one cluster, made from the nodes'
+ * snapshots. Each call costs a snapshot check per node plus the work for the nodes with a new one
+ * since the last call: their rows are rebuilt and patched into the last answer, and the totals
+ * adjusted by their difference.
  * Unchanged nodes hand back the same row objects (the API front keeps each row's encoding by its
  * identity and position); the nodes are sorted again only when the list or a name changed.
  */
@@ -90,8 +82,9 @@ export class InfoRows {
     for (let index = 0; index < sorted.length; index++) {
       const node = sorted[index]!;
       const before = entries[index]!;
-      if (node.infoVersion() === before.version) continue;
-      const after = entryOf(node);
+      const snapshot = node.snapshot();
+      if (snapshot === before.snapshot) continue;
+      const after = entryOf(snapshot);
       if (after.rows.length !== before.rows.length) return undefined;
       for (let offset = 0; offset < after.rows.length; offset++) rows[starts[index]! + offset] = after.rows[offset]!;
       addTo(totals, before, -1);
@@ -110,7 +103,8 @@ export class InfoRows {
     const starts: number[] = [];
     for (const node of sorted) {
       const before = kept.get(node);
-      const entry = before?.version === node.infoVersion() ? before : entryOf(node);
+      const snapshot = node.snapshot();
+      const entry = before?.snapshot === snapshot ? before : entryOf(snapshot);
       entries.push(entry);
       starts.push(rows.length);
       for (const row of entry.rows) rows.push(row);

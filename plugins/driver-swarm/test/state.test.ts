@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ContainerSummary, type Scheduler } from '@swarm/plugin-sdk';
+import { type ContainerSummary, type ImageSummary, type Scheduler } from '@swarm/plugin-sdk';
 import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer, cpusToShares, pendingContainer, sharesToCpus } from '../src/engine-container.js';
@@ -92,6 +92,44 @@ describe('EngineNode reservations', () => {
     expect(engine.counts()).toEqual({ total: 1, running: 0, paused: 1, stopped: 0 });
   });
 
+  it('hands out one frozen snapshot until something it shows changes, and tells its watchers', () => {
+    const { node } = world();
+    const engine = node('n1', '10.0.0.1:2375');
+    let heard = 0;
+    engine.watch(() => heard++);
+    const first = engine.snapshot();
+    expect(engine.snapshot()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect([first.name, first.engineId, first.serverVersion, first.cpus, first.totalCpus]).toEqual(['n1', 'ID-n1', '20.10.24', 4, 4]);
+    engine.setError(undefined);
+    expect([engine.snapshot(), heard]).toEqual([first, 0]);
+    const changes: Array<[string, () => void]> = [
+      ['a container', () => engine.upsertContainer(container(engine, ID_A, 'web', { cpus: 1 }))],
+      ['an error', () => engine.setError('connect ECONNREFUSED')],
+      ['an answer', () => engine.touch()],
+      ['the status', () => engine.setStatus('unhealthy')],
+      ['a failure', () => (engine.failureCount = 1)],
+      ['the images', () => engine.setImages([{ Id: 'sha256:1', RepoTags: ['busybox:latest'] } as ImageSummary])],
+    ];
+    let last = first;
+    for (const [what, change] of changes) {
+      change();
+      const next = engine.snapshot();
+      expect(next, what).not.toBe(last);
+      expect(next.version, what).toBeGreaterThan(last.version);
+      last = next;
+    }
+    expect(heard).toBe(changes.length);
+    expect([last.usedCpus, last.status, last.lastError, last.containers.length, last.images.length]).toEqual([
+      1,
+      'unhealthy',
+      'connect ECONNREFUSED',
+      1,
+      1,
+    ]);
+    expect([first.usedCpus, first.status, first.lastError, first.containers.length]).toEqual([0, 'pending', undefined, 0]);
+  });
+
   it('converts CPUs to shares and back like Swarm classic', () => {
     expect(cpusToShares(1, 4)).toBe(256);
     expect(cpusToShares(1, 3)).toBe(342);
@@ -176,7 +214,7 @@ describe('info rows', () => {
     a.setStatus('healthy');
     a.upsertContainer(container(a, ID_A, 'web', { cpus: 1, memory: 256 * 1024 * 1024 }));
     b.setError('connect ECONNREFUSED 10.0.0.2:2375');
-    a.updatedAt = new Date('2026-01-02T03:04:05.678Z');
+    a.touch(new Date('2026-01-02T03:04:05.678Z'));
     const scheduler = { strategyName: 'spread', filterNames: ['health', 'port'] } as Pick<Scheduler, 'strategyName' | 'filterNames'>;
     const infoRows = new InfoRows();
     const { rows, totals } = infoRows.answer([b, a], scheduler);

@@ -5,11 +5,11 @@ import { NodeIdentities } from './node-identities.js';
 function nodeMatches(identities: NodeIdentities, expression: Expression, node: Node): boolean {
   switch (expression.key) {
     case 'container':
-      return expression.matches(identities.containers(node.containers()));
+      return expression.matches(identities.containers(node));
     case 'image':
-      return expression.matches(identities.images(node.images()));
+      return expression.matches(identities.images(node));
     default:
-      return expression.matches(identities.labels(node.containers(), expression.key));
+      return expression.matches(identities.labels(node, expression.key));
   }
 }
 

@@ -1,5 +1,5 @@
-import { type Container, type Image } from '@swarm/plugin-sdk';
-import { memoizeByList, repositoryOf } from '@swarm/plugin-sdk/helpers';
+import { type Container, type Image, type Node } from '@swarm/plugin-sdk';
+import { memoizeBySnapshot, repositoryOf } from '@swarm/plugin-sdk/helpers';
 
 // Sets: a plain expression value (no glob or regex syntax) is then one lookup per node.
 
@@ -13,23 +13,23 @@ const MAX_LABEL_KEYS = 16;
 
 /**
  * What the affinity filter matches on each node, derived from the node's container and image
- * lists and kept while those lists are the same. One per filter, so that deployments in one
- * process share nothing.
+ * lists and kept with the node's snapshot. One per filter, so that deployments in one process
+ * share nothing.
  */
 export class NodeIdentities {
   private readonly shared = new Map<string, string>();
 
   /** Every container's ID and name. */
-  readonly containers = memoizeByList(
-    (containers: readonly Container[]): ReadonlySet<string> => new Set(containers.flatMap((container) => [container.id, container.name])),
+  readonly containers = memoizeBySnapshot(
+    ({ containers }): ReadonlySet<string> => new Set(containers.flatMap((container: Container) => [container.id, container.name])),
   );
 
   /** Every image's ID (with and without `sha256:`), each `repo:tag` and its repository. */
-  readonly images = memoizeByList(
-    (images: readonly Image[]): ReadonlySet<string> =>
+  readonly images = memoizeBySnapshot(
+    ({ images }): ReadonlySet<string> =>
       new Set(
         images
-          .flatMap((image) => [
+          .flatMap((image: Image) => [
             image.id,
             ...(image.id.startsWith('sha256:') ? [image.id.slice('sha256:'.length)] : []),
             ...image.repoTags.flatMap((tag) => [tag, repositoryOf(tag)]),
@@ -38,15 +38,15 @@ export class NodeIdentities {
       ),
   );
 
-  private readonly labelsByKey = memoizeByList((_containers: readonly Container[]) => new Map<string, ReadonlySet<string>>());
+  private readonly labelsByKey = memoizeBySnapshot(() => new Map<string, ReadonlySet<string>>());
 
   /** Every container's value of label `key` ("" for a container without it). */
-  labels(containers: readonly Container[], key: string): ReadonlySet<string> {
-    const byKey = this.labelsByKey(containers);
+  labels(node: Node, key: string): ReadonlySet<string> {
+    const byKey = this.labelsByKey(node);
     let values = byKey.get(key);
     if (values === undefined) {
       if (byKey.size >= MAX_LABEL_KEYS) byKey.clear();
-      values = new Set(containers.map((container) => this.share(container.labels[key] ?? '')));
+      values = new Set(node.containers().map((container) => this.share(container.labels[key] ?? '')));
       byKey.set(key, values);
     }
     return values;

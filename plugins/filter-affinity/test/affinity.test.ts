@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Container, type Node } from '@swarm/plugin-sdk';
-import { NodeColumns } from '@swarm/plugin-sdk/helpers';
+import { NodeColumns, readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 import { fakeNode, placementRequest, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-affinity';
 
@@ -74,19 +74,37 @@ describe('affinity filter', () => {
     { it },
   );
 
-  it("follows a node's containers as they change (a driver hands out a new list)", () => {
+  it("follows a node's containers as they change: from its next snapshot", () => {
     const base = fakeNode({ name: 'node4' });
     const later = fakeNode({ name: 'node4', containers: [{ name: 'cache', labels: { 'com.example.tier': 'front' } }] });
     let current: readonly Container[] = base.containers();
-    const node = Object.create(base, { containers: { value: () => current } }) as Node;
+    const versions = new SnapshotVersions();
+    const node: Node = Object.create(base, {
+      containers: { value: () => current },
+      snapshot: { value: () => versions.current((version) => readSnapshot(node, version)) },
+    }) as Node;
     const passes = (expression: string) =>
       affinity.prepare(placementRequest({ affinities: [expression] }), NodeColumns.of([node]))!.check(node, 0).pass;
-    expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([
-      false,
-      false,
-      true,
-    ]);
+    const before = [false, false, true];
+    const after = [true, true, false];
+    const answers = () => [passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')];
+    expect(answers()).toEqual(before);
     current = later.containers();
-    expect([passes('container==cache'), passes('com.example.tier==front'), passes('com.example.tier!=front')]).toEqual([true, true, false]);
+    // what was worked out from a snapshot stands while the node hands out that snapshot
+    expect(answers()).toEqual(before);
+    versions.changed();
+    expect(answers()).toEqual(after);
+  });
+
+  it("follows a node's containers at once when the node has no snapshots", () => {
+    const base = fakeNode({ name: 'node4' });
+    const later = fakeNode({ name: 'node4', containers: [{ name: 'cache' }] });
+    let current: readonly Container[] = base.containers();
+    const node = Object.create(base, { containers: { value: () => current }, snapshot: { value: undefined } }) as Node;
+    const passes = () =>
+      affinity.prepare(placementRequest({ affinities: ['container==cache'] }), NodeColumns.of([node]))!.check(node, 0).pass;
+    expect(passes()).toBe(false);
+    current = later.containers();
+    expect(passes()).toBe(true);
   });
 });

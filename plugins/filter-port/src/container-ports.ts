@@ -1,5 +1,4 @@
 import { type Container, type JsonObject, type PortBinding } from '@swarm/plugin-sdk';
-import { memoizeByList } from '@swarm/plugin-sdk/helpers';
 
 /** A host port a container holds (or asked for: a stopped container keeps its bindings). */
 export interface HeldPort {
@@ -78,8 +77,8 @@ export interface NodePorts {
   readonly hostModeExposed: ReadonlySet<string>;
 }
 
-// Read once per version of a node's container list, not once per decision.
-export const nodePorts = memoizeByList((containers: readonly Container[]): NodePorts => {
+/** The ports a node's containers hold. */
+export function portsHeldBy(containers: readonly Container[]): NodePorts {
   const held = new Map<PortKey, string[]>();
   const hostModeExposed = new Set<string>();
   for (const container of containers) {
@@ -93,4 +92,4 @@ export const nodePorts = memoizeByList((containers: readonly Container[]): NodeP
     if (ports.hostNetwork) for (const port of ports.exposed) hostModeExposed.add(port);
   }
   return { held, hostModeExposed };
-});
+}

@@ -1,5 +1,18 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
-import { nodePorts, portKey, type HeldPort } from './container-ports.js';
+import {
+  fail,
+  PASS,
+  type Filter,
+  type FilterRun,
+  type FilterVerdict,
+  type Node,
+  type NodeTable,
+  type PlacementRequest,
+} from '@swarm/plugin-sdk';
+import { memoizeBySnapshot } from '@swarm/plugin-sdk/helpers';
+import { portKey, portsHeldBy, type HeldPort, type NodePorts } from './container-ports.js';
+
+/** Each node's held ports, worked out once per snapshot of the node. */
+type PortsOf = (node: Node) => NodePorts;
 
 const bindsAllInterfaces = (hostIp: string): boolean => hostIp === '' || hostIp === '0.0.0.0';
 
@@ -20,11 +33,11 @@ function requestedBindings(request: PlacementRequest): HeldPort[] {
 
 // Per requested port, a table column of the IPs each node binds it on (undefined on most nodes),
 // kept between decisions: a check reads the column instead of the node's containers.
-function bridgeRun(wanted: HeldPort[], table: NodeTable): FilterRun {
+function bridgeRun(wanted: HeldPort[], table: NodeTable, portsOf: PortsOf): FilterRun {
   const failures = wanted.map((binding) => fail(`port ${binding.hostPort} (Bridge mode)`));
   const heldIps = wanted.map((binding) => {
     const key = portKey(binding.hostPort);
-    return table.derived(`port:bridge:${binding.hostPort}`, (node) => nodePorts(node.containers()).held.get(key));
+    return table.derived(`port:bridge:${binding.hostPort}`, (node) => portsOf(node).held.get(key));
   });
   return {
     conditions: wanted.map((binding) => `port ${binding.hostPort} (Bridge mode)`),
@@ -38,9 +51,9 @@ function bridgeRun(wanted: HeldPort[], table: NodeTable): FilterRun {
   };
 }
 
-function hostRun(ports: string[], table: NodeTable): FilterRun {
+function hostRun(ports: string[], table: NodeTable, portsOf: PortsOf): FilterRun {
   const failures = ports.map((port) => fail(`port ${port} (Host mode)`));
-  const exposed = ports.map((port) => table.derived(`port:host:${port}`, (node) => nodePorts(node.containers()).hostModeExposed.has(port)));
+  const exposed = ports.map((port) => table.derived(`port:host:${port}`, (node) => portsOf(node).hostModeExposed.has(port)));
   return {
     conditions: ports.map((port) => `port ${port} (Host mode)`),
     check(_node, row): FilterVerdict {
@@ -57,13 +70,14 @@ function hostRun(ports: string[], table: NodeTable): FilterRun {
  */
 export class PortFilter implements Filter {
   readonly name = 'port';
+  private readonly portsOf: PortsOf = memoizeBySnapshot((snapshot) => portsHeldBy(snapshot.containers));
 
   prepare(request: PlacementRequest, table: NodeTable): FilterRun | undefined {
     if (request.config.HostConfig?.NetworkMode === 'host') {
       const ports = Object.keys(request.config.ExposedPorts ?? {});
-      return ports.length > 0 ? hostRun(ports, table) : undefined;
+      return ports.length > 0 ? hostRun(ports, table, this.portsOf) : undefined;
     }
     const wanted = requestedBindings(request);
-    return wanted.length > 0 ? bridgeRun(wanted, table) : undefined;
+    return wanted.length > 0 ? bridgeRun(wanted, table, this.portsOf) : undefined;
   }
 }

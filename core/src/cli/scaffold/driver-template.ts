@@ -88,7 +88,7 @@ import {
   type RemoveContainerOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
-import { eventNode, nodeInfoRows, requestedCpus } from '@swarm/plugin-sdk/helpers';
+import { eventNode, nodeInfoRows, requestedCpus, snapshotOf } from '@swarm/plugin-sdk/helpers';
 import { ${node} } from './${name}-node.js';
 
 export interface ${cluster}Deps {
@@ -194,7 +194,7 @@ export class ${cluster} implements Cluster {
     for (const node of this.nodeList) {
       const own = node.placed.filter((container) => container.state === 'running').length;
       systemStatus.push(
-        ...nodeInfoRows(node, {
+        ...nodeInfoRows(snapshotOf(node), {
           id: node.id,
           containers: { total: node.placed.length, running: own, paused: 0, stopped: node.placed.length - own },
           updatedAt: this.startedAt,
