@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { ok, strictEqual } from 'node:assert/strict';
 import type { Cluster, ClusterCapabilities } from '../cluster.js';
 import { isSwarmError } from '../errors.js';
-import type { Container, Node } from '../node.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { Container, Node, NodeSnapshot } from '../node.js';
+import { readSnapshot } from '../helpers/node-snapshot.js';
 import type { ContainerConfig } from '../types/docker.js';
 import { runAsyncChecks, type Tester } from './checks.js';
 
@@ -73,6 +75,19 @@ function assertNode(node: Node): void {
     const stop = node.watch(() => undefined);
     strictEqual(typeof stop, 'function', `${label} watch() returns the function that stops it`);
     stop();
+  }
+  if (node.snapshot) assertSnapshot(node, node.snapshot(), label);
+}
+
+/** A node's snapshot: the same frozen object while nothing changes, saying what its methods say. */
+function assertSnapshot(node: Node, snapshot: NodeSnapshot, label: string): void {
+  strictEqual(node.snapshot!(), snapshot, `${label} snapshot() hands out the same object while nothing changes`);
+  ok(Object.isFrozen(snapshot), `${label} snapshot() is frozen`);
+  strictEqual(snapshot.node, node, `${label} snapshot().node is the node`);
+  ok(Number.isInteger(snapshot.version) && snapshot.version >= 0, `${label} snapshot().version is an integer ≥ 0`);
+  const answers = readSnapshot(node, snapshot.version);
+  for (const key of Object.keys(answers) as Array<keyof NodeSnapshot>) {
+    ok(isDeepStrictEqual(snapshot[key], answers[key]), `${label} snapshot().${key} is what the node's own method answers`);
   }
 }
 
