@@ -117,9 +117,10 @@ export interface Node {
   /**
    * Optional (plugin API 1.6): everything above as of now, in one immutable object. A node hands
    * out the same snapshot until something in it changes, then a new one with a higher version.
-   * The host reads nodes through their snapshots (the scheduler's NodeTable, `docker info`,
-   * `docker ps`), and whatever it or a filter works out from a snapshot is kept exactly as long as
-   * the snapshot is the node's current one. A node without it is read afresh on every decision.
+   * The scheduler's NodeTable and the built-in drivers' `docker info` rows read nodes through
+   * their snapshots, and whatever the host or a filter works out from a snapshot is kept exactly as
+   * long as the snapshot is the node's current one. A node without it is read through its methods
+   * (after each report through `watch`, or on every decision without one).
    */
   snapshot?(): NodeSnapshot;
 
@@ -133,8 +134,8 @@ export interface Node {
 }
 
 /**
- * What a node answers, as of one version: read by filters and strategies (through the NodeTable),
- * `docker info` and `docker ps`. Immutable, nested lists included. Anything derived from it stays
+ * What a node answers, as of one version: read by filters and strategies (through the NodeTable)
+ * and by `docker info`. Immutable, nested lists included. Anything derived from it stays
  * true while the node's `snapshot()` returns this same object.
  */
 export interface NodeSnapshot {

@@ -38,15 +38,15 @@ export class NodeIdentities {
       ),
   );
 
-  private readonly labelsByKey = memoizeBySnapshot(() => new Map<string, ReadonlySet<string>>());
+  private readonly labelsByKey = memoizeBySnapshot(({ containers }) => ({ containers, byKey: new Map<string, ReadonlySet<string>>() }));
 
   /** Every container's value of label `key` ("" for a container without it). */
   labels(node: Node, key: string): ReadonlySet<string> {
-    const byKey = this.labelsByKey(node);
+    const { containers, byKey } = this.labelsByKey(node);
     let values = byKey.get(key);
     if (values === undefined) {
       if (byKey.size >= MAX_LABEL_KEYS) byKey.clear();
-      values = new Set(node.containers().map((container) => this.share(container.labels[key] ?? '')));
+      values = new Set(containers.map((container) => this.share(container.labels[key] ?? '')));
       byKey.set(key, values);
     }
     return values;
