@@ -1,6 +1,6 @@
 import type { Node, NodeSnapshot } from '../node.js';
 import type { NodeTable } from '../node-table.js';
-import { snapshotOf, UNVERSIONED } from './node-snapshot.js';
+import { snapshotOf } from './node-snapshot.js';
 
 /** At most this many label (and derived) columns are kept; asking for more starts the set over. */
 const MAX_LABEL_COLUMNS = 32;
@@ -174,7 +174,8 @@ export class NodeColumns implements NodeTable {
 
   private read(row: number): void {
     const snapshot = snapshotOf(this.nodes[row]!);
-    if (snapshot === this.snapshots[row] && snapshot.version !== UNVERSIONED) return;
+    // a node without snapshots hands out a new object on every read: its row is always refilled
+    if (snapshot === this.snapshots[row]) return;
     this.snapshots[row] = snapshot;
     this.ids[row] = snapshot.id;
     this.names[row] = snapshot.name;
