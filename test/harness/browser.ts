@@ -23,12 +23,19 @@ export interface TestBrowser {
  * remove engine bridges while this one runs, and Chromium drops a navigation on any interface change.
  */
 export async function gotoPage(page: Page, url: string): Promise<void> {
+  const outcome = await navigate(page, url);
+  if (outcome !== 'loaded') throw new Error(outcome);
+}
+
+/** Like `gotoPage`, for a load that may be refused: `'loaded'`, or the message Chromium gave up with. */
+export async function navigate(page: Page, url: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
       await page.goto(url);
-      return;
+      return 'loaded';
     } catch (error) {
-      if (attempt >= 5 || !String((error as Error).message).includes('ERR_NETWORK_CHANGED')) throw error;
+      const message = String((error as Error).message);
+      if (attempt >= 5 || !message.includes('ERR_NETWORK_CHANGED')) return message;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
