@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +24,10 @@ const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real cl
   --settle 30           seconds of quiet before the settled RSS samples (after start-up, after the run)
   --port 24900          manager port (the next sizes use the next ports)
   --profile             run the manager under node --cpu-prof and list its hot spots
-  --manager-flags "..." node flags for the manager (experiments: what users run has none)
+  --manager-flags="..." node flags for the manager, with the = (they start with a dash; experiments: what users run has none)
   --manager PATH        another build's core/bin/swarm.js (before/after runs with the same bench and engines)
+  --manager-log FILE    append the manager's whole output to FILE, with a line at the start of each phase
+                        (ms since the manager started: with --manager-flags=--trace-gc, which GCs fell in which phase)
   --out FILE            results file (default test/bench/results/scale-<date>.md)`;
 
 const { values } = parseArgs({
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     'healthy-timeout': { type: 'string', default: '180' },
     'manager-flags': { type: 'string', default: '' },
     manager: { type: 'string' },
+    'manager-log': { type: 'string' },
     settle: { type: 'string', default: '30' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -82,9 +85,13 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'swarm-scale-prof-')) : undefined;
   const startedAt = performance.now();
   const managerFlags = (values['manager-flags'] ?? '').split(' ').filter((flag) => flag !== '');
+  const managerLog = values['manager-log'];
+  const mark = (what: string): void => {
+    if (managerLog !== undefined) appendFileSync(managerLog, `# bench: ${what} at ${Math.round(performance.now() - startedAt)} ms\n`);
+  };
   let manager: ReturnType<typeof startManager>;
   try {
-    manager = startManager(port, discoveryArgument(hollow.discovery, nodes), profileDir, [], managerFlags, values.manager);
+    manager = startManager(port, discoveryArgument(hollow.discovery, nodes), profileDir, [], managerFlags, values.manager, managerLog);
   } catch (error) {
     await hollow.stop();
     throw error;
@@ -101,15 +108,21 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
     const peak = new PeakRss(manager.pid);
     const loadAtStart = loadNow();
     console.error(`${nodes} nodes: healthy after ${Math.round(healthyMs ?? -1)} ms; measuring`);
-    peak.phase('info');
+    const phase = (name: string): void => {
+      peak.phase(name);
+      mark(name);
+    };
+    phase('info');
     const info = await infoLatency(port, Number(values['info-runs']));
+    mark('info replay');
     const infoReplay = await infoReplayLatency(port, Number(values['info-runs']));
-    peak.phase('ps -a');
+    phase('ps -a');
     const ps = await psLatency(port, Number(values['ps-runs']));
-    peak.phase('run -d');
+    phase('run -d');
     const run = await runLatency(port, Number(values.runs), Number(values['run-workers']));
-    peak.phase('creates');
+    phase('creates');
     const creates = await createThroughput(port, Number(values.creates), Number(values['create-workers']));
+    mark('end of measurements');
     peak.stop();
     const after = sampleProcess(manager.pid);
     await sleep(settleMs);

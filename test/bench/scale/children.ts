@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sampleProcess, type ProcessSample } from './process-meter.js';
 
@@ -19,12 +20,15 @@ export interface Child {
 export const ENGINE_MARKED_UNHEALTHY = 'engine marked unhealthy';
 const COUNTED = [ENGINE_MARKED_UNHEALTHY];
 
-function startChild(args: string[]): Child {
+/** `log`: a file that gets the child's whole output (the kept output is only its tail). */
+function startChild(args: string[], log?: string): Child {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const logStream = log === undefined ? undefined : createWriteStream(log, { flags: 'a' });
   let output = '';
   let partial = '';
   const counts = new Map<string, number>();
   const keep = (chunk: Buffer): void => {
+    logStream?.write(chunk);
     const text = chunk.toString();
     output = (output + text).slice(-20_000);
     const lines = (partial + text).split('\n');
@@ -34,6 +38,7 @@ function startChild(args: string[]): Child {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  child.once('exit', () => logStream?.end());
   const stop = (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
@@ -141,9 +146,10 @@ export function startManager(
   extraArgs: readonly string[],
   managerFlags: readonly string[] = [],
   launcher = SWARM_BIN,
+  log?: string,
 ): Child {
   const nodeFlags = [...managerFlags, ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])];
-  return startChild([...nodeFlags, launcher, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery]);
+  return startChild([...nodeFlags, launcher, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery], log);
 }
 
 /** The per-route call counts one hollow process printed (one snapshot per SIGUSR2, and at exit). */
