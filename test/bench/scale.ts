@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,17 +85,22 @@ async function measure(nodes: number, port: number): Promise<ScaleResult> {
   const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'swarm-scale-prof-')) : undefined;
   const startedAt = performance.now();
   const managerFlags = (values['manager-flags'] ?? '').split(' ').filter((flag) => flag !== '');
-  const managerLog = values['manager-log'];
-  const mark = (what: string): void => {
-    if (managerLog !== undefined) appendFileSync(managerLog, `# bench: ${what} at ${Math.round(performance.now() - startedAt)} ms\n`);
-  };
   let manager: ReturnType<typeof startManager>;
   try {
-    manager = startManager(port, discoveryArgument(hollow.discovery, nodes), profileDir, [], managerFlags, values.manager, managerLog);
+    manager = startManager(
+      port,
+      discoveryArgument(hollow.discovery, nodes),
+      profileDir,
+      [],
+      managerFlags,
+      values.manager,
+      values['manager-log'],
+    );
   } catch (error) {
     await hollow.stop();
     throw error;
   }
+  const mark = (what: string): void => manager.note(`# bench: ${what} at ${Math.round(performance.now() - startedAt)} ms`);
   try {
     const healthyMs = await timeToHealthy(port, nodes, startedAt, Number(values['healthy-timeout']) * 1000);
     const unhealthyBeforeHealthy = manager.linesWith(ENGINE_MARKED_UNHEALTHY);

@@ -13,6 +13,8 @@ export interface Child {
   output(): string;
   /** Lines printed so far that contain `text` (counted as they arrive: the kept output is only the tail). */
   linesWith(text: string): number;
+  /** Writes `line` into the child's log file, in order with its output (nothing without a log). */
+  note(line: string): void;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,8 @@ function startChild(args: string[], log?: string): Child {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  child.once('exit', () => logStream?.end());
+  // 'close', not 'exit': the pipes may still hold output when the process exits
+  child.once('close', () => logStream?.end());
   const stop = (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
@@ -50,7 +53,10 @@ function startChild(args: string[], log?: string): Child {
       child.kill('SIGTERM');
     });
   };
-  return { process: child, pid: child.pid ?? 0, output: () => output, linesWith: (text) => counts.get(text) ?? 0, stop };
+  const note = (line: string): void => {
+    if (logStream !== undefined && !logStream.writableEnded) logStream.write(`${line}\n`);
+  };
+  return { process: child, pid: child.pid ?? 0, output: () => output, linesWith: (text) => counts.get(text) ?? 0, note, stop };
 }
 
 /** Hollow engines in their own process, so they do not share the event loop with the client. */
