@@ -45,6 +45,8 @@ export class ZkSession {
   private closed = false;
   private readonly listeners = new Set<SessionListener>();
   private readonly waiters = new Set<{ resolve: (client: Client) => void; reject: (error: Error) => void }>();
+  /** Calls sent and not answered yet, with the client each went to. */
+  private readonly openCalls = new Set<{ client: Client; fail: (error: Error) => void }>();
   private unreachableTimer: NodeJS.Timeout | undefined;
   private disconnectedSince = Date.now();
 
@@ -104,11 +106,24 @@ export class ZkSession {
     });
   }
 
-  /** Runs one client call as a promise (the connection must be up, or it waits up to `timeoutMs`). */
+  /**
+   * Runs one client call as a promise (the connection must be up, or it waits up to `timeoutMs`).
+   * node-zookeeper-client never calls back a request still in its queue (taken while its connection
+   * was down) when its session expires or it is closed, so calls still open when their client is let
+   * go fail then: unanswered, they would hang their caller for good (a `swarm join` would stop
+   * heartbeating).
+   */
   async call<T>(timeoutMs: number, operation: (client: Client, done: (error: ZkException | null, result: T) => void) => void): Promise<T> {
     const client = await this.ready(timeoutMs);
     return new Promise<T>((resolve, reject) => {
-      operation(client, (error, result) => (error ? reject(error) : resolve(result)));
+      const open = { client, fail: (error: Error) => settle(error, undefined) };
+      const settle = (error: Error | null, result: T | undefined) => {
+        if (!this.openCalls.delete(open)) return;
+        if (error) reject(error);
+        else resolve(result as T);
+      };
+      this.openCalls.add(open);
+      operation(client, settle);
     });
   }
 
@@ -122,7 +137,10 @@ export class ZkSession {
     this.waiters.clear();
     this.listeners.clear();
     this.unsubscribe();
-    if (this.client !== undefined) this.closeClient(this.client, wasConnected);
+    if (this.client !== undefined) {
+      this.failOpenCalls(this.client, 'the ZooKeeper session is closed');
+      this.closeClient(this.client, wasConnected);
+    }
   }
 
   private start(): void {
@@ -196,10 +214,15 @@ export class ZkSession {
   }
 
   private reopen(client: Client): void {
+    this.failOpenCalls(client, 'the ZooKeeper session was lost before the call was answered');
     this.closeClient(client, false);
     if (this.closed) return;
     this.client = undefined;
     this.start();
+  }
+
+  private failOpenCalls(client: Client, reason: string): void {
+    for (const call of [...this.openCalls]) if (call.client === client) call.fail(this.failure(reason));
   }
 
   /** A failed connection attempt the transport could explain, reported once per distinct cause and period. */
