@@ -317,6 +317,10 @@ export const CoreErrors = {
       }${suggestion === undefined ? '' : `; did you mean "${suggestion}://"?`}`;
     },
   }),
+  discoveryRegisterUnanswered: defineError('core.discovery.register-unanswered', {
+    code: ErrorCodes.DISCOVERY_FAILED,
+    message: (p: { seconds: number }) => `the discovery service did not answer the registration within ${p.seconds}s (the TTL)`,
+  }),
   tlsFileUnreadable: defineError('core.tls.unreadable', {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { what: string; path: string; reason: string }) => `cannot read the TLS ${p.what} ${p.path}: ${p.reason}`,

@@ -44,6 +44,18 @@ export function checkJoinFlags(
   return { addr, heartbeat, ttl, delay, discovery };
 }
 
+/**
+ * A registration that never settles (a store client that lost a request) would stop the heartbeats
+ * for good; past the TTL the entry is gone anyway, so the join reports it and registers again.
+ */
+function answeredWithin(registration: Promise<void>, ttlSeconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(CoreErrors.discoveryRegisterUnanswered({ seconds: ttlSeconds })), ttlSeconds * 1000);
+  });
+  return Promise.race([registration, deadline]).finally(() => clearTimeout(timer));
+}
+
 async function join(positional: string | undefined, flags: JoinFlags, command: Command): Promise<void> {
   const checked = checkJoinFlags(flags, positional ?? flags.discovery);
   const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
@@ -60,7 +72,7 @@ async function join(positional: string | undefined, flags: JoinFlags, command: C
   });
   const register = async (): Promise<void> => {
     try {
-      await discovery.register(checked.addr);
+      await answeredWithin(discovery.register(checked.addr), checked.ttl);
     } catch (error) {
       if ((error as SwarmError).code === ErrorCodes.NOT_SUPPORTED) throw error;
       logger.error({ err: (error as Error).message }, 'error registering on the discovery service');
