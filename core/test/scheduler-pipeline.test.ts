@@ -63,6 +63,65 @@ describe('scheduler pipeline: placing', () => {
     expect(checked).toEqual(['first:node1', 'first:node2', 'second:node2', 'first:node3', 'second:node3']);
   });
 
+  describe('filters that name the rows to check (rowsToCheck)', () => {
+    const named = (name: string, rows: number[], failing: string[], checked: string[]): Filter => ({
+      name,
+      prepare: () => ({
+        conditions: [name],
+        rowsToCheck: rows,
+        check: (node) => (checked.push(`${name}:${node.name}`), failing.includes(node.name) ? fail(`${name} says no`) : PASS),
+      }),
+    });
+
+    it('checks only the named rows; the others pass, in the placement and in its explanation', () => {
+      const checked: string[] = [];
+      // rows out of range are ignored
+      const pipeline = createScheduler([named('gpu', [1, 3, 7, -1], ['node2'], checked)], strategy('spread'));
+      const placement = pipeline.select(pipeline.request(runConfig()), fakeNodes(4));
+      expect(checked).toEqual(['gpu:node2', 'gpu:node4']);
+      expect(placement.ranked.map((entry) => entry.node.name)).toEqual(['node1', 'node3', 'node4']);
+      const node1 = placement.explanation.nodes.find((node) => node.name === 'node1')!;
+      expect(node1.verdicts).toEqual([{ filter: 'gpu', pass: true }]);
+      expect(placement.explanation.summary).toBe('3/4 nodes are available: 1 gpu says no.');
+    });
+
+    it("keeps each node's first failing filter when some filters name rows and others check every node", () => {
+      const checked: string[] = [];
+      const everyRow: Filter = {
+        name: 'every',
+        prepare: () => ({
+          conditions: ['every'],
+          check: (node) => (checked.push(`every:${node.name}`), node.name === 'node3' ? fail('no') : PASS),
+        }),
+      };
+      const pipeline = createScheduler(
+        [named('first', [2], ['node3'], checked), everyRow, named('last', [0], ['node1'], checked)],
+        strategy('spread'),
+      );
+      const placement = pipeline.select(pipeline.request(runConfig()), fakeNodes(3));
+      expect(checked).toEqual(['every:node1', 'last:node1', 'every:node2', 'first:node3']);
+      expect(placement.ranked.map((entry) => entry.node.name)).toEqual(['node2']);
+      const verdicts = Object.fromEntries(placement.explanation.nodes.map((node) => [node.name, node.verdicts.at(-1)]));
+      expect(verdicts).toEqual({
+        node1: { filter: 'last', pass: false, reason: 'last says no', resolvable: true },
+        node2: { filter: 'last', pass: true },
+        node3: { filter: 'first', pass: false, reason: 'first says no', resolvable: true },
+      });
+    });
+
+    it('the built-in health and containerslots filters name the unhealthy and the labelled nodes', () => {
+      const nodes = [
+        fakeNode({ name: 'node1', healthy: false }),
+        fakeNode({ name: 'node2', labels: { containerslots: '1' }, containers: [{ name: 'a' }] }),
+        fakeNode({ name: 'node3', labels: { containerslots: 'many' } }),
+        fakeNode({ name: 'node4' }),
+      ];
+      const placement = scheduler.select(scheduler.request(runConfig()), nodes);
+      expect(placement.ranked.map((entry) => entry.node.name).sort()).toEqual(['node3', 'node4']);
+      expect(placement.explanation.summary).toBe('2/4 nodes are available: 1 node unhealthy, 1 no available container slots.');
+    });
+  });
+
   it('tries soft expressions first and drops them when no node fits', () => {
     const nodes = [fakeNode({ name: 'node1', labels: { disk: 'ssd' } }), fakeNode({ name: 'node2', containers: [{ name: 'x' }] })];
     const preferred = scheduler.select(scheduler.request(runConfig({ constraints: ['disk==~ssd'] })), nodes);

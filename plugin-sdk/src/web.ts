@@ -204,7 +204,7 @@ export interface ManagerMetrics {
 export interface ManagerView {
   /** swarm's version. */
   readonly version: string;
-  /** The plugin API version of this host (`1.6.0`). */
+  /** The plugin API version of this host (`1.7.0`). */
   readonly apiVersion: string;
   /** The cluster driver's name (`swarm`, `mesos`, ...). */
   readonly driver: string;

@@ -127,6 +127,20 @@ describe('conformance suites', () => {
     expect(() => filterConformance(silent)).toThrow(/well-formed/);
   });
 
+  it('catch a filter that refuses a node it did not name in rowsToCheck', () => {
+    const unhealthyOnly = (rows: (healthy: Uint8Array) => number[]): Filter => ({
+      name: 'unhealthy-only',
+      prepare: (_request, table) => ({
+        conditions: [],
+        rowsToCheck: rows(table.healthy),
+        check: (_node, row) => (table.healthy[row] === 1 ? PASS : fail('node unhealthy')),
+      }),
+    });
+    expect(() => filterConformance(unhealthyOnly(() => []))).toThrow(/refuses node3 \(row 2\) without naming that row/);
+    const named = (healthy: Uint8Array) => [...healthy.keys()].filter((row) => healthy[row] !== 1);
+    expect(() => filterConformance(unhealthyOnly(named))).not.toThrow();
+  });
+
   it('catch a strategy that ranks nodes twice or accepts what nothing holds', () => {
     const doubling: Strategy = { name: 'doubling', rank: (_request, nodes) => [...nodes, ...nodes].map((node) => ({ node, score: 0 })) };
     expect(() => strategyConformance(doubling)).toThrow(/no duplicates/);

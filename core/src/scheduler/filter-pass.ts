@@ -45,15 +45,44 @@ export interface FilterPass {
 export class PassScratch {
   failedAt = new Int32Array(0);
   verdicts: Array<FilterVerdict | undefined> = [];
+  /** For each run that names its rows (`rowsToCheck`), by its place among the active runs: 1 per named row. */
+  private named: Uint8Array[] = [];
+  /** 1 per row that any run of this pass named so far (what to visit when every run names its rows). */
+  private anyNamed = new Uint8Array(0);
   busy = false;
 
   take(size: number): this {
     if (this.failedAt.length < size) {
       this.failedAt = new Int32Array(size + (size >> 2));
       this.verdicts = new Array<FilterVerdict | undefined>(this.failedAt.length).fill(undefined);
+      this.named = [];
+      this.anyNamed = new Uint8Array(this.failedAt.length);
     }
+    this.anyNamed.fill(0, 0, size);
     this.busy = true;
     return this;
+  }
+
+  /** Run `k`'s named rows as marks over the first `size` rows (rows out of range are ignored). */
+  markNamed(k: number, rows: ArrayLike<number>, size: number): Uint8Array {
+    let marks = this.named[k];
+    if (marks === undefined) {
+      marks = new Uint8Array(this.failedAt.length);
+      this.named[k] = marks;
+    } else marks.fill(0, 0, size);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row >= 0 && row < size) {
+        marks[row] = 1;
+        this.anyNamed[row] = 1;
+      }
+    }
+    return marks;
+  }
+
+  /** The rows any run of this pass named (see `markNamed`). */
+  namedByAny(): Uint8Array {
+    return this.anyNamed;
   }
 }
 
@@ -107,7 +136,9 @@ function prepareFilters(filters: readonly Filter[], request: PlacementRequest, t
 
 /**
  * Record each node's failing filter and verdict in the scratch; returns how many nodes were
- * refused. A filter that throws is blamed by its index in the pass.
+ * refused. A run that names its rows (`rowsToCheck`) sees only those, the others pass it; when
+ * every run names its rows, only the rows some run named are visited. A filter that throws is
+ * blamed by its index in the pass.
  */
 function checkNodes(
   runs: readonly FilterRun[],
@@ -117,13 +148,25 @@ function checkNodes(
   blame: (filterIndex: number, error: unknown) => Error,
 ): number {
   const { failedAt, verdicts } = scratch;
+  const size = nodes.length;
+  failedAt.fill(-1, 0, size);
+  const named: Array<Uint8Array | undefined> = new Array(runs.length);
+  let everyRunNamed = true;
+  for (let f = 0; f < runs.length; f++) {
+    const rows = runs[f]!.rowsToCheck;
+    if (rows === undefined) everyRunNamed = false;
+    else named[f] = scratch.markNamed(f, rows, size);
+  }
+  const visit = everyRunNamed ? scratch.namedByAny() : undefined;
   let refused = 0;
   let f = 0;
   try {
-    for (let n = 0; n < nodes.length; n++) {
+    for (let n = 0; n < size; n++) {
+      if (visit !== undefined && visit[n] === 0) continue;
       const node = nodes[n]!;
-      failedAt[n] = -1;
       for (f = 0; f < runs.length; f++) {
+        const marks = named[f];
+        if (marks !== undefined && marks[n] === 0) continue;
         const verdict = runs[f]!.check(node, n);
         if (!verdict.pass) {
           failedAt[n] = indexes[f]!;

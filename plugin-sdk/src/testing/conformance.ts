@@ -63,6 +63,21 @@ export function filterConformance(filter: Filter, tester?: Tester, options: Conf
       },
     },
     {
+      name: `${filter.name}: names every row it refuses when it names rows to check (rowsToCheck)`,
+      run: () => {
+        for (const request of requests()) {
+          const outcome = evaluateFilter(filter, request, nodes);
+          const named = outcome.run?.rowsToCheck;
+          if (named === undefined) continue;
+          const rows = new Set(Array.from(named));
+          nodes.forEach((node, row) => {
+            const refused = !outcome.verdicts.get(node.name)!.pass;
+            ok(!refused || rows.has(row), `it refuses ${node.name} (row ${row}) without naming that row: the host would let the node pass`);
+          });
+        }
+      },
+    },
+    {
       name: `${filter.name}: is deterministic`,
       run: () => {
         for (const request of requests()) {
