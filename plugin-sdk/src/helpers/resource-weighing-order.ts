@@ -57,7 +57,11 @@ const worse = (a: number, b: number, lowestFirst: boolean): boolean => (lowestFi
  */
 export function offerBest(best: BestList, size: number, lowestFirst: boolean, index: number, weight: number, containers: number): void {
   const count = best.index.length;
-  if (count === size && worse(weight, best.weight[count - 1]!, lowestFirst)) return;
+  if (count === size) {
+    // Most offers lose to the last entry (or tie with it, which keeps the earlier node): decided here.
+    const last = best.weight[count - 1]!;
+    if (worse(weight, last, lowestFirst) || (weight === last && !worse(best.containers[count - 1]!, containers, lowestFirst))) return;
+  }
   let at = count;
   while (at > 0) {
     const w = best.weight[at - 1]!;

@@ -2,6 +2,13 @@ import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type NodeT
 
 const UNHEALTHY: FilterVerdict = fail('node unhealthy');
 
+/** The rows whose node is not healthy: one scan of the column (usually none). */
+function unhealthyRows(healthy: Uint8Array): number[] {
+  const rows: number[] = [];
+  for (let row = healthy.indexOf(0); row !== -1; row = healthy.indexOf(0, row + 1)) rows.push(row);
+  return rows;
+}
+
 /** Swarm classic's health filter: only healthy nodes. */
 export class HealthFilter implements Filter {
   readonly name = 'health';
@@ -11,6 +18,7 @@ export class HealthFilter implements Filter {
     return {
       conditions: [],
       refusalMessage: 'No healthy node available in the cluster',
+      rowsToCheck: unhealthyRows(healthy),
       check: (_node, row) => (healthy[row] === 1 ? PASS : UNHEALTHY),
     };
   }
