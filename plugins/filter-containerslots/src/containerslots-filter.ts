@@ -24,9 +24,19 @@ function slotsOf(text: string): number {
   return slots;
 }
 
-function labelledRows(labels: ReadonlyArray<string | undefined>): number[] {
+/**
+ * The rows with the label, when they are few. Where most nodes carry it (a cluster that caps every
+ * engine) naming them would cost more than it spares, so past an eighth of the rows the scan stops
+ * and every row is checked.
+ */
+function labelledRows(labels: ReadonlyArray<string | undefined>): number[] | undefined {
+  const most = labels.length >> 3;
   const rows: number[] = [];
-  for (let row = 0; row < labels.length; row++) if (labels[row] !== undefined) rows.push(row);
+  for (let row = 0; row < labels.length; row++) {
+    if (labels[row] === undefined) continue;
+    if (rows.length >= most) return undefined;
+    rows.push(row);
+  }
   return rows;
 }
 

@@ -1,5 +1,6 @@
-import { describe, it } from 'vitest';
-import { fakeNode, filterConformance, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import { NodeColumns } from '@swarm/plugin-sdk/helpers';
+import { fakeNode, filterConformance, placementRequest, pluginProviders, runFilterCases } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/filter-containerslots';
 
 const slots = pluginProviders(plugin).filter('containerslots');
@@ -40,4 +41,18 @@ describe('containerslots filter', () => {
     ],
     { it },
   );
+
+  it('names the labelled rows to check when few nodes carry the label, and none when most do', () => {
+    const cluster = (labelled: number) =>
+      Array.from({ length: 16 }, (_, i) =>
+        fakeNode({ name: `node${i + 1}`, labels: i < labelled ? { containerslots: '1' } : {}, containers: [{ name: `c${i}` }] }),
+      );
+    const rowsToCheck = (labelled: number) => {
+      const nodes = cluster(labelled);
+      return slots.prepare(placementRequest({}), NodeColumns.of(nodes))?.rowsToCheck;
+    };
+    expect(rowsToCheck(0)).toEqual([]);
+    expect(rowsToCheck(2)).toEqual([0, 1]);
+    expect(rowsToCheck(16)).toBeUndefined();
+  });
 });
