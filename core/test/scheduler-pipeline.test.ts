@@ -109,7 +109,7 @@ describe('scheduler pipeline: placing', () => {
       });
     });
 
-    it('the built-in health and containerslots filters name the unhealthy and the labelled nodes', () => {
+    it('the built-in health and containerslots filters, which name rows, still refuse unhealthy and full nodes', () => {
       const nodes = [
         fakeNode({ name: 'node1', healthy: false }),
         fakeNode({ name: 'node2', labels: { containerslots: '1' }, containers: [{ name: 'a' }] }),
