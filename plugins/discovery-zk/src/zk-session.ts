@@ -108,10 +108,11 @@ export class ZkSession {
 
   /**
    * Runs one client call as a promise (the connection must be up, or it waits up to `timeoutMs`).
-   * node-zookeeper-client never calls back a request still in its queue (taken while its connection
-   * was down) when its session expires or it is closed, so calls still open when their client is let
-   * go fail then: unanswered, they would hang their caller for good (a `swarm join` would stop
-   * heartbeating).
+   * node-zookeeper-client keeps a request taken while its connection is down in a queue; when the
+   * session then expires it neither sends nor fails it, and a client closed while still connecting
+   * fails it only later, as a lost connection. So the calls still open when their client is let go
+   * fail then, saying why: unanswered, they would hang their caller for good (a `swarm join` would
+   * stop heartbeating).
    */
   async call<T>(timeoutMs: number, operation: (client: Client, done: (error: ZkException | null, result: T) => void) => void): Promise<T> {
     const client = await this.ready(timeoutMs);
