@@ -8,6 +8,7 @@ import type { SwarmCluster } from '../../plugins/driver-swarm/src/swarm-cluster.
 import type { Container } from '@swarm/plugin-sdk';
 import { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { startTestbed, type Testbed } from '../harness/engines.js';
+import { relaySockets } from '../harness/tcp-relay.js';
 import { eventually } from './driver-swarm-support.js';
 
 // Engine 102, reached through a connection-counting TCP proxy on 127.0.0.1:25010.
@@ -21,18 +22,8 @@ class CountingProxy {
   private readonly sockets = new Set<Socket>();
   private readonly server = createServer((client) => {
     this.dialled++;
-    const upstream = connect(2375, `127.0.0.${ENGINE + 1}`);
-    for (const socket of [client, upstream]) {
-      this.sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        this.sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
     client.on('data', (chunk: Buffer) => (this.bytesUp += chunk.length));
-    client.pipe(upstream).pipe(client);
+    relaySockets(client, connect(2375, `127.0.0.${ENGINE + 1}`), this.sockets);
   });
 
   listen(): Promise<void> {

@@ -5,6 +5,7 @@ import { isSwarmError } from '@swarm/plugin-sdk';
 import { plainEndpoint } from '../../plugins/discovery-zk/src/zk-endpoint.js';
 import { ZkSession } from '../../plugins/discovery-zk/src/zk-session.js';
 import { startZooKeeper, type Service } from '../harness/services.js';
+import { relaySockets } from '../harness/tcp-relay.js';
 
 const PORT = 23790;
 /** Starting or stopping a JVM (ZooKeeper) takes far longer than the unit hook default under load. */
@@ -30,17 +31,7 @@ class Partition {
         client.destroy();
         return;
       }
-      const store = connect(target, '127.0.0.1');
-      for (const socket of [client, store]) {
-        this.open.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => {
-          this.open.delete(socket);
-          client.destroy();
-          store.destroy();
-        });
-      }
-      client.pipe(store).pipe(client);
+      relaySockets(client, connect(target, '127.0.0.1'), this.open);
     });
   }
 

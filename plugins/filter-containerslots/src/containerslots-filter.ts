@@ -1,27 +1,24 @@
-import { fail, PASS, type Filter, type FilterRun, type FilterVerdict, type NodeTable, type PlacementRequest } from '@swarm/plugin-sdk';
+import {
+  fail,
+  PASS,
+  type Filter,
+  type FilterRun,
+  type FilterVerdict,
+  type Node,
+  type NodeTable,
+  type PlacementRequest,
+} from '@swarm/plugin-sdk';
 
 const LABEL = 'containerslots';
 const NO_SLOTS: FilterVerdict = fail('no available container slots');
 const CONDITIONS: readonly string[] = Object.freeze(['available container slots']);
 // Go's strconv.Atoi: an optional sign and decimal digits, nothing else.
 const INTEGER = /^[+-]?\d+$/;
-/** Distinct label texts kept parsed (a cluster has a handful; past this the cache starts over). */
-const MAX_PARSED = 1024;
 
-/**
- * Slot counts by label text, NaN for a text that is not an integer (then ignored): a cluster has few
- * distinct values, so each is parsed once rather than once per node and decision.
- */
-const parsedSlots = new Map<string, number>();
-
-function slotsOf(text: string): number {
-  let slots = parsedSlots.get(text);
-  if (slots === undefined) {
-    slots = INTEGER.test(text) ? Number(text) : Number.NaN;
-    if (parsedSlots.size >= MAX_PARSED) parsedSlots.clear();
-    parsedSlots.set(text, slots);
-  }
-  return slots;
+/** The node's slot count, or NaN when the label is missing or not an integer (then ignored). */
+function slotsOf(node: Node): number {
+  const raw = node.labels()[LABEL];
+  return raw !== undefined && INTEGER.test(raw) ? Number(raw) : Number.NaN;
 }
 
 /**
@@ -45,16 +42,16 @@ export class ContainerSlotsFilter implements Filter {
   readonly name = 'containerslots';
 
   prepare(_request: PlacementRequest, table: NodeTable): FilterRun {
-    // The label's column: most nodes have none, and those pass without a check.
+    // The label's column: most nodes have none, and those pass without a check. The slot count is
+    // parsed once per node until it changes (a derived column), not once per decision.
     const labels = table.label(LABEL);
+    const slots = table.derived('containerslots:slots', slotsOf);
     const containers = table.containerCount;
     return {
       conditions: CONDITIONS,
       rowsToCheck: labelledRows(labels),
       check: (_node, row) => {
-        const text = labels[row];
-        if (text === undefined) return PASS;
-        const cap = slotsOf(text);
+        const cap = slots(row);
         return Number.isNaN(cap) || containers[row]! < cap ? PASS : NO_SLOTS;
       },
     };
