@@ -60,8 +60,17 @@ export async function startBrowser(folder: string): Promise<TestBrowser> {
     },
     screenshot: async (page, name) => {
       const path = join(dir, `${name}.png`);
-      await page.screenshot({ path });
-      return path;
+      // Chromium sometimes cannot capture a page that is still settling (a net error page on a busy
+      // machine: "Unable to capture screenshot"); a moment later it can.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await page.screenshot({ path });
+          return path;
+        } catch (error) {
+          if (attempt >= 3 || !/Unable to capture screenshot/.test(String(error))) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
     },
     close: () => browser.close(),
   };
