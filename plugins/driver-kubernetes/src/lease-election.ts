@@ -11,6 +11,16 @@ interface LeaseState {
   object: k8s.V1Lease | undefined;
 }
 
+/**
+ * A MicroTime read back from the server, for writing again: client-node hands it over as the
+ * server's text (six digits), which is kept as a V1MicroTime of the same instant.
+ */
+function microTime(read: k8s.V1MicroTime | string | undefined): k8s.V1MicroTime | undefined {
+  if (read === undefined) return undefined;
+  const date = new k8s.V1MicroTime(read instanceof Date ? read.getTime() : Date.parse(read));
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
 /** A Lease name for a store key (`docker/swarm/leader` → `swarm-docker-swarm-leader`). */
 function leaseName(key: string): string {
   return `swarm-${key
@@ -63,12 +73,14 @@ export class LeaseElection implements LeaderElection {
 
   /** Writes this candidate as the holder, from the state just read; false when another write won. */
   private async claim(state: LeaseState, value: string, renewal: boolean): Promise<boolean> {
-    const now = new Date();
+    // MicroTime fields are parsed with exactly six fractional digits (apimachinery's micro_time.go):
+    // client-node's V1MicroTime writes them so, a plain Date writes three and the write is refused.
+    const now = new k8s.V1MicroTime();
     const spec: k8s.V1LeaseSpec = {
       holderIdentity: value,
       leaseDurationSeconds: this.options.ttlSeconds,
-      renewTime: now as k8s.V1MicroTime,
-      acquireTime: (renewal ? (state.object?.spec?.acquireTime ?? now) : now) as k8s.V1MicroTime,
+      renewTime: now,
+      acquireTime: renewal ? (microTime(state.object?.spec?.acquireTime) ?? now) : now,
       leaseTransitions: renewal ? state.transitions : state.transitions + (state.holder && state.holder !== value ? 1 : 0),
     };
     try {
@@ -147,7 +159,13 @@ export class LeaseElection implements LeaderElection {
               namespace: this.options.namespace,
               body: {
                 metadata: { name: this.name, resourceVersion: state.object.metadata?.resourceVersion },
-                spec: { ...state.object.spec, holderIdentity: '', leaseDurationSeconds: 1 },
+                spec: {
+                  ...state.object.spec,
+                  holderIdentity: '',
+                  leaseDurationSeconds: 1,
+                  renewTime: new k8s.V1MicroTime(),
+                  acquireTime: microTime(state.object.spec?.acquireTime),
+                },
               },
             })
             .catch(() => undefined);
