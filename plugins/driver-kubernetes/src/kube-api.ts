@@ -128,8 +128,25 @@ export class KubeApi {
     );
   }
 
-  readService(name: string): Promise<k8s.V1Service> {
-    return this.call(`read service ${name}`, () => this.core.readNamespacedService({ name, namespace: this.namespace }));
+  /**
+   * Services by label, optionally one name: a list (not a get), so the manager needs no more than
+   * the `list` its RBAC already grants on services.
+   */
+  listServices(labelSelector: string, name?: string): Promise<k8s.V1ServiceList> {
+    return this.call('list services', () =>
+      this.core.listNamespacedService({
+        namespace: this.namespace,
+        labelSelector,
+        ...(name === undefined ? {} : { fieldSelector: `metadata.name=${name}` }),
+      }),
+    );
+  }
+
+  /** The namespace's `kube-root-ca.crt`, which the control plane publishes into every namespace as it is made. */
+  listRootCaConfigMap(): Promise<k8s.V1ConfigMapList> {
+    return this.call('list configmaps', () =>
+      this.core.listNamespacedConfigMap({ namespace: this.namespace, fieldSelector: 'metadata.name=kube-root-ca.crt' }),
+    );
   }
 
   /** Deletes the Service only if it is still the object with this UID (not one created since under the name). */

@@ -33,9 +33,12 @@ import { buildPod, claimNameFor, randomPortRequests } from './pod-spec.js';
 import { ResourceWatch } from './resource-watch.js';
 import { schedulableView } from './schedulable-view.js';
 import { NetworkAliases } from './network-aliases.js';
+import { aliasLabel, answeringNames, encodeMemberships, isUserDefined, labelledNames, membershipsAtCreate } from './network-membership.js';
 import { deferredPulls, imageInspect } from './node-images.js';
 
 const FIRST_LIST_WAIT_MS = 10_000;
+/** A Service this young may be for a container the previous primary was still making: the sweep leaves it. */
+const SWEEP_GRACE_MS = 5_000;
 const AUTO_REMOVE_WAIT_MS = 30_000;
 const HOST_PORT_FIRST = 32768;
 const HOST_PORT_LAST = 60999;
@@ -79,6 +82,8 @@ export class KubernetesCluster implements Cluster {
     ['pods', 'connecting'],
   ]);
   private podsListed = false;
+  private started = false;
+  private swept = false;
   private readonly nodeHost: KubeNodeHost;
 
   constructor(deps: KubernetesClusterDeps) {
@@ -148,6 +153,8 @@ export class KubernetesCluster implements Cluster {
       logger: this.logger,
     });
     await Promise.all([this.nodeWatch.start(FIRST_LIST_WAIT_MS), this.podWatch.start(FIRST_LIST_WAIT_MS)]);
+    this.started = true;
+    this.sweepAliasServices();
     if (this.apiError) this.logger.warn({ server: this.api.server, err: this.apiError }, 'kubernetes: the API server cannot be used yet');
     else
       this.logger.info({ server: this.api.server, nodes: this.nodeMap.size, namespace: this.options.namespace }, 'kubernetes: connected');
@@ -235,6 +242,7 @@ export class KubernetesCluster implements Cluster {
       for (const [before, after] of changed) for (const event of transitionEvents(before, after)) this.publish(event);
       for (const container of removed) this.publish(containerEvent(container, 'destroy'));
     }
+    for (const container of removed) void this.releaseNamesOf(container);
     this.podsListed = true;
     for (const container of this.index.all()) this.autoRemove(container);
   }
@@ -245,7 +253,10 @@ export class KubernetesCluster implements Cluster {
       if (removed) {
         if (removed.state === 'running') this.publish(containerEvent(removed, 'die', { exitCode: String(removed.dockerState.exitCode) }));
         // a pod deleted for `docker start` comes back under the same docker ID: no destroy for it
-        if (!this.control.recreating.has(removed.podName)) this.publish(containerEvent(removed, 'destroy'));
+        if (!this.control.recreating.has(removed.podName)) {
+          this.publish(containerEvent(removed, 'destroy'));
+          void this.releaseNamesOf(removed);
+        }
       }
       return;
     }
@@ -289,6 +300,23 @@ export class KubernetesCluster implements Cluster {
 
   setRole(role: ClusterRole): void {
     this.role = role;
+    this.sweepAliasServices();
+  }
+
+  /**
+   * Once per manager, when it is the one making containers (started with the pods listed, and
+   * primary): deletes swarm's alias Services no container answers to, left by a manager that
+   * stopped between a container's removal and its Service's.
+   */
+  private sweepAliasServices(): void {
+    if (this.swept || !this.started || !this.podsListed || this.role !== 'primary') return;
+    this.swept = true;
+    this.aliases
+      .sweep((name) => this.answered(name), SWEEP_GRACE_MS)
+      .then((removed) => {
+        if (removed.length > 0) this.logger.info({ services: removed }, 'kubernetes: removed alias Services no container answers to');
+      })
+      .catch((error: Error) => this.logger.warn({ err: error.message }, 'kubernetes: cannot look for unused alias Services'));
   }
 
   /** `docker run --rm`: the daemon removes the container once it exits. */
@@ -326,6 +354,8 @@ export class KubernetesCluster implements Cluster {
     const node = chosen ? this.nodeMap.get(chosen.name) : undefined;
     if (!node) throw KubernetesErrors.noNodeChosen();
     this.pendingNames.add(dockerName);
+    const networks = membershipsAtCreate(request.config, dockerName);
+    const releaseNames = this.aliases.hold(answeringNames(networks));
     try {
       const id = randomBytes(32).toString('hex');
       const { pod, claims } = buildPod({
@@ -338,10 +368,10 @@ export class KubernetesCluster implements Cluster {
         createdAt: new Date().toISOString(),
         namedVolumes: this.options.namedVolumes,
         hostPorts: this.pickHostPorts(node, randomPortRequests(request.config)),
-        aliases: this.aliases.aliasesFor(request.config, dockerName),
+        networks,
       });
       for (const volume of claims) await this.ensureClaim(volume);
-      await this.aliases.ensureServices(request.config, dockerName);
+      await this.aliases.ensureServices(answeringNames(networks));
       const created = await this.api.createPod(pod).catch((error: unknown) => {
         if ((error as { details?: { kubernetesStatus?: number } }).details?.kubernetesStatus === 409)
           throw KubernetesErrors.nameInUse({ name: dockerName });
@@ -353,6 +383,7 @@ export class KubernetesCluster implements Cluster {
       return after;
     } finally {
       this.pendingNames.delete(dockerName);
+      releaseNames();
     }
   }
 
@@ -395,7 +426,20 @@ export class KubernetesCluster implements Cluster {
   async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
     const own = this.own(container);
     await this.control.remove(own, options.force ?? false);
-    await this.aliases.releaseServices(own.config, own.name, this.index.all());
+    await this.releaseNamesOf(own);
+  }
+
+  /** Releases the Services of the names a container that left answered to, unless another container still does. */
+  private releaseNamesOf(gone: PodContainer): Promise<void> {
+    return this.aliases.releaseServices(labelledNames(gone.pod), (name) =>
+      this.index.all().some((other) => other.podName !== gone.podName && other.pod.metadata?.labels?.[aliasLabel(name)] === 'true'),
+    );
+  }
+
+  /** Whether some container answers to the name (its pod carries the alias label). */
+  private answered(name: string): boolean {
+    const label = aliasLabel(name);
+    return this.index.all().some((container) => container.pod.metadata?.labels?.[label] === 'true');
   }
 
   own(container: Container): PodContainer {
@@ -424,19 +468,38 @@ export class KubernetesCluster implements Cluster {
   }
 
   /**
-   * A namespace is one network, so connecting gives the container more names (alias labels and
-   * their Services) and disconnecting keeps it reachable: compose 1.x disconnects and reconnects
-   * every container it creates, to set its aliases.
+   * A namespace is one network, so a network's membership is the names a container answers to:
+   * connecting adds its name and aliases there (alias labels and their Services), disconnecting
+   * takes away the names no other network of the container still gives it, and releases their
+   * Services once no container answers to them.
    */
   async networkMembership(network: string, container: PodContainer, connect: boolean, aliases: readonly string[]): Promise<void> {
-    if (!this.networkJson(network))
+    const anchor = this.nodes()[0];
+    const name = anchor ? this.aliases.nameOf(network, anchor) : undefined;
+    if (!name)
       throw KubernetesErrors.apiRefused({ status: 404, what: 'network', message: `network ${network} not found` }, { httpStatus: 404 });
-    if (!connect) return;
-    const labels = this.aliases.aliasLabels([container.name, ...aliases]);
-    const missing = Object.keys(labels).filter((key) => container.pod.metadata?.labels?.[key] !== 'true');
-    if (missing.length === 0) return;
-    this.index.put(await this.api.patchPodMetadata(container.podName, { labels }));
-    await this.aliases.ensureAliasServices([container.name, ...aliases]);
+    const current = this.control.current(container);
+    const before = new Map(current.memberships);
+    const after = new Map(before);
+    if (connect) after.set(name, [...new Set([...(before.get(name) ?? []), ...(isUserDefined(name) ? [current.name, ...aliases] : [])])]);
+    else after.delete(name);
+    const had = new Set(answeringNames(before));
+    const has = new Set(answeringNames(after));
+    const added = [...has].filter((alias) => !had.has(alias));
+    const dropped = [...had].filter((alias) => !has.has(alias));
+    const releaseNames = this.aliases.hold(added);
+    try {
+      await this.aliases.ensureServices(added);
+      const labels: Record<string, string | null> = {};
+      for (const alias of added) labels[aliasLabel(alias)] = 'true';
+      for (const alias of dropped) labels[aliasLabel(alias)] = null;
+      this.index.put(
+        await this.api.patchPodMetadata(current.podName, { labels, annotations: { [PodMarks.networks]: encodeMemberships(after) } }),
+      );
+    } finally {
+      releaseNames();
+    }
+    await this.aliases.releaseServices(dropped, (alias) => this.answered(alias));
   }
 
   networkJson(idOrName: string): Record<string, unknown> | undefined {

@@ -14,6 +14,8 @@ export const PodMarks = {
   created: 'swarm.io/created',
   /** Finalizer: keeps a stopped container's pod (and its exit code) until `docker rm`. */
   keep: 'swarm.io/keep-until-removed',
+  /** Annotation: the docker networks the container is on, with the names it answers to on each (JSON). */
+  networks: 'swarm.io/networks',
   /** Label prefix: one label per network alias, which that alias's headless Service selects. */
   aliasPrefix: 'alias.swarm.io/',
   /** Label on the Services the driver makes for network aliases. */

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
-import type { ContainerConfig, Logger, Network, NetworkCreateRequest, NetworkInventory, NetworkManagement, Node } from '@swarm/plugin-sdk';
+import type { Logger, Network, NetworkCreateRequest, NetworkInventory, NetworkManagement, Node } from '@swarm/plugin-sdk';
 import { KubernetesErrors } from './errors.js';
 import { apiStatus, type KubeApi } from './kube-api.js';
 import { PodMarks } from './labels.js';
+import { aliasLabel } from './network-membership.js';
 import type { PodContainer } from './pod-container.js';
-import { isDnsLabel } from './pod-names.js';
 
 const DNS_1035 = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const NETWORK_CONFIGMAP = 'swarm.io/network';
-const SHARED_MODES = new Set(['', 'default', 'bridge', 'host']);
 
 interface StoredNetwork {
   id: string;
@@ -23,11 +22,18 @@ interface StoredNetwork {
  * User-defined networks over one namespace. A namespace is one flat network, so a docker network
  * is a record (a ConfigMap, so a restarted manager finds it) and what it buys is names: every
  * container answers to its name and its network aliases (compose service names) through a
- * headless Service per alias that selects the pods carrying that alias's label. Containers on
- * different docker networks are not isolated from each other.
+ * headless Service per alias that selects the pods carrying that alias's label; the Service goes
+ * when the last container answering to the alias does. Containers on different docker networks are
+ * not isolated from each other.
  */
 export class NetworkAliases {
   private readonly networks = new Map<string, StoredNetwork>();
+  /** Names some container is about to answer to (see `hold`). */
+  private readonly held = new Map<string, number>();
+  /** The tail of each name's Service operations. */
+  private readonly queues = new Map<string, Promise<void>>();
+  /** When the built-in `bridge` network was created: the namespace's, once known (see `load`). */
+  private bridgeCreated = new Date().toISOString();
 
   constructor(
     private readonly api: KubeApi,
@@ -35,6 +41,13 @@ export class NetworkAliases {
   ) {}
 
   async load(): Promise<void> {
+    await this.api
+      .listRootCaConfigMap()
+      .then((maps) => {
+        const created = maps.items[0]?.metadata?.creationTimestamp;
+        if (created) this.bridgeCreated = new Date(created).toISOString();
+      })
+      .catch(() => undefined); // keep the time this manager first saw the namespace
     const maps = await this.api.core.listNamespacedConfigMap({ namespace: this.api.namespace, labelSelector: `${NETWORK_CONFIGMAP}=true` });
     this.networks.clear();
     for (const map of maps.items) {
@@ -77,7 +90,13 @@ export class NetworkAliases {
 
   private builtin(node: Node): Network {
     return this.asNetwork(
-      { id: createHash('sha256').update('bridge').digest('hex'), name: 'bridge', driver: 'bridge', labels: {}, created: '' },
+      {
+        id: createHash('sha256').update('bridge').digest('hex'),
+        name: 'bridge',
+        driver: 'bridge',
+        labels: {},
+        created: this.bridgeCreated,
+      },
       node,
     );
   }
@@ -146,6 +165,11 @@ export class NetworkAliases {
     };
   }
 
+  /** The name of a network given by ID, ID prefix or name; undefined when unknown. */
+  nameOf(idOrName: string, node: Node): string | undefined {
+    return this.inventory(() => [node]).find(idOrName)?.name;
+  }
+
   /** `GET /networks/{id}` as an engine answers it, for the engine façade; undefined when unknown. */
   inspectJson(idOrName: string, node: Node, containers: readonly PodContainer[]): Record<string, unknown> | undefined {
     const all = [this.builtin(node), ...[...this.networks.values()].map((stored) => this.asNetwork(stored, node))];
@@ -155,9 +179,7 @@ export class NetworkAliases {
     if (!network) return undefined;
     const members: Record<string, unknown> = {};
     for (const container of containers) {
-      const mode = String(container.config.HostConfig?.NetworkMode ?? 'default');
-      const joined = mode === network.name || ((mode === 'default' || mode === '' || mode === 'bridge') && network.name === 'bridge');
-      if (!joined) continue;
+      if (!container.memberships.has(network.name)) continue;
       const ip = container.pod.status?.podIP ?? '';
       members[container.id] = {
         Name: container.name,
@@ -170,63 +192,95 @@ export class NetworkAliases {
     return { ...network.summary, Containers: members };
   }
 
-  /** The names a container answers to: its own, and its aliases on every network it joins. */
-  aliasesFor(config: ContainerConfig, dockerName: string): string[] {
-    const endpoints = ((config['NetworkingConfig'] as { EndpointsConfig?: Record<string, { Aliases?: string[] | null }> } | undefined)
-      ?.EndpointsConfig ?? {}) as Record<string, { Aliases?: string[] | null }>;
-    // as with docker, names resolve on user-defined networks only
-    const mode = String(config.HostConfig?.NetworkMode ?? '');
-    if (SHARED_MODES.has(mode)) return [];
-    const names = new Set<string>([dockerName]);
-    for (const endpoint of Object.values(endpoints)) for (const alias of endpoint.Aliases ?? []) names.add(alias);
-    return [...names].filter((name) => isDnsLabel(name));
+  /**
+   * Holds names while a container that will answer to them is being made or connected: a release
+   * running meanwhile (another container with the same alias going) keeps their Services.
+   */
+  hold(names: readonly string[]): () => void {
+    for (const name of names) this.held.set(name, (this.held.get(name) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const name of names) {
+        const left = (this.held.get(name) ?? 1) - 1;
+        if (left > 0) this.held.set(name, left);
+        else this.held.delete(name);
+      }
+    };
   }
 
-  /** The pod labels that make a pod answer to these names. */
-  aliasLabels(names: readonly string[]): Record<string, string> {
-    const labels: Record<string, string> = {};
-    for (const name of names) if (isDnsLabel(name)) labels[`${PodMarks.aliasPrefix}${name}`] = 'true';
-    return labels;
-  }
-
-  /** A headless Service per alias (DNS-1035 names only), so other pods resolve the alias to this pod. */
-  async ensureServices(config: ContainerConfig, dockerName: string): Promise<void> {
-    await this.ensureAliasServices(this.aliasesFor(config, dockerName));
-  }
-
-  async ensureAliasServices(aliases: readonly string[]): Promise<void> {
-    for (const alias of aliases) {
-      if (!DNS_1035.test(alias)) continue;
-      const service: k8s.V1Service = {
-        metadata: { name: alias, labels: { [PodMarks.service]: 'true' } },
-        spec: { clusterIP: 'None', selector: { [`${PodMarks.aliasPrefix}${alias}`]: 'true' }, publishNotReadyAddresses: true },
-      };
-      await this.api.createService(service).catch((error: unknown) => {
-        if (apiStatus(error) !== 409) throw error;
+  /** A headless Service per name (DNS-1035 names only), so other pods resolve the name to the pods labelled with it. */
+  async ensureServices(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      if (!DNS_1035.test(name)) continue;
+      await this.serialized(name, async () => {
+        const service: k8s.V1Service = {
+          metadata: { name, labels: { [PodMarks.service]: 'true' } },
+          spec: { clusterIP: 'None', selector: { [aliasLabel(name)]: 'true' }, publishNotReadyAddresses: true },
+        };
+        await this.api.createService(service).catch((error: unknown) => {
+          if (apiStatus(error) !== 409) throw error;
+        });
       });
     }
   }
 
   /**
-   * Deletes the alias Services no remaining container answers to. Only swarm's own: a Service of
-   * the same name that the user made (ensureAliasServices left it alone on the 409) stays.
+   * Deletes the Services of these names that no container answers to any more (`needed` says which
+   * still do). Only swarm's own: a Service of the same name that the user made (ensureServices left
+   * it alone on the 409) stays.
    */
-  async releaseServices(config: ContainerConfig, dockerName: string, remaining: readonly PodContainer[]): Promise<void> {
-    for (const alias of this.aliasesFor(config, dockerName)) {
-      if (!DNS_1035.test(alias)) continue;
-      const label = `${PodMarks.aliasPrefix}${alias}`;
-      if (remaining.some((container) => container.pod.metadata?.labels?.[label] === 'true')) continue;
-      await this.releaseService(alias).catch((error: unknown) => {
-        if (apiStatus(error) !== 404 && apiStatus(error) !== 409)
-          this.logger.warn({ service: alias, err: (error as Error).message }, 'kubernetes: alias service not removed');
+  async releaseServices(names: readonly string[], needed: (name: string) => boolean): Promise<void> {
+    for (const name of names) {
+      if (!DNS_1035.test(name)) continue;
+      await this.serialized(name, async () => {
+        if (this.held.has(name) || needed(name)) return;
+        await this.deleteOwnService(name);
+      }).catch((error: unknown) => {
+        this.logger.warn({ service: name, err: (error as Error).message }, 'kubernetes: alias service not removed');
       });
     }
   }
 
-  private async releaseService(alias: string): Promise<void> {
-    const service = await this.api.readService(alias);
-    const uid = service.metadata?.uid;
-    if (service.metadata?.labels?.[PodMarks.service] !== 'true' || !uid) return;
-    await this.api.deleteService(alias, uid);
+  /**
+   * After a restart: deletes swarm's alias Services that no container answers to, which a manager
+   * stopped between a container's removal and its Service's left behind. A Service younger than
+   * `graceMs` is left alone: another manager may be making the container it is for.
+   */
+  async sweep(needed: (name: string) => boolean, graceMs: number): Promise<string[]> {
+    const services = await this.api.listServices(`${PodMarks.service}=true`);
+    const stale = services.items
+      .map((service) => ({ name: service.metadata?.name ?? '', created: Date.parse(String(service.metadata?.creationTimestamp ?? '')) }))
+      .filter(({ name, created }) => name !== '' && !(Date.now() - created < graceMs));
+    await this.releaseServices(
+      stale.map(({ name }) => name),
+      needed,
+    );
+    return stale.map(({ name }) => name).filter((name) => !this.held.has(name) && !needed(name));
+  }
+
+  private async deleteOwnService(name: string): Promise<void> {
+    const found = await this.api.listServices(`${PodMarks.service}=true`, name);
+    for (const service of found.items) {
+      const uid = service.metadata?.uid;
+      if (!uid) continue;
+      await this.api.deleteService(name, uid).catch((error: unknown) => {
+        // gone already, or replaced by another object under the name since the list
+        if (apiStatus(error) !== 404 && apiStatus(error) !== 409) throw error;
+      });
+    }
+  }
+
+  /** Runs `task` after every earlier task for the same name, so a create and a delete of one Service never interleave. */
+  private serialized(name: string, task: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(name) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const settled = run.catch(() => undefined);
+    this.queues.set(name, settled);
+    void settled.then(() => {
+      if (this.queues.get(name) === settled) this.queues.delete(name);
+    });
+    return run;
   }
 }

@@ -2,6 +2,7 @@ import type * as k8s from '@kubernetes/client-node';
 import type { Container, ContainerConfig, ContainerInspect, ContainerSummary, Node } from '@swarm/plugin-sdk';
 import { humanDuration, requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { PodMarks } from './labels.js';
+import { membershipsOf, type Memberships } from './network-membership.js';
 
 const ZERO_TIME = '0001-01-01T00:00:00Z';
 
@@ -104,6 +105,7 @@ export class PodContainer implements Container {
   readonly reservedCpus: number;
   readonly created: string;
   readonly dockerState: ContainerState;
+  private joined: Memberships | undefined;
 
   constructor(
     readonly pod: k8s.V1Pod,
@@ -182,11 +184,27 @@ export class PodContainer implements Container {
     };
   }
 
+  /** The docker networks the container is on, with the names it answers to on each. */
+  get memberships(): Memberships {
+    this.joined ??= membershipsOf(this.pod, this.config, this.name);
+    return this.joined;
+  }
+
   private networks(): Record<string, unknown> {
     const ip = this.pod.status?.podIP ?? '';
-    const mode = String(this.config.HostConfig?.NetworkMode ?? 'default');
-    const name = mode === 'default' || mode === '' ? 'bridge' : mode;
-    return { [name]: { IPAddress: ip, IPPrefixLen: ip ? 24 : 0, Gateway: '', MacAddress: '', NetworkID: name, EndpointID: this.podName } };
+    const networks: Record<string, unknown> = {};
+    for (const [network, names] of this.memberships) {
+      networks[network] = {
+        Aliases: names.length > 0 ? names.filter((name) => name !== this.name) : null,
+        IPAddress: ip,
+        IPPrefixLen: ip ? 24 : 0,
+        Gateway: '',
+        MacAddress: '',
+        NetworkID: network,
+        EndpointID: this.podName,
+      };
+    }
+    return networks;
   }
 
   /** `docker inspect`: the create config, the state from the pod status, the pod's address. */

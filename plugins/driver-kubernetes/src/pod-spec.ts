@@ -4,6 +4,7 @@ import { requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { KubernetesErrors } from './errors.js';
 import { PodMarks } from './labels.js';
 import type { NamedVolumeMode } from './options.js';
+import { aliasLabel, answeringNames, encodeMemberships, type Memberships } from './network-membership.js';
 import { isDnsLabel } from './pod-names.js';
 import { cpuQuantity } from './quantity.js';
 import { refuseUnsupported } from './unsupported-options.js';
@@ -21,8 +22,8 @@ export interface PodInputs {
   namedVolumes: NamedVolumeMode;
   /** Host ports picked for `-p 80` / `-P` (container port/protocol → host port). */
   hostPorts: ReadonlyMap<string, number>;
-  /** Network aliases the container answers to (its name, compose service names). */
-  aliases: readonly string[];
+  /** The docker networks the container is on, with the names it answers to there (its name, compose service names). */
+  networks: Memberships;
 }
 
 /** Name of the claim a named volume becomes with kubernetes.volumes=pvc. */
@@ -249,7 +250,7 @@ export function buildPod(inputs: PodInputs): { pod: k8s.V1Pod; claims: string[] 
   refuseUnsupported(config);
   const labels: Record<string, string> = { [PodMarks.managed]: 'true' };
   for (const [key, value] of Object.entries(config.Labels ?? {})) if (validLabel(key, value)) labels[key] = value;
-  for (const alias of inputs.aliases) if (isDnsLabel(alias)) labels[`${PodMarks.aliasPrefix}${alias}`] = 'true';
+  for (const name of answeringNames(inputs.networks)) labels[aliasLabel(name)] = 'true';
   const volumes = plannedVolumes(config, inputs.namedVolumes);
   const container: k8s.V1Container = { name: 'container', image: config.Image, imagePullPolicy: 'IfNotPresent' };
   const command = asList(config.Entrypoint);
@@ -301,6 +302,7 @@ export function buildPod(inputs: PodInputs): { pod: k8s.V1Pod; claims: string[] 
         [PodMarks.node]: inputs.node,
         [PodMarks.created]: inputs.createdAt,
         [PodMarks.config]: JSON.stringify(config),
+        [PodMarks.networks]: encodeMemberships(inputs.networks),
       },
       finalizers: [PodMarks.keep],
     },

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ContainerConfig } from '@swarm/plugin-sdk';
 import { buildPod, randomPortRequests } from '../src/pod-spec.js';
 
-function pod(config: Partial<ContainerConfig>, extra: { hostPorts?: Map<string, number>; aliases?: string[]; pvc?: boolean } = {}) {
+function pod(
+  config: Partial<ContainerConfig>,
+  extra: { hostPorts?: Map<string, number>; networks?: Map<string, string[]>; pvc?: boolean } = {},
+) {
   return buildPod({
     id: 'a'.repeat(64),
     dockerName: 'web_1',
@@ -13,7 +16,7 @@ function pod(config: Partial<ContainerConfig>, extra: { hostPorts?: Map<string, 
     createdAt: '2026-12-04T00:00:00.000Z',
     namedVolumes: extra.pvc ? 'persistentVolumeClaim' : 'emptyDir',
     hostPorts: extra.hostPorts ?? new Map(),
-    aliases: extra.aliases ?? [],
+    networks: extra.networks ?? new Map(),
   });
 }
 
@@ -135,8 +138,10 @@ describe('buildPod', () => {
   });
 
   it('labels the pod with the names it answers to on a user-defined network', () => {
-    const { pod: made } = pod({ HostConfig: { NetworkMode: 'shop_default' } }, { aliases: ['web', 'web_1'] });
+    const networks = new Map([['shop_default', ['web_1', 'web']]]);
+    const { pod: made } = pod({ HostConfig: { NetworkMode: 'shop_default' } }, { networks });
     expect(made.metadata?.labels?.['alias.swarm.io/web']).toBe('true');
     expect(made.metadata?.labels?.['alias.swarm.io/web_1']).toBeUndefined();
+    expect(JSON.parse(made.metadata?.annotations?.['swarm.io/networks'] ?? '')).toEqual({ shop_default: ['web_1', 'web'] });
   });
 });
