@@ -476,7 +476,7 @@ describe('swarm manage -c kubernetes', () => {
     }
   });
 
-  it('elects one primary among replicated managers through a Lease; the replica forwards and takes over', async () => {
+  it('elects one primary among replicated managers through a Lease; the replica forwards and takes over from a killed primary', async () => {
     const replicated = (port: number) =>
       startManager({
         discovery: 'k8s://',
@@ -508,12 +508,29 @@ describe('swarm manage -c kubernetes', () => {
       })();
       const lease = await coordination.readNamespacedLease({ name: 'swarm-docker-swarm-leader', namespace: 'default' });
       expect(lease.spec?.holderIdentity).toBe(`127.0.0.1:${REPLICA_PORTS[0]}`);
+      // the API server parses MicroTime with exactly six fractional digits; the double refuses anything else
+      expect(String(lease.spec?.renewTime)).toMatch(/T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
       // no --rm: the test's first manager watches the same namespace and would remove it too
       const viaReplica = await docker(REPLICA_PORTS[1], 'run', '--name', 'forwarded', 'busybox:local', 'echo', 'via-replica');
       expect(viaReplica.stdout).toBe('via-replica');
-      await docker(REPLICA_PORTS[1], 'rm', 'forwarded');
+      for (const name of ['kept-1', 'kept-2'])
+        expect((await docker(REPLICA_PORTS[1], 'run', '-d', '--name', name, 'busybox:local', 'sleep', '600')).code).toBe(0);
+      const listed = async (port: number) =>
+        (await docker(port, 'ps', '-a', '--format', '{{.Names}}')).stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((name) => name.split('/').pop())
+          .sort();
+      const before = await listed(REPLICA_PORTS[0]);
+      expect(before).toEqual(expect.arrayContaining(['forwarded', 'kept-1', 'kept-2']));
+      // kill -9: no resignation, the replica waits the TTL out
+      const killed = Date.now();
+      process.kill(first.pid, 'SIGKILL');
       await first.stop();
-      await waitUntil(async () => (await role(REPLICA_PORTS[1])) === 'primary', 'the replica takes over', 10_000);
+      await waitUntil(async () => (await role(REPLICA_PORTS[1])) === 'primary', 'the replica takes over', 3_000 + 5_000);
+      expect(Date.now() - killed).toBeLessThan(3_000 + 5_000);
+      expect(await listed(REPLICA_PORTS[1])).toEqual(before);
+      expect((await docker(REPLICA_PORTS[1], 'rm', '-f', 'forwarded', 'kept-1', 'kept-2')).code).toBe(0);
     } finally {
       await first.stop();
       await second?.stop();
