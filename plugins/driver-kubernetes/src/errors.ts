@@ -68,8 +68,8 @@ export const KubernetesErrors = {
     code: ErrorCodes.NOT_SUPPORTED,
     message: (p: { what: string; why: string }) => `${p.what} is not supported with the kubernetes driver: ${p.why}`,
   }),
-  /** The engine façade's own refusals, in Docker's words. */
-  facadeNotFound: defineError('kubernetes.facade-not-found', {
+  /** The engine emulator's own refusals, in Docker's words. */
+  emulatorNotFound: defineError('kubernetes.emulator-not-found', {
     code: ErrorCodes.NOT_FOUND,
     message: (p: { what: string }) => p.what,
   }),

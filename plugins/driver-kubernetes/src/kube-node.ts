@@ -12,7 +12,7 @@ export interface NodeImages {
 export interface KubeNodeHost {
   containersOn(node: KubeNode): readonly Container[];
   containerOn(node: KubeNode, idOrName: string): Container | undefined;
-  /** Where the driver serves the Docker engine API of its pods (see facade/). */
+  /** Where the driver serves the Docker engine API of its pods (see engine-emulator/). */
   endpoint(): EngineEndpoint | undefined;
 }
 

@@ -19,7 +19,7 @@ import type {
 import { reschedulePolicy } from '@swarm/plugin-sdk/helpers';
 import { containerEvent, transitionEvents } from './container-events.js';
 import { KubernetesErrors } from './errors.js';
-import { EngineFacade } from './facade/engine-facade.js';
+import { EngineEmulator } from './engine-emulator/engine-emulator.js';
 import { infoRows } from './info-rows.js';
 import { KubeApi, loadKubeConfig } from './kube-api.js';
 import { KubeNode, type KubeNodeHost } from './kube-node.js';
@@ -54,7 +54,7 @@ export interface KubernetesClusterDeps {
  * The "kubernetes" driver: every Kubernetes Node is a swarm node and every docker container one
  * pod, placed by swarm's own filters and strategy and bound to the chosen node. It talks only to
  * the API server: container verbs the Docker API proxies to an engine (inspect, logs, exec,
- * attach, stop, wait) are served by an engine façade in this process, over the pods API.
+ * attach, stop, wait) are served by an engine emulator in this process (engine-emulator/), over the pods API.
  */
 export class KubernetesCluster implements Cluster {
   readonly driverName = 'kubernetes';
@@ -68,7 +68,7 @@ export class KubernetesCluster implements Cluster {
   private readonly ghostNodes = new Map<string, KubeNode>();
   private readonly index: PodIndex;
   readonly control: PodControl;
-  private readonly facade: EngineFacade;
+  private readonly engineEmulator: EngineEmulator;
   private readonly aliases: NetworkAliases;
   private readonly listeners = new Set<(event: ClusterEvent) => void>();
   private readonly pendingNames = new Set<string>();
@@ -99,12 +99,17 @@ export class KubernetesCluster implements Cluster {
       logger: this.logger,
       emit: (container, action, extra) => this.publish(containerEvent(container, action, extra)),
     });
-    this.facade = new EngineFacade({ cluster: this, config: this.kubeConfig, namespace: this.options.namespace, logger: this.logger });
+    this.engineEmulator = new EngineEmulator({
+      cluster: this,
+      config: this.kubeConfig,
+      namespace: this.options.namespace,
+      logger: this.logger,
+    });
     this.aliases = new NetworkAliases(this.api, this.logger);
     this.nodeHost = {
       containersOn: (node) => this.index.onNode(node.name),
       containerOn: (node, idOrName) => this.index.findOn(node.name, idOrName),
-      endpoint: () => this.facade.endpoint(),
+      endpoint: () => this.engineEmulator.endpoint(),
     };
     this.capabilities = {
       images: {
@@ -124,7 +129,7 @@ export class KubernetesCluster implements Cluster {
   }
 
   async start(): Promise<void> {
-    await this.facade.start();
+    await this.engineEmulator.start();
     await this.aliases
       .load()
       .catch((error: Error) => this.logger.warn({ err: error.message }, 'kubernetes: cannot read the network records'));
@@ -163,7 +168,7 @@ export class KubernetesCluster implements Cluster {
   async stop(): Promise<void> {
     this.nodeWatch?.stop();
     this.podWatch?.stop();
-    await this.facade.stop();
+    await this.engineEmulator.stop();
   }
 
   /** Why the API server cannot be used (the nodes' watch first), or nothing when both watches are healthy. */

@@ -170,7 +170,7 @@ export class NetworkAliases {
     return this.inventory(() => [node]).find(idOrName)?.name;
   }
 
-  /** `GET /networks/{id}` as an engine answers it, for the engine façade; undefined when unknown. */
+  /** `GET /networks/{id}` as an engine answers it, for the engine emulator; undefined when unknown. */
   inspectJson(idOrName: string, node: Node, containers: readonly PodContainer[]): Record<string, unknown> | undefined {
     const all = [this.builtin(node), ...[...this.networks.values()].map((stored) => this.asNetwork(stored, node))];
     const network =

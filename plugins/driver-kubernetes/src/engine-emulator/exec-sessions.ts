@@ -17,7 +17,7 @@ export interface ExecSession {
 
 const MAX_SESSIONS = 10_000;
 
-/** Exec instances made through the façade, as dockerd keeps them for `exec inspect`. */
+/** Exec instances made through the engine emulator, as dockerd keeps them for `exec inspect`. */
 export class ExecSessions {
   private readonly sessions = new Map<string, ExecSession>();
 

@@ -14,8 +14,8 @@ import { readBody, readUpgradeBody } from './request-bodies.js';
 import { streamLogs } from './logs.js';
 import { serveStats } from './stats.js';
 
-/** What the façade needs of the cluster. */
-export interface FacadeCluster {
+/** What the engine emulator needs of the cluster. */
+export interface EmulatedCluster {
   container(idOrName: string): PodContainer | undefined;
   /** `GET /images/{name}/json`'s answer, or undefined for an image no node reports. */
   imageJson(idOrName: string): Record<string, unknown> | undefined;
@@ -26,8 +26,8 @@ export interface FacadeCluster {
   readonly control: PodControl;
 }
 
-export interface FacadeOptions {
-  cluster: FacadeCluster;
+export interface EngineEmulatorOptions {
+  cluster: EmulatedCluster;
   config: k8s.KubeConfig;
   namespace: string;
   logger: Logger;
@@ -44,14 +44,14 @@ const UPGRADE_HEAD =
  * restart, attach and exec. Every node's `endpoint()` is this one Unix socket, so the API front
  * and its streaming, hijacking and exec bookkeeping work unchanged, and nothing dials a node.
  */
-export class EngineFacade {
+export class EngineEmulator {
   private readonly server: Server;
   private readonly dir = mkdtempSync(join(tmpdir(), 'swarm-k8s-'));
   private readonly socketPath = join(this.dir, 'engine.sock');
   private readonly exec: ExecRunner;
   private listening = false;
 
-  constructor(private readonly options: FacadeOptions) {
+  constructor(private readonly options: EngineEmulatorOptions) {
     this.exec = new ExecRunner(options.config, options.namespace);
     this.server = createServer((req, res) => void this.serve(req, res));
     this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.serveUpgrade(req, socket, head));
@@ -79,7 +79,7 @@ export class EngineFacade {
   }
 
   private route(req: IncomingMessage): { parts: string[]; query: URLSearchParams } {
-    const url = new URL(req.url ?? '/', 'http://facade');
+    const url = new URL(req.url ?? '/', 'http://engine-emulator');
     const path = url.pathname.replace(/^\/v\d+(\.\d+)?(?=\/)/, '');
     return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), query: url.searchParams };
   }
@@ -128,12 +128,12 @@ export class EngineFacade {
       if (kind === 'images' && method === 'GET' && parts[parts.length - 1] === 'json') {
         const name = parts.slice(1, -1).join('/');
         const image = this.options.cluster.imageJson(name);
-        if (!image) throw KubernetesErrors.facadeNotFound({ what: `No such image: ${name}` });
+        if (!image) throw KubernetesErrors.emulatorNotFound({ what: `No such image: ${name}` });
         return this.send(res, { status: 200, body: image });
       }
       if (kind === 'networks' && method === 'GET' && operation === '') {
         const network = this.options.cluster.networkJson(id);
-        if (!network) throw KubernetesErrors.facadeNotFound({ what: `network ${id} not found` });
+        if (!network) throw KubernetesErrors.emulatorNotFound({ what: `network ${id} not found` });
         return this.send(res, { status: 200, body: network });
       }
       if (kind === 'networks' && method === 'POST' && (operation === 'connect' || operation === 'disconnect')) {
@@ -164,7 +164,7 @@ export class EngineFacade {
           return await this.exec.run(session, res);
         }
       }
-      throw KubernetesErrors.facadeNotFound({ what: 'page not found' });
+      throw KubernetesErrors.emulatorNotFound({ what: 'page not found' });
     } catch (error) {
       this.fail(res, error);
     }
@@ -189,7 +189,7 @@ export class EngineFacade {
         socket.write(UPGRADE_HEAD);
         return await this.exec.run(session, socket);
       }
-      throw KubernetesErrors.facadeNotFound({ what: 'page not found' });
+      throw KubernetesErrors.emulatorNotFound({ what: 'page not found' });
     } catch (error) {
       const status = isSwarmError(error) ? error.httpStatus : 500;
       const body = JSON.stringify({ message: (error as Error).message });
@@ -210,7 +210,7 @@ export class EngineFacade {
 
   private fail(res: ServerResponse, error: unknown): void {
     const status = isSwarmError(error) ? error.httpStatus : 500;
-    if (status >= 500) this.options.logger.warn({ err: (error as Error).message }, 'kubernetes: engine façade call failed');
+    if (status >= 500) this.options.logger.warn({ err: (error as Error).message }, 'kubernetes: engine emulator call failed');
     if (res.headersSent) {
       res.destroy();
       return;
