@@ -332,6 +332,148 @@ describe('Kubernetes double: objects and Status errors', () => {
   });
 });
 
+describe('Kubernetes double: as strict as the API server on what clients write', () => {
+  const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+  const lease = (name: string, spec: Record<string, unknown>, resourceVersion?: string) => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, ...(resourceVersion ? { resourceVersion } : {}) },
+    spec,
+  });
+  const micro = (text: string) =>
+    `Lease in version "v1" cannot be handled as a Lease: parsing time "${text}" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".835Z" as ".000000"`;
+
+  it('refuses a MicroTime with three fractional digits, on create and on update, with the decode error', async () => {
+    const created = await raw(double, leases, { method: 'POST', body: lease('strict-micro', { renewTime: '2026-12-05T22:56:58.835Z' }) });
+    expect(created.status).toBe(400);
+    expect(created.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: micro('2026-12-05T22:56:58.835Z'),
+      reason: 'BadRequest',
+      code: 400,
+    });
+    const good = await raw(double, leases, {
+      method: 'POST',
+      body: lease('strict-micro', {
+        holderIdentity: 'a',
+        renewTime: '2026-12-05T23:56:58.835123+01:00',
+        acquireTime: '2026-12-05T22:56:58.000001Z',
+      }),
+    });
+    expect(good.status).toBe(201);
+    const stored = good.json<{ metadata: { resourceVersion: string }; spec: Record<string, unknown> }>();
+    expect(stored.spec).toEqual({
+      holderIdentity: 'a',
+      renewTime: '2026-12-05T22:56:58.835123Z',
+      acquireTime: '2026-12-05T22:56:58.000001Z',
+    });
+    const update = await raw(double, `${leases}/strict-micro`, {
+      method: 'PUT',
+      body: lease('strict-micro', { renewTime: '2026-12-05T22:57:58.835Z' }, stored.metadata.resourceVersion),
+    });
+    expect(update.json()).toMatchObject({ code: 400, reason: 'BadRequest', message: micro('2026-12-05T22:57:58.835Z') });
+    const renewed = await raw(double, `${leases}/strict-micro`, {
+      method: 'PUT',
+      body: lease('strict-micro', { holderIdentity: 'a', renewTime: '2026-12-05T22:57:58.835123Z' }, stored.metadata.resourceVersion),
+    });
+    expect(renewed.status).toBe(200);
+    expect(renewed.json<{ spec: { renewTime: string } }>().spec.renewTime).toBe('2026-12-05T22:57:58.835123Z');
+    // metav1.Time takes a fraction the layout lacks, and "" is no time at all
+    const pod = { metadata: { name: 'strict-time', deletionTimestamp: '' }, spec: { containers: [{ name: 'c', image: 'busybox:local' }] } };
+    expect((await raw(double, '/api/v1/namespaces/default/pods', { method: 'POST', body: pod })).json()).toMatchObject({
+      code: 400,
+      message: 'Pod in version "v1" cannot be handled as a Pod: parsing time "" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "2006"',
+    });
+  });
+
+  it('wants the resourceVersion on a PUT of an existing Lease (AllowUnconditionalUpdate false), not on other kinds', async () => {
+    const put = (name: string, resourceVersion?: string) =>
+      raw(double, `${leases}/${name}`, {
+        method: 'PUT',
+        body: lease(name, { holderIdentity: 'b', leaseDurationSeconds: 15 }, resourceVersion),
+      });
+    const created = await put('strict-rv');
+    expect(created.status).toBe(201);
+    const unconditional = await put('strict-rv');
+    expect(unconditional.status).toBe(422);
+    expect(unconditional.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message:
+        'leases.coordination.k8s.io "strict-rv" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      reason: 'Invalid',
+      details: {
+        name: 'strict-rv',
+        group: 'coordination.k8s.io',
+        kind: 'leases',
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: 0x0: must be specified for an update',
+            field: 'metadata.resourceVersion',
+          },
+        ],
+      },
+      code: 422,
+    });
+    const resourceVersion = created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
+    expect((await put('strict-rv', resourceVersion)).status).toBe(200);
+    // a patch applies to the current object, resourceVersion and all
+    const patched = await raw(double, `${leases}/strict-rv`, {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: { spec: { holderIdentity: 'c' } },
+    });
+    expect(patched.json<{ spec: { holderIdentity: string } }>().spec.holderIdentity).toBe('c');
+    // ConfigMaps are updated unconditionally
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'strict-unconditional' } } });
+    const configMap = await raw(double, '/api/v1/namespaces/default/configmaps/strict-unconditional', {
+      method: 'PUT',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'strict-unconditional' }, data: { a: '1' } },
+    });
+    expect(configMap.status).toBe(200);
+  });
+
+  it('names Services with DNS-1035 labels, and takes a headless Service without ports', async () => {
+    const dns1035 =
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+    for (const name of ['Web', '1web']) {
+      const refused = await raw(double, '/api/v1/namespaces/default/services', {
+        method: 'POST',
+        body: { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80 }] } },
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.json()).toMatchObject({
+        reason: 'Invalid',
+        message: `Service "${name}" is invalid: metadata.name: Invalid value: "${name}": ${dns1035}`,
+        details: {
+          name,
+          kind: 'Service',
+          causes: [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${name}": ${dns1035}` }],
+        },
+      });
+    }
+    const headless = await core.createNamespacedService({
+      namespace: 'default',
+      body: { metadata: { name: 'strict-headless' }, spec: { clusterIP: 'None', selector: { app: 'x' }, publishNotReadyAddresses: true } },
+    });
+    expect(headless.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'], type: 'ClusterIP', publishNotReadyAddresses: true });
+    const nodePort = await raw(double, '/api/v1/namespaces/default/services', {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'strict-nodeport' }, spec: { type: 'NodePort', clusterIP: 'None' } },
+    });
+    expect(nodePort.json()).toMatchObject({
+      code: 422,
+      message: `Service "strict-nodeport" is invalid: [spec.ports: Required value, spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services]`,
+    });
+  });
+});
+
 describe('Kubernetes double: lists and watches', () => {
   it('lists in pages with continue tokens, with label and field selectors', async () => {
     for (let i = 0; i < 5; i++)

@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { Json, JsonObject } from '../model/decode.js';
+import { aggregate, fieldError, renderFieldError, type FieldError } from '../model/field-errors.js';
 import { findResource, storeName, type ResourceDef } from '../model/resources.js';
-import { now } from '../model/time.js';
+import { GoTimeParseError, now, queryTime } from '../model/time.js';
 import type { KObject, Store } from '../store/store.js';
 import { readObject } from './bodies.js';
 import { sendJson } from './http-io.js';
@@ -25,6 +26,14 @@ export function assignToNode(store: Store, current: KObject, nodeName: string, a
   conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now() });
   status.conditions = conditions;
   return store.put('pods', pod);
+}
+
+/** ValidatePodBinding (pkg/apis/core/validation/validation.go). */
+function validatePodBinding(target: Record<string, string>): FieldError[] {
+  const errors: FieldError[] = [];
+  if (target.kind && target.kind !== 'Node') errors.push(fieldError.notSupported('target.kind', target.kind, ['Node', '<empty>']));
+  if (!target.name) errors.push(fieldError.required('target.name'));
+  return errors;
 }
 
 const flag = (query: URLSearchParams, name: string): boolean => ['true', '1', 'True', 't'].includes(query.get(name) ?? '');
@@ -85,13 +94,13 @@ export class PodSubresources {
     const binding = this.registry.decodeBody(bindingDef, body, {
       fieldValidation: query.get('fieldValidation') === 'Strict' ? 'Strict' : 'Ignore',
     });
-    const name = binding.metadata.name || info.name!;
+    // BindingREST.Create (pkg/registry/core/pod/storage/storage.go): the body names the pod itself
+    const name = binding.metadata.name ?? '';
     if (name !== info.name) throw errors.badRequest('name in URL does not match name in Binding object');
     const target = (binding.target ?? {}) as Record<string, string>;
-    if (!target.name) {
-      throw errors.invalid('', 'Binding', name, [{ type: 'FieldValueRequired', field: 'target.name', body: 'Required value' }]);
-    }
-    if (target.kind && target.kind !== 'Node') throw errors.badRequest(`must be a Node, got "${target.kind}"`);
+    const problems = validatePodBinding(target);
+    // returned as a plain aggregate error, which the API server answers as a 500 without a reason
+    if (problems.length) throw errors.unknown(aggregate(problems.map(renderFieldError)));
     const current = this.registry.store.peek(storeName(def), `${info.namespace}/${name}`);
     if (!current) throw errors.notFound({ group: '', resource: 'pods' }, name);
     const bindingResource = { group: '', resource: 'pods/binding' };
@@ -99,7 +108,7 @@ export class PodSubresources {
       throw errors.conflict(bindingResource, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     const spec = current.spec as Loose;
     if (spec.nodeName) throw errors.conflict(bindingResource, name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
-    if (query.get('dryRun') !== 'All') assignToNode(this.registry.store, current, target.name, binding.metadata.annotations);
+    if (query.get('dryRun') !== 'All') assignToNode(this.registry.store, current, target.name ?? '', binding.metadata.annotations);
     sendJson(response, 201, { ...successStatus(), code: 201 });
   }
 
@@ -138,7 +147,14 @@ export class PodSubresources {
     options.tailLines = number('tailLines');
     options.sinceSeconds = number('sinceSeconds');
     options.limitBytes = number('limitBytes');
-    options.sinceTime = query.get('sinceTime') ?? undefined;
+    const sinceTime = query.get('sinceTime');
+    try {
+      // decoded as a metav1.Time query parameter (UnmarshalQueryParameter), refused with time.Parse's error
+      options.sinceTime = sinceTime === null ? undefined : queryTime(sinceTime);
+    } catch (error) {
+      if (error instanceof GoTimeParseError) throw errors.badRequest(error.message);
+      throw error;
+    }
     if (options.tailLines !== undefined && options.tailLines < 0)
       problems.push({
         type: 'FieldValueInvalid',

@@ -13,6 +13,7 @@ import { asJson, ExpiredError, keyOf, objectKey, type KObject, type Store } from
 import { Admission } from './admission.js';
 import { jsonPatch, mergePatch, PatchError, strategicMergePatch } from './patch.js';
 import { ApiError, errors, type GroupResource } from './status.js';
+import { allowCreateOnUpdate, allowUnconditionalUpdate, resourceVersionRequired } from './update-strategy.js';
 import type { Loose } from '../model/loose.js';
 
 export interface WriteOptions {
@@ -50,7 +51,6 @@ export interface ListResult {
 }
 
 const groupResource = (def: ResourceDef): GroupResource => ({ group: def.group, resource: def.resource });
-const CREATE_ON_UPDATE = new Set(['endpoints', 'events', 'leases']);
 const stable = (value: unknown): string =>
   JSON.stringify(value, (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
 
@@ -123,6 +123,10 @@ export class Registry {
     return objectKey(def.namespaced ? namespace : undefined, name);
   }
 
+  exists(def: ResourceDef, namespace: string | undefined, name: string): boolean {
+    return this.store.peek(storeName(def), this.key(def, namespace, name)) !== undefined;
+  }
+
   get(def: ResourceDef, namespace: string | undefined, name: string): KObject {
     const found = this.store.get(storeName(def), this.key(def, namespace, name));
     if (!found) throw errors.notFound(groupResource(def), name);
@@ -191,7 +195,7 @@ export class Registry {
     }
     const current = this.store.peek(storeName(def), this.key(def, namespace, name));
     if (!current) {
-      if (CREATE_ON_UPDATE.has(def.resource) && !subresource) {
+      if (allowCreateOnUpdate(def) && !subresource) {
         delete object.metadata.resourceVersion;
         return this.create(def, namespace, asJson(object), options);
       }
@@ -203,6 +207,9 @@ export class Registry {
   /** The common tail of update and patch: preconditions, strategy, validation, no-op detection, write. */
   private replace(def: ResourceDef, current: KObject, object: KObject, options: WriteOptions, subresource?: string): KObject {
     const rv = object.metadata.resourceVersion;
+    // the generic store's check, before the strategy and validation run; a patch keeps the
+    // current resourceVersion unless it removes it
+    if (!rv && !allowUnconditionalUpdate(def)) throw resourceVersionRequired(def, current.metadata.name);
     if (rv && rv !== current.metadata.resourceVersion) {
       throw errors.conflict(
         groupResource(def),
@@ -237,18 +244,6 @@ export class Registry {
     object.metadata.resourceVersion = current.metadata.resourceVersion;
     const problems = subresource === 'status' ? [] : validateUpdate(object, current);
     if (problems.length) throw errors.invalid(def.group, def.kind, current.metadata.name, problems);
-    if (
-      current.metadata.deletionTimestamp &&
-      (object.metadata.finalizers ?? []).some((f) => !(current.metadata.finalizers ?? []).includes(f))
-    ) {
-      throw errors.invalid(def.group, def.kind, current.metadata.name, [
-        {
-          type: 'FieldValueForbidden',
-          field: 'metadata.finalizers',
-          body: 'Forbidden: no new finalizers can be added if the object is being deleted',
-        },
-      ]);
-    }
     if (withoutVersion(object) === withoutVersion(current)) return structuredClone(current);
     if (options.dryRun) return object;
     const finishes = object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0 && this.deletionDue(def, object);
@@ -290,7 +285,8 @@ export class Registry {
       }
       throw error;
     }
-    if (type === 'apply' && (patched as Loose).metadata) delete (patched as Loose).metadata.resourceVersion;
+    // server-side apply without a resourceVersion in the configuration is unconditional
+    if (type === 'apply' && (patched as Loose).metadata) (patched as Loose).metadata.resourceVersion = current.metadata.resourceVersion;
     const object = this.decodeBody(def, patched, options);
     this.checkKind(def, object);
     if (object.metadata.name !== name)

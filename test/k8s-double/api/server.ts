@@ -219,7 +219,9 @@ export class ApiServer {
       case 'update': {
         const body = await readObject(request, def.kind);
         if (info.subresource === 'finalize') return single(this.finalizeNamespace(def, info.name!, body));
-        return single(registry.update(def, namespace, info.name!, body, write, subresource));
+        // a PUT that creates (AllowCreateOnUpdate) answers 201, as a POST does
+        const created = !registry.exists(def, namespace, info.name!);
+        return single(registry.update(def, namespace, info.name!, body, write, subresource), created && !write.dryRun ? 201 : 200);
       }
       case 'patch': {
         const type = PATCH_TYPES[(request.headers['content-type'] ?? '').split(';')[0]!.trim()];

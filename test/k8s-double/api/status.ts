@@ -113,6 +113,12 @@ export const errors = {
   },
   internal: (message: string) => failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
   serviceUnavailable: (message: string) => failure(503, 'ServiceUnavailable', message),
+  /** An error a handler returns that is no Status (ErrorToAPIStatus): 500, no reason, its text as the message. */
+  unknown: (message: string) => {
+    const error = failure(500, '', message);
+    delete error.status.reason;
+    return error;
+  },
   pageNotFound: () => failure(404, 'NotFound', 'the server could not find the requested resource', {}),
   notImplemented: (message: string) => failure(501, 'NotImplemented', message),
 };

@@ -2,9 +2,9 @@
 // not have are dropped (and reported, so the handler can warn or, under fieldValidation=Strict,
 // refuse), a JSON value of the wrong type is refused with Go's unmarshal error, nulls become
 // absent, and quantities and times are stored in canonical form.
-import { parseQuantity, formatQuantity, QuantityError } from './quantity.js';
+import { parseQuantity, formatQuantity, QuantityError, QUANTITY_FORMAT_ERROR } from './quantity.js';
 import { definition, type Schema } from './schema.js';
-import { formatMicroTime, formatTime, parseTime } from './time.js';
+import { canonicalMicroTime, canonicalTime, GoTimeParseError } from './time.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -22,6 +22,11 @@ const shortName = (name: string): string => {
   return `${parts[parts.length - 2]}.${parts[parts.length - 1]}`;
 };
 
+/**
+ * The Go type an unmarshal error names. Time, MicroTime and IntOrString unmarshal themselves by
+ * decoding into a string or an int32 first (UnmarshalJSON in apimachinery's time.go,
+ * micro_time.go and intstr.go), so their errors name that inner type.
+ */
 function goType(schema: Schema): string {
   switch (schema.kind) {
     case 'string':
@@ -35,11 +40,10 @@ function goType(schema: Schema): string {
     case 'quantity':
       return 'resource.Quantity';
     case 'intOrString':
-      return 'intstr.IntOrString';
+      return 'int32';
     case 'time':
-      return 'v1.Time';
     case 'microTime':
-      return 'v1.MicroTime';
+      return 'string';
     case 'any':
       return 'interface {}';
     case 'ref':
@@ -51,8 +55,17 @@ function goType(schema: Schema): string {
   }
 }
 
+/** UnmarshalTypeError's names for JSON values. */
 const jsonType = (value: Json): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'object'
+        ? 'object'
+        : typeof value === 'boolean'
+          ? 'bool'
+          : typeof value;
 
 interface Context {
   unknown: string[];
@@ -61,8 +74,11 @@ interface Context {
   goPath: string;
 }
 
+/** encoding/json's UnmarshalTypeError (sigs.k8s.io/json's decode.go, literalStore). */
 function mismatch(value: Json, schema: Schema, context: Context): DecodeError {
-  const what = typeof value === 'number' ? `number ${value}` : jsonType(value);
+  // a number names its text only where it failed to fit a numeric type ("number 1.5" into int32)
+  const numeric = schema.kind === 'integer' || schema.kind === 'number' || schema.kind === 'intOrString';
+  const what = typeof value === 'number' ? (numeric ? `number ${value}` : 'number') : jsonType(value);
   const where = context.goPath ? ` into Go struct field ${context.struct}.${context.goPath}` : ' into Go value';
   return new DecodeError(`json: cannot unmarshal ${what}${where} of type ${goType(schema)}`);
 }
@@ -91,7 +107,8 @@ function decodeValue(value: Json, schema: Schema, path: string, context: Context
       return value;
     }
     case 'quantity':
-      if (typeof value !== 'string' && typeof value !== 'number') throw mismatch(value, schema, context);
+      // Quantity.UnmarshalJSON parses any JSON text but null (pkg/api/resource/quantity.go)
+      if (typeof value !== 'string' && typeof value !== 'number') throw new DecodeError(QUANTITY_FORMAT_ERROR);
       try {
         return formatQuantity(parseQuantity(value));
       } catch (error) {
@@ -99,18 +116,18 @@ function decodeValue(value: Json, schema: Schema, path: string, context: Context
         throw error;
       }
     case 'intOrString':
-      if (typeof value === 'number' && Number.isInteger(value)) return value;
       if (typeof value === 'string') return value;
+      if (typeof value === 'number' && Number.isInteger(value) && value < 2 ** 31 && value >= -(2 ** 31)) return value;
       throw mismatch(value, schema, context);
     case 'time':
     case 'microTime': {
       if (typeof value !== 'string') throw mismatch(value, schema, context);
-      if (value === '') return undefined;
-      const date = parseTime(value);
-      if (!date) throw new DecodeError(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse "${value}" as a time`);
-      if (schema.kind === 'time') return formatTime(date);
-      const micros = /\.\d{3}(\d{1,3})/.exec(value)?.[1];
-      return formatMicroTime(date, micros ? Number(micros.padEnd(3, '0')) : 0);
+      try {
+        return schema.kind === 'time' ? canonicalTime(value) : canonicalMicroTime(value);
+      } catch (error) {
+        if (error instanceof GoTimeParseError) throw new DecodeError(error.message);
+        throw error;
+      }
     }
     case 'array': {
       if (!Array.isArray(value)) throw mismatch(value, schema, context);

@@ -81,7 +81,8 @@ export function defaultService(service: KObject): void {
   setDefault(spec, 'sessionAffinity', 'None');
   for (const port of (spec.ports ?? []) as Loose[]) {
     setDefault(port, 'protocol', 'TCP');
-    setDefault(port, 'targetPort', port.port);
+    // an unset, zero or empty targetPort is the port itself (SetDefaults_Service)
+    if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '') port.targetPort = port.port;
   }
   if (spec.type !== 'ExternalName') setDefault(spec, 'internalTrafficPolicy', 'Cluster');
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');

@@ -31,8 +31,21 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueTypeInvalid: 'Invalid value',
 };
 
-/** Go's %v / %q of a bad value, as field.Error prints it. */
+/**
+ * A bad value field.Error prints with Go's %#v (a uint64 as 0x0, a []string as []string{"a"}, a
+ * struct as its Go literal), given as that text.
+ */
+export class GoLiteral {
+  constructor(readonly text: string) {}
+}
+
+/** %#v of a []string. */
+export const goStrings = (values: readonly string[]): GoLiteral =>
+  new GoLiteral(`[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`);
+
+/** Go's %v / %q / %#v of a bad value, as field.Error's ErrorBody prints it. */
 function showValue(value: unknown): string {
+  if (value instanceof GoLiteral) return value.text;
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

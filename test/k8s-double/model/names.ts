@@ -9,6 +9,8 @@ const LABEL_VALUE = `(${QUALIFIED_NAME})?`;
 
 const full = (pattern: string) => new RegExp(`^${pattern}$`);
 const maxLen = (n: number) => `must be no more than ${n} characters`;
+/** Go's len(): lengths are counted in UTF-8 bytes, so a non-ASCII value is longer than its JS length. */
+export const byteLength = (value: string): number => Buffer.byteLength(value, 'utf8');
 export function regexError(message: string, pattern: string, ...examples: string[]): string {
   if (examples.length === 0) return `${message} (regex used for validation is '${pattern}')`;
   return `${message} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${pattern}')`;
@@ -16,7 +18,7 @@ export function regexError(message: string, pattern: string, ...examples: string
 
 export function isDNS1123Label(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > 63) errors.push(maxLen(63));
+  if (byteLength(value) > 63) errors.push(maxLen(63));
   if (!full(DNS1123_LABEL).test(value)) {
     if (full(DNS1123_SUBDOMAIN).test(value)) errors.push('must not contain dots');
     else
@@ -34,7 +36,7 @@ export function isDNS1123Label(value: string): string[] {
 
 export function isDNS1123Subdomain(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > 253) errors.push(maxLen(253));
+  if (byteLength(value) > 253) errors.push(maxLen(253));
   if (!full(DNS1123_SUBDOMAIN).test(value)) {
     errors.push(
       regexError(
@@ -49,7 +51,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 
 export function isDNS1035Label(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > 63) errors.push(maxLen(63));
+  if (byteLength(value) > 63) errors.push(maxLen(63));
   if (!full(DNS1035_LABEL).test(value)) {
     errors.push(
       regexError(
@@ -81,7 +83,7 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errors.push('name part must be non-empty');
-  else if (name.length > 63) errors.push(`name part ${maxLen(63)}`);
+  else if (byteLength(name) > 63) errors.push(`name part ${maxLen(63)}`);
   if (!full(QUALIFIED_NAME).test(name))
     errors.push(`name part ${regexError(QUALIFIED_MESSAGE, QUALIFIED_NAME, 'MyName', 'my.name', '123-abc')}`);
   return errors;
@@ -89,7 +91,7 @@ export function isQualifiedName(value: string): string[] {
 
 export function isValidLabelValue(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > 63) errors.push(maxLen(63));
+  if (byteLength(value) > 63) errors.push(maxLen(63));
   if (!full(LABEL_VALUE).test(value)) {
     errors.push(
       regexError(
@@ -104,24 +106,27 @@ export function isValidLabelValue(value: string): string[] {
   return errors;
 }
 
-const ENV_NAME = '[-._a-zA-Z][-._a-zA-Z0-9]*';
+/**
+ * IsRelaxedEnvVarName: what a 1.32 API server checks env names with (the
+ * RelaxedEnvironmentVariableValidation gate is beta and on): printable ASCII except '='. The older
+ * regex (IsEnvVarName) applies only with the gate off.
+ */
 export function isEnvVarName(value: string): string[] {
-  if (full(ENV_NAME).test(value)) return [];
-  return [
-    regexError(
-      "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
-      ENV_NAME,
-      'my.env-name',
-      'MY_ENV.NAME',
-      'MyEnvName1',
-    ),
-  ];
+  if (value.length === 0) return ['environment variable name must be non-empty'];
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (code < 0x20 || code > 0x7e || char === '=') {
+      return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
+    }
+  }
+  return [];
 }
 
 const CONFIG_KEY = '[-._a-zA-Z0-9]+';
+/** IsConfigMapKey (apimachinery pkg/util/validation/validation.go), with its hasChDirPrefix. */
 export function isConfigMapKey(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > 253) errors.push(maxLen(253));
+  if (byteLength(value) > 253) errors.push(maxLen(253));
   if (!full(CONFIG_KEY).test(value)) {
     errors.push(
       regexError(
@@ -133,12 +138,15 @@ export function isConfigMapKey(value: string): string[] {
       ),
     );
   }
+  if (value === '.') errors.push("must not be '.'");
+  else if (value === '..') errors.push("must not be '..'");
+  else if (value.startsWith('..')) errors.push("must not start with '..'");
   return errors;
 }
 
 export function isValidPortName(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > 15) errors.push(maxLen(15));
+  if (byteLength(value) > 15) errors.push(maxLen(15));
   if (!/^[-a-z0-9]+$/.test(value)) errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!/[a-z]/.test(value)) errors.push('must contain at least one letter (a-z)');
   if (value.includes('--')) errors.push('must not contain consecutive hyphens');

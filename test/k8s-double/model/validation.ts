@@ -5,7 +5,6 @@
 import type { KObject } from '../store/store.js';
 import { fieldError, path, type FieldError, type FieldPath } from './field-errors.js';
 import {
-  isConfigMapKey,
   isDNS1123Label,
   isDNS1123Subdomain,
   isEnvVarName,
@@ -20,7 +19,16 @@ import {
 } from './names.js';
 import { compareQuantities, parseQuantity } from './quantity.js';
 import { VOLUME_SOURCES } from './types-core.js';
+import { validateAccessModes, validateClaimSpec } from './validate-claim.js';
+import { validateConfigMapData, validateSecretData } from './validate-config.js';
+import { validateFinalizers, validateNoNewFinalizers } from './validate-finalizers.js';
+import { validateAnnotations, validateLabels } from './validate-labels.js';
+import { validateLeaseSpec } from './validate-lease.js';
+import { validateHostAliases, validatePodDNSConfig } from './validate-pod-dns.js';
+import { validateServiceSpec } from './validate-service.js';
 import type { Loose } from './loose.js';
+
+export { validateLabels } from './validate-labels.js';
 
 type Errors = FieldError[];
 
@@ -29,25 +37,8 @@ const NAME_RULES: Record<string, NameValidator> = {
   Service: nameIsDNS1035Label,
 };
 
-export function validateLabels(labels: Record<string, string> | undefined, at: FieldPath): Errors {
-  const errors: Errors = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    for (const message of isQualifiedName(key)) errors.push(fieldError.invalid(at.toString(), key, message));
-    for (const message of isValidLabelValue(value)) errors.push(fieldError.invalid(at.toString(), value, message));
-  }
-  return errors;
-}
-
-function validateAnnotations(annotations: Record<string, string> | undefined, at: FieldPath): Errors {
-  const errors: Errors = [];
-  let total = 0;
-  for (const [key, value] of Object.entries(annotations ?? {})) {
-    for (const message of isQualifiedName(key.toLowerCase())) errors.push(fieldError.invalid(at.toString(), key, message));
-    total += key.length + value.length;
-  }
-  if (total > 256 * 1024) errors.push(fieldError.tooLong(at.toString(), 256 * 1024));
-  return errors;
-}
+/** Kinds checked with apimachinery's generic ValidateObjectMeta, not core's (which adds the finalizer name rule). */
+const GENERIC_META = new Set(['Lease']);
 
 export function validateObjectMeta(object: KObject, namespaced: boolean): Errors {
   const meta = object.metadata;
@@ -69,6 +60,7 @@ export function validateObjectMeta(object: KObject, namespaced: boolean): Errors
   }
   errors.push(...validateLabels(meta.labels, at.child('labels')));
   errors.push(...validateAnnotations(meta.annotations, at.child('annotations')));
+  errors.push(...validateFinalizers(meta.finalizers, !GENERIC_META.has(object.kind ?? '')));
   return errors;
 }
 
@@ -79,11 +71,13 @@ export function validateObjectMetaUpdate(object: KObject, old: KObject): Errors 
       errors.push(fieldError.invalid(`metadata.${field}`, object.metadata[field] ?? '', 'field is immutable'));
     }
   };
+  if (old.metadata.deletionTimestamp) errors.push(...validateNoNewFinalizers(object.metadata.finalizers, old.metadata.finalizers));
   immutable('name');
   immutable('namespace');
   immutable('uid');
   errors.push(...validateLabels(object.metadata.labels, path('metadata', 'labels')));
   errors.push(...validateAnnotations(object.metadata.annotations, path('metadata', 'annotations')));
+  errors.push(...validateFinalizers(object.metadata.finalizers, !GENERIC_META.has(object.kind ?? '')));
   return errors;
 }
 
@@ -130,13 +124,15 @@ function validateContainers(containers: Loose[], at: FieldPath, volumes: Set<str
     const portNames = new Set<string>();
     ((container.ports ?? []) as Loose[]).forEach((port, p) => {
       const portAt = here.child('ports').index(p);
+      // validateContainerPorts: a duplicate is reported only for a valid name; containerPort 0 is unset
       if (port.name) {
-        for (const message of isValidPortName(port.name))
-          errors.push(fieldError.invalid(portAt.child('name').toString(), port.name, message));
-        if (portNames.has(port.name)) errors.push(fieldError.duplicate(portAt.child('name').toString(), port.name));
+        const problems = isValidPortName(port.name);
+        for (const message of problems) errors.push(fieldError.invalid(portAt.child('name').toString(), port.name, message));
+        if (problems.length === 0 && portNames.has(port.name))
+          errors.push(fieldError.duplicate(portAt.child('name').toString(), port.name));
         portNames.add(port.name);
       }
-      if (port.containerPort === undefined) errors.push(fieldError.required(portAt.child('containerPort').toString()));
+      if (!port.containerPort) errors.push(fieldError.required(portAt.child('containerPort').toString()));
       else
         for (const message of isValidPortNumber(port.containerPort))
           errors.push(fieldError.invalid(portAt.child('containerPort').toString(), port.containerPort, message));
@@ -248,6 +244,8 @@ export function validatePodSpec(spec: Loose, at: FieldPath): Errors {
       ),
     );
   }
+  errors.push(...validatePodDNSConfig(spec.dnsConfig, at.child('dnsConfig')));
+  errors.push(...validateHostAliases(spec.hostAliases, at.child('hostAliases')));
   if (spec.nodeName)
     for (const message of isDNS1123Subdomain(spec.nodeName))
       errors.push(fieldError.invalid(at.child('nodeName').toString(), spec.nodeName, message));
@@ -328,37 +326,6 @@ export function validatePodUpdate(pod: KObject, old: KObject): Errors {
   return errors;
 }
 
-function validateServiceSpec(spec: Loose): Errors {
-  const errors: Errors = [];
-  const at = path('spec');
-  const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
-  if (!types.includes(spec.type)) errors.push(fieldError.notSupported('spec.type', spec.type, types));
-  const ports = (spec.ports ?? []) as Loose[];
-  if (spec.type === 'ExternalName') {
-    if (!spec.externalName) errors.push(fieldError.required('spec.externalName'));
-  } else if (ports.length === 0 && spec.clusterIP !== 'None') {
-    errors.push(fieldError.required('spec.ports'));
-  }
-  const names = new Set<string>();
-  ports.forEach((port, i) => {
-    const here = at.child('ports').index(i);
-    checkItemName(port.name, here, names, errors, ports.length > 1);
-    for (const message of isValidPortNumber(port.port ?? 0))
-      errors.push(fieldError.invalid(here.child('port').toString(), port.port ?? 0, message));
-    if (!['TCP', 'UDP', 'SCTP'].includes(port.protocol))
-      errors.push(fieldError.notSupported(here.child('protocol').toString(), port.protocol, ['SCTP', 'TCP', 'UDP']));
-    if (typeof port.targetPort === 'number') {
-      for (const message of isValidPortNumber(port.targetPort))
-        errors.push(fieldError.invalid(here.child('targetPort').toString(), port.targetPort, message));
-    } else if (typeof port.targetPort === 'string') {
-      for (const message of isValidPortName(port.targetPort))
-        errors.push(fieldError.invalid(here.child('targetPort').toString(), port.targetPort, message));
-    }
-  });
-  errors.push(...validateLabels(spec.selector, at.child('selector')));
-  return errors;
-}
-
 function validateServiceUpdate(service: KObject, old: KObject): Errors {
   const errors = validateObjectMetaUpdate(service, old);
   const spec = service.spec as Loose;
@@ -386,31 +353,8 @@ function validateNodeSpec(spec: Loose | undefined): Errors {
   return errors;
 }
 
-function validateDataKeys(object: KObject): Errors {
-  const errors: Errors = [];
-  const seen = new Set<string>();
-  for (const field of ['data', 'binaryData']) {
-    for (const key of Object.keys((object[field] ?? {}) as Record<string, unknown>)) {
-      for (const message of isConfigMapKey(key)) errors.push(fieldError.invalid(`${field}[${key}]`, key, message));
-      if (seen.has(key)) errors.push(fieldError.invalid(`${field}[${key}]`, key, 'duplicate of key present in data'));
-      seen.add(key);
-    }
-  }
-  return errors;
-}
-
-const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
-
-function validateAccessModes(modes: string[] | undefined, at: string): Errors {
-  if (!modes?.length) return [fieldError.required(at, 'at least 1 access mode is required')];
-  return modes.filter((mode) => !ACCESS_MODES.includes(mode)).map((mode) => fieldError.notSupported(at, mode, ACCESS_MODES));
-}
-
 function validateClaim(claim: KObject): Errors {
-  const spec = (claim.spec ?? {}) as Loose;
-  const errors = validateAccessModes(spec.accessModes, 'spec.accessModes');
-  if (!spec.resources?.requests?.storage) errors.push(fieldError.required('spec.resources[storage]'));
-  return errors;
+  return validateClaimSpec((claim.spec ?? {}) as Loose);
 }
 
 function validatePersistentVolume(volume: KObject): Errors {
@@ -446,8 +390,11 @@ export function validateCreate(object: KObject): Errors {
     case 'Node':
       return validateNodeSpec(object.spec as Loose);
     case 'ConfigMap':
+      return validateConfigMapData(object);
     case 'Secret':
-      return validateDataKeys(object);
+      return validateSecretData(object);
+    case 'Lease':
+      return validateLeaseSpec(object.spec as Loose | undefined);
     case 'Event':
       return object.involvedObject ? [] : [fieldError.required('involvedObject')];
     case 'Binding':
@@ -472,7 +419,8 @@ export function validateUpdate(object: KObject, old: KObject): Errors {
       return [...validateObjectMetaUpdate(object, old), ...validateNodeSpec(object.spec as Loose)];
     case 'ConfigMap':
     case 'Secret': {
-      const errors = [...validateObjectMetaUpdate(object, old), ...validateDataKeys(object)];
+      const data = object.kind === 'ConfigMap' ? validateConfigMapData(object) : validateSecretData(object);
+      const errors = [...validateObjectMetaUpdate(object, old), ...data];
       if (old.immutable === true && (stable(object.data) !== stable(old.data) || stable(object.binaryData) !== stable(old.binaryData))) {
         errors.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
       }
@@ -495,6 +443,8 @@ export function validateUpdate(object: KObject, old: KObject): Errors {
       }
       return [...errors, ...validateClaim(object)];
     }
+    case 'Lease':
+      return [...validateObjectMetaUpdate(object, old), ...validateLeaseSpec(object.spec as Loose | undefined)];
     default:
       return validateObjectMetaUpdate(object, old);
   }
