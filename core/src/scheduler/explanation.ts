@@ -1,5 +1,6 @@
 import type { FilterVerdictRecord, NodeExplanation, PlacementExplanation, RankedNode } from '@swarm/plugin-sdk';
-import { failuresByNode, type FilterPass, type NodeFailures } from './filter-pass.js';
+import { failuresByNode, type NodeFailures } from './filter-pass.js';
+import type { FilterPass } from './pass-record.js';
 import { INSUFFICIENT_RESOURCES } from './refusal-text.js';
 
 export interface Outcome {

@@ -8,34 +8,8 @@ import {
   type PlacementRequest,
 } from '@swarm/plugin-sdk';
 import type { PluginGuard } from '../plugins/plugin-guard.js';
+import type { FilterPass, PreparedFilter } from './pass-record.js';
 import { requestRefused } from './refusal-text.js';
-
-export interface PreparedFilter {
-  readonly name: string;
-  /** Undefined when the filter has nothing to check for this request. */
-  readonly run: FilterRun | undefined;
-}
-
-/**
- * One run of the filters over the nodes, kept compact: nothing per node for nodes that pass,
- * and three parallel lists (in node order) for the nodes that a filter refused.
- */
-export interface FilterPass {
-  readonly request: PlacementRequest;
-  readonly filters: readonly PreparedFilter[];
-  readonly nodes: readonly Node[];
-  /** Index (in `nodes`) of each refused node. */
-  readonly refusedNodes: readonly number[];
-  /** For each refused node, the index (in `filters`) of the filter that failed it. */
-  readonly refusedBy: readonly number[];
-  /** For each refused node, the failing verdict. */
-  readonly refusals: readonly FilterVerdict[];
-  readonly feasible: readonly Node[];
-  /** The facts of the feasible nodes (row `i` for `feasible[i]`), for the strategy. */
-  readonly feasibleTable: NodeTable;
-  /** Whether a soft expression took part (a failed pass is then retried without them). */
-  readonly usesSoft: boolean;
-}
 
 /**
  * Scratch space for one pass, reused by the next (a pass over 10,000 nodes would otherwise

@@ -1,5 +1,5 @@
 import { type SwarmError } from '@swarm/plugin-sdk';
-import type { FilterPass, PreparedFilter } from './filter-pass.js';
+import type { FilterPass, PreparedFilter } from './pass-record.js';
 import { CoreErrors } from '../errors.js';
 
 const CONDITIONS_HEADER = 'Unable to find a node that satisfies the following conditions ';
