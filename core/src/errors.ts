@@ -1,6 +1,12 @@
 import { ErrorCodes, defineError, type ErrorCode } from '@swarm/plugin-sdk';
-import type { ConfigOrigin } from './config/layers.js';
 import { closestName } from './util/did-you-mean.js';
+
+/**
+ * Where a config value came from (config/layers.ts's ConfigOrigin, named by its values here: every
+ * folder imports this catalogue, so it imports none of theirs). Flags and defaults get the plain
+ * text, a file or an object the key path in front.
+ */
+type ValueOrigin = 'defaults' | 'file' | 'object' | 'flags';
 
 /**
  * Every error the host raises itself, with its code, HTTP status and text (plugins raise theirs
@@ -246,7 +252,7 @@ export const CoreErrors = {
   /** A bad value, worded for where it came from: a flag gets Swarm classic's plain text, a file or object the key path in front. */
   configInvalid: defineError('core.config.invalid', {
     code: ErrorCodes.CONFIG_INVALID,
-    message: (p: { origin: ConfigOrigin; keyPath: string; text: string }) =>
+    message: (p: { origin: ValueOrigin; keyPath: string; text: string }) =>
       p.origin === 'flags' || p.origin === 'defaults' ? p.text : `${p.keyPath}: ${p.text}`,
   }),
   configShapeInvalid: defineError('core.config.shape', {
@@ -285,7 +291,7 @@ export const CoreErrors = {
       kind: string;
       name: string;
       available: readonly string[];
-      origin: ConfigOrigin;
+      origin: ValueOrigin;
       keyPath: string;
       installedBy?: string | undefined;
     }) => {

@@ -17,7 +17,7 @@ export { stagePlugins, type StagedProvider } from './plugins/stage.js';
 export type { LoadedPlugin } from './plugins/loaded-plugin.js';
 export { buildDeployment, type BuildDeploymentOptions } from './deployment/build-deployment.js';
 export type { ConfiguredWebExtension, Deployment } from './deployment/deployment.js';
-export type { PlacementJournal, PlacementJournalOptions } from './web/placement-journal.js';
+export type { PlacementJournal, PlacementJournalOptions } from './deployment/placement-journal.js';
 export { createLogger, type LoggerOptions } from './logging/create-logger.js';
 export { SWARM_VERSION } from './version.js';
 export { createScheduler, type PlacementOutcome, type SchedulerOptions } from './scheduler/index.js';

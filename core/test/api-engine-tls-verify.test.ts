@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEndpoint } from '@swarm/plugin-sdk';
-import { EngineClients } from '../dist/api/engine/engine-clients.js';
+import { EngineClients } from '../dist/forwarding/index.js';
 
 const run = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJsonArray } from '../src/api/responses.js';
+import { sendJsonArray } from '../src/http/responses.js';
 
 interface Row {
   Id: string;

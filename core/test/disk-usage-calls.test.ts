@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DiskUsageCalls } from '../dist/api/disk-usage-calls.js';
-import type { Answer } from '../dist/api/fan-out.js';
+import type { Answer } from '../dist/api/answers.js';
 
 /** A call that ends when told to, recording when it started. */
 function pendingCall(log: string[], name: string): { call: () => Promise<Answer[]>; end: () => void } {

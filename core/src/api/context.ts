@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
-import type { EngineClients } from './engine/engine-clients.js';
+import type { EngineClients } from '../forwarding/index.js';
 import type { EventHistory } from './event-history.js';
 import type { ExecRegistry } from './exec-registry.js';
 import type { RowTexts } from './row-texts.js';

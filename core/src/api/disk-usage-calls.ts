@@ -1,4 +1,4 @@
-import type { Answer } from './fan-out.js';
+import type { Answer } from './answers.js';
 
 /**
  * The `GET /system/df` calls of one API front. An engine refuses a df while another runs ("a

@@ -2,7 +2,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiContext, RequestContext } from './context.js';
-import { sendError } from './responses.js';
+import { sendError } from '../http/responses.js';
 import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
 import { parseQuery, readRequestTarget } from './request-path.js';

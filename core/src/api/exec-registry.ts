@@ -1,5 +1,5 @@
 import type { Node } from '@swarm/plugin-sdk';
-import type { EngineClients } from './engine/engine-clients.js';
+import type { EngineClients } from '../forwarding/index.js';
 
 const MAX_REMEMBERED = 10_000;
 /** Asking every engine for an unknown exec ID: each has this long to answer. */

@@ -1,27 +1,12 @@
 import { isSwarmError, type Node, type SwarmError } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
 import { healthyNodes, nodeEngine } from './lookups.js';
-import { describeError } from './responses.js';
+import { describeError } from '../http/responses.js';
+import type { Answer } from './answers.js';
 import { CoreErrors } from '../errors.js';
-
-export type Answer = Record<string, unknown>;
 
 /** Engines fanned out to may take this long (prunes, plugin installs). */
 const FAN_OUT_TIMEOUT_MS = 120_000;
-
-/** Lists are concatenated and numbers added: how prune reports and `system df` combine. */
-export function mergeAnswers(answers: readonly Answer[]): Answer {
-  const merged: Answer = {};
-  for (const answer of answers) {
-    for (const [key, value] of Object.entries(answer)) {
-      const current = merged[key];
-      if (Array.isArray(value)) merged[key] = [...(Array.isArray(current) ? current : []), ...value];
-      else if (typeof value === 'number') merged[key] = (typeof current === 'number' ? current : 0) + value;
-      else if (current === undefined || current === null) merged[key] = value;
-    }
-  }
-  return merged;
-}
 
 /** One engine's answer to a fanned-out call: its status, and its body or error message. */
 export interface NodeAnswer {

@@ -1,7 +1,7 @@
 import type { ApiSettings, Cluster, Logger, Scheduler } from '@swarm/plugin-sdk';
 import type { ApiContext } from './context.js';
 import { Dispatcher } from './dispatcher.js';
-import { EngineClients } from './engine/engine-clients.js';
+import { EngineClients } from '../forwarding/index.js';
 import { EventHistory } from './event-history.js';
 import { RowTexts } from './row-texts.js';
 import { StatusRowTexts } from './status-row-texts.js';
@@ -12,8 +12,7 @@ import { ApiMetrics } from './metrics.js';
 import { buildRoutes } from './routes.js';
 import { warmUp } from './warm-up.js';
 import type { ManagerRole } from '../replication/manager-role.js';
-import type { Deployment } from '../deployment/deployment.js';
-import { serveWebExtensions, type WebExtensionsServed } from '../web/serve-web-extensions.js';
+import type { ApiRouter } from './router.js';
 
 // The CLI's `manage` and the embedding API start the Docker API server through this function.
 export interface ApiServerOptions {
@@ -31,8 +30,15 @@ export interface ApiServerOptions {
   eventHistorySize?: number;
   /** A replicated manager's role (`--replication`). */
   role?: ManagerRole;
-  /** Serve the web extensions the deployment's config names under `/swarm/<name>/`. */
-  deployment?: Deployment;
+  /**
+   * Routes added before the server listens, undone when it closes: the web extensions (web/),
+   * which sit above the API front and so are handed in rather than imported here.
+   */
+  mount?: (router: ApiRouter, api: ApiContext) => Promise<MountedRoutes | undefined>;
+}
+
+export interface MountedRoutes {
+  close(): Promise<void>;
 }
 
 export interface ApiServer {
@@ -63,17 +69,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     role: options.role,
   };
   const router = buildRoutes();
-  let web: WebExtensionsServed | undefined;
+  let mounted: MountedRoutes | undefined;
   const dispatcher = new Dispatcher({ api, router, options: { cors: options.settings.cors } });
   const limits = { headersTimeoutMs: options.headersTimeoutMs ?? 10_000, keepAliveTimeoutMs: 60_000 };
   const listeners: Listener[] = [];
   try {
-    if (options.deployment) web = await serveWebExtensions(router, options.deployment, api);
+    if (options.mount) mounted = await options.mount(router, api);
     for (const target of targets) listeners.push(await listen(target, options.settings.tls, limits, dispatcher));
   } catch (error) {
     await Promise.all(listeners.map((listener) => listener.close()));
     events.close();
-    await web?.close();
+    await mounted?.close();
     engines.close();
     throw error;
   }
@@ -87,7 +93,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     close: async () => {
       warm.close();
       events.close();
-      await web?.close();
+      await mounted?.close();
       await Promise.all(listeners.map((listener) => listener.close()));
       engines.close();
     },

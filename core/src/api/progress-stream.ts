@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
-import { describeError } from './responses.js';
+import { describeError } from '../http/responses.js';
 
 /** A JSON-lines progress answer (pull, import, load, push): one engine message per line. */
 export class ProgressStream {

@@ -1,9 +1,7 @@
 import { CoreErrors } from '../errors.js';
 
-/** Commander collector for repeatable options. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+// The collector lives in util/ since the run options explain/ reads use it too.
+export { collect } from '../util/collect.js';
 
 /** `--cluster-opt a=b --cluster-opt c=d` → { a: 'b', c: 'd' }, with Swarm classic's error text. */
 export function keyValues(flag: string, values: readonly string[] | undefined): Record<string, string> | undefined {

@@ -17,7 +17,7 @@ import { registerLazy } from '../di/containers.js';
 import { parseDiscoveryUri } from '../discovery/discovery-uri.js';
 import { discoveryIdentity, MonitoredDiscovery } from '../discovery/monitored-discovery.js';
 import { checkDiscoveryScheme, openDiscovery } from '../discovery/open-discovery.js';
-import { PlacementJournal } from '../web/placement-journal.js';
+import { PlacementJournal } from './placement-journal.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { loadPluginSet } from './plugin-set.js';
 import { providedName, type StagedProvider } from '../plugins/stage.js';

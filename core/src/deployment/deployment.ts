@@ -3,7 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { BuiltinFailure } from '../plugins/builtins.js';
 import type { LoadedPlugin } from '../plugins/loaded-plugin.js';
 import type { StagedProvider } from '../plugins/stage.js';
-import type { PlacementJournal } from '../web/placement-journal.js';
+import type { PlacementJournal } from './placement-journal.js';
 
 /** A web extension the config names, ready to mount. */
 export interface ConfiguredWebExtension {

@@ -38,9 +38,9 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
       replication?.start();
       // The API listens while the cluster still connects to its engines, as Swarm classic.
       const apiStarting = startOptions.api
-        ? import('../api/index.js')
-            .then(({ startApiServer }) =>
-              startApiServer({
+        ? import('./start-api.js')
+            .then(({ startApi }) =>
+              startApi({
                 cluster,
                 scheduler: deployment.scheduler(),
                 settings: resolved.config.api,

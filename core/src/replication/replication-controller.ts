@@ -1,9 +1,8 @@
 import type { Campaign, ClusterRole, EngineEndpoint, LeaderElection, LeaderFollower, Logger } from '@swarm/plugin-sdk';
-import { isWebExtensionPath } from '../web/web-paths.js';
+import { isWebExtensionPath } from '../http/web-paths.js';
 import { EngineClient } from '@swarm/plugin-sdk/helpers';
-import { tunnelToEngine } from '../api/engine/tunnel.js';
-import { proxyToEngine } from '../api/engine/proxy.js';
-import { sendError } from '../api/responses.js';
+import { forwardToEngine } from '../forwarding/index.js';
+import { sendError } from '../http/responses.js';
 import type { IncomingApiRequest, ManagerRole } from './manager-role.js';
 import { CoreErrors } from '../errors.js';
 
@@ -105,8 +104,7 @@ export class ReplicationController implements ManagerRole {
       request.req.resume();
       return Promise.resolve();
     }
-    if (request.upgrade) return tunnelToEngine(target, url, request.req, request.upgrade.socket, request.upgrade.head);
-    return proxyToEngine(target, url, request.req, request.res);
+    return forwardToEngine(target, url, request, { kind: 'primary' });
   }
 
   private primaryTarget(): EngineClient | undefined {

@@ -15,8 +15,8 @@ import {
 } from '@swarm/plugin-sdk';
 import { reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import type { ApiMetrics } from '../api/metrics.js';
-import { formatExplanation } from '../cli/explain-table.js';
-import { runConfigFromArguments } from '../cli/run-arguments.js';
+import { formatExplanation } from '../explain/explanation-table.js';
+import { runConfigFromArguments } from '../explain/run-arguments.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { kindLabel } from '../plugins/extension-kinds.js';
 import type { ManagerRole } from '../replication/manager-role.js';

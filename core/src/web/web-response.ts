@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import type { WebResponse, WebStream, WebStreamOptions } from '@swarm/plugin-sdk';
-import { sendJson } from '../api/responses.js';
+import { sendJson } from '../http/responses.js';
 import { CoreErrors } from '../errors.js';
 
 function acceptsGzip(req: IncomingMessage): boolean {

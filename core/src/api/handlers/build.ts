@@ -1,6 +1,6 @@
 import type { ContainerConfig } from '@swarm/plugin-sdk';
 import { queryString, type RouteHandler } from '../context.js';
-import { proxyToEngine } from '../engine/proxy.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { capability } from '../capabilities.js';
 import { nodeEngine } from '../lookups.js';
 import { CoreErrors } from '../../errors.js';
@@ -51,5 +51,5 @@ export const build: RouteHandler = async (ctx) => {
   const query = new URLSearchParams(ctx.query);
   const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));
   if (query.has('buildargs')) query.set('buildargs', JSON.stringify(engineArgs));
-  await proxyToEngine(nodeEngine(ctx.api, node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx.req, ctx.res);
+  await forwardToEngine(nodeEngine(ctx.api, node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx, { kind: 'call' });
 };

@@ -2,7 +2,7 @@ import type { Container, ContainerSummary } from '@swarm/plugin-sdk';
 import { queryFlag, type RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { healthyNodes, nodeEngine } from '../lookups.js';
-import { sendJsonArray } from '../responses.js';
+import { sendJsonArray } from '../../http/responses.js';
 import { CoreErrors } from '../../errors.js';
 
 const LIST_FILTERS = ['name', 'id', 'label', 'status', 'node', 'health', 'volume', 'network', 'exited', 'before', 'since', 'ancestor'];

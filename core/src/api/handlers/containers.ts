@@ -4,13 +4,10 @@ import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';
 import { containerCreateBody, execCreateBody } from '../validation/engine-bodies.js';
 import { capability } from '../capabilities.js';
-import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
-import { proxyToEngine } from '../engine/proxy.js';
-import { rawStreamFromEngine } from '../engine/raw-stream.js';
-import { tunnelToEngine } from '../engine/tunnel.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { placeWithNetwork } from '../network-placement.js';
 import { containerEngine, findContainer, nodeJson, registryAuth } from '../lookups.js';
-import { sendJson, sendNoContent } from '../responses.js';
+import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../router.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -87,18 +84,11 @@ async function createExec(ctx: RequestContext, container: Container): Promise<vo
   sendJson(ctx.res, 201, body);
 }
 
-// Answers that can be big or long: their bytes go through unparsed (see framed-pipe.ts).
-const FRAMED_READS = new Set(['logs', 'export', 'stats', 'archive']);
-
-/** Anything else on a container goes to its engine, streamed (and hijacked for attach). */
+/** Anything else on a container goes to its engine (attach hijacked; see forwarding/index.ts for how). */
 async function forward(ctx: RequestContext, container: Container, operation: string): Promise<void> {
-  const endpoint = containerEngine(ctx.api, container);
+  const engine = containerEngine(ctx.api, container);
   const path = `${ctx.versionPrefix}/containers/${encodeURIComponent(container.id)}/${operation}${queryString(ctx.query)}`;
-  if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
-  else if (operation === 'attach') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
-  else if (ctx.req.method === 'GET' && FRAMED_READS.has(operation) && hasNoBody(ctx.req))
-    await pipeFramedFromEngine(endpoint, path, ctx.req, ctx.res);
-  else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
+  await forwardToEngine(engine, path, ctx, { kind: 'container', operation });
 }
 
 type ContainerOperation = (ctx: RequestContext, container: Container, operation: string) => Promise<void>;

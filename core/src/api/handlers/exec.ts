@@ -1,7 +1,5 @@
 import { queryString, type RouteHandler } from '../context.js';
-import { proxyToEngine } from '../engine/proxy.js';
-import { rawStreamFromEngine } from '../engine/raw-stream.js';
-import { tunnelToEngine } from '../engine/tunnel.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { nodeEngine } from '../lookups.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -13,8 +11,6 @@ export function execOperation(operation: 'start' | 'resize' | 'json'): RouteHand
     if (!node) throw CoreErrors.noSuchExec({ id });
     const endpoint = nodeEngine(ctx.api, node);
     const path = `${ctx.versionPrefix}/exec/${encodeURIComponent(id)}/${operation}${queryString(ctx.query)}`;
-    if (ctx.upgrade) await tunnelToEngine(endpoint, path, ctx.req, ctx.upgrade.socket, ctx.upgrade.head);
-    else if (operation === 'start') await rawStreamFromEngine(endpoint, path, ctx.req, ctx.res);
-    else await proxyToEngine(endpoint, path, ctx.req, ctx.res);
+    await forwardToEngine(endpoint, path, ctx, { kind: 'exec', operation });
   };
 }

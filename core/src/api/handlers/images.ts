@@ -2,10 +2,9 @@ import type { Image, ImageSummary } from '@swarm/plugin-sdk';
 import { capability } from '../capabilities.js';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
-import { hasNoBody, pipeFramedFromEngine } from '../engine/framed-pipe.js';
-import { proxyToEngine } from '../engine/proxy.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { anyHealthyEngine, findImage, healthyNodes, nodeEngine } from '../lookups.js';
-import { sendJson } from '../responses.js';
+import { sendJson } from '../../http/responses.js';
 import { splitOperation } from '../router.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -80,11 +79,11 @@ function pushSource(ctx: RequestContext, name: string): Image {
 async function forwardToHolder(ctx: RequestContext, name: string, operation: string, byId: boolean): Promise<void> {
   const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx.api, name);
   const target = imagePath(byId ? image.id : name);
-  await proxyToEngine(
+  await forwardToEngine(
     nodeEngine(ctx.api, image.node),
     `${ctx.versionPrefix}/images/${target}/${operation}${queryString(ctx.query)}`,
-    ctx.req,
-    ctx.res,
+    ctx,
+    { kind: 'call' },
   );
 }
 
@@ -133,11 +132,10 @@ export const saveImages: RouteHandler = async (ctx) => {
   const holder = healthyNodes(ctx.api).find((node) => names.every((name) => node.image(name) !== undefined));
   if (!holder) throw CoreErrors.noEngineWithAllImages({ names });
   const path = `${ctx.versionPrefix}/images/get${queryString(ctx.query)}`;
-  if (hasNoBody(ctx.req)) await pipeFramedFromEngine(nodeEngine(ctx.api, holder), path, ctx.req, ctx.res);
-  else await proxyToEngine(nodeEngine(ctx.api, holder), path, ctx.req, ctx.res);
+  await forwardToEngine(nodeEngine(ctx.api, holder), path, ctx, { kind: 'image-save' });
 };
 
 /** GET /images/search: any healthy engine asks the registry. */
 export const searchImages: RouteHandler = async (ctx) => {
-  await proxyToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await forwardToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/images/search${queryString(ctx.query)}`, ctx, { kind: 'call' });
 };

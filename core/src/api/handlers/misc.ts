@@ -1,9 +1,9 @@
 import { queryString, type RouteHandler } from '../context.js';
-import { proxyToEngine } from '../engine/proxy.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { anyHealthyEngine, containerEngine, findContainer } from '../lookups.js';
 import { imagePath } from './images.js';
 import { readJsonBody } from '../body.js';
-import { sendJson } from '../responses.js';
+import { sendJson } from '../../http/responses.js';
 import { checkBody } from '../validation/check-body.js';
 import { authBody } from '../validation/engine-bodies.js';
 import { CoreErrors } from '../../errors.js';
@@ -15,7 +15,7 @@ export const commit: RouteHandler = async (ctx) => {
   const container = findContainer(ctx.api, name);
   const query = new URLSearchParams(ctx.query);
   query.set('container', container.id);
-  await proxyToEngine(containerEngine(ctx.api, container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx.req, ctx.res);
+  await forwardToEngine(containerEngine(ctx.api, container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx, { kind: 'call' });
 };
 
 /** POST /auth: any healthy engine checks the credentials against the registry. */
@@ -36,10 +36,10 @@ export const distributionInspect: RouteHandler = async (ctx) => {
   const rest = ctx.params['*'] ?? '';
   if (!rest.endsWith('/json') || rest.length <= '/json'.length) throw CoreErrors.pageNotFound();
   const name = rest.slice(0, -'/json'.length);
-  await proxyToEngine(
+  await forwardToEngine(
     anyHealthyEngine(ctx.api),
     `${ctx.versionPrefix}/distribution/${imagePath(name)}/json${queryString(ctx.query)}`,
-    ctx.req,
-    ctx.res,
+    ctx,
+    { kind: 'call' },
   );
 };

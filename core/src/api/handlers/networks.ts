@@ -5,10 +5,10 @@ import { checkBody } from '../validation/check-body.js';
 import { networkAttachBody, networkCreateBody } from '../validation/engine-bodies.js';
 import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
-import { proxyToEngine } from '../engine/proxy.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { onEveryCopy } from '../fan-out.js';
 import { findContainer, findNetwork, nodeEngine } from '../lookups.js';
-import { sendJson, sendNoContent } from '../responses.js';
+import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../router.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -54,11 +54,11 @@ export const createNetwork: RouteHandler = async (ctx) => {
 };
 
 async function inspectNetwork(ctx: RequestContext, network: Network): Promise<void> {
-  await proxyToEngine(
+  await forwardToEngine(
     nodeEngine(ctx.api, network.node),
     `${ctx.versionPrefix}/networks/${encodeURIComponent(network.id)}${queryString(ctx.query)}`,
-    ctx.req,
-    ctx.res,
+    ctx,
+    { kind: 'call' },
   );
 }
 

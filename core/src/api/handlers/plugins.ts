@@ -2,12 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Node } from '@swarm/plugin-sdk';
 import { queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonBody } from '../body.js';
-import { relayProgressFromNodes, type NodeCall } from '../engine/progress-fan-out.js';
-import { proxyToEngine } from '../engine/proxy.js';
+import { relayProgressFromNodes, type NodeCall } from '../progress-fan-out.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { callNodes, throwFailures } from '../fan-out.js';
 import { anyHealthyEngine, nodeEngine, nodeJson, pluginNodes } from '../lookups.js';
 import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
-import { sendJson } from '../responses.js';
+import { sendJson } from '../../http/responses.js';
 import { splitOperation } from '../router.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -28,7 +28,9 @@ export const listPlugins: RouteHandler = async (ctx) => {
 
 /** GET /plugins/privileges?remote=: read from the registry, so any healthy engine answers. */
 export const pluginPrivileges: RouteHandler = async (ctx) => {
-  await proxyToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/plugins/privileges${queryString(ctx.query)}`, ctx.req, ctx.res);
+  await forwardToEngine(anyHealthyEngine(ctx.api), `${ctx.versionPrefix}/plugins/privileges${queryString(ctx.query)}`, ctx, {
+    kind: 'call',
+  });
 };
 
 /** POST /plugins/create: the build context would have to be copied to every engine; not done. */
@@ -108,11 +110,11 @@ export const pluginOperation: RouteHandler = async (ctx) => {
     case 'json':
       return sendJson(ctx.res, 200, clusterPlugin(first.node, first.inspect));
     case 'push':
-      return proxyToEngine(
+      return forwardToEngine(
         nodeEngine(ctx.api, first.node),
         `${pluginPath(ctx.versionPrefix, first.name, 'push')}${queryString(ctx.query)}`,
-        ctx.req,
-        ctx.res,
+        ctx,
+        { kind: 'call' },
       );
     case 'upgrade':
       return progressOnNodes(

@@ -1,7 +1,7 @@
 import type { ContainerConfig } from '@swarm/plugin-sdk';
 import type { RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
-import { sendJson } from '../responses.js';
+import { sendJson } from '../../http/responses.js';
 import { checkBody } from '../validation/check-body.js';
 import { containerCreateBody } from '../validation/engine-bodies.js';
 import { CoreErrors } from '../../errors.js';

@@ -2,8 +2,9 @@ import { hostname, release } from 'node:os';
 import type { ServerResponse } from 'node:http';
 import { queryString, type RouteHandler } from '../context.js';
 import { parseFilters } from '../docker-filters.js';
-import { callEveryEngine, mergeAnswers } from '../fan-out.js';
-import { sendJson, sendJsonParts } from '../responses.js';
+import { mergeAnswers } from '../answers.js';
+import { callEveryEngine } from '../fan-out.js';
+import { sendJson, sendJsonParts } from '../../http/responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 import { CoreErrors } from '../../errors.js';
 

@@ -5,9 +5,9 @@ import { checkBody } from '../validation/check-body.js';
 import { volumeCreateBody } from '../validation/engine-bodies.js';
 import { capability } from '../capabilities.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../docker-filters.js';
-import { proxyToEngine } from '../engine/proxy.js';
+import { forwardToEngine } from '../../forwarding/index.js';
 import { findVolume, nodeEngine } from '../lookups.js';
-import { sendJson, sendNoContent } from '../responses.js';
+import { sendJson, sendNoContent } from '../../http/responses.js';
 
 const VOLUME_FILTERS = ['name', 'driver', 'label', 'dangling', 'node'];
 
@@ -54,10 +54,10 @@ export const volumeOperation: RouteHandler = async (ctx) => {
     return sendNoContent(ctx.res);
   }
   const volume = findVolume(ctx.api, name);
-  await proxyToEngine(
+  await forwardToEngine(
     nodeEngine(ctx.api, volume.node),
     `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`,
-    ctx.req,
-    ctx.res,
+    ctx,
+    { kind: 'call' },
   );
 };

@@ -5,7 +5,7 @@ import { isApiCompatible } from '../../plugins/manifest.js';
 import { providedKinds } from '../../plugins/stage.js';
 import type { LoadedPlugin } from '../../plugins/loaded-plugin.js';
 import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
-import { formatTable } from '../format-table.js';
+import { formatTable } from '../../util/format-table.js';
 
 /** One row of `swarm plugins`. */
 export interface PluginRow {

@@ -1,9 +1,9 @@
 import { type PlacementExplanation } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
-import { formatExplanation } from '../explain-table.js';
+import { formatExplanation } from '../../explain/explanation-table.js';
 import { postJson } from '../http-post.js';
-import { withRunOptions, type RunArguments } from '../run-arguments.js';
-import { buildContainerConfig } from '../run-options.js';
+import { withRunOptions, type RunArguments } from '../../explain/run-arguments.js';
+import { buildContainerConfig } from '../../explain/run-options.js';
 import { loadConfigFile } from '../../config/load.js';
 import { CoreErrors } from '../../errors.js';
 

@@ -1,5 +1,5 @@
 import type { PlacementExplanation } from '@swarm/plugin-sdk';
-import { formatTable } from './format-table.js';
+import { formatTable } from '../util/format-table.js';
 
 /** A placement explanation as a table of nodes plus the summary lines. */
 export function formatExplanation(explanation: PlacementExplanation): string {

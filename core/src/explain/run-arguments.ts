@@ -1,6 +1,6 @@
 import type { ContainerConfig } from '@swarm/plugin-sdk';
 import { Command, CommanderError } from 'commander';
-import { collect } from './key-values.js';
+import { collect } from '../util/collect.js';
 import { buildContainerConfig, type RunOptions } from './run-options.js';
 import { CoreErrors } from '../errors.js';
 

@@ -1,24 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
-import { sendError } from '../responses.js';
+import { sendError } from '../http/responses.js';
 import { endToEndHeaders } from './raw-http.js';
-
-export interface ProxyOptions {
-  /** Called with the engine's status once it answered (for refreshes after state changes). */
-  onResponse?: (status: number) => void;
-}
 
 /**
  * Forward the client's request to an engine and stream the answer back as it comes: nothing is
  * buffered, and a client that goes away aborts the engine call.
  */
-export function proxyToEngine(
-  engine: EngineClient,
-  path: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: ProxyOptions = {},
-): Promise<void> {
+export function proxyToEngine(engine: EngineClient, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const upstream = engine.request({ method: req.method ?? 'GET', path, headers: endToEndHeaders(req.headers) });
     let settled = false;
@@ -39,7 +28,6 @@ export function proxyToEngine(
     });
     upstream.on('response', (answer) => {
       const status = answer.statusCode ?? 502;
-      options.onResponse?.(status);
       res.writeHead(status, answer.statusMessage, endToEndHeaders(answer.headers));
       res.flushHeaders();
       answer.pipe(res);

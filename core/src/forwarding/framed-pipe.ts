@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { engineHostHeader, type EngineClient } from '@swarm/plugin-sdk/helpers';
-import { sendError } from '../responses.js';
+import { sendError } from '../http/responses.js';
 import { coalescingRelay } from './coalescing-relay.js';
-import type { ProxyOptions } from './proxy.js';
 import { clientResponseHead, parseResponseHead, rawRequestHead, type RawResponseHead } from './raw-http.js';
-import { CoreErrors } from '../../errors.js';
+import { CoreErrors } from '../errors.js';
 
 const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -26,13 +25,7 @@ function headerValue(head: RawResponseHead, name: string): string | undefined {
  * connections close when the answer ends (`Connection: close`), which is what lets the body go
  * through unparsed.
  */
-export function pipeFramedFromEngine(
-  engine: EngineClient,
-  path: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: ProxyOptions = {},
-): Promise<void> {
+export function pipeFramedFromEngine(engine: EngineClient, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const client = res.socket;
     if (!client || client.destroyed) return resolve();
@@ -61,7 +54,6 @@ export function pipeFramedFromEngine(
     const takeOver = (head: RawResponseHead, rest: Buffer) => {
       takenOver = true;
       res.statusCode = head.status;
-      options.onResponse?.(head.status);
       const encoding = headerValue(head, 'transfer-encoding');
       const framing = [...(encoding ? [`Transfer-Encoding: ${encoding}`] : []), 'Connection: close'];
       client.write(clientResponseHead(head, res.getHeaders(), framing));

@@ -1,8 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
-import { ProgressStream } from '../progress-stream.js';
+import { ProgressStream } from './progress-stream.js';
 import { engineMessage, readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
-import { CoreErrors } from '../../errors.js';
+import { CoreErrors } from '../errors.js';
 
 export interface NodeCall {
   node: Node;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
-import { sendError } from '../responses.js';
+import { sendError } from '../http/responses.js';
 import { endToEndHeaders } from './raw-http.js';
 
 const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;

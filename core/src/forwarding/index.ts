@@ -1,0 +1,82 @@
+/**
+ * Engine forwarding: how a client's request is handed to a Docker engine (or, on a replica, to the
+ * primary manager) and its answer handed back. Handlers decide *which* engine; this module decides
+ * *how*, in `transportFor` below, from the route and the request:
+ *
+ * | route                                                        | transport                     | why |
+ * | ------------------------------------------------------------ | ----------------------------- | --- |
+ * | any container or exec route asked with `Upgrade` (`docker attach`, `docker exec -it`, `attach/ws`) | tunnel (`tunnel.ts`) | after the engine's `101 UPGRADED` both sides talk freely: the two connections are joined byte for byte, half-closes passed on (`docker run -i` with stdin closed still reads the output) |
+ * | `POST /containers/{id}/attach`, `POST /exec/{id}/start` without `Upgrade` | raw stream (`raw-stream.ts`) | the classic hijack: the engine answers a status line and the stream type, then raw bytes until the end; chunked framing would corrupt what raw readers (docker-py, dockerode) read |
+ * | `GET /containers/{id}/logs`, `export`, `stats`, `archive`, and `GET /images/get`, when the request has no body | framed pipe (`framed-pipe.ts`) | big or long answers the engine frames itself (one chunk per log line): only the head is rewritten, then the engine's bytes, framing included, are copied to the client's socket (re-chunking would cost a call per line) |
+ * | a replica's request for the primary                          | tunnel if upgraded, else proxy | the primary answers exactly as it would answer the client |
+ * | everything else forwarded (container operations, exec resize and inspect, images, volumes, networks, build, plugins, commit, distribution) | proxy (`proxy.ts`) | an ordinary HTTP exchange: streamed both ways through Node's client, nothing buffered, and a client that leaves aborts the engine call |
+ *
+ * The tunnel and the framed pipe write their request heads by hand (`raw-http.ts`): both take
+ * over a raw connection, which Node's HTTP client would parse and re-frame. The proxy and the raw
+ * stream go through the SDK's `EngineClient`. `engine-clients.ts` keeps one `EngineClient` per
+ * engine for an API server, so forwarded requests reuse kept-alive connections.
+ *
+ * Not here: the SDK's pipelined reads (`EngineClient.readEach`, `helpers/engine/pipelined-reads.ts`)
+ * are a driver's own calls to its engines (many container inspects on one connection), not a
+ * client's request passed on, and drivers are plugins, which import only the SDK.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { EngineClient } from '@swarm/plugin-sdk/helpers';
+import { hasNoBody, pipeFramedFromEngine } from './framed-pipe.js';
+import { proxyToEngine } from './proxy.js';
+import { rawStreamFromEngine } from './raw-stream.js';
+import { tunnelToEngine } from './tunnel.js';
+
+export { EngineClients } from './engine-clients.js';
+
+/** The client's side of one forwarded request. */
+export interface ForwardedRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** Set when the client asked to upgrade the connection. */
+  readonly upgrade?: { readonly socket: Duplex; readonly head: Buffer } | undefined;
+}
+
+/** Which route a forwarded request came in on, as far as the transport depends on it (the table above). */
+export type ForwardedRoute =
+  | { readonly kind: 'container'; readonly operation: string }
+  | { readonly kind: 'exec'; readonly operation: string }
+  | { readonly kind: 'image-save' }
+  | { readonly kind: 'primary' }
+  | { readonly kind: 'call' };
+
+export type Transport = 'tunnel' | 'raw-stream' | 'framed-pipe' | 'proxy';
+
+/** Container reads whose answers can be big or long (the framed pipe's row of the table). */
+const FRAMED_CONTAINER_READS = new Set(['logs', 'export', 'stats', 'archive']);
+
+/** The transport for a request on `route`: the table above, as code. */
+export function transportFor(route: ForwardedRoute, request: ForwardedRequest): Transport {
+  const { req, upgrade } = request;
+  switch (route.kind) {
+    case 'container':
+      if (upgrade) return 'tunnel';
+      if (route.operation === 'attach') return 'raw-stream';
+      return req.method === 'GET' && FRAMED_CONTAINER_READS.has(route.operation) && hasNoBody(req) ? 'framed-pipe' : 'proxy';
+    case 'exec':
+      if (upgrade) return 'tunnel';
+      return route.operation === 'start' ? 'raw-stream' : 'proxy';
+    case 'image-save':
+      return hasNoBody(req) ? 'framed-pipe' : 'proxy';
+    case 'primary':
+      return upgrade ? 'tunnel' : 'proxy';
+    case 'call':
+      return 'proxy';
+  }
+}
+
+/** Hands `request` to `engine` at `path` (the engine's path, query included) over the route's transport. */
+export function forwardToEngine(engine: EngineClient, path: string, request: ForwardedRequest, route: ForwardedRoute): Promise<void> {
+  const { req, res, upgrade } = request;
+  const transport = transportFor(route, request);
+  if (transport === 'tunnel' && upgrade) return tunnelToEngine(engine, path, req, upgrade.socket, upgrade.head);
+  if (transport === 'raw-stream') return rawStreamFromEngine(engine, path, req, res);
+  if (transport === 'framed-pipe') return pipeFramedFromEngine(engine, path, req, res);
+  return proxyToEngine(engine, path, req, res);
+}
