@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MEASURED_DELAYS } from './hollow/default-delays.js';
+import { MEASURED_DELAYS } from '@swarm/core/hollow';
 import { ENGINE_MARKED_UNHEALTHY, startHollowFleet, startManager } from './scale/children.js';
 import { createThroughput, infoLatency, infoReplayLatency, psLatency, runLatency, timeToHealthy } from './scale/phases.js';
 import { PeakRss, sampleProcess } from './scale/process-meter.js';

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
-import { EngineClient, EventRecorder, HollowEngine, shapeDifferences } from '../bench/hollow/index.js';
+import { HollowEngine } from '@swarm/core/hollow';
+import { EngineClient, EventRecorder, shapeDifferences } from '../bench/hollow/index.js';
 
 // The same calls against a real dockerd (engine 95) and a hollow engine: the answers must have
 // the same shapes, the same statuses and errors, and the lifecycle the same events.

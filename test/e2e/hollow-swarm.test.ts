@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type Manager } from '../harness/manager.js';
-import { EngineClient, startHollowCluster, type HollowCluster } from '../bench/hollow/index.js';
+import { startHollowCluster, type HollowCluster } from '@swarm/core/hollow';
+import { EngineClient } from '../bench/hollow/index.js';
 
 // swarm manage in front of 40 hollow engines (slots 1900-1939, 127.0.9.108-147), driven with the
 // docker CLI: the driver must treat them as engines.

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type Manager } from '../harness/manager.js';
-import { startHollowCluster, type HollowCluster } from '../bench/hollow/index.js';
+import { startHollowCluster, type HollowCluster } from '@swarm/core/hollow';
 
 // 400 hollow engines (slots 1400-1799, free ports) behind a manager whose open-files limit is 1,024:
 // an event stream per engine plus kept-alive connections used to take every descriptor, and the API

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineClient, slotAddress, startHollowCluster, type HollowCluster } from '../bench/hollow/index.js';
+import { slotAddress, startHollowCluster, type HollowCluster } from '@swarm/core/hollow';
+import { EngineClient } from '../bench/hollow/index.js';
 
 // 1,000 engines × 30 containers in this one process: the scale benchmark's setting.
 const COUNT = 1000;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineClient, EventRecorder, HollowEngine } from '../bench/hollow/index.js';
+import { HollowEngine } from '@swarm/core/hollow';
+import { EngineClient, EventRecorder } from '../bench/hollow/index.js';
 
 const HOST = '127.0.9.240';
 const SLEEPER = { Image: 'busybox:local', Cmd: ['sleep', '300'] };

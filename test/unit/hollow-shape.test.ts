@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shapeDifferences } from '../bench/hollow/index.js';
-import { humanDuration, rfc3339Nano } from '../bench/hollow/clock.js';
+import { humanDuration, rfc3339Nano } from '@swarm/core/hollow';
 
 describe('shapeDifferences', () => {
   it('accepts answers with the same keys and value types, whatever the values', () => {

@@ -7,6 +7,7 @@ import { manageCommand } from './commands/manage.js';
 import { pluginsCommand } from './commands/plugins.js';
 import { pluginCommand } from './commands/plugin-init.js';
 import { scheduleCommand } from './commands/schedule.js';
+import { sandboxCommand } from './commands/sandbox.js';
 
 export function createProgram(): Command {
   const program = new Command('swarm')
@@ -19,7 +20,8 @@ export function createProgram(): Command {
     .addCommand(withGlobalOptions(listCommand()))
     .addCommand(withGlobalOptions(pluginsCommand()))
     .addCommand(pluginCommand())
-    .addCommand(scheduleCommand());
+    .addCommand(scheduleCommand())
+    .addCommand(withGlobalOptions(sandboxCommand()));
   return program;
 }
 

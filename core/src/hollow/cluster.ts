@@ -16,6 +16,11 @@ export interface HollowClusterOptions {
   memTotal?: number;
   /** Listen on a free port of each slot address instead of 2375/24000+ (tests that must never collide). */
   ephemeralPorts?: boolean;
+  /**
+   * Every engine on this one address, each on a free port, instead of the slot addresses: macOS
+   * and some containers answer on 127.0.0.1 only, not on the rest of 127.0.0.0/8.
+   */
+  host?: string;
   /** Engine names are `<namePrefix><firstIndex + index>`; default `hollow`. */
   namePrefix?: string;
   /** Number in the first engine's name (default 0), so engines split over processes keep distinct names. */
@@ -65,11 +70,11 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
   };
   try {
     for (let index = 0; index < options.count; index++) {
-      const { host, port } = slotAddress(first + index);
+      const slot = slotAddress(first + index);
       const engine = new HollowEngine({
         name: `${prefix}${(options.firstIndex ?? 0) + index}`,
-        host,
-        port: options.ephemeralPorts ? 0 : port,
+        host: options.host ?? slot.host,
+        port: options.ephemeralPorts || options.host !== undefined ? 0 : slot.port,
         labels: labelsFor(index),
         ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
         ...(options.ncpu === undefined ? {} : { ncpu: options.ncpu }),

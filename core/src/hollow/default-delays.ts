@@ -2,7 +2,7 @@ import type { CallDelays } from './call-kinds.js';
 
 /**
  * Median latency (ms) of each call against a real dockerd 20.10 on this machine (vfs storage,
- * bridge networking, 2 shared cores), measured with `measure-engine.js` over 20 rounds on
+ * bridge networking, 2 shared cores), measured with `test/bench/hollow/measure-engine.ts` over 20 rounds on
  * 2026-12-02. The hollow engine waits this long before answering unless told otherwise.
  */
 export const MEASURED_DELAYS: CallDelays = {

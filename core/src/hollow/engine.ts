@@ -9,7 +9,8 @@ import { engineIdFor } from './ids.js';
 import type { EngineIdentity } from './identity.js';
 import type { JsonObject } from './model.js';
 import { API_HEADERS } from './render-engine.js';
-import { findRoute, nameOf, type Reply } from './routes.js';
+import type { Reply } from './route-types.js';
+import { findRoute, nameOf } from './routes.js';
 import { EngineState } from './state.js';
 import { API_VERSION } from './templates.js';
 

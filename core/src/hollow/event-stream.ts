@@ -1,6 +1,6 @@
 import { eventWindow, type EngineEvent } from './events.js';
 import { parseFilters } from './filters.js';
-import type { Reply, RouteContext } from './routes.js';
+import type { Reply, RouteContext } from './route-types.js';
 
 /** `GET /events`: replays `since`, then streams live events until `until` or the client leaves. */
 export function streamEvents({ state, query, req, res }: RouteContext): Reply | undefined {

@@ -1,4 +1,4 @@
-import { SwarmError, ErrorCodes } from '@swarm/plugin-sdk';
+import { HollowErrors } from './errors.js';
 import { asObject, asString, hostConfigOf, type HollowContainer, type PublishedPort } from './model.js';
 
 const FIRST_EPHEMERAL_PORT = 32768;
@@ -20,10 +20,7 @@ export class PortAllocator {
         const hostIp = asString(asObject(binding)?.['HostIp']) || engineHost;
         if (this.taken.has(`${hostPort}/${proto}`)) {
           this.release(published);
-          throw new SwarmError(
-            ErrorCodes.ENGINE_ERROR,
-            `driver failed programming external connectivity on endpoint ${container.name} (${container.id}): Bind for ${hostIp}:${hostPort} failed: port is already allocated`,
-          );
+          throw HollowErrors.portAllocated({ endpoint: `${container.name} (${container.id})`, hostIp, hostPort });
         }
         this.taken.add(`${hostPort}/${proto}`);
         published.push({ privatePort: Number(privatePort), proto, hostIp, hostPort });

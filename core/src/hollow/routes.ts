@@ -1,38 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalidArgument } from './errors.js';
-import type { CallKind } from './call-kinds.js';
 import { streamEvents, waitForContainer } from './event-stream.js';
 import { anyValue, labelsMatch, parseFilters } from './filters.js';
 import { asObject, labelsOf, type CreateBody, type HollowContainer, type Json, type JsonObject } from './model.js';
 import { containerInspect, containerSummary } from './render-container.js';
 import { imageInspect, imageSummary, infoAnswer, networkSummary } from './render-engine.js';
-import type { EngineState } from './state.js';
 import { versionAnswer } from './templates.js';
-
-export interface Reply {
-  status: number;
-  body?: Json;
-  /** Plain-text body (`_ping`). */
-  text?: string;
-}
-
-export interface RouteContext {
-  state: EngineState;
-  params: string[];
-  query: URLSearchParams;
-  body: JsonObject;
-  req: IncomingMessage;
-  res: ServerResponse;
-}
-
-export interface Route {
-  method: string;
-  pattern: RegExp;
-  /** Which imitated latency applies; none for streams. */
-  kind?: CallKind;
-  /** Returns a reply, or undefined when it wrote the response itself (streams). */
-  handle(context: RouteContext): Reply | undefined;
-}
+import type { Reply, Route, RouteContext } from './route-types.js';
 
 const truthy = (value: string | null): boolean => value === '1' || value === 'true' || value === 'True';
 const param = (context: RouteContext, index = 0): string => decodeURIComponent(context.params[index] ?? '');

@@ -1,4 +1,3 @@
-import { SwarmError, ErrorCodes } from '@swarm/plugin-sdk';
 import { conflict, invalidArgument, notFound } from './errors.js';
 import { now } from './clock.js';
 import { EventHub } from './events.js';
@@ -210,7 +209,7 @@ export class EngineState {
     let match: HollowContainer | undefined;
     for (const container of this.containers.values()) {
       if (!container.id.startsWith(prefix)) continue;
-      if (match !== undefined) throw new SwarmError(ErrorCodes.INVALID_ARGUMENT, `multiple IDs found with provided prefix: ${prefix}`);
+      if (match !== undefined) throw invalidArgument(`multiple IDs found with provided prefix: ${prefix}`);
       match = container;
     }
     return match;

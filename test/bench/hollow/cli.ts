@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startHollowCluster } from './cluster.js';
+import { startHollowCluster } from '@swarm/core/hollow';
 
 const USAGE = `Start N hollow Docker engines in this process and print their discovery list.
 

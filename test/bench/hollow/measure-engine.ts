@@ -1,4 +1,4 @@
-import { CALL_KINDS, type CallKind } from './call-kinds.js';
+import { CALL_KINDS, type CallKind } from '@swarm/core/hollow';
 import { EngineClient } from './http-client.js';
 
 /**
