@@ -28,7 +28,8 @@ const USAGE = `Scale benchmark: hollow engines, swarm manage in front, a real cl
   --manager PATH        another build's core/bin/swarm.js (before/after runs with the same bench and engines)
   --manager-log FILE    append the manager's whole output to FILE, with a line at the start of each phase
                         (ms since the manager started: with --manager-flags=--trace-gc, which GCs fell in which phase)
-  --out FILE            results file (default test/bench/results/scale-<date>.md)`;
+  --out FILE            results file (default test/.artifacts/scale/scale-<date>.md; results/scale.md keeps
+                        the current figures, written by hand from such runs)`;
 
 const { values } = parseArgs({
   options: {
@@ -59,7 +60,8 @@ if (values.help) {
   process.exit(0);
 }
 
-const RESULTS = fileURLToPath(new URL('../../results/', import.meta.url));
+// A run's tables go next to the other test artifacts: results/ holds one current, annotated file per benchmark.
+const RESULTS = fileURLToPath(new URL('../../../.artifacts/scale/', import.meta.url));
 const date = new Date().toISOString();
 const out = values.out ?? join(RESULTS, `scale-${date.slice(0, 10)}.md`);
 const runEngineDelayMs = values.delay === undefined ? MEASURED_DELAYS.create + MEASURED_DELAYS.start : 2 * Number(values.delay);
