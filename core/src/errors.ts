@@ -266,7 +266,7 @@ export const CoreErrors = {
   }),
   configUnreadable: defineError('core.config.unreadable', {
     code: ErrorCodes.CONFIG_INVALID,
-    message: (p: { where: string; reason: string }) => `cannot read config ${p.where}: ${p.reason}`,
+    message: (p: { where: string; reason: string; fix: string }) => `cannot read config ${p.where}: ${p.reason}; ${p.fix}`,
   }),
   scaffoldName: defineError('core.cli.scaffold-name', {
     code: ErrorCodes.INVALID_ARGUMENT,

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
+import type { Loader } from 'cosmiconfig';
+import { loadJsConfig } from './load-js.js';
 import type { SwarmConfigInput } from './input.js';
 import { validateConfigShape } from './schema.js';
 import { CoreErrors } from '../errors.js';
@@ -38,25 +40,58 @@ export interface LoadConfigOptions {
 export async function loadConfigFile(options: LoadConfigOptions = {}): Promise<LoadedConfigFile | undefined> {
   const cwd = options.cwd ?? process.cwd();
   // Imported lazily: hosts that embed swarm with a config object never need it.
-  const { cosmiconfig } = await import('cosmiconfig');
-  const explorer = cosmiconfig('swarm', { searchPlaces: [...CONFIG_SEARCH_PLACES], searchStrategy: 'global', cache: false });
+  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  // Every loader notes the file it reads, so an error names the file rather than the folder searched.
+  let reading: string | undefined;
+  const noting =
+    (loader: Loader): Loader =>
+    (filepath, content) => {
+      reading = filepath;
+      return loader(filepath, content);
+    };
+  const loaders = Object.fromEntries(Object.entries(defaultLoaders).map(([extension, loader]) => [extension, noting(loader)]));
+  loaders['.js'] = noting(loadJsConfig);
+  const explorer = cosmiconfig('swarm', { searchPlaces: [...CONFIG_SEARCH_PLACES], searchStrategy: 'global', cache: false, loaders });
   let result;
   if (options.path !== undefined) {
     const filepath = resolve(cwd, options.path);
     if (!existsSync(filepath)) throw CoreErrors.configFileNotFound({ path: filepath });
-    result = await readWith(() => explorer.load(filepath), filepath);
+    result = await readWith(
+      () => explorer.load(filepath),
+      () => reading ?? filepath,
+    );
   } else {
-    result = await readWith(() => explorer.search(cwd), cwd);
+    result = await readWith(
+      () => explorer.search(cwd),
+      () => reading ?? cwd,
+    );
   }
   if (!result) return undefined;
   const input = validateConfigShape(result.config ?? {}, result.filepath);
   return { input, filepath: result.filepath, dir: dirname(result.filepath) };
 }
 
-async function readWith<T>(read: () => Promise<T>, where: string): Promise<T> {
+/** What to do about a file that does not read, by its kind. */
+function fixFor(file: string): string {
+  const name = basename(file);
+  if (name === 'package.json') return 'fix the JSON of package.json (its "swarm" key is the config)';
+  const extension = extname(name);
+  if (['.js', '.mjs', '.cjs', '.ts'].includes(extension)) {
+    return `fix the JavaScript in ${name}: it must export the config object (export default { ... } in .js or .mjs, module.exports = { ... } in .cjs)`;
+  }
+  if (extension === '.yaml' || extension === '.yml') return `fix the YAML in ${name}`;
+  if (extension === '.json') return `fix the JSON in ${name}`;
+  return `fix ${name}: it holds JSON or YAML`;
+}
+
+async function readWith<T>(read: () => Promise<T>, where: () => string): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    throw CoreErrors.configUnreadable({ where, reason: (error as Error).message }, { cause: error });
+    const file = where();
+    throw CoreErrors.configUnreadable(
+      { where: file, reason: (error as Error).message, fix: fixFor(file) },
+      { cause: error, details: { file } },
+    );
   }
 }
