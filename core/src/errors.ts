@@ -368,8 +368,18 @@ export const CoreErrors = {
   }),
   pluginNotFound: defineError('core.plugin.not-found', {
     code: ErrorCodes.PLUGIN_NOT_FOUND,
-    message: (p: { spec: string; fromDir: string; tried: readonly string[]; install: string }) =>
-      `plugin "${p.spec}" not found from ${p.fromDir} (tried ${p.tried.join(', ')}); install it with: npm install ${p.install}`,
+    message: (p: {
+      spec: string;
+      fromDir: string;
+      tried: readonly string[];
+      install: string;
+      close?: { name: string; packageName: string } | undefined;
+    }) =>
+      `plugin "${p.spec}" not found from ${p.fromDir} (tried ${p.tried.join(', ')}); ${
+        p.close === undefined
+          ? ''
+          : `did you mean '${p.close.name}'? (${p.close.packageName} is installed here: list it in plugins as '${p.close.name}'); otherwise `
+      }install it with: npm install ${p.install}`,
   }),
   pluginLoadFailed: defineError('core.plugin.load-failed', {
     code: ErrorCodes.PLUGIN_LOAD_FAILED,
@@ -381,8 +391,10 @@ export const CoreErrors = {
   }),
   pluginIncompatible: defineError('core.plugin.incompatible', {
     code: ErrorCodes.PLUGIN_INCOMPATIBLE,
-    message: (p: { plugin: string; version: string; wants: string; provided: string }) =>
-      `plugin "${p.plugin}@${p.version}" requires plugin API ${p.wants}, this swarm provides ${p.provided}`,
+    message: (p: { plugin: string; version: string; wants: string; provided: string; packageName: string }) =>
+      `plugin "${p.plugin}@${p.version}" requires plugin API ${p.wants}, this swarm provides ${p.provided}; either upgrade swarm ` +
+      `(@swarm/core) to a version that provides plugin API ${p.wants}, or install a version of ${p.packageName} built for ` +
+      `plugin API ${p.provided} (one whose apiVersion range includes ${p.provided})`,
   }),
   pluginRegisterFailed: defineError('core.plugin.register-failed', {
     code: ErrorCodes.PLUGIN_REGISTER_FAILED,

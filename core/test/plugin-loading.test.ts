@@ -89,7 +89,11 @@ describe('plugin errors', () => {
   it('refuses an incompatible plugin before calling register, with the exact message', async () => {
     const error = await failure(loadPlugins(['future'], project.dir));
     expect(error.code).toBe(ErrorCodes.PLUGIN_INCOMPATIBLE);
-    expect(error.message).toBe(`plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}`);
+    expect(error.message).toBe(
+      `plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}; either upgrade swarm ` +
+        `(@swarm/core) to a version that provides plugin API ^2.0.0, or install a version of swarm-plugin-future built for ` +
+        `plugin API ${PLUGIN_API_VERSION} (one whose apiVersion range includes ${PLUGIN_API_VERSION})`,
+    );
   });
 
   it('says which manifest field is wrong', async () => {

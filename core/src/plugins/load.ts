@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { type PluginManifest } from '@swarm/plugin-sdk';
 import { candidatePackages, isPathSpecifier } from './candidates.js';
+import { closeInstalledPlugin } from './installed-packages.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
 import { locatePath, PackageFinder, type LocatedPlugin } from './locate.js';
 import { checkApiVersion, manifestOf } from './manifest.js';
@@ -24,7 +25,11 @@ export function resolvePlugin(spec: string, fromDir: string, finder = new Packag
     if (located) return { ...located, spec, packageName: name };
   }
   const install = tried.find((name) => name.includes('swarm-plugin-')) ?? spec;
-  throw CoreErrors.pluginNotFound({ spec, fromDir, tried, install }, { details: { plugin: spec, tried } });
+  const close = closeInstalledPlugin(spec, fromDir);
+  throw CoreErrors.pluginNotFound(
+    { spec, fromDir, tried, install, close },
+    { details: { plugin: spec, tried, ...(close ? { didYouMean: close.name, installed: close.packageName } : {}) } },
+  );
 }
 
 /** Import a located plugin and check its manifest's fields (not yet its API range). */
@@ -47,7 +52,7 @@ export async function importManifest(location: PluginLocation): Promise<PluginMa
  */
 export async function importPlugin(location: PluginLocation, builtin = false): Promise<LoadedPlugin> {
   const manifest = await importManifest(location);
-  checkApiVersion(manifest);
+  checkApiVersion(manifest, location.packageName);
   return {
     spec: location.spec,
     packageName: location.packageName,

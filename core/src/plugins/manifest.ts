@@ -32,12 +32,16 @@ export function manifestOf(module: Record<string, unknown>, where: string): Plug
   return candidate;
 }
 
-/** Throws PLUGIN_INCOMPATIBLE when the plugin's API range does not include this host's version. */
-export function checkApiVersion(manifest: PluginManifest): void {
+/**
+ * Throws PLUGIN_INCOMPATIBLE when the plugin's API range does not include this host's version,
+ * naming the npm package (`packageName`, when it was found as one) for the two ways out.
+ */
+export function checkApiVersion(manifest: PluginManifest, packageName: string = manifest.name): void {
   if (semver.satisfies(PLUGIN_API_VERSION, manifest.apiVersion, { includePrerelease: true })) return;
+  const provided = PLUGIN_API_VERSION;
   throw CoreErrors.pluginIncompatible(
-    { plugin: manifest.name, version: manifest.version, wants: manifest.apiVersion, provided: PLUGIN_API_VERSION },
-    { details: { plugin: manifest.name, version: manifest.version, apiVersion: manifest.apiVersion, provided: PLUGIN_API_VERSION } },
+    { plugin: manifest.name, version: manifest.version, wants: manifest.apiVersion, provided, packageName },
+    { details: { plugin: manifest.name, package: packageName, version: manifest.version, apiVersion: manifest.apiVersion, provided } },
   );
 }
 
