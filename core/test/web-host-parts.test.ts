@@ -4,7 +4,7 @@ import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import { describe, expect, it } from 'vitest';
 import { MonitoredDiscovery, redactDiscoveryUri } from '../src/discovery/monitored-discovery.js';
 import { ReplicationController } from '../src/replication/replication-controller.js';
-import { PlacementJournal } from '../src/web/placement-journal.js';
+import { PlacementJournal } from '../src/deployment/placement-journal.js';
 import { isWebExtensionPath } from '../src/http/web-paths.js';
 
 const nodes = ['n1', 'n2', 'n3', 'n4'].map((name) => fakeNode({ name }));
