@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { PLUGIN_API_VERSION } from '@swarm/plugin-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSwarm } from './support/run-cli.js';
 import { createTempProject, filtersBody, memoryDriverBody, strategyBody, type TempProject } from './support/temp-project.js';
@@ -29,6 +30,8 @@ beforeAll(() => {
   );
   project.write('unlisted/.swarmrc.json', JSON.stringify({ plugins: [], scheduler: { filters: ['health', 'gpu'] } }));
   project.write('shape/.swarmrc.json', JSON.stringify({ cluster: { heartbeat: true } }));
+  project.write('gup/.swarmrc.json', JSON.stringify({ plugins: ['gup'] }));
+  project.write('future/.swarmrc.json', JSON.stringify({ plugins: ['future'] }));
 });
 
 afterAll(() => project.remove());
@@ -210,6 +213,51 @@ describe('swarm plugins', () => {
   });
 });
 
+describe('swarm plugins tells the truth about what swarm manage would refuse', () => {
+  it('exits 1 for a filter no plugin provides, with a config row carrying the error', async () => {
+    const result = await runSwarm(['plugins', '--json'], { cwd: `${project.dir}/typo` });
+    expect(result.code).toBe(1);
+    const rows = JSON.parse(result.stdout) as Array<{ name: string; package: string; error?: string; resolved: string }>;
+    expect(rows.at(-1)).toMatchObject({
+      name: 'config',
+      resolved: `${project.dir}/typo/swarm.config.js`,
+      error: expect.stringMatching(/^scheduler\.filters\[1\]: unknown filter "gpux"; .*did you mean "gpu"\?$/) as unknown,
+    });
+    const table = await runSwarm(['plugins'], { cwd: `${project.dir}/typo` });
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(/^config: scheduler\.filters\[1\]: unknown filter "gpux"/m);
+  });
+
+  it('names the package and gives both ways out for an incompatible plugin', async () => {
+    const result = await runSwarm(['plugins', '--json'], { cwd: `${project.dir}/future` });
+    expect(result.code).toBe(1);
+    const rows = JSON.parse(result.stdout) as Array<{ name: string; package: string; error?: string }>;
+    const wants = String.raw`\^\d+\.0\.0`;
+    const provided = PLUGIN_API_VERSION.replaceAll('.', '\\.');
+    expect(rows.find((row) => row.name === 'swarm-plugin-future')).toMatchObject({
+      package: 'swarm-plugin-future',
+      error: expect.stringMatching(
+        new RegExp(
+          `requires plugin API ${wants}, this swarm provides ${provided}; either upgrade swarm \\(@swarm/core\\) to a version that ` +
+            `provides plugin API ${wants}, or install a version of swarm-plugin-future built for plugin API ${provided} `,
+        ),
+      ) as unknown,
+    });
+  });
+
+  it('suggests the installed plugin a mistyped name meant before an npm install of a name nobody published', async () => {
+    const result = await runSwarm(['plugins', '--json'], { cwd: `${project.dir}/gup` });
+    expect(result.code).toBe(1);
+    const rows = JSON.parse(result.stdout) as Array<{ name: string; package: string; error?: string }>;
+    expect(rows.find((row) => row.name === 'gup')).toMatchObject({
+      package: 'swarm-plugin-gup',
+      error: expect.stringContaining(
+        "did you mean 'gpu'? (swarm-plugin-gpu is installed here: list it in plugins as 'gpu'); otherwise install it with: npm install swarm-plugin-gup",
+      ) as unknown,
+    });
+  });
+});
+
 describe('swarm plugins with a name provided twice', () => {
   it('names both providers and exits non-zero, as swarm manage would refuse them', async () => {
     const result = await runSwarm(['plugins', '--json'], { cwd: `${project.dir}/clash` });
@@ -226,12 +274,15 @@ describe('swarm plugins with a name provided twice', () => {
 
 describe('swarm schedule', () => {
   it('asks for --explain', async () => {
-    expectOneLineError(await runSwarm(['schedule', 'busybox:local']), 'swarm schedule only explains placements for now: add --explain');
+    const result = await runSwarm(['schedule', 'busybox:local']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('swarm schedule only explains placements for now: add --explain\n');
   });
 
   it('says when the manager cannot be reached', async () => {
     const result = await runSwarm(['schedule', '--explain', '-H', 'tcp://127.0.0.1:23099', '-m', '64m', 'busybox:local', 'sleep', '1']);
-    expect(result.code).toBe(1);
+    // 2: an error, not a refusal (1)
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^Cannot connect to the swarm manager at tcp:\/\/127\.0\.0\.1:23099: .*ECONNREFUSED/);
   });
 });

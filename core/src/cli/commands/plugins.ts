@@ -1,15 +1,22 @@
+import { type SwarmError } from '@swarm/plugin-sdk';
 import { Command } from 'commander';
+import { buildDeployment } from '../../deployment/build-deployment.js';
+import { createLogger } from '../../logging/create-logger.js';
 import { loadBuiltins } from '../../plugins/builtins.js';
+import { candidatePackages } from '../../plugins/candidates.js';
 import { importManifest, resolvePlugin } from '../../plugins/load.js';
-import { isApiCompatible } from '../../plugins/manifest.js';
+import { checkApiVersion, isApiCompatible } from '../../plugins/manifest.js';
 import { providedKinds } from '../../plugins/stage.js';
 import type { LoadedPlugin } from '../../plugins/loaded-plugin.js';
-import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
+import { loadCliConfig, type CliConfig, type GlobalOptions } from '../cli-config.js';
 import { formatTable } from '../../util/format-table.js';
 
 /** One row of `swarm plugins`. */
 export interface PluginRow {
+  /** The manifest's name, or the config's entry when the plugin did not load. */
   name: string;
+  /** The npm package (or path) it resolved to, or the one `npm install` would fetch; `-` for the config's own row. */
+  package: string;
   version: string;
   kinds: string[];
   /** What it registers: `filter gpu`, `strategy fewest-containers`. */
@@ -30,11 +37,25 @@ function kindsOf(plugin: LoadedPlugin): { kinds: string[]; provides: string[]; e
   }
 }
 
+/** The incompatibility message (with its two ways out), or undefined when compatible. */
+function incompatibility(plugin: LoadedPlugin): string | undefined {
+  try {
+    checkApiVersion(plugin.manifest, plugin.packageName);
+    return undefined;
+  } catch (error) {
+    return (error as SwarmError).message;
+  }
+}
+
 function rowOf(plugin: LoadedPlugin): PluginRow {
-  const { kinds, provides, error } = kindsOf(plugin);
+  const kindsAndError = kindsOf(plugin);
+  const { kinds, provides } = kindsAndError;
   const compatible = isApiCompatible(plugin.manifest.apiVersion);
+  // an incompatible plugin is a failure like any other: `swarm manage` refuses it first
+  const error = compatible ? kindsAndError.error : incompatibility(plugin);
   return {
     name: plugin.manifest.name,
+    package: plugin.packageName,
     version: plugin.manifest.version,
     kinds,
     provides,
@@ -50,9 +71,22 @@ function rowOf(plugin: LoadedPlugin): PluginRow {
 async function configuredRows(specs: readonly string[], configDir: string): Promise<PluginRow[]> {
   return Promise.all(
     specs.map(async (spec): Promise<PluginRow> => {
-      const base = { name: spec, version: '-', kinds: [], provides: [], apiVersion: '-', compatible: false, builtin: false, resolved: '-' };
+      const install = candidatePackages(spec).find((name) => name.includes('swarm-plugin-')) ?? spec;
+      const base = {
+        name: spec,
+        package: install,
+        version: '-',
+        kinds: [],
+        provides: [],
+        apiVersion: '-',
+        compatible: false,
+        builtin: false,
+      };
+      let resolved = '-';
       try {
         const location = resolvePlugin(spec, configDir);
+        base.package = location.packageName;
+        resolved = location.dir;
         const manifest = await importManifest(location);
         const plugin: LoadedPlugin = {
           spec,
@@ -65,7 +99,7 @@ async function configuredRows(specs: readonly string[], configDir: string): Prom
         };
         return rowOf(plugin);
       } catch (error) {
-        return { ...base, error: (error as Error).message };
+        return { ...base, resolved, error: (error as Error).message };
       }
     }),
   );
@@ -87,6 +121,34 @@ function markDuplicates(rows: PluginRow[]): void {
   }
 }
 
+/**
+ * What `swarm manage` would refuse beyond the plugins' own rows (a filter, strategy, driver or web
+ * extension no plugin provides), found by building the deployment as manage does: built, not
+ * started, so nothing connects anywhere. The refusal becomes a row of its own, named `config`.
+ */
+async function manageRefusal(cli: CliConfig, rows: readonly PluginRow[]): Promise<PluginRow | undefined> {
+  // a plugin row that failed already stops manage, with the error that row shows
+  if (rows.some((row) => row.error !== undefined || !row.compatible)) return undefined;
+  try {
+    await buildDeployment(cli.resolved, { configDir: cli.configDir, logger: await createLogger({ level: 'silent' }) });
+    return undefined;
+  } catch (error) {
+    const message = (error as Error).message;
+    return {
+      name: 'config',
+      package: '-',
+      version: '-',
+      kinds: [],
+      provides: [],
+      apiVersion: '-',
+      compatible: false,
+      builtin: false,
+      resolved: cli.configFile ?? cli.configDir,
+      error: message,
+    };
+  }
+}
+
 async function plugins(flags: { json?: boolean }, command: Command): Promise<void> {
   const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
   const builtins = await loadBuiltins();
@@ -94,6 +156,7 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
     ...builtins.plugins.map(rowOf),
     ...builtins.failures.map((failure) => ({
       name: failure.packageName,
+      package: failure.packageName,
       version: '-',
       kinds: [],
       provides: [],
@@ -106,6 +169,8 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
     ...(await configuredRows(cli.resolved.config.plugins, cli.configDir)),
   ];
   markDuplicates(rows);
+  const refusal = await manageRefusal(cli, rows);
+  if (refusal) rows.push(refusal);
   // a row that is an error or incompatible would stop `swarm manage`: scripts can tell by the exit code
   if (rows.some((row) => row.error !== undefined || !row.compatible)) process.exitCode = 1;
   if (flags.json) {

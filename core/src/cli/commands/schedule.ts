@@ -1,6 +1,7 @@
 import { type PlacementExplanation } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import { formatExplanation } from '../../explain/explanation-table.js';
+import { EXPLAIN_EXIT_HELP, ExplainExit, explainExitCode } from '../explain-outcome.js';
 import { postJson } from '../http-post.js';
 import { withRunOptions, type RunArguments } from '../../explain/run-arguments.js';
 import { buildContainerConfig } from '../../explain/run-options.js';
@@ -23,11 +24,20 @@ async function managerAddress(flags: ScheduleFlags): Promise<string> {
 }
 
 async function schedule(image: string, cmd: string[], flags: ScheduleFlags): Promise<void> {
-  if (!flags.explain) throw CoreErrors.cliScheduleNeedsExplain();
-  const config = buildContainerConfig(image, cmd, flags);
-  const query = flags.name ? `?name=${encodeURIComponent(flags.name)}` : '';
-  const explanation = (await postJson(await managerAddress(flags), `/_swarm/v1/explain${query}`, config)) as PlacementExplanation;
+  let explanation: PlacementExplanation;
+  try {
+    if (!flags.explain) throw CoreErrors.cliScheduleNeedsExplain();
+    const config = buildContainerConfig(image, cmd, flags);
+    const query = flags.name ? `?name=${encodeURIComponent(flags.name)}` : '';
+    explanation = (await postJson(await managerAddress(flags), `/_swarm/v1/explain${query}`, config)) as PlacementExplanation;
+  } catch (error) {
+    // one line on stderr as for every command, but exit 2: 1 means the manager refused the container
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = ExplainExit.error;
+    return;
+  }
   process.stdout.write(flags.json ? `${JSON.stringify(explanation, null, 2)}\n` : formatExplanation(explanation));
+  process.exitCode = explainExitCode(explanation);
 }
 
 export function scheduleCommand(): Command {
@@ -38,6 +48,7 @@ export function scheduleCommand(): Command {
       .addOption(
         new Option('-H, --host <addr>', `manager to ask (default: the config's api.hosts[0], else ${DEFAULT_HOST})`).env('DOCKER_HOST'),
       )
-      .option('--json', 'print the explanation as JSON'),
+      .option('--json', 'print the explanation as JSON')
+      .addHelpText('after', `\n${EXPLAIN_EXIT_HELP}`),
   ).action(schedule);
 }
