@@ -3,6 +3,7 @@
 // objects for constructors with more than two dependencies) and of core's imports (no cycles, each
 // folder importing only the folders below it). Formatting is prettier's (`npm run format`);
 // `npm run lint` runs eslint, and `npm test` runs both (test/unit/house-style.test.ts).
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -70,6 +71,9 @@ const catalogueRule = {
   ],
 };
 
+// Paths below are the repository's, wherever eslint is started from (an editor may start it in a subfolder).
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
 /**
  * core/src from the bottom up (CONTRIBUTING.md, "Layout"): a folder (or top-level file) imports
  * only what comes before it here, so the API front can be read without the web host, the
@@ -125,10 +129,10 @@ export default tseslint.config(
     // core's import graph: no cycles (type-only imports count) and no import up the layers
     files: ['core/src/**/*.ts'],
     plugins: { 'import-x': importX, swarm: { rules: { 'no-import-cycle': noImportCycle } } },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'core/tsconfig.json' })] },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${ROOT}core/tsconfig.json` })] },
     rules: {
       'swarm/no-import-cycle': 'error',
-      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-restricted-paths': ['error', { zones: layerZones, basePath: ROOT }],
     },
   },
   {
