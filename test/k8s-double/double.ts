@@ -8,6 +8,8 @@ import Docker from 'dockerode';
 import { Authenticator, Authorizer, type DenyRule, type UserInfo } from './api/auth.js';
 import { KUBERNETES_SERVICE_IP } from './api/admission.js';
 import type { MetricsMode } from './api/metrics.js';
+import { RbacAuthorizer } from './api/rbac.js';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from './api/rbac-bootstrap.js';
 import { Registry } from './api/registry.js';
 import { ApiServer } from './api/server.js';
 import { EndpointsController } from './controllers/endpoints.js';
@@ -79,7 +81,7 @@ export class KubernetesDouble {
   readonly store: Store;
   readonly registry: Registry;
   readonly authenticator = new Authenticator();
-  readonly authorizer = new Authorizer();
+  readonly authorizer: Authorizer;
   readonly events: EventRecorder;
   readonly kubelets: KubeletManager;
   private server: ApiServer | undefined;
@@ -102,6 +104,7 @@ export class KubernetesDouble {
   constructor(readonly options: KubernetesDoubleOptions = {}) {
     this.store = new Store(options.historyCapacity ?? 1000);
     this.registry = new Registry(this.store);
+    this.authorizer = new Authorizer(new RbacAuthorizer(this.store));
     this.events = new EventRecorder(this.store);
     this.kubelets = new KubeletManager(this.store);
     this.metricsMode = options.metrics ?? 'served';
@@ -123,6 +126,7 @@ export class KubernetesDouble {
     mkdirSync(join(this.dir, 'pki'), { recursive: true });
     this.pki = await createPki(join(this.dir, 'pki'), [host]);
     this.bootstrapNamespaces();
+    this.bootstrapRbac();
     const namespaces = new NamespaceController(this.registry, this.pki.ca);
     namespaces.start();
     this.controllers.push(namespaces);
@@ -171,6 +175,14 @@ export class KubernetesDouble {
     const namespaces = RESOURCES.find((def) => def.resource === 'namespaces')!;
     for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system'])
       this.registry.create(namespaces, undefined, { metadata: { name } });
+  }
+
+  /** The API server's default roles and bindings (rbac-bootstrap.ts). */
+  private bootstrapRbac(): void {
+    const roles = findResource('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
+    for (const role of BOOTSTRAP_CLUSTER_ROLES) this.registry.create(roles, undefined, role);
+    const bindings = findResource('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings')!;
+    for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) this.registry.create(bindings, undefined, binding);
   }
 
   /** The `kubernetes` Service in `default` and its endpoints: the API server's own address. */

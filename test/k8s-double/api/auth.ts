@@ -1,8 +1,11 @@
 // Authentication (client certificates signed by the cluster CA: CN is the user, O the groups;
-// bearer tokens) and authorization (everything allowed for authenticated users unless a deny
-// rule matches, then the RBAC authorizer's 403 text).
+// bearer tokens) and authorization. Service accounts (`system:serviceaccount:<ns>:<name>`) are
+// authorized by the stored RBAC objects alone, as the real RBAC authorizer does (rbac.ts): what
+// no binding grants is refused. Every other authenticated user may do everything unless a test's
+// deny rule matches; refusals get the RBAC authorizer's 403 text either way.
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { isServiceAccount, type RbacAuthorizer } from './rbac.js';
 import type { RequestInfo } from './request-info.js';
 import { type ApiError, errors } from './status.js';
 
@@ -81,10 +84,21 @@ function ruleMatches(rule: DenyRule, user: UserInfo, info: RequestInfo): boolean
 export class Authorizer {
   denyRules: DenyRule[] = [];
 
+  /** Without one, service accounts are treated as any other user. */
+  constructor(private readonly rbac?: RbacAuthorizer) {}
+
+  /** Whether the request is allowed, and why (the reason a SelfSubjectAccessReview shows). */
+  decide(user: UserInfo, info: RequestInfo): { allowed: boolean; reason: string } {
+    if (user.username === ANONYMOUS.username)
+      return { allowed: info.kind === 'nonResource' && PUBLIC_PATHS.includes(info.path), reason: '' };
+    if (user.groups.includes('system:masters')) return { allowed: true, reason: '' };
+    if (this.rbac && isServiceAccount(user)) return this.rbac.authorize(user, info);
+    const denied = this.denyRules.some((rule) => ruleMatches(rule, user, info));
+    return denied ? { allowed: false, reason: '' } : { allowed: true, reason: 'no deny rule of the double matches' };
+  }
+
   allowed(user: UserInfo, info: RequestInfo): boolean {
-    if (user.username === ANONYMOUS.username) return info.kind === 'nonResource' && PUBLIC_PATHS.includes(info.path);
-    if (user.groups.includes('system:masters')) return true;
-    return !this.denyRules.some((rule) => ruleMatches(rule, user, info));
+    return this.decide(user, info).allowed;
   }
 
   /** Throws the RBAC authorizer's 403 Forbidden when the request is not allowed. */

@@ -23,6 +23,30 @@ export type RequestInfo = ResourceRequest | NonResourceRequest;
 
 const METHOD_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', GET: 'get', HEAD: 'get', DELETE: 'delete' };
 
+/** FieldSelector.RequiresExactMatch("metadata.name"), kept only when a valid path segment (path.IsValidPathSegmentName). */
+function exactName(selector: string | null): string | undefined {
+  if (!selector) return undefined;
+  for (const term of selector.split(',')) {
+    const match = /^\s*metadata\.name\s*(==?)\s*(.*?)\s*$/.exec(term);
+    if (!match) continue;
+    const name = match[2]!;
+    if (name === '.' || name === '..' || name.includes('/') || name.includes('%')) return undefined;
+    return name;
+  }
+  return undefined;
+}
+
+/**
+ * What the authorizer is asked: the request's info, where a list or watch asking for one name
+ * (fieldSelector=metadata.name=x) carries that name, so a rule's resourceNames can allow it
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go). Routing keeps the plain info.
+ */
+export function authorizationInfo(info: RequestInfo, query: URLSearchParams): RequestInfo {
+  if (info.kind !== 'resource' || info.name !== undefined || (info.verb !== 'list' && info.verb !== 'watch')) return info;
+  const name = exactName(query.get('fieldSelector'));
+  return name === undefined ? info : { ...info, name };
+}
+
 export function requestInfo(method: string, pathname: string, query: URLSearchParams): RequestInfo {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const nonResource = (): NonResourceRequest => ({

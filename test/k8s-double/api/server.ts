@@ -15,7 +15,7 @@ import { openApiDocument, openApiIndex } from './openapi.js';
 import { PodSubresources } from './pod-subresources.js';
 import type { NodeAgents } from './node-agents.js';
 import { type Registry, type DeleteOptions, type PatchType, type WriteOptions } from './registry.js';
-import { requestInfo, type RequestInfo, type ResourceRequest } from './request-info.js';
+import { authorizationInfo, requestInfo, type RequestInfo, type ResourceRequest } from './request-info.js';
 import { ApiError, errors } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
 import { HttpWatch } from './watch.js';
@@ -120,7 +120,7 @@ export class ApiServer {
       const url = new URL(request.url ?? '/', 'https://double');
       const info = requestInfo(request.method ?? 'GET', url.pathname, url.searchParams);
       const user = this.options.authenticator.authenticate(request);
-      this.options.authorizer.authorize(user, info);
+      this.options.authorizer.authorize(user, authorizationInfo(info, url.searchParams));
       if (info.kind === 'nonResource') return this.nonResource(info.path, request, response);
       await this.resource(info, user, url.searchParams, request, response);
     } catch (error) {
@@ -431,9 +431,9 @@ export class ApiServer {
     } else {
       asked = { kind: 'nonResource', path: spec.nonResourceAttributes?.path ?? '', verb: spec.nonResourceAttributes?.verb ?? '' };
     }
-    const allowed = this.options.authorizer.allowed(user, asked);
+    const decision = this.options.authorizer.decide(user, asked);
     // RBAC gives no reason when nothing allows a request
-    const status = allowed ? { allowed: true, reason: 'no deny rule of the double matches' } : { allowed: false };
+    const status = decision.allowed ? { allowed: true, ...(decision.reason ? { reason: decision.reason } : {}) } : { allowed: false };
     sendJson(response, 201, { kind: def.kind, apiVersion, metadata: { creationTimestamp: null }, spec: body.spec, status });
   }
 
@@ -463,6 +463,10 @@ export class ApiServer {
       const info = requestInfo(request.method ?? 'GET', url.pathname, url.searchParams);
       const user = this.options.authenticator.authenticate(request);
       if (info.kind === 'resource' && (info.subresource === 'exec' || info.subresource === 'attach')) {
+        // the upgrade is a GET, which RequestInfoFactory reads as `get` (all a 1.32 server checks);
+        // 1.35 also checks `create` (AuthorizePodWebsocketUpgradeCreatePermission, on by default
+        // there): asking for both, a Role that passes here works on either side of that change
+        this.options.authorizer.authorize(user, info);
         this.options.authorizer.authorize(user, { ...info, verb: 'create' });
         if ((request.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
           throw errors.badRequest(

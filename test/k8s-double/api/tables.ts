@@ -377,7 +377,38 @@ Object.assign(PRINTERS, {
       since(o.metadata.creationTimestamp),
     ],
   },
+  // printers.go's roleBindingsColumnDefinitions / clusterRoleBindingsColumnDefinitions (Roles and
+  // ClusterRoles print Name and Created At, the default below)
+  RoleBinding: bindingPrinter('roleBinding'),
+  ClusterRoleBinding: bindingPrinter('clusterRoleBinding'),
 } satisfies Record<string, Printer>);
+
+function bindingPrinter(noun: string): Printer {
+  const subjects = (o: Loose, kind: string) =>
+    ((o.subjects ?? []) as Loose[])
+      .filter((subject) => subject.kind === kind)
+      // rbac.SubjectsStrings: a service account as namespace:name when the subject names one
+      .map((subject) => (kind === 'ServiceAccount' && subject.namespace ? `${subject.namespace}:${subject.name}` : subject.name))
+      .join(', ');
+  return {
+    columns: [
+      NAME,
+      column('Role', 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.'),
+      AGE,
+      column('Users', `Users in the ${noun}`, 1),
+      column('Groups', `Groups in the ${noun}`, 1),
+      column('ServiceAccounts', `ServiceAccounts in the ${noun}`, 1),
+    ],
+    cells: (o: Loose) => [
+      o.metadata.name,
+      `${o.roleRef?.kind ?? ''}/${o.roleRef?.name ?? ''}`,
+      since(o.metadata.creationTimestamp),
+      subjects(o, 'User'),
+      subjects(o, 'Group'),
+      subjects(o, 'ServiceAccount'),
+    ],
+  };
+}
 
 const DEFAULT_PRINTER: Printer = {
   columns: [

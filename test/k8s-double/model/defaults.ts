@@ -2,6 +2,7 @@
 // fields a client leaves out come back filled in, so clients see what a real cluster returns.
 import type { KObject } from '../store/store.js';
 import type { Loose } from './loose.js';
+import { defaultBinding } from './validate-rbac.js';
 
 const setDefault = <T>(object: Loose, key: string, value: T): void => {
   if (object[key] === undefined) object[key] = value;
@@ -144,4 +145,6 @@ export const DEFAULTERS: Record<string, (object: KObject) => void> = {
   Secret: defaultSecret,
   Endpoints: defaultEndpoints,
   EndpointSlice: defaultEndpointSlice,
+  RoleBinding: defaultBinding,
+  ClusterRoleBinding: defaultBinding,
 };

@@ -4,6 +4,7 @@ import type { KObject } from '../store/store.js';
 // the shapes each resource's schema names
 import './types-core.js';
 import './types-groups.js';
+import './types-rbac.js';
 import './types-storage.js';
 
 export interface ResourceDef {
@@ -226,6 +227,50 @@ export const RESOURCES: ResourceDef[] = [
     namespaced: true,
     verbs: READ_WRITE,
     schema: 'io.k8s.api.coordination.v1.Lease',
+    subresources: [],
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'roles',
+    singular: 'role',
+    kind: 'Role',
+    namespaced: true,
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.rbac.v1.Role',
+    subresources: [],
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'rolebindings',
+    singular: 'rolebinding',
+    kind: 'RoleBinding',
+    namespaced: true,
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.rbac.v1.RoleBinding',
+    subresources: [],
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterroles',
+    singular: 'clusterrole',
+    kind: 'ClusterRole',
+    namespaced: false,
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.rbac.v1.ClusterRole',
+    subresources: [],
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterrolebindings',
+    singular: 'clusterrolebinding',
+    kind: 'ClusterRoleBinding',
+    namespaced: false,
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.rbac.v1.ClusterRoleBinding',
     subresources: [],
   },
   {

@@ -25,6 +25,7 @@ import { validateFinalizers, validateNoNewFinalizers } from './validate-finalize
 import { validateAnnotations, validateLabels } from './validate-labels.js';
 import { validateLeaseSpec } from './validate-lease.js';
 import { validateHostAliases, validatePodDNSConfig } from './validate-pod-dns.js';
+import { nameIsPathSegment, validateBinding, validateBindingUpdate, validateRole } from './validate-rbac.js';
 import { validateServiceSpec } from './validate-service.js';
 import type { Loose } from './loose.js';
 
@@ -35,10 +36,15 @@ type Errors = FieldError[];
 const NAME_RULES: Record<string, NameValidator> = {
   Namespace: nameIsDNSLabel,
   Service: nameIsDNS1035Label,
+  // ValidateRBACName (pkg/apis/rbac/validation/validation.go)
+  Role: nameIsPathSegment,
+  ClusterRole: nameIsPathSegment,
+  RoleBinding: nameIsPathSegment,
+  ClusterRoleBinding: nameIsPathSegment,
 };
 
 /** Kinds checked with apimachinery's generic ValidateObjectMeta, not core's (which adds the finalizer name rule). */
-const GENERIC_META = new Set(['Lease']);
+const GENERIC_META = new Set(['Lease', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 
 export function validateObjectMeta(object: KObject, namespaced: boolean): Errors {
   const meta = object.metadata;
@@ -403,6 +409,12 @@ export function validateCreate(object: KObject): Errors {
       return validateClaim(object);
     case 'PersistentVolume':
       return validatePersistentVolume(object);
+    case 'Role':
+    case 'ClusterRole':
+      return validateRole(object);
+    case 'RoleBinding':
+    case 'ClusterRoleBinding':
+      return validateBinding(object);
     default:
       return [];
   }
@@ -445,6 +457,12 @@ export function validateUpdate(object: KObject, old: KObject): Errors {
     }
     case 'Lease':
       return [...validateObjectMetaUpdate(object, old), ...validateLeaseSpec(object.spec as Loose | undefined)];
+    case 'Role':
+    case 'ClusterRole':
+      return [...validateRole(object), ...validateObjectMetaUpdate(object, old)];
+    case 'RoleBinding':
+    case 'ClusterRoleBinding':
+      return [...validateBindingUpdate(object, old), ...validateObjectMetaUpdate(object, old)];
     default:
       return validateObjectMetaUpdate(object, old);
   }
