@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEndpoint } from '@swarm/plugin-sdk';
 import { EngineClients } from '../dist/forwarding/index.js';
-
-const run = promisify(execFile);
+import { selfSignedCertificate } from '../../test/harness/certificates.js';
 
 // `--tls` without `--tlsverify`: the API front's own calls to an engine (inspect, logs, exec,
 // attach) must not verify the engine's certificate either, as the driver's calls do not.
@@ -21,25 +18,7 @@ describe('API front to a TLS engine whose certificate is not verified', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-engine-tls-'));
-    await run(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=self-signed-engine',
-        '-keyout',
-        'key.pem',
-        '-out',
-        'cert.pem',
-      ],
-      { cwd: dir },
-    );
+    await selfSignedCertificate(dir, '/CN=self-signed-engine');
     server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{"Id":"engine-answer"}');

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scheduler } from '@swarm/plugin-sdk';
 import { startTestbed, type Testbed } from '../../test/harness/engines.js';
@@ -12,53 +10,7 @@ import { withCapabilities } from '../dist/deployment/legacy-cluster.js';
 import { EngineCluster } from './api-engine-cluster.js';
 import { docker, hostPort } from './api-test-client.js';
 import { recordingLogger } from './api-recording-logger.js';
-
-const run = promisify(execFile);
-
-/** A CA, a server certificate for 127.0.0.1 and a client certificate, made with openssl. */
-async function makeCertificates(dir: string): Promise<void> {
-  const openssl = (args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=swarm-test-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  ]);
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [
-    ['server', '/CN=127.0.0.1'],
-    ['client', '/CN=swarm-client'],
-  ] as const) {
-    await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`]);
-    await openssl([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca-key.pem',
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      `${name}.ext`,
-      '-out',
-      `${name}-cert.pem`,
-    ]);
-  }
-}
+import { localServerAndClient } from '../../test/harness/certificates.js';
 
 let testbed: Testbed;
 let cluster: EngineCluster;
@@ -68,7 +20,7 @@ let host: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'swarm-tls-'));
-  const [bed] = await Promise.all([startTestbed({ first: 31, count: 1 }), makeCertificates(dir)]);
+  const [bed] = await Promise.all([startTestbed({ first: 31, count: 1 }), localServerAndClient(dir)]);
   testbed = bed;
   const engine = testbed.engines[0]!;
   cluster = new EngineCluster({ protocol: 'http', host: engine.host, port: engine.port }, engine.name);

@@ -1,54 +1,32 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSwarm, type Swarm } from '@swarm/core';
 import { startEtcd, type Service } from '../../test/harness/services.js';
+import { makeCertificates } from '../../test/harness/certificates.js';
 
 const run = promisify(execFile);
 const ETCD_PORT = 23732;
 const [PRIMARY_PORT, REPLICA_PORT] = [23744, 23745];
 
 /** A CA and one certificate for 127.0.0.1 that serves and also authenticates as a client. */
-async function makeCertificates(dir: string): Promise<void> {
-  const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=replication-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  );
-  writeFileSync(join(dir, 'manager.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n');
-  await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', 'key.pem', '-out', 'manager.csr');
-  await openssl(
-    'x509',
-    '-req',
-    '-in',
-    'manager.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca-key.pem',
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    'manager.ext',
-    '-out',
-    'cert.pem',
-  );
-}
+const certificates = (dir: string): Promise<void> =>
+  makeCertificates(dir, {
+    ca: '/CN=replication-ca',
+    certificates: [
+      {
+        name: 'manager',
+        subject: '/CN=127.0.0.1',
+        ips: ['127.0.0.1'],
+        usage: ['serverAuth', 'clientAuth'],
+        keyFile: 'key.pem',
+        certFile: 'cert.pem',
+      },
+    ],
+  });
 
 describe('replication behind --tlsverify', () => {
   let etcd: Service;
@@ -76,7 +54,7 @@ describe('replication behind --tlsverify', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-replication-tls-'));
-    [etcd] = await Promise.all([startEtcd(ETCD_PORT), makeCertificates(dir)]);
+    [etcd] = await Promise.all([startEtcd(ETCD_PORT), certificates(dir)]);
   });
 
   afterAll(async () => {

@@ -1,65 +1,28 @@
-import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { docker, tempDir } from './api-support.js';
+import { makeCertificates } from '../harness/certificates.js';
 
 // Engine 46 (itself --tlsverify, as Swarm classic's --tls flags cover both the API and the engines)
 // behind `swarm manage --tlsverify` on port 23405, certificates made here with openssl.
-const run = promisify(execFile);
 const PORT = 23405;
 let testbed: Testbed;
 let manager: Manager;
 let certs: { path: string; remove(): void };
 
-async function makeCertificates(dir: string): Promise<void> {
-  const openssl = (args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=swarm-e2e-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  ]);
-  // One server certificate for the manager and the engine; the manager also presents it to the engine.
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,IP:127.0.0.47\nextendedKeyUsage=serverAuth,clientAuth\n');
-  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [
-    ['server', '/CN=127.0.0.1'],
-    ['client', '/CN=client'],
-  ] as const) {
-    await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`]);
-    await openssl([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca-key.pem',
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      `${name}.ext`,
-      '-out',
-      `${name}-cert.pem`,
-    ]);
-  }
-}
+// One server certificate for the manager and the engine; the manager also presents it to the engine.
+const certificates = (dir: string): Promise<void> =>
+  makeCertificates(dir, {
+    ca: '/CN=swarm-e2e-ca',
+    certificates: [
+      { name: 'server', subject: '/CN=127.0.0.1', ips: ['127.0.0.1', '127.0.0.47'], usage: ['serverAuth', 'clientAuth'] },
+      { name: 'client', subject: '/CN=client', usage: ['clientAuth'] },
+    ],
+  });
 
 function tlsInfo(): Promise<InfoAnswer | undefined> {
   const file = (name: string) => readFileSync(join(certs.path, name));
@@ -93,7 +56,7 @@ function tlsInfo(): Promise<InfoAnswer | undefined> {
 
 beforeAll(async () => {
   certs = await tempDir('swarm-e2e-tls-');
-  await makeCertificates(certs.path);
+  await certificates(certs.path);
   testbed = await startTestbed({ first: 46, count: 1, tlsDir: certs.path });
   const tlsArgs = [
     '--tlsverify',

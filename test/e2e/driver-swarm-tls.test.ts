@@ -1,60 +1,23 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { buildSwarm, docker, nodeRows } from './driver-swarm-support.js';
+import { makeCertificates } from '../harness/certificates.js';
 
 // engine 18, listening with --tlsverify on 127.0.0.19:2376
 const FIRST = 18;
-const run = promisify(execFile);
 
 /** A throw-away CA, a server certificate for the engine's address and a client certificate. */
-async function makeCertificates(dir: string, ip: string): Promise<void> {
-  const ssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await ssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=swarm-test-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  );
-  writeFileSync(join(dir, 'server.ext'), `subjectAltName=IP:${ip}\nextendedKeyUsage=serverAuth\n`);
-  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [
-    ['server', `/CN=${ip}`],
-    ['client', '/CN=swarm-manager'],
-  ] as const) {
-    await ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
-    await ssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca-key.pem',
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      `${name}.ext`,
-      '-out',
-      `${name}-cert.pem`,
-    );
-  }
-}
+const certificates = (dir: string, ip: string): Promise<void> =>
+  makeCertificates(dir, {
+    ca: '/CN=swarm-test-ca',
+    certificates: [
+      { name: 'server', subject: `/CN=${ip}`, ips: [ip], usage: ['serverAuth'] },
+      { name: 'client', subject: '/CN=swarm-manager', usage: ['clientAuth'] },
+    ],
+  });
 
 describe('driver-swarm dialling an engine over TLS', () => {
   let dir: string;
@@ -62,7 +25,7 @@ describe('driver-swarm dialling an engine over TLS', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-tls-'));
-    await makeCertificates(dir, `127.0.0.${FIRST + 1}`);
+    await certificates(dir, `127.0.0.${FIRST + 1}`);
     testbed = await startTestbed({ first: FIRST, count: 1, tlsDir: dir });
   });
 

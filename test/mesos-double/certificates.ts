@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const exec = promisify(execFile);
+import { makeCertificates } from '../harness/certificates.js';
 
 export interface TestCertificates {
   dir: string;
@@ -21,58 +17,13 @@ export interface TestCertificates {
  * gives all engines of a folder the same `server-cert.pem`) and a client certificate.
  */
 export async function makeTestCertificates(dir: string, ips: readonly string[]): Promise<TestCertificates> {
-  const openssl = (...args: string[]) => exec('openssl', args, { cwd: dir });
-  await openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=mesos-test-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  );
-  const extensions = {
-    server: `subjectAltName=${ips.map((ip) => `IP:${ip}`).join(',')}\nextendedKeyUsage=serverAuth,clientAuth\n`,
-    client: 'extendedKeyUsage=clientAuth\n',
-  };
-  for (const [name, ext] of Object.entries(extensions)) {
-    writeFileSync(join(dir, `${name}.ext`), ext);
-    await openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      `/CN=mesos-test-${name}`,
-      '-keyout',
-      `${name}-key.pem`,
-      '-out',
-      `${name}.csr`,
-    );
-    await openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca-key.pem',
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      `${name}.ext`,
-      '-out',
-      `${name}-cert.pem`,
-    );
-  }
+  await makeCertificates(dir, {
+    ca: '/CN=mesos-test-ca',
+    certificates: [
+      { name: 'server', subject: '/CN=mesos-test-server', ips, usage: ['serverAuth', 'clientAuth'] },
+      { name: 'client', subject: '/CN=mesos-test-client', usage: ['clientAuth'] },
+    ],
+  });
   const path = (file: string) => join(dir, file);
   return {
     dir,

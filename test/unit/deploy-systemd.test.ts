@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeCertificates } from '../harness/certificates.js';
 
 // The systemd units in core/deploy/systemd: what `systemd-analyze verify` and its offline security
 // review say of them, and that the command line they run, with the example options file, starts a
@@ -67,63 +68,16 @@ describe.each(['swarm-manage.service', 'swarm-join.service'])('%s', (unit) => {
   });
 });
 
-/** Makes a CA, a server certificate for 127.0.0.1 and a client certificate with openssl. */
-async function certificates(dir: string): Promise<void> {
-  const openssl = (args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=units-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  ]);
-  await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', 'key.pem', '-out', 'server.csr']);
-  writeFileSync(join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
-  await openssl([
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca-key.pem',
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    'ext.cnf',
-    '-out',
-    'cert.pem',
-  ]);
-  await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=operator', '-keyout', 'client-key.pem', '-out', 'client.csr']);
-  writeFileSync(join(dir, 'client.cnf'), 'extendedKeyUsage=clientAuth\n');
-  await openssl([
-    'x509',
-    '-req',
-    '-in',
-    'client.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca-key.pem',
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    'client.cnf',
-    '-out',
-    'client.pem',
-  ]);
-}
+/** Makes a CA, a server certificate for 127.0.0.1 and a client certificate. */
+const certificates = (dir: string): Promise<void> =>
+  makeCertificates(dir, {
+    ca: '/CN=units-ca',
+    days: 2,
+    certificates: [
+      { name: 'server', subject: '/CN=127.0.0.1', ips: ['127.0.0.1'], keyFile: 'key.pem', certFile: 'cert.pem' },
+      { name: 'client', subject: '/CN=operator', usage: ['clientAuth'], keyFile: 'client-key.pem', certFile: 'client.pem' },
+    ],
+  });
 
 describe('swarm-manage.service with the example manage.env', () => {
   it('starts a TLS manager from the unit command line and stops on SIGTERM', async () => {

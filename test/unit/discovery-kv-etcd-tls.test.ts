@@ -1,5 +1,5 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,53 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSwarmError, type Discovery } from '@swarm/plugin-sdk';
 import { EtcdDiscoveryBackend } from '@swarm/discovery-etcd';
 import { eventually, WatchLog } from './discovery-kv-fixtures.js';
+import { localServerAndClient } from '../harness/certificates.js';
 
 const PORT = 23620;
-
-/** A CA, a server certificate for 127.0.0.1 and a client certificate, made with openssl. */
-function makeCertificates(dir: string): void {
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  ssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=swarm-test-ca',
-    '-keyout',
-    'ca-key.pem',
-    '-out',
-    'ca.pem',
-  );
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [
-    ['server', '/CN=127.0.0.1'],
-    ['client', '/CN=swarm-client'],
-  ] as const) {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
-    ssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca-key.pem',
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      `${name}.ext`,
-      '-out',
-      `${name}-cert.pem`,
-    );
-  }
-}
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -82,7 +38,7 @@ describe('etcd:// with kv.cacertfile, kv.certfile and kv.keyfile (TLS with clien
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-etcd-tls-'));
-    makeCertificates(dir);
+    await localServerAndClient(dir);
     const client = `https://127.0.0.1:${PORT}`;
     etcd = spawn(
       'etcd',
