@@ -12,13 +12,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Every package entry point a user imports: [package folder, report name, built .d.ts]. The SDK's
- * subpaths use the contract's types, which its main entry exports (api-extractor analyses one
- * entry point at a time, so they are allowed there as "forgotten exports").
+ * entries use each other's types (the contract uses the Docker wire types of `./docker`, `./web`
+ * uses the contract's): api-extractor analyses one entry point at a time, so a type one SDK entry
+ * uses and another exports is allowed as a "forgotten export".
  */
 export const ENTRY_POINTS = [
   ['plugin-sdk', 'plugin-sdk', 'dist/index.d.ts'],
-  ['plugin-sdk', 'plugin-sdk-helpers', 'dist/helpers/index.d.ts', 'plugin-sdk'],
-  ['plugin-sdk', 'plugin-sdk-testing', 'dist/testing/index.d.ts', 'plugin-sdk'],
+  ['plugin-sdk', 'plugin-sdk-docker', 'dist/types/docker.d.ts'],
+  ['plugin-sdk', 'plugin-sdk-web', 'dist/web.d.ts'],
+  ['plugin-sdk', 'plugin-sdk-helpers', 'dist/helpers/index.d.ts'],
+  ['plugin-sdk', 'plugin-sdk-testing', 'dist/testing/index.d.ts'],
   ['core', 'core', 'dist/index.d.ts'],
   ['plugins/driver-swarm', 'driver-swarm', 'dist/index.d.ts'],
   ['plugins/driver-mesos', 'driver-mesos', 'dist/index.d.ts'],
@@ -57,8 +60,15 @@ function configFor(folder, name, entry, tempFolder) {
   });
 }
 
+/**
+ * The SDK's main entry is the contract a plugin author holds in their head: at most this many
+ * names. Whatever else a plugin may use goes to a subpath (`./helpers`, `./testing`, `./docker`,
+ * `./web`), each with its own report.
+ */
+export const CONTRACT_BUDGET = 80;
+
 /** Names a report lists (`export function name`, `export interface Name`, ...). */
-function exportedNames(reportText) {
+export function exportedNames(reportText) {
   return new Set(
     [...reportText.matchAll(/^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|enum|namespace) (\w+)/gm)].map(
       (match) => match[1],
@@ -76,9 +86,10 @@ export function checkReports({ update = false, report = console.log } = {}) {
   const tempFolder = mkdtempSync(join(tmpdir(), 'swarm-api-report-'));
   const changed = [];
   const reports = new Map();
+  /** Per entry: the names it uses without exporting, and where api-extractor said so. */
+  const forgotten = [];
   try {
-    for (const [folder, name, entry, contractReport] of ENTRY_POINTS) {
-      const contract = contractReport === undefined ? new Set() : exportedNames(reports.get(contractReport) ?? '');
+    for (const [folder, name, entry] of ENTRY_POINTS) {
       let problems = 0;
       const config = configFor(folder, name, entry, tempFolder);
       const result = Extractor.invoke(config, {
@@ -86,8 +97,12 @@ export function checkReports({ update = false, report = console.log } = {}) {
         messageCallback: (message) => {
           message.handled = true;
           if (message.logLevel !== 'warning' && message.logLevel !== 'error') return;
-          if (message.messageId === 'ae-forgotten-export' && contract.has(FORGOTTEN.exec(message.text)?.[1] ?? '')) return;
           if (message.messageId === 'console-api-report-created' || message.messageId === 'console-api-report-copied') return;
+          const symbol = message.messageId === 'ae-forgotten-export' ? FORGOTTEN.exec(message.text)?.[1] : undefined;
+          if (symbol !== undefined && folder === 'plugin-sdk') {
+            forgotten.push({ name, symbol, text: message.formatMessageWithLocation(ROOT) });
+            return;
+          }
           problems++;
           report(`${name}: ${message.formatMessageWithLocation(ROOT)}`);
         },
@@ -96,10 +111,36 @@ export function checkReports({ update = false, report = console.log } = {}) {
       if (result.apiReportChanged) changed.push(`${folder}/api/${name}.api.md`);
       if (problems > 0) changed.push(`${name}: ${problems} problems (see above)`);
     }
+    changed.push(...sdkProblems(reports, forgotten, report));
   } finally {
     rmSync(tempFolder, { recursive: true, force: true });
   }
   return changed;
+}
+
+/** A type one SDK entry uses must be exported by another; the main entry keeps to its budget. */
+function sdkProblems(reports, forgotten, report) {
+  const problems = [];
+  const sdkNames = new Set();
+  for (const [name, text] of reports) if (name.startsWith('plugin-sdk')) for (const exported of exportedNames(text)) sdkNames.add(exported);
+  for (const { name, symbol, text } of forgotten) {
+    if (sdkNames.has(symbol)) continue;
+    report(`${name}: ${text}`);
+    problems.push(`${name}: "${symbol}" is used but no SDK entry exports it`);
+  }
+  const overBudget = budgetProblem(reports.get('plugin-sdk') ?? '');
+  if (overBudget !== undefined) {
+    report(overBudget);
+    problems.push(overBudget);
+  }
+  return problems;
+}
+
+/** What is wrong with the SDK main entry's report, name-wise: more names than CONTRACT_BUDGET. */
+export function budgetProblem(reportText) {
+  const count = exportedNames(reportText).size;
+  if (count <= CONTRACT_BUDGET) return undefined;
+  return `plugin-sdk: the main entry exports ${count} names, over its budget of ${CONTRACT_BUDGET}; move what only some plugins need to a subpath`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -327,6 +327,18 @@ export const CoreErrors = {
     code: ErrorCodes.DISCOVERY_FAILED,
     message: (p: { seconds: number }) => `the discovery service did not answer the registration within ${p.seconds}s (the TTL)`,
   }),
+  discoveryCannotRegister: defineError('core.discovery.cannot-register', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: (p: { scheme: string }) =>
+      `swarm join: "${p.scheme}://" discovery takes no registrations (its backend finds the engines itself, ` +
+      `so there is nothing to join); use a discovery that takes them (zk://, etcd://)`,
+  }),
+  pluginApiRetired: defineError('core.plugin.api-retired', {
+    code: ErrorCodes.PLUGIN_INCOMPATIBLE,
+    message: (p: { plugin: string; wants: string; provided: string; changes: string }) =>
+      `plugin ${p.plugin} requires plugin API ${p.wants}; this swarm provides ${p.provided}: ${p.changes} — rebuild ${p.plugin} ` +
+      `against the @swarm/plugin-sdk of plugin API ${p.provided} and declare apiVersion '^${p.provided}' (see the SDK README's 'Moving to 2.0')`,
+  }),
   tlsFileUnreadable: defineError('core.tls.unreadable', {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { what: string; path: string; reason: string }) => `cannot read the TLS ${p.what} ${p.path}: ${p.reason}`,

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster, ClusterCapabilities, Container, Scheduler } from '@swarm/plugin-sdk';
 import { fakeNode } from '@swarm/plugin-sdk/testing';
 import { startApiServer, type ApiServer } from '../dist/api/index.js';
-import { withCapabilities } from '../dist/deployment/legacy-cluster.js';
 import { hostPort, http } from './api-test-client.js';
 
 const node = fakeNode({ name: 'n1', containers: [{ name: 'web' }], images: [{ repoTags: ['busybox:local'] }] });
@@ -85,48 +84,49 @@ describe('capabilities a driver leaves out', () => {
   });
 });
 
-describe('a driver written for plugin API 1.1', () => {
-  const calls: string[] = [];
-  const legacy = Object.assign(coreOnlyCluster(), {
-    images: () => node.images(),
-    image: (name: string) => node.image(name),
-    pullImage: async () => void calls.push('pull'),
-    importImage: async () => void calls.push('import'),
-    loadImage: async () => void calls.push('load'),
-    tagImage: async () => void calls.push('tag'),
-    removeImages: async () => [],
-    volumes: () => [],
-    volume: () => undefined,
-    createVolume: async () => {
-      throw new Error('volume create is stubbed');
-    },
-    removeVolume: async () => undefined,
-    networks: () => [],
-    network: () => undefined,
-    createNetwork: async () => {
-      throw new Error('unused');
-    },
-    removeNetwork: async () => undefined,
-    placeBuild: async () => node,
-    renameContainer: async () => void calls.push('rename'),
+describe('a driver that can pull but keeps no image store clients may change (as the Kubernetes driver)', () => {
+  let server: ApiServer;
+  let base: { host: string; port: number };
+  const pulled: string[] = [];
+
+  beforeAll(async () => {
+    const pullsOnly = coreOnlyCluster({
+      imagePull: {
+        pull: async (reference, _auth, onProgress) => {
+          pulled.push(reference);
+          onProgress(node, { status: `${reference}: the node pulls it when a container needs it` });
+        },
+      },
+    });
+    server = await startApiServer({
+      cluster: pullsOnly,
+      scheduler: {} as Scheduler,
+      settings: { hosts: ['tcp://127.0.0.1:0'], cors: false },
+      logger: (await import('../dist/logging/silent-logger.js')).silentLogger,
+      version: '0.1.0-test',
+    });
+    base = hostPort(server.addresses[0]!);
   });
 
-  it('is served through its methods, stubs included', async () => {
-    const adapted = withCapabilities(legacy);
-    expect(adapted.driverName).toBe('bare');
-    expect(adapted.capabilities?.images?.find('busybox:local')).toBe(node.images()[0]);
-    await adapted.capabilities?.imageManagement?.tag('busybox:local', 'x', 'y', false);
-    await adapted.capabilities?.containerRename?.rename(node.containers()[0]!, 'other');
-    await expect(adapted.capabilities?.volumeManagement?.create({})).rejects.toThrow('volume create is stubbed');
-    expect(await adapted.capabilities?.builds?.place({ Image: 'x' })).toBe(node);
-    expect(adapted.capabilities?.enginePlugins?.nodes()).toEqual([node]);
-    expect(calls).toEqual(['tag', 'rename']);
+  afterAll(async () => {
+    await server?.close();
   });
 
-  it('is left as it is when it has capabilities, or none of the 1.1 methods', () => {
-    const modern = coreOnlyCluster({ images: { list: () => [], find: () => undefined } });
-    expect(withCapabilities(modern)).toBe(modern);
-    const bare = coreOnlyCluster();
-    expect(withCapabilities(bare)).toBe(bare);
+  it('pulls', async () => {
+    const answer = await http(base, 'POST', '/images/create?fromImage=busybox&tag=1.36');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('busybox:1.36: the node pulls it when a container needs it');
+    expect(pulled).toEqual(['busybox:1.36']);
+  });
+
+  it.each([
+    ['POST', '/images/create?fromSrc=-', 'image import'],
+    ['POST', '/images/load', 'image load'],
+    ['POST', '/images/busybox:local/tag?repo=x', 'image tag'],
+    ['DELETE', '/images/busybox:local', 'image removal'],
+  ])("%s %s answers Docker's 501 naming the driver", async (method, path, operation) => {
+    const answer = await http(base, method, path, method === 'POST' ? '{}' : undefined, { 'content-type': 'application/json' });
+    expect(answer.status).toBe(501);
+    expect(answer.json()).toEqual({ message: `${operation} is not supported with bare` });
   });
 });

@@ -3,32 +3,35 @@ import type { Readable } from 'node:stream';
 import {
   ErrorCodes,
   SwarmError,
-  type AuthConfig,
   type Cluster,
+  type ClusterCapabilities,
   type ClusterEvent,
   type ClusterInfo,
   type Container,
-  type ContainerConfig,
-  type ContainerSummary,
   type EngineEndpoint,
   type Image,
-  type ImageRemoval,
-  type ImageSummary,
   type Network,
-  type NetworkCreateRequest,
-  type NetworkSummary,
   type Node,
   type PlacementExplanation,
   type ProgressListener,
   type Volume,
-  type VolumeCreateRequest,
-  type VolumeSummary,
 } from '@swarm/plugin-sdk';
+import type {
+  AuthConfig,
+  ContainerConfig,
+  ContainerSummary,
+  ImageRemoval,
+  ImageSummary,
+  NetworkCreateRequest,
+  NetworkSummary,
+  VolumeCreateRequest,
+  VolumeSummary,
+} from '@swarm/plugin-sdk/docker';
+import { readSnapshot } from '@swarm/plugin-sdk/helpers';
 
 /**
- * A one-engine Cluster over a REAL dockerd, written as a plugin API 1.1 driver (every operation a
- * method), for testing the API front before (and independently
- * of) the swarm driver: every answer comes from the engine itself.
+ * A one-engine Cluster over a REAL dockerd, its operations methods offered as capabilities, for
+ * testing the API front independently of the swarm driver: every answer comes from the engine itself.
  */
 interface Answer {
   status: number;
@@ -80,6 +83,7 @@ export class EngineCluster implements Cluster {
   private eventsRequest: ReturnType<typeof request> | undefined;
   readonly node: Node;
   healthy = true;
+  private reads = 0;
 
   constructor(
     readonly endpoint: EngineEndpoint,
@@ -104,8 +108,28 @@ export class EngineCluster implements Cluster {
       healthIndicator: () => 100,
       lastError: () => undefined,
       endpoint: () => endpoint,
+      // a new snapshot on every read: the scheduler then always reads the engine's latest answers
+      snapshot: () => readSnapshot(this.node, this.reads++),
     };
   }
+
+  readonly capabilities: ClusterCapabilities = {
+    images: { list: () => this.images(), find: (name) => this.image(name) },
+    imagePull: { pull: (reference, auth, onProgress) => this.pullImage(reference, auth, onProgress) },
+    imageManagement: {
+      importFrom: () => this.importImage(),
+      load: (body) => this.loadImage(body),
+      tag: (name, repository, tag) => this.tagImage(name, repository, tag),
+      remove: (name, force) => this.removeImages(name, force),
+    },
+    volumes: { list: () => this.volumes(), find: (name) => this.volume(name) },
+    volumeManagement: { create: (request) => this.createVolume(request), remove: (name, force) => this.removeVolume(name, force) },
+    networks: { list: () => this.networks(), find: (name) => this.network(name) },
+    networkManagement: { create: (request) => this.createNetwork(request), remove: (network) => this.removeNetwork(network) },
+    builds: { place: () => this.placeBuild() },
+    enginePlugins: { nodes: () => this.nodes() },
+    containerRename: { rename: (container, newName) => this.renameContainer(container, newName) },
+  };
 
   async start(): Promise<void> {
     await this.refresh();

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scheduler } from '@swarm/plugin-sdk';
 import { startTestbed, type Testbed } from '../../test/harness/engines.js';
 import { startApiServer, type ApiServer } from '../dist/api/index.js';
-import { withCapabilities } from '../dist/deployment/legacy-cluster.js';
 import { EngineCluster } from './api-engine-cluster.js';
 import { docker, hostPort, http } from './api-test-client.js';
 import { recordingLogger } from './api-recording-logger.js';
@@ -31,8 +30,7 @@ beforeAll(async () => {
   await cluster.start();
   socketDir = mkdtempSync(join(tmpdir(), 'swarm-api-'));
   server = await startApiServer({
-    // written as a plugin API 1.1 driver: the API serves it through the host's adapter
-    cluster: withCapabilities(cluster),
+    cluster,
     scheduler: {} as Scheduler,
     settings: { hosts: ['tcp://127.0.0.1:0', `unix://${socketDir}/swarm.sock`], cors: true },
     logger,

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scheduler } from '@swarm/plugin-sdk';
 import { startTestbed, type Testbed } from '../../test/harness/engines.js';
 import { startApiServer, type ApiServer } from '../dist/api/index.js';
-import { withCapabilities } from '../dist/deployment/legacy-cluster.js';
 import { EngineCluster } from './api-engine-cluster.js';
 import { docker, hostPort } from './api-test-client.js';
 import { recordingLogger } from './api-recording-logger.js';
@@ -26,8 +25,7 @@ beforeAll(async () => {
   cluster = new EngineCluster({ protocol: 'http', host: engine.host, port: engine.port }, engine.name);
   await cluster.start();
   server = await startApiServer({
-    // written as a plugin API 1.1 driver: the API serves it through the host's adapter
-    cluster: withCapabilities(cluster),
+    cluster,
     scheduler: {} as Scheduler,
     settings: {
       hosts: ['tcp://127.0.0.1:0'],

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Cluster, ClusterEvent, ContainerConfig, Scheduler } from '@swarm/plugin-sdk';
+import type { Cluster, ClusterEvent, Scheduler } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { fakeNode } from '@swarm/plugin-sdk/testing';
 import { startApiServer, type ApiServer } from '../dist/api/index.js';
 import { silentLogger } from '../dist/logging/silent-logger.js';

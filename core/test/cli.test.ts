@@ -15,7 +15,7 @@ beforeAll(() => {
     kinds: ['driver', 'strategy'],
   });
   project.addPlugin('swarm-plugin-gpu', { version: '1.4.0', register: filtersBody('gpu'), kinds: ['filter'] });
-  project.addPlugin('swarm-plugin-future', { version: '2.1.0', apiVersion: '^2.0.0', register: filtersBody('future') });
+  project.addPlugin('swarm-plugin-future', { version: '2.1.0', apiVersion: '^3.0.0', register: filtersBody('future') });
   project.write('swarm.config.js', "export default { plugins: ['memory', 'gpu', 'future'] };\n");
   project.write(
     'typo/swarm.config.js',
@@ -165,7 +165,7 @@ describe('swarm join and list validation', () => {
 describe('swarm plugins', () => {
   it('lists built-ins and configured plugins, incompatible ones included', async () => {
     const result = await runSwarm(['plugins', '--json'], { cwd: project.dir });
-    // swarm-plugin-future needs plugin API ^2.0.0: `swarm manage` would refuse it
+    // swarm-plugin-future needs plugin API ^3.0.0: `swarm manage` would refuse it
     expect(result.code).toBe(1);
     const rows = JSON.parse(result.stdout) as Array<{
       name: string;
@@ -181,7 +181,7 @@ describe('swarm plugins', () => {
       version: '1.4.0',
       kinds: ['filter'],
       provides: ['filter gpu'],
-      apiVersion: '^1.0.0',
+      apiVersion: '^2.0.0',
       compatible: true,
       builtin: false,
       resolved: `${project.dir}/node_modules/swarm-plugin-gpu`,
@@ -190,7 +190,7 @@ describe('swarm plugins', () => {
     expect(rows.find((row) => row.name === 'swarm-plugin-memory')?.kinds).toEqual(['cluster driver', 'strategy']);
     expect(rows.find((row) => row.name === 'swarm-plugin-future')).toMatchObject({
       version: '2.1.0',
-      apiVersion: '^2.0.0',
+      apiVersion: '^3.0.0',
       compatible: false,
     });
     expect(rows.find((row) => row.name === '@swarm/filter-constraint')).toMatchObject({
@@ -206,9 +206,9 @@ describe('swarm plugins', () => {
     expect(result.code).toBe(1);
     expect(lines[0]).toMatch(/^NAME\s+VERSION\s+KINDS\s+PROVIDES\s+API\s+COMPATIBLE\s+RESOLVED FROM$/);
     expect(lines.find((line) => line.startsWith('swarm-plugin-future'))).toMatch(
-      /^swarm-plugin-future\s+2\.1\.0\s+filter\s+filter \S+\s+\^2\.0\.0\s+no\s+\//,
+      /^swarm-plugin-future\s+2\.1\.0\s+filter\s+filter \S+\s+\^3\.0\.0\s+no\s+\//,
     );
-    expect(lines.find((line) => line.startsWith('swarm-plugin-gpu'))).toMatch(/\s+filter gpu\s+\^1\.0\.0\s+yes\s+/);
+    expect(lines.find((line) => line.startsWith('swarm-plugin-gpu'))).toMatch(/\s+filter gpu\s+\^2\.0\.0\s+yes\s+/);
     expect(lines.find((line) => line.startsWith('@swarm/strategy-spread'))).toMatch(/\s+strategy spread\s+/);
   });
 });

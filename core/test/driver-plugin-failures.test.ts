@@ -33,7 +33,7 @@ const BROKEN_DRIVER = `ctx.driver('sim', { useFactory: () => ({
 
 beforeAll(async () => {
   project = createTempProject();
-  project.addPlugin('swarm-plugin-sim', { version: '0.1.0', apiVersion: '^1.4.0', register: BROKEN_DRIVER, kinds: ['driver'] });
+  project.addPlugin('swarm-plugin-sim', { version: '0.1.0', apiVersion: '^2.0.0', register: BROKEN_DRIVER, kinds: ['driver'] });
   project.write('swarm.config.js', "export default { plugins: ['sim'], cluster: { driver: 'sim' } };\n");
   manager = spawn(process.execPath, [SWARM_BIN, 'manage', '-H', HOST], { cwd: project.dir });
   manager.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -25,13 +25,13 @@ beforeAll(() => {
   project.addPlugin('swarm-plugin-gpu', { register: filtersBody('gpu') });
   project.addPlugin('@acme/swarm-plugin-rack', { register: filtersBody('rack') });
   project.addPlugin('@acme/zone', { register: filtersBody('zone') });
-  project.addPlugin('swarm-plugin-future', { version: '2.1.0', apiVersion: '^2.0.0', register: filtersBody('future') });
+  project.addPlugin('swarm-plugin-future', { version: '2.1.0', apiVersion: '^3.0.0', register: filtersBody('future') });
   project.addPlugin('swarm-plugin-plain', {
-    source: "export default { name: 'plain', version: '1.0.0', apiVersion: '^1.0.0', register() {} };",
+    source: "export default { name: 'plain', version: '1.0.0', apiVersion: '^2.0.0', register() {} };",
   });
   project.addPlugin('swarm-plugin-noregister', {
     source:
-      "import { definePlugin } from '@swarm/plugin-sdk';\nexport default definePlugin({ name: 'noregister', version: '1.0.0', apiVersion: '^1.0.0' });",
+      "import { definePlugin } from '@swarm/plugin-sdk';\nexport default definePlugin({ name: 'noregister', version: '1.0.0', apiVersion: '^2.0.0' });",
   });
   project.addPlugin('swarm-plugin-badversion', { version: 'one', register: filtersBody('x') });
   project.addPlugin('swarm-plugin-twin-a', { register: filtersBody('twin') });
@@ -90,8 +90,8 @@ describe('plugin errors', () => {
     const error = await failure(loadPlugins(['future'], project.dir));
     expect(error.code).toBe(ErrorCodes.PLUGIN_INCOMPATIBLE);
     expect(error.message).toBe(
-      `plugin "swarm-plugin-future@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}; either upgrade swarm ` +
-        `(@swarm/core) to a version that provides plugin API ^2.0.0, or install a version of swarm-plugin-future built for ` +
+      `plugin "swarm-plugin-future@2.1.0" requires plugin API ^3.0.0, this swarm provides ${PLUGIN_API_VERSION}; either upgrade swarm ` +
+        `(@swarm/core) to a version that provides plugin API ^3.0.0, or install a version of swarm-plugin-future built for ` +
         `plugin API ${PLUGIN_API_VERSION} (one whose apiVersion range includes ${PLUGIN_API_VERSION})`,
     );
   });

@@ -22,7 +22,7 @@ describe('the SDK test kit and the host', () => {
       context.web('w', provider);
     };
     const host = recorded((provide) => register(createPluginContext(provide)));
-    const manifest = definePlugin({ name: 'probe', version: '1.0.0', apiVersion: '^1.0.0', register });
+    const manifest = definePlugin({ name: 'probe', version: '1.0.0', apiVersion: '^2.0.0', register });
     const kit = pluginProviders(manifest);
     const kinds = [Tokens.ClusterDriver, Tokens.Filter, Tokens.Strategy, Tokens.DiscoveryBackend, Tokens.WebExtension] as const;
     expect(kinds.flatMap((kind) => kit.names(kind).map((name) => [kind, name]))).toEqual(host);

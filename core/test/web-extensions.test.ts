@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createSwarm, type Swarm } from '@swarm/core';
-import { ErrorCodes, type ManagerView } from '@swarm/plugin-sdk';
+import { ErrorCodes } from '@swarm/plugin-sdk';
+import type { ManagerView } from '@swarm/plugin-sdk/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempProject, type TempProject } from './support/temp-project.js';
 
@@ -21,7 +22,7 @@ export const seen = { mounts: 0, unmounts: 0, aborted: 0, view: undefined };
 export default definePlugin({
   name: 'swarm-plugin-probe',
   version: '0.3.0',
-  apiVersion: '^1.3.0',
+  apiVersion: '^2.0.0',
   register(ctx) {
     ctx.driver('memory', { useFactory: (resolver) => {
       const scheduler = resolver.resolve('swarm:Scheduler');
@@ -117,7 +118,7 @@ afterAll(async () => {
   project?.remove();
 });
 
-describe('web extensions (plugin API 1.3)', () => {
+describe('web extensions', () => {
   it('serve their routes under /swarm/<name>/ with their settings, and redirect the bare prefix', async () => {
     const page = await call(port, 'GET', '/swarm/probe/');
     expect(page).toMatchObject({ status: 200, body: '<p>probe</p>' });
@@ -181,12 +182,12 @@ describe('web extensions (plugin API 1.3)', () => {
   it('give a read-only view of the manager: plugins, the CLI explanation text, run options, metrics', async () => {
     const view = seen.view;
     expect(view.driver).toBe('memory');
-    expect(view.apiVersion).toBe('1.7.0');
+    expect(view.apiVersion).toBe('2.0.0');
     const probe = view.plugins().find((plugin) => plugin.name === 'swarm-plugin-probe');
     expect(probe).toEqual({
       name: 'swarm-plugin-probe',
       version: '0.3.0',
-      apiRange: '^1.3.0',
+      apiRange: '^2.0.0',
       packageName: 'swarm-plugin-probe',
       builtin: false,
       provides: ['cluster driver memory', 'web extension probe'],

@@ -1,10 +1,15 @@
 import type { Readable } from 'node:stream';
 import type { Container, Image, Network, Node, Volume } from './node.js';
-import type { ContainerConfig, DockerEvent, JsonObject, ProgressMessage } from './types/docker.js';
+import type {
+  AuthConfig,
+  ContainerConfig,
+  DockerEvent,
+  ImageRemoval,
+  NetworkCreateRequest,
+  ProgressMessage,
+  VolumeCreateRequest,
+} from './types/docker.js';
 import type { PlacementExplanation } from './scheduler.js';
-
-/** Registry credentials as the client sent them (X-Registry-Auth, decoded). */
-export type AuthConfig = JsonObject;
 
 /** Where an event or a progress line came from. */
 export interface EventNode {
@@ -35,11 +40,6 @@ export interface RemoveContainerOptions {
   volumes?: boolean;
 }
 
-export interface ImageRemoval extends JsonObject {
-  Untagged?: string;
-  Deleted?: string;
-}
-
 /** The cluster-wide `docker info` answer. */
 export interface ClusterInfo {
   /** Swarm classic's rows (`Role`, `Strategy`, `Filters`, `Nodes`, ` └ Status`, ...), in order. */
@@ -53,18 +53,6 @@ export interface ClusterInfo {
   images: number;
   /** Driver name for the `Name`/`OperatingSystem` style fields. */
   driver: string;
-}
-
-export interface VolumeCreateRequest extends JsonObject {
-  Name?: string;
-  Driver?: string;
-  DriverOpts?: { [key: string]: string };
-  Labels?: { [key: string]: string };
-}
-
-export interface NetworkCreateRequest extends JsonObject {
-  Name: string;
-  Driver?: string;
 }
 
 /**
@@ -105,7 +93,7 @@ export interface Cluster {
    */
   setRole?(role: ClusterRole): void;
 
-  /** What this driver can do beyond the core (since plugin API 1.2). */
+  /** What this driver can do beyond the core. */
   readonly capabilities?: ClusterCapabilities;
 }
 
@@ -117,7 +105,9 @@ export interface Cluster {
 export interface ClusterCapabilities {
   /** `docker images`, image inspect, history, push and save. */
   readonly images?: ImageInventory;
-  /** `docker pull`, `import`, `load`, `tag` and `rmi`. */
+  /** `docker pull`: offered alone by a driver whose nodes fetch images themselves (Kubernetes). */
+  readonly imagePull?: ImagePull;
+  /** `docker import`, `load`, `tag` and `rmi`: for drivers whose engines keep an image store clients may change. */
   readonly imageManagement?: ImageManagement;
   /** `docker volume ls` and `inspect`. */
   readonly volumes?: VolumeInventory;
@@ -136,7 +126,7 @@ export interface ClusterCapabilities {
   /**
    * `docker restart`, for drivers whose containers cannot just be restarted by their engine (a
    * Mesos task ends for good when its container stops). Without it the API front forwards the
-   * restart to the container's engine. Since plugin API 1.5.
+   * restart to the container's engine.
    */
   readonly containerRestart?: ContainerRestart;
 }
@@ -148,9 +138,12 @@ export interface ImageInventory {
   find(idOrName: string): Image | undefined;
 }
 
-export interface ImageManagement {
+export interface ImagePull {
   /** Pull on the nodes; each node's progress lines go to `onProgress`. */
   pull(reference: string, auth: AuthConfig | undefined, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;
+}
+
+export interface ImageManagement {
   /** `docker import` from a URL (`source`) or from `body` when `source` is `-`. */
   importFrom(
     source: string,

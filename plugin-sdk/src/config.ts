@@ -1,3 +1,5 @@
+import type { WebSettings } from './web.js';
+
 /** PEM file paths for a TLS connection. */
 export interface TlsFiles {
   readonly ca?: string;
@@ -46,9 +48,6 @@ export interface ReplicationSettings {
   readonly ttl: number;
 }
 
-/** Web extensions to mount, by name, with each one's settings (`ui: true` gives `{ ui: {} }`). */
-export type WebSettings = Readonly<Record<string, Readonly<Record<string, string | number | boolean>>>>;
-
 /** A deployment's resolved configuration (file + flags + defaults), as drivers and plugins see it. */
 export interface DeploymentConfig {
   readonly plugins: readonly string[];
@@ -56,7 +55,6 @@ export interface DeploymentConfig {
   readonly scheduler: SchedulerSettings;
   readonly api: ApiSettings;
   readonly replication: ReplicationSettings;
-  /** Since plugin API 1.3 (hosts before it leave it out). */
-  readonly web?: WebSettings;
+  readonly web: WebSettings;
   readonly logLevel: string;
 }

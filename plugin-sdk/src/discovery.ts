@@ -28,8 +28,11 @@ export interface Discovery {
    * and `onError` for failures it keeps retrying through. Must not throw after returning.
    */
   watch(onEntries: (entries: readonly DiscoveryEntry[]) => void, onError: (error: Error) => void): DiscoveryWatcher;
-  /** Register an engine address (used by `swarm join`); backends that cannot, throw NOT_SUPPORTED. */
-  register(addr: string): Promise<void>;
+  /**
+   * Register an engine address (`swarm join`). Leave it out when the backend cannot (its engines
+   * are found some other way): `swarm join` then refuses with a coded error naming the scheme.
+   */
+  register?(addr: string): Promise<void>;
   /**
    * Leader election under this discovery's store and prefix (`key` is relative to the prefix,
    * usually LEADER_ELECTION_PATH). Only key-value backends (zk, etcd) offer it.

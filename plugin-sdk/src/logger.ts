@@ -1,16 +1,16 @@
-/** The logger every service gets (pino-compatible subset). */
-export interface LogFn {
-  (message: string): void;
-  (fields: Record<string, unknown>, message?: string): void;
-}
-
+/** The logger every service gets (pino-compatible subset): `logger.info(message)` or `logger.info(fields, message)`. */
 export interface Logger {
   readonly level: string;
-  trace: LogFn;
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
+  trace(message: string): void;
+  trace(fields: Record<string, unknown>, message?: string): void;
+  debug(message: string): void;
+  debug(fields: Record<string, unknown>, message?: string): void;
+  info(message: string): void;
+  info(fields: Record<string, unknown>, message?: string): void;
+  warn(message: string): void;
+  warn(fields: Record<string, unknown>, message?: string): void;
+  error(message: string): void;
+  error(fields: Record<string, unknown>, message?: string): void;
   child(bindings: Record<string, unknown>): Logger;
 }
 

@@ -5,9 +5,8 @@ import type { Node } from './node.js';
  * row `i` describing `nodes[i]`. At thousands of nodes, calling each node's methods reaches
  * objects spread over hundreds of MB of heap, which costs more than the decision itself; these
  * columns are a few bytes per node and stay in the CPU caches. The host fills each row from its
- * node's snapshot (`Node.snapshot`) and keeps it current: nodes that offer `watch` are read again
- * only after they report a change, others on every decision, and a row is refilled only when its
- * node hands out a new snapshot.
+ * node's snapshot (`Node.snapshot`) and keeps it current: a row is refilled only when its node
+ * hands out a new snapshot.
  */
 export interface NodeTable {
   readonly nodes: readonly Node[];
@@ -27,7 +26,7 @@ export interface NodeTable {
   /**
    * A value worked out from a node (which containers publish port 80, whether an expression
    * matches), computed the first time a row asks and kept while the node hands out the same
-   * snapshot (see `Node.snapshot`; without one, until the node reports a change): a filter
+   * snapshot (see `Node.snapshot`): a filter
    * that asks the same question decision after decision reads a column instead of the nodes.
    * `key` must name exactly what `derive` computes (prefix it with the filter's name); the
    * value may depend only on the node.

@@ -115,22 +115,14 @@ export interface Node {
   endpoint(): EngineEndpoint | undefined;
 
   /**
-   * Optional (plugin API 1.6): everything above as of now, in one immutable object. A node hands
-   * out the same snapshot until something in it changes, then a new one with a higher version.
-   * The scheduler's NodeTable and the built-in drivers' `docker info` rows read nodes through
-   * their snapshots, and whatever the host or a filter works out from a snapshot is kept exactly as
-   * long as the snapshot is the node's current one. A node without it is read through its methods
-   * (after each report through `watch`, or on every decision without one).
+   * Everything above as of now, in one immutable object: the one way the host reads a node. A
+   * node hands out the same snapshot until something in it changes, then a new one with a higher
+   * version (`SnapshotVersions` from `@swarm/plugin-sdk/helpers` does the bookkeeping). The
+   * scheduler's NodeTable, `docker info` rows and filters' derived values are kept exactly as
+   * long as the snapshot is the node's current one, so a change without a new snapshot is never
+   * seen: call `changed()` on every change.
    */
-  snapshot?(): NodeSnapshot;
-
-  /**
-   * Optional: call `listener` after every change to what the node answers (its snapshot). The
-   * scheduler then reads this node again only after a call instead of on every decision (see
-   * NodeTable). Returns the function that stops the calls. A node that changes without calling
-   * would be scheduled on stale facts: leave `watch` out unless every change is reported.
-   */
-  watch?(listener: () => void): () => void;
+  snapshot(): NodeSnapshot;
 }
 
 /**

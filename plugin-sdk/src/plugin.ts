@@ -6,18 +6,15 @@ export interface Resolver {
   isRegistered(token: string, recursive?: boolean): boolean;
 }
 
-/** A class whose constructor parameters all carry `@inject(TOKEN)` (and the class `@injectable()`). */
-export type InjectableClass<T> = new (...args: never[]) => T;
-
 /**
- * How a plugin supplies an implementation. `useFactory` and `useValue` work from plain
- * JavaScript and from any copy of the SDK; `useClass` needs the SDK's `injectable`/`inject`
- * decorators from the same SDK copy the host uses.
+ * How a plugin supplies an implementation: `useFactory` (given a resolver for host services),
+ * `useValue`, or `useClass` for a class built without arguments. No decorators: a factory reads
+ * what it needs from the resolver.
  */
 export type Provider<T> =
-  { readonly useClass: InjectableClass<T> } | { readonly useFactory: (resolver: Resolver) => T } | { readonly useValue: T };
+  { readonly useClass: new () => T } | { readonly useFactory: (resolver: Resolver) => T } | { readonly useValue: T };
 
-/** How a cluster driver uses the deployment's discovery argument (since plugin API 1.4). */
+/** How a cluster driver uses the deployment's discovery argument. */
 export interface DriverOptions {
   /**
    * `required` (the default, and what hosts before 1.4 assume): `swarm manage` refuses to start
@@ -37,7 +34,7 @@ export interface PluginContext {
   filter(name: string, provider: Provider<unknown>): void;
   strategy(name: string, provider: Provider<unknown>): void;
   discovery(scheme: string, provider: Provider<unknown>): void;
-  /** A web extension (`WebExtension`) served under `/swarm/<name>/`; since plugin API 1.3. */
+  /** A web extension (`WebExtension`) served under `/swarm/<name>/`. */
   web(name: string, provider: Provider<unknown>): void;
 }
 
@@ -62,11 +59,4 @@ const MANIFEST_BRAND = Symbol.for('swarm.plugin.manifest');
 
 export function definePlugin(definition: PluginDefinition): PluginManifest {
   return Object.freeze({ ...definition, [MANIFEST_BRAND]: true as const });
-}
-
-/** The `swarm` field a plugin package declares in its package.json. */
-export interface PluginPackageField {
-  readonly plugin: true;
-  /** What it provides, for `swarm plugins` listings before loading: e.g. ["filter"]. */
-  readonly kinds?: readonly string[];
 }

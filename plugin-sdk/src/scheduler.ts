@@ -51,8 +51,7 @@ export interface FilterRun {
   /**
    * The rows `check` has to see, when the filter can tell them faster than checking every node
    * (a scan of one column: the unhealthy rows, the rows with some label); the host may leave the
-   * other rows out, and they pass. A hint only: `check` must still answer for any row, and hosts
-   * before plugin API 1.7 check every row. At thousands of nodes this spares a call per node on
+   * other rows out, and they pass. A hint only: `check` must still answer for any row. At thousands of nodes this spares a call per node on
    * every decision.
    */
   readonly rowsToCheck?: ArrayLike<number>;
@@ -69,7 +68,7 @@ export interface Filter {
   /**
    * Parse what the request asks of this filter. Return `undefined` when the filter has nothing to
    * check for it (every node passes). Throw a SwarmError for invalid input (bad expressions).
-   * `table` holds the facts of the nodes this run will check (since plugin API 1.1).
+   * `table` holds the facts of the nodes this run will check.
    */
   prepare(request: PlacementRequest, table: NodeTable): FilterRun | undefined;
 }
@@ -87,10 +86,10 @@ export interface Strategy {
    * Throw a SwarmError (`no resources available to schedule container`) when none can.
    * `limit`, when given, is how many of the best nodes the caller needs: a strategy may stop
    * ranking there (the host passes it for real placements; explanations rank every node).
-   * `table`, row `i` describing `nodes[i]`, holds their facts (the host passes it since plugin
-   * API 1.1; callers that do not can be served with `NodeColumns.of(nodes)`).
+   * `table`, row `i` describing `nodes[i]`, holds their facts (the host always passes it; a
+   * caller of its own builds one with `NodeColumns.of(nodes)` from `@swarm/plugin-sdk/helpers`).
    */
-  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number, table?: NodeTable): RankedNode[];
+  rank(request: PlacementRequest, nodes: readonly Node[], limit: number | undefined, table: NodeTable): RankedNode[];
 }
 
 /** Options given to a strategy (from `--strategy-opt` or the config file). */

@@ -20,7 +20,7 @@ export const Tokens = {
   Filter: 'swarm:Filter',
   Strategy: 'swarm:Strategy',
   DiscoveryBackend: 'swarm:DiscoveryBackend',
-  /** Since plugin API 1.3: HTTP routes served under `/swarm/<name>/` (see web.ts). */
+  /** HTTP routes served under `/swarm/<name>/` (see web.ts). */
   WebExtension: 'swarm:WebExtension',
 } as const;
 

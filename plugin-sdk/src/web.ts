@@ -5,7 +5,7 @@ import type { PlacementExplanation } from './scheduler.js';
 import type { ContainerConfig } from './types/docker.js';
 
 /*
- * Web extensions (plugin API 1.3): a plugin serves HTTP routes under `/swarm/<name>/` on the
+ * `@swarm/plugin-sdk/web`: the types of web extensions. A plugin serves HTTP routes under `/swarm/<name>/` on the
  * manager's own API listeners, so they get the same TLS (with `--tlsverify` a browser needs the
  * client certificate, like the docker CLI) and the same request handling as the Docker API
  * (header and body limits, path checks, logs, `swarm_api_requests_total`). What they may read of
@@ -15,18 +15,8 @@ import type { ContainerConfig } from './types/docker.js';
  * (`web: { <name>: true | { ...options } }`; `ui: true` or `--ui` mounts the built-in `ui`).
  */
 
-/** Where a web extension named `name` is served: `/swarm/<name>` (answered by every manager, replicas included). */
-export function webPrefix(name: string): string {
-  return `/swarm/${name}`;
-}
-
-/** Docker's swarm-mode operations live under `/swarm/` too: no web extension may take their names. */
-const DOCKER_SWARM_OPERATIONS: ReadonlySet<string> = new Set(['init', 'join', 'leave', 'update', 'unlock', 'unlockkey']);
-
-/** Whether `name` can name a web extension: lower-case letters, digits and dashes, and none of Docker's `/swarm/<operation>`s. */
-export function isWebExtensionName(name: string): boolean {
-  return /^[a-z][a-z0-9-]{0,62}$/.test(name) && !DOCKER_SWARM_OPERATIONS.has(name);
-}
+/** Web extensions to mount, by name, with each one's settings (`ui: true` gives `{ ui: {} }`). */
+export type WebSettings = Readonly<Record<string, Readonly<Record<string, string | number | boolean>>>>;
 
 export type WebMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 

@@ -5,42 +5,27 @@ import { fakeNode, reportChange } from '@swarm/plugin-sdk/testing';
 
 const GiB = 1024 ** 3;
 
-/**
- * A node whose reservations and labels change, counting how often the table reads it. With
- * `reports` it offers `watch`, with `snapshots` also `snapshot()` (a new one after each change).
- */
+/** A node whose reservations and labels change (a new snapshot each time), counting how often the table reads it. */
 class ChangingNode {
   reads = 0;
   used = 0;
   zone = 'a';
-  private readonly listeners = new Set<() => void>();
   private readonly base: Node;
   private readonly versions = new SnapshotVersions();
 
-  private readonly reports: boolean;
-  private readonly snapshots: boolean;
-
-  constructor(name: string, offers: { readonly reports: boolean; readonly snapshots?: boolean }) {
+  constructor(name: string) {
     this.base = fakeNode({ name, memory: 8 * GiB });
-    this.reports = offers.reports;
-    this.snapshots = offers.snapshots ?? false;
   }
 
   change(used: number, zone = this.zone): void {
     this.used = used;
     this.zone = zone;
     this.versions.changed();
-    this.notify();
-  }
-
-  /** Call the listeners without a change (a driver may report more often than it changes). */
-  notify(): void {
-    for (const listener of this.listeners) listener();
   }
 
   asNode(): Node {
     const node: Node = Object.create(this.base, {
-      snapshot: { value: this.snapshots ? () => this.versions.current((version) => readSnapshot(node, version)) : undefined },
+      snapshot: { value: () => this.versions.current((version) => readSnapshot(node, version)) },
       usedMemory: { value: () => this.used },
       labels: { value: () => ({ zone: this.zone }) },
       isHealthy: {
@@ -49,30 +34,14 @@ class ChangingNode {
           return true;
         },
       },
-      watch: {
-        value: this.reports
-          ? (listener: () => void) => {
-              this.listeners.add(listener);
-              return () => this.listeners.delete(listener);
-            }
-          : undefined,
-      },
     }) as Node;
     return node;
-  }
-
-  get watchers(): number {
-    return this.listeners.size;
   }
 }
 
 describe('NodeColumns', () => {
-  it('reads every node once, then only the nodes that reported a change', () => {
-    const changing = [
-      new ChangingNode('a', { reports: true }),
-      new ChangingNode('b', { reports: true }),
-      new ChangingNode('c', { reports: true }),
-    ];
+  it('reads every node once, then only the nodes that hand out a new snapshot', () => {
+    const changing = [new ChangingNode('a'), new ChangingNode('b'), new ChangingNode('c')];
     const nodes = changing.map((node) => node.asNode());
     const table = new NodeColumns();
     table.sync(nodes);
@@ -89,23 +58,21 @@ describe('NodeColumns', () => {
     expect(changing.map((node) => node.reads)).toEqual([1, 2, 1]);
   });
 
-  it('re-reads nodes without watch on every sync', () => {
-    const silent = new ChangingNode('quiet', { reports: false });
+  it('does not see a change its node gave no new snapshot for', () => {
+    const silent = new ChangingNode('quiet');
     const table = new NodeColumns().sync([silent.asNode()]);
     silent.used = 2 * GiB;
     table.sync(table.nodes);
-    expect(table.usedMemory[0]).toBe(2 * GiB);
-    expect(silent.reads).toBe(2);
+    expect(table.usedMemory[0]).toBe(0);
+    expect(silent.reads).toBe(1);
   });
 
-  it('starts over when the node list changes, and stops watching nodes that left', () => {
-    const [a, b] = [new ChangingNode('a', { reports: true }), new ChangingNode('b', { reports: true })];
+  it('starts over when the node list changes', () => {
+    const [a, b] = [new ChangingNode('a'), new ChangingNode('b')];
     const nodeA = a.asNode();
     const nodeB = b.asNode();
     const table = new NodeColumns().sync([nodeA, nodeB]);
-    expect([a.watchers, b.watchers]).toEqual([1, 1]);
     table.sync([nodeB]);
-    expect([a.watchers, b.watchers]).toEqual([0, 1]);
     expect(table.names).toEqual(['b']);
     // The same array edited in place is still seen as a new list.
     const list = [nodeB];
@@ -125,29 +92,13 @@ describe('NodeColumns', () => {
     expect(table.names).toEqual(['a', 'b']);
   });
 
-  it('keeps derived values until their node reports a change', () => {
-    const [a, b] = [new ChangingNode('a', { reports: true }), new ChangingNode('b', { reports: true })];
-    const table = new NodeColumns().sync([a.asNode(), b.asNode()]);
-    let derivations = 0;
-    const usedGiB = () => table.derived('test:used', (node) => (derivations++, node.usedMemory() / GiB));
-    expect([usedGiB()(0), usedGiB()(1)]).toEqual([0, 0]);
-    expect([usedGiB()(0), usedGiB()(1)]).toEqual([0, 0]);
-    expect(derivations).toBe(2);
-    b.change(3 * GiB);
-    table.sync(table.nodes);
-    expect([usedGiB()(0), usedGiB()(1)]).toEqual([0, 3]);
-    expect(derivations).toBe(3);
-    expect(table.select([1]).derived('test:used', () => -1)(0)).toBe(3);
-  });
-
   it('refills a row only when its node hands out a new snapshot, and keeps derived values with it', () => {
-    const [a, b] = [new ChangingNode('a', { reports: true, snapshots: true }), new ChangingNode('b', { reports: true, snapshots: true })];
+    const [a, b] = [new ChangingNode('a'), new ChangingNode('b')];
     const table = new NodeColumns().sync([a.asNode(), b.asNode()]);
     let derivations = 0;
     const zoneLength = () => table.derived('test:zone', (node) => (derivations++, node.labels()['zone']!.length));
     expect([zoneLength()(0), zoneLength()(1)]).toEqual([1, 1]);
     expect([a.reads, b.reads, derivations]).toEqual([1, 1, 2]);
-    b.notify();
     table.sync(table.nodes);
     expect([zoneLength()(0), zoneLength()(1)]).toEqual([1, 1]);
     expect([a.reads, b.reads, derivations]).toEqual([1, 1, 2]);
@@ -157,19 +108,16 @@ describe('NodeColumns', () => {
     expect([...table.usedMemory]).toEqual([0, GiB]);
     expect(table.label('zone')).toEqual(['a', 'east']);
     expect([a.reads, b.reads, derivations]).toEqual([1, 2, 3]);
+    expect(table.select([1]).derived('test:zone', () => -1)(0)).toBe(4);
   });
 
-  it('hears fake nodes through reportChange, which gives them a new snapshot', () => {
+  it('gives fake nodes a new snapshot through reportChange', () => {
     const node = fakeNode({ name: 'f' });
-    let heard = 0;
-    const stop = node.watch!(() => heard++);
-    const first = node.snapshot!();
-    expect(node.snapshot!()).toBe(first);
+    const first = node.snapshot();
+    expect(node.snapshot()).toBe(first);
     reportChange(node);
-    stop();
     reportChange(node);
-    expect(heard).toBe(1);
-    expect(node.snapshot!().version).toBe(first.version + 2);
+    expect(node.snapshot().version).toBe(first.version + 2);
     expect(Object.isFrozen(first)).toBe(true);
   });
 

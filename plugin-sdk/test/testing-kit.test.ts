@@ -171,7 +171,7 @@ describe('pluginProviders', () => {
     const manifest = definePlugin({
       name: 'swarm-plugin-pick',
       version: '1.0.0',
-      apiVersion: '^1.0.0',
+      apiVersion: '^2.0.0',
       register(context) {
         context.filter('pick', { useValue: pickFilter });
         context.strategy('echo', {

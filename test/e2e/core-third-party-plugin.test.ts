@@ -16,7 +16,7 @@ const FIXTURE = join(REPO, 'test', 'fixtures', 'third-party-plugin');
 const SWARM = join(REPO, 'core', 'bin', 'swarm.js');
 const PORT = 23001;
 const BROKEN_PORT = 23006;
-const INCOMPATIBLE = `plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^2.0.0, this swarm provides ${PLUGIN_API_VERSION}`;
+const INCOMPATIBLE = `plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^3.0.0, this swarm provides ${PLUGIN_API_VERSION}`;
 
 let work: string;
 let maintenance: Testbed;
@@ -67,7 +67,7 @@ beforeAll(async () => {
   cpSync(FIXTURE, incompatibleSource, { recursive: true });
   for (const file of ['index.js', 'package.json']) {
     const path = join(incompatibleSource, file);
-    writeFileSync(path, readFileSync(path, 'utf8').replace("apiVersion: '^1.0.0'", "apiVersion: '^2.0.0'").replaceAll('1.2.0', '2.1.0'));
+    writeFileSync(path, readFileSync(path, 'utf8').replace("apiVersion: '^2.0.0'", "apiVersion: '^3.0.0'").replaceAll('1.2.0', '2.1.0'));
   }
   // The same plugin with a bug: its check reads a label that only some engines have.
   const brokenSource = join(work, 'broken-source');
@@ -106,7 +106,7 @@ describe('a third-party filter installed from its npm tarball', () => {
       version: '1.2.0',
       kinds: ['filter'],
       provides: ['filter maintenance'],
-      apiVersion: '^1.0.0',
+      apiVersion: '^2.0.0',
       compatible: true,
       builtin: false,
       resolved: join(work, 'site', 'node_modules', 'swarm-plugin-maintenance'),
@@ -139,7 +139,7 @@ describe('a third-party filter installed from its npm tarball', () => {
     await docker('rm', '-f', 'tp1', 'tp2', 'tp3');
   });
 
-  it('refuses the copy that wants plugin API ^2.0.0, with the coded error', async () => {
+  it('refuses the copy that wants plugin API ^3.0.0, with the coded error', async () => {
     const result = await swarmCli(['manage', '127.0.0.3:2375'], join(work, 'site-next'));
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`${INCOMPATIBLE}\n`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk';
+import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { rowFromInspect } from '../../plugins/driver-swarm/src/container-row.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { docker } from './driver-swarm-support.js';

@@ -188,7 +188,7 @@ describe('the web view (swarm manage --ui) in Chromium', () => {
     expect(await page.getByRole('tab', { name: 'Plugins & health' }).getAttribute('aria-selected')).toBe('true');
     const ui = page.getByRole('row', { name: /@swarm\/web-ui/ });
     await ui.waitFor();
-    expect(await ui.textContent()).toMatch(/1\.0\.0.*\^1\.3\.0.*web extension ui.*built-in/);
+    expect(await ui.textContent()).toMatch(/1\.0\.0.*\^2\.0\.0.*web extension ui.*built-in/);
     expect(await page.getByRole('row', { name: /@swarm\/driver-swarm/ }).textContent()).toContain('cluster driver swarm');
     const discovery = (await page.getByRole('region', { name: 'Discovery' }).textContent())!;
     expect(discovery).toContain('127.0.0.121:2375,127.0.0.122:2375,127.0.0.123:2375');

@@ -1,4 +1,5 @@
-import type { Cluster, ContainerConfig, Network, NetworkInventory } from '@swarm/plugin-sdk';
+import type { Cluster, Network, NetworkInventory } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { swarmDirectives } from '@swarm/plugin-sdk/helpers';
 
 const SHARED_MODES = new Set(['', 'default', 'bridge', 'host', 'none']);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
+import type { Node } from '@swarm/plugin-sdk';
+import type { ProgressMessage } from '@swarm/plugin-sdk/docker';
 import { ProgressStream } from './progress-stream.js';
 import { engineMessage, readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
 import { CoreErrors } from '../errors.js';

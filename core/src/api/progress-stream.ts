@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { Node, ProgressMessage } from '@swarm/plugin-sdk';
+import type { Node } from '@swarm/plugin-sdk';
+import type { ProgressMessage } from '@swarm/plugin-sdk/docker';
 import { describeError } from '../http/responses.js';
 
 /** A JSON-lines progress answer (pull, import, load, push): one engine message per line. */

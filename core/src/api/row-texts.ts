@@ -1,4 +1,5 @@
-import type { Container, ContainerSummary } from '@swarm/plugin-sdk';
+import type { Container } from '@swarm/plugin-sdk';
+import type { ContainerSummary } from '@swarm/plugin-sdk/docker';
 
 interface RowText {
   readonly labels: Container['labels'];

@@ -1,4 +1,6 @@
-import { isWebExtensionName, type DeploymentConfig, type TlsFiles, type WebSettings } from '@swarm/plugin-sdk';
+import type { DeploymentConfig, TlsFiles } from '@swarm/plugin-sdk';
+import { isWebExtensionName } from '../util/web-extension-names.js';
+import type { WebSettings } from '@swarm/plugin-sdk/web';
 import { configError } from './config-error.js';
 import { Defaults } from './defaults.js';
 import { parseDuration } from './duration.js';

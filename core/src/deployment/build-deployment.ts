@@ -8,8 +8,8 @@ import {
   type Logger,
   type Scheduler,
   type Strategy,
-  type WebExtension,
 } from '@swarm/plugin-sdk';
+import type { WebExtension } from '@swarm/plugin-sdk/web';
 import { createScheduler } from '../scheduler/index.js';
 import { configError } from '../config/config-error.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -27,7 +27,6 @@ import type { ConfigOrigin } from '../config/layers.js';
 import type { Deployment } from './deployment.js';
 import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
-import { withCapabilities } from './legacy-cluster.js';
 import { guardPlugin } from '../plugins/plugin-boundary.js';
 import { pluginGuard, type GuardedKind } from '../plugins/plugin-guard.js';
 import { CoreErrors } from '../errors.js';
@@ -174,9 +173,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     return opened;
   });
   registerLazy<Cluster>(container, Tokens.Cluster, (resolver) =>
-    withCapabilities(
-      guarded(resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)), 'driver', config.cluster.driver),
-    ),
+    guarded(resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)), 'driver', config.cluster.driver),
   );
 
   return {

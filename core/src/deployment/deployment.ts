@@ -1,4 +1,5 @@
-import type { Cluster, DeploymentConfig, Discovery, DiscoveryStatus, ExtensionKind, Scheduler, WebExtension } from '@swarm/plugin-sdk';
+import type { Cluster, DeploymentConfig, Discovery, ExtensionKind, Scheduler } from '@swarm/plugin-sdk';
+import type { DiscoveryStatus, WebExtension } from '@swarm/plugin-sdk/web';
 import type { DependencyContainer } from 'tsyringe';
 import type { BuiltinFailure } from '../plugins/builtins.js';
 import type { LoadedPlugin } from '../plugins/loaded-plugin.js';

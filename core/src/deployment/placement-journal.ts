@@ -1,4 +1,5 @@
-import type { Container, PlacementRecord, PlacementRequest } from '@swarm/plugin-sdk';
+import type { Container, PlacementRequest } from '@swarm/plugin-sdk';
+import type { PlacementRecord } from '@swarm/plugin-sdk/web';
 import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import type { PlacementOutcome } from '../scheduler/index.js';
 

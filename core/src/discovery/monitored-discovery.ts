@@ -1,4 +1,5 @@
-import type { Discovery, DiscoveryStatus } from '@swarm/plugin-sdk';
+import type { Discovery } from '@swarm/plugin-sdk';
+import type { DiscoveryStatus } from '@swarm/plugin-sdk/web';
 import { parseDiscoveryUri } from './discovery-uri.js';
 
 /** `zk://user:secret@h1/x` → `zk://***@h1/x`: credentials never leave the manager. */
@@ -38,6 +39,7 @@ export class MonitoredDiscovery implements Discovery {
     this.heartbeatMs = heartbeatMs;
     this.now = now;
     this.leadership = inner.leadership?.bind(inner);
+    this.register = inner.register?.bind(inner);
   }
 
   watch(...[onEntries, onError]: Parameters<Discovery['watch']>): ReturnType<Discovery['watch']> {
@@ -54,9 +56,8 @@ export class MonitoredDiscovery implements Discovery {
     );
   }
 
-  register(addr: string): Promise<void> {
-    return this.inner.register(addr);
-  }
+  /** Offered when the backend offers it (`swarm join` refuses a backend without it). */
+  readonly register?: (addr: string) => Promise<void>;
 
   close(): Promise<void> {
     return this.inner.close();

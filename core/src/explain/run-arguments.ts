@@ -1,4 +1,4 @@
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { Command, CommanderError } from 'commander';
 import { collect } from '../util/collect.js';
 import { buildContainerConfig, type RunOptions } from './run-options.js';

@@ -1,4 +1,4 @@
-import { type ContainerConfig, type PortBinding } from '@swarm/plugin-sdk';
+import type { ContainerConfig, PortBinding } from '@swarm/plugin-sdk/docker';
 import { CoreErrors } from '../errors.js';
 
 /** The `docker run` options `swarm schedule --explain` understands. */

@@ -1,4 +1,4 @@
-import { isWebExtensionName } from '@swarm/plugin-sdk';
+import { isWebExtensionName } from '../util/web-extension-names.js';
 
 /** `/swarm/<name>` or below, for a name a web extension may have (not Docker's `/swarm/init` and co). */
 export function isWebExtensionPath(path: string): boolean {

@@ -1,6 +1,7 @@
 import { PLUGIN_API_VERSION, type SwarmError, type PluginManifest } from '@swarm/plugin-sdk';
 import semver from 'semver';
 import { CoreErrors } from '../errors.js';
+import { refuseRetiredApi } from './retired-api.js';
 
 function invalid(where: string, text: string): SwarmError {
   return CoreErrors.pluginManifestInvalid({ where, text }, { details: { plugin: where } });
@@ -38,6 +39,7 @@ export function manifestOf(module: Record<string, unknown>, where: string): Plug
  */
 export function checkApiVersion(manifest: PluginManifest, packageName: string = manifest.name): void {
   if (semver.satisfies(PLUGIN_API_VERSION, manifest.apiVersion, { includePrerelease: true })) return;
+  refuseRetiredApi(manifest);
   const provided = PLUGIN_API_VERSION;
   throw CoreErrors.pluginIncompatible(
     { plugin: manifest.name, version: manifest.version, wants: manifest.apiVersion, provided, packageName },

@@ -2,7 +2,6 @@ import {
   ErrorCodes,
   isSwarmError,
   SwarmError,
-  type ContainerConfig,
   type ErrorCode,
   type Filter,
   type Logger,
@@ -15,6 +14,7 @@ import {
   type Scheduler,
   type Strategy,
 } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
 import { PassScratch, runFilters } from './filter-pass.js';

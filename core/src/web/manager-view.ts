@@ -3,16 +3,12 @@ import {
   type Cluster,
   type ClusterEvent,
   type Container,
-  type ContainerConfig,
-  type ContainerPlacement,
   type DeploymentConfig,
-  type ManagerMetrics,
-  type ManagerView,
   type NodeStatus,
-  type PluginStatus,
-  type ReplicationStatus,
   type Scheduler,
 } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import type { ContainerPlacement, ManagerMetrics, ManagerView, PluginStatus, ReplicationStatus } from '@swarm/plugin-sdk/web';
 import { reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import type { ApiMetrics } from '../api/metrics.js';
 import { formatExplanation } from '../explain/explanation-table.js';

@@ -1,5 +1,7 @@
 import type { HTTPMethod } from 'find-my-way';
-import { isSwarmError, webPrefix, type Logger, type ManagerView, type WebMethod, type WebRequest, type WebRoute } from '@swarm/plugin-sdk';
+import { webPrefix } from '../util/web-extension-names.js';
+import { isSwarmError, type Logger } from '@swarm/plugin-sdk';
+import type { ManagerView, WebMethod, WebRequest, WebRoute } from '@swarm/plugin-sdk/web';
 import { readJsonBody } from '../api/body.js';
 import type { RequestContext, RouteHandler } from '../api/context.js';
 import type { ApiRouter } from '../api/router.js';

@@ -1,5 +1,5 @@
-import { webPrefix } from '@swarm/plugin-sdk';
 import type { ApiContext } from '../api/context.js';
+import { webPrefix } from '../util/web-extension-names.js';
 import type { ApiRouter } from '../api/router.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { createManagerView } from './manager-view.js';

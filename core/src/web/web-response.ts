@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import type { WebResponse, WebStream, WebStreamOptions } from '@swarm/plugin-sdk';
+import type { WebResponse, WebStream, WebStreamOptions } from '@swarm/plugin-sdk/web';
 import { sendJson } from '../http/responses.js';
 import { CoreErrors } from '../errors.js';
 

@@ -28,7 +28,7 @@ export function pluginSource(name: string, fixture: PluginFixture): string {
 export default definePlugin({
   name: ${JSON.stringify(name)},
   version: ${JSON.stringify(fixture.version ?? '1.0.0')},
-  apiVersion: ${JSON.stringify(fixture.apiVersion ?? '^1.0.0')},
+  apiVersion: ${JSON.stringify(fixture.apiVersion ?? '^2.0.0')},
   register(ctx) {
     ${fixture.register ?? ''}
   },

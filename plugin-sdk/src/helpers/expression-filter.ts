@@ -14,12 +14,12 @@ export interface ExpressionFilterSpec {
   readonly condition: (expression: Expression) => string;
   /**
    * Whether the node satisfies the expression (give this or `matcher`). The host keeps each
-   * node's answer until that node reports a change (NodeTable.derived), so it may depend only on
+   * node's answer until that node hands out a new snapshot (NodeTable.derived), so it may depend only on
    * the node and the expression.
    */
   readonly matches?: (expression: Expression, node: Node) => boolean;
   /**
-   * Since plugin API 1.1: the test for one expression, built once per request, which may read
+   * The test for one expression, built once per request, which may read
    * the facts of row `row` in `table` instead of the node (much faster at thousands of nodes).
    */
   readonly matcher?: (expression: Expression, table: NodeTable) => ExpressionMatcher;

@@ -27,7 +27,7 @@ export {
 } from './swarm-labels.js';
 export { reschedulePolicy, type ReschedulePolicy } from './reschedule-policies.js';
 export { repositoryOf } from './image-reference.js';
-export { memoizeBySnapshot, readSnapshot, snapshotOf, SnapshotVersions, UNVERSIONED } from './node-snapshot.js';
+export { memoizeBySnapshot, readSnapshot, SnapshotVersions } from './node-snapshot.js';
 export { bytesSize, humanDuration } from './units.js';
 export { nodeInfoRows, type NodeRowFacts } from './node-rows.js';
 export { expandDiscoveryRange, parseDiscoveryEntry, parseDiscoveryList } from './discovery-addresses.js';

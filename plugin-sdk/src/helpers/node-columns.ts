@@ -1,6 +1,5 @@
 import type { Node, NodeSnapshot } from '../node.js';
 import type { NodeTable } from '../node-table.js';
-import { snapshotOf } from './node-snapshot.js';
 
 /** At most this many label (and derived) columns are kept; asking for more starts the set over. */
 const MAX_LABEL_COLUMNS = 32;
@@ -18,10 +17,9 @@ type DerivedColumn = unknown[];
 /**
  * A NodeTable that follows a changing node list, one row per node's snapshot: row `i` holds the
  * facts of `snapshots[i]`, and every label and derived value in the row was read or worked out
- * from that snapshot. `sync(nodes)` before each decision reads the snapshots of the nodes that may
- * have changed (every node when the list itself changed, the rows whose node reported a change
- * through `watch`, the rows of nodes that cannot report one), and refills a row only when its
- * node hands out a different snapshot.
+ * from that snapshot. `sync(nodes)` before each decision asks every node for its snapshot (a
+ * field read in a driver that keeps one) and refills a row only when its node hands out a
+ * different snapshot.
  */
 export class NodeColumns implements NodeTable {
   nodes: readonly Node[] = [];
@@ -43,42 +41,18 @@ export class NodeColumns implements NodeTable {
    * column of shared strings stays in the caches when filters compare them.
    */
   private interned = new Map<string, string>();
-  private readonly watching: boolean;
-  private unwatch: Array<() => void> = [];
-  /** Rows re-read on every sync: their nodes have no `watch`. */
-  private unwatched = new Uint32Array(0);
-  private unwatchedCount = 0;
-  private dirty: number[] = [];
-  private dirtyFlags = new Uint8Array(0);
   /** The caller's array the table was last built from or compared equal to, when it is frozen. */
   private frozenNodes: readonly Node[] | undefined;
 
-  /** With `watch: false` (one-off tables) nodes are never subscribed to; sync re-reads every row. */
-  constructor(options: { readonly watch?: boolean } = {}) {
-    this.watching = options.watch ?? true;
-  }
-
   /** A table of the nodes as they are now. */
   static of(nodes: readonly Node[]): NodeColumns {
-    return new NodeColumns({ watch: false }).sync(nodes);
+    return new NodeColumns().sync(nodes);
   }
 
   sync(nodes: readonly Node[]): this {
-    if (!this.watching || !this.sameNodes(nodes)) return this.rebuild(nodes);
-    for (let k = 0; k < this.unwatchedCount; k++) this.read(this.unwatched[k]!);
-    const dirty = this.dirty;
-    for (let k = 0; k < dirty.length; k++) {
-      this.dirtyFlags[dirty[k]!] = 0;
-      this.read(dirty[k]!);
-    }
-    dirty.length = 0;
+    if (!this.sameNodes(nodes)) return this.rebuild(nodes);
+    for (let row = 0; row < nodes.length; row++) this.read(row);
     return this;
-  }
-
-  /** Stop watching the nodes (the table is then left as it was). */
-  release(): void {
-    for (const stop of this.unwatch) stop();
-    this.unwatch = [];
   }
 
   label(key: string): ReadonlyArray<string | undefined> {
@@ -130,7 +104,6 @@ export class NodeColumns implements NodeTable {
   }
 
   private rebuild(nodes: readonly Node[]): this {
-    this.release();
     const size = nodes.length;
     this.nodes = nodes.slice();
     this.frozenNodes = Object.isFrozen(nodes) ? nodes : undefined;
@@ -146,35 +119,12 @@ export class NodeColumns implements NodeTable {
     this.snapshots = new Array<NodeSnapshot | undefined>(size);
     this.labelColumns = new Map();
     this.derivedColumns = new Map();
-    this.unwatched = new Uint32Array(size);
-    this.unwatchedCount = 0;
-    this.dirty = [];
-    this.dirtyFlags = new Uint8Array(size);
-    for (let row = 0; row < size; row++) {
-      this.read(row);
-      if (this.watching) this.watchRow(row);
-    }
+    for (let row = 0; row < size; row++) this.read(row);
     return this;
   }
 
-  private watchRow(row: number): void {
-    const node = this.nodes[row]!;
-    if (typeof node.watch !== 'function') {
-      this.unwatched[this.unwatchedCount++] = row;
-      return;
-    }
-    this.unwatch.push(
-      node.watch(() => {
-        if (this.dirtyFlags[row] === 1) return;
-        this.dirtyFlags[row] = 1;
-        this.dirty.push(row);
-      }),
-    );
-  }
-
   private read(row: number): void {
-    const snapshot = snapshotOf(this.nodes[row]!);
-    // a node without snapshots hands out a new object on every read: its row is always refilled
+    const snapshot = this.nodes[row]!.snapshot();
     if (snapshot === this.snapshots[row]) return;
     this.snapshots[row] = snapshot;
     this.ids[row] = snapshot.id;

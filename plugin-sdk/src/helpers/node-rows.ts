@@ -19,7 +19,7 @@ export interface NodeRowFacts {
 
 /**
  * Swarm classic's rows for one node (` name  addr`, `  └ ID`, `  └ Status`, ...), as `docker info`
- * prints them, from a snapshot of the node (`snapshotOf(node)` for its current one).
+ * prints them, from a snapshot of the node (`node.snapshot()` for its current one).
  */
 export function nodeInfoRows(snapshot: NodeSnapshot, facts: NodeRowFacts): Array<[string, string]> {
   const { containers } = facts;

@@ -1,9 +1,11 @@
 import type { Node, NodeSnapshot } from '../node.js';
 
-/** The version of a snapshot read from a node that has no `snapshot()`: nothing may be kept with it. */
-export const UNVERSIONED = -1;
-
-/** `node`'s facts read now from its methods, as a snapshot with the given version. */
+/**
+ * `node`'s facts read now from its methods, as a snapshot with the given version: what a driver's
+ * `snapshot()` builds (through `SnapshotVersions`) when its node has nothing cheaper to hand. The
+ * lists and labels are copied and frozen, so the snapshot stays as it was when the node's own
+ * lists change in place.
+ */
 export function readSnapshot(node: Node, version: number): NodeSnapshot {
   return {
     node,
@@ -17,29 +19,22 @@ export function readSnapshot(node: Node, version: number): NodeSnapshot {
     usedCpus: node.usedCpus(),
     totalMemory: node.totalMemory(),
     usedMemory: node.usedMemory(),
-    labels: node.labels(),
-    containers: node.containers(),
-    images: node.images(),
+    labels: Object.freeze({ ...node.labels() }),
+    containers: Object.freeze([...node.containers()]),
+    images: Object.freeze([...node.images()]),
     lastError: node.lastError(),
   };
 }
 
-/** The node's current snapshot; for a node without `snapshot()`, one read now (UNVERSIONED). */
-export function snapshotOf(node: Node): NodeSnapshot {
-  return node.snapshot?.() ?? readSnapshot(node, UNVERSIONED);
-}
-
 /**
  * `derive` of a node's snapshot, kept with the snapshot: worked out again only once the node hands
- * out a new one (for a node without `snapshot()`, on every call). For what a filter reads from
- * every node on every decision (the ports its containers hold, their names); one per filter, so
- * deployments share nothing.
+ * out a new one. For what a filter reads from every node on every decision (the ports its
+ * containers hold, their names); one per filter, so deployments share nothing.
  */
 export function memoizeBySnapshot<V>(derive: (snapshot: NodeSnapshot) => V): (node: Node) => V {
   const kept = new WeakMap<NodeSnapshot, V>();
   return (node) => {
-    const snapshot = snapshotOf(node);
-    if (snapshot.version === UNVERSIONED) return derive(snapshot);
+    const snapshot = node.snapshot();
     if (kept.has(snapshot)) return kept.get(snapshot)!;
     const value = derive(snapshot);
     kept.set(snapshot, value);

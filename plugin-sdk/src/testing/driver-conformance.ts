@@ -33,7 +33,8 @@ const STATUSES = new Set(['pending', 'healthy', 'unhealthy', 'disconnected']);
 /** The members each capability must have, as `ClusterCapabilities` declares them. */
 const CAPABILITY_MEMBERS: Readonly<Record<keyof ClusterCapabilities, readonly string[]>> = {
   images: ['list', 'find'],
-  imageManagement: ['pull', 'importFrom', 'load', 'tag', 'remove'],
+  imagePull: ['pull'],
+  imageManagement: ['importFrom', 'load', 'tag', 'remove'],
   volumes: ['list', 'find'],
   volumeManagement: ['create', 'remove'],
   networks: ['list', 'find'],
@@ -71,17 +72,13 @@ function assertNode(node: Node): void {
   ok(lastError === undefined || typeof lastError === 'string', `${label} lastError() is a string or undefined`);
   ok(Array.isArray(node.containers()) && Array.isArray(node.images()), `${label} containers() and images() are arrays`);
   strictEqual(node.container(`no-such-container-${randomBytes(4).toString('hex')}`), undefined, `${label} container(unknown)`);
-  if (node.watch) {
-    const stop = node.watch(() => undefined);
-    strictEqual(typeof stop, 'function', `${label} watch() returns the function that stops it`);
-    stop();
-  }
-  if (node.snapshot) assertSnapshot(node, node.snapshot(), label);
+  strictEqual(typeof node.snapshot, 'function', `${label} has snapshot() (required since plugin API 2.0)`);
+  assertSnapshot(node, node.snapshot(), label);
 }
 
 /** A node's snapshot: the same frozen object while nothing changes, saying what its methods say. */
 function assertSnapshot(node: Node, snapshot: NodeSnapshot, label: string): void {
-  strictEqual(node.snapshot!(), snapshot, `${label} snapshot() hands out the same object while nothing changes`);
+  strictEqual(node.snapshot(), snapshot, `${label} snapshot() hands out the same object while nothing changes`);
   ok(Object.isFrozen(snapshot), `${label} snapshot() is frozen`);
   strictEqual(snapshot.node, node, `${label} snapshot().node is the node`);
   ok(Number.isInteger(snapshot.version) && snapshot.version >= 0, `${label} snapshot().version is an integer ≥ 0`);

@@ -163,7 +163,6 @@ class FakeNode implements Node {
   private readonly nodeStatus: NodeStatus;
   private readonly health: number;
   private readonly error: string | undefined;
-  readonly watchers = new Set<() => void>();
   readonly versions = new SnapshotVersions();
 
   constructor(spec: FakeNodeSpec) {
@@ -237,24 +236,16 @@ class FakeNode implements Node {
   snapshot(): NodeSnapshot {
     return this.versions.current((version) => readSnapshot(this, version));
   }
-  /** A fake node never changes once built: listeners hear only `reportChange` calls. */
-  watch(listener: () => void): () => void {
-    this.watchers.add(listener);
-    return () => {
-      this.watchers.delete(listener);
-    };
-  }
 }
 
 /**
- * Tell whoever watches a fake node (the host's NodeTable) that it changed, as a driver does after
- * each placement. Fake nodes never change, so this only gives the node a new snapshot (same facts,
- * higher version) and makes it be read again: benchmarks use it to measure that path.
+ * Give a fake node a new snapshot, as a driver does after each placement. Fake nodes never change,
+ * so the new snapshot holds the same facts with a higher version, and whoever keeps what it worked
+ * out from the old one (the host's NodeTable) reads it again: benchmarks use it to measure that path.
  */
 export function reportChange(node: Node): void {
   if (!(node instanceof FakeNode)) return;
   node.versions.changed();
-  for (const listener of node.watchers) listener();
 }
 
 /** A Node made of plain data. */

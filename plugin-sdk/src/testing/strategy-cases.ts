@@ -1,3 +1,4 @@
+import { NodeColumns } from '../helpers/node-columns.js';
 import { deepStrictEqual, fail, match, strictEqual } from 'node:assert/strict';
 import type { Node } from '../node.js';
 import type { Strategy } from '../scheduler.js';
@@ -24,7 +25,7 @@ function runCase(strategy: Strategy, testCase: StrategyCase): void {
   const request = placementRequest(testCase.config);
   let ranked;
   try {
-    ranked = strategy.rank(request, testCase.nodes);
+    ranked = strategy.rank(request, testCase.nodes, undefined, NodeColumns.of(testCase.nodes));
   } catch (error) {
     if (testCase.throws === undefined) throw error;
     const message = error instanceof Error ? error.message : String(error);

@@ -21,6 +21,7 @@ export function testDeployment(cluster: Partial<ClusterSettings> & Pick<ClusterS
     scheduler: { filters: [], strategy: 'spread', strategyOptions: {} },
     api: { hosts: [], cors: false },
     replication: { enabled: false, ttl: 20 },
+    web: {},
     logLevel: 'info',
   };
 }

@@ -1,3 +1,4 @@
+import { NodeColumns } from '../helpers/node-columns.js';
 import type { Node } from '../node.js';
 import { SdkErrors } from '../errors.js';
 import type {
@@ -69,7 +70,7 @@ export function testScheduler(options: TestSchedulerOptions = {}): Scheduler {
     let ranked: RankedNode[] = [];
     let refusal: Error | undefined;
     try {
-      ranked = feasible.length > 0 ? strategy.rank(request, feasible) : [];
+      ranked = feasible.length > 0 ? strategy.rank(request, feasible, undefined, NodeColumns.of(feasible)) : [];
     } catch (caught) {
       refusal = caught as Error;
     }

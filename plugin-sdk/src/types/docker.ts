@@ -103,3 +103,23 @@ export interface ProgressMessage extends JsonObject {
   error?: string;
   stream?: string;
 }
+
+/** Registry credentials as the client sent them (X-Registry-Auth, decoded). */
+export type AuthConfig = JsonObject;
+
+export interface ImageRemoval extends JsonObject {
+  Untagged?: string;
+  Deleted?: string;
+}
+
+export interface VolumeCreateRequest extends JsonObject {
+  Name?: string;
+  Driver?: string;
+  DriverOpts?: { [key: string]: string };
+  Labels?: { [key: string]: string };
+}
+
+export interface NetworkCreateRequest extends JsonObject {
+  Name: string;
+  Driver?: string;
+}

@@ -8,7 +8,7 @@ export { parseFileContent } from './file-content.js';
 export const plugin = definePlugin({
   name: '@swarm/discovery-file',
   version: '1.0.0',
-  apiVersion: '^1.0.0',
+  apiVersion: '^2.0.0',
   description: 'Discovery from a file of engine addresses, re-read every heartbeat: file://path',
   register(ctx) {
     ctx.discovery('file', { useFactory: () => new FileDiscoveryBackend() });

@@ -5,7 +5,7 @@ import { KubernetesDiscovery } from './lease-discovery.js';
 export const plugin = definePlugin({
   name: '@swarm/driver-kubernetes',
   version: '1.0.0',
-  apiVersion: '^1.4.0',
+  apiVersion: '^2.0.0',
   description: 'Cluster driver "kubernetes": one pod per container on any Kubernetes cluster, placed by swarm',
   register(ctx) {
     ctx.driver(

@@ -1,4 +1,4 @@
-import { nodeInfoRows, snapshotOf } from '@swarm/plugin-sdk/helpers';
+import { nodeInfoRows } from '@swarm/plugin-sdk/helpers';
 import type { KubeNode } from './kube-node.js';
 
 export interface InfoInputs {
@@ -24,7 +24,7 @@ export function infoRows(inputs: InfoInputs): Array<[string, string]> {
     const containers = node.containers();
     const running = containers.filter((container) => container.state === 'running').length;
     rows.push(
-      ...nodeInfoRows(snapshotOf(node), {
+      ...nodeInfoRows(node.snapshot(), {
         id: node.id,
         containers: { total: containers.length, running, paused: 0, stopped: containers.length - running },
         updatedAt: node.updatedAt,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
-import type { Container, EngineEndpoint, Image, Node, NodeStatus } from '@swarm/plugin-sdk';
+import type { Container, EngineEndpoint, Image, Node, NodeSnapshot, NodeStatus } from '@swarm/plugin-sdk';
+import { readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 import { parseQuantity } from './quantity.js';
 
 /** A node's images as `docker images` rows come from its status (what the kubelet reports). */
@@ -29,7 +30,7 @@ export class KubeNode implements Node {
   private object: k8s.V1Node;
   private nodeLabels: Record<string, string> = {};
   private imageList: Image[] = [];
-  private readonly watchers = new Set<() => void>();
+  private readonly versions = new SnapshotVersions();
   /** When the node object last changed, for `docker info`'s UpdatedAt. */
   updatedAt = new Date();
 
@@ -57,9 +58,9 @@ export class KubeNode implements Node {
     this.changed();
   }
 
-  /** Tells the scheduler to read this node again: its object or its containers changed. */
+  /** Its object or its containers changed: the next `snapshot()` is a new one, read by the scheduler. */
   changed(): void {
-    for (const listener of this.watchers) listener();
+    this.versions.changed();
   }
 
   get id(): string {
@@ -163,9 +164,8 @@ export class KubeNode implements Node {
     return this.host.endpoint();
   }
 
-  watch(listener: () => void): () => void {
-    this.watchers.add(listener);
-    return () => this.watchers.delete(listener);
+  snapshot(): NodeSnapshot {
+    return this.versions.current((version) => readSnapshot(this, version));
   }
 }
 

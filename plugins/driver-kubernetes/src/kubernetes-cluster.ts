@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
 import type {
-  AuthConfig,
   Cluster,
   ClusterCapabilities,
   ClusterRole,
   ClusterEvent,
   ClusterInfo,
   Container,
-  ContainerConfig,
   DeploymentConfig,
   Logger,
   Node,
@@ -16,6 +14,7 @@ import type {
   RemoveContainerOptions,
   Scheduler,
 } from '@swarm/plugin-sdk';
+import type { AuthConfig, ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { reschedulePolicy } from '@swarm/plugin-sdk/helpers';
 import { containerEvent, transitionEvents } from './container-events.js';
 import { KubernetesErrors } from './errors.js';
@@ -122,7 +121,7 @@ export class KubernetesCluster implements Cluster {
           return undefined;
         },
       },
-      imageManagement: deferredPulls(() => this.nodes()),
+      imagePull: deferredPulls(() => this.nodes()),
       networks: this.aliases.inventory(() => this.nodes()),
       networkManagement: this.aliases.management(() => this.nodes()),
     };

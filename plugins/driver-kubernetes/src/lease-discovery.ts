@@ -6,8 +6,9 @@ import { parseKubernetesOptions } from './options.js';
 
 /**
  * `k8s://` as a discovery: the driver finds its nodes through the API server,
- * so this finds no engines; it is what replicated managers elect their primary through, on a
- * Lease in the driver's namespace (`swarm manage -c kubernetes --replication ... k8s://`).
+ * so this finds no engines and takes no registrations (nodes join through their kubelet; `swarm
+ * join` refuses it); it is what replicated managers elect their primary through, on a Lease in the
+ * driver's namespace (`swarm manage -c kubernetes --replication ... k8s://`).
  */
 export class KubernetesDiscovery implements DiscoveryBackend {
   readonly scheme = 'k8s';
@@ -25,8 +26,6 @@ export class KubernetesDiscovery implements DiscoveryBackend {
         onEntries([]);
         return { stop: () => undefined };
       },
-      register: () =>
-        Promise.reject(KubernetesErrors.notServed({ what: 'swarm join', why: 'Kubernetes nodes join the cluster through their kubelet' })),
       leadership: (key: string, ttlSeconds: number): LeaderElection =>
         new LeaseElection(kubeConfig, { namespace: options.namespace, key, ttlSeconds }),
       close: () => Promise.resolve(),

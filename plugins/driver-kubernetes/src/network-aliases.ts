@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
-import type { Logger, Network, NetworkCreateRequest, NetworkInventory, NetworkManagement, Node } from '@swarm/plugin-sdk';
+import type { Logger, Network, NetworkInventory, NetworkManagement, Node } from '@swarm/plugin-sdk';
+import type { NetworkCreateRequest } from '@swarm/plugin-sdk/docker';
 import { KubernetesErrors } from './errors.js';
 import { apiStatus, type KubeApi } from './kube-api.js';
 import { PodMarks } from './labels.js';

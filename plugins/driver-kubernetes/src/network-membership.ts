@@ -1,5 +1,5 @@
 import type * as k8s from '@kubernetes/client-node';
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { PodMarks } from './labels.js';
 import { isDnsLabel } from './pod-names.js';
 

@@ -1,5 +1,4 @@
-import type { Image, ImageManagement, Node } from '@swarm/plugin-sdk';
-import { KubernetesErrors } from './errors.js';
+import type { Image, ImagePull, Node } from '@swarm/plugin-sdk';
 
 /** `docker image inspect` from what a node's status says of an image (names, digests, size). */
 export function imageInspect(image: Image): Record<string, unknown> {
@@ -21,26 +20,17 @@ export function imageInspect(image: Image): Record<string, unknown> {
   };
 }
 
-const NOT_HERE = 'Kubernetes nodes keep their images themselves';
-
 /**
- * Image management on Kubernetes: the kubelet pulls an image when a pod needing it starts (the
- * pod's imagePullPolicy), so `docker pull` (and compose's pull before `up`) succeeds with a line
- * saying so, and a missing or private image fails at `docker start` with the kubelet's reason.
- * The rest (import, load, tag, rmi) has no API: refused with 501.
+ * `docker pull` on Kubernetes: the kubelet pulls an image when a pod needing it starts (the pod's
+ * imagePullPolicy), so a pull (and compose's pull before `up`) succeeds with a line saying so, and
+ * a missing or private image fails at `docker start` with the kubelet's reason. Import, load, tag
+ * and rmi have no Kubernetes API: the driver does not offer them, and the API front answers 501.
  */
-export function deferredPulls(nodes: () => readonly Node[]): ImageManagement {
+export function deferredPulls(nodes: () => readonly Node[]): ImagePull {
   return {
     pull: async (reference, _auth, onProgress) => {
       const node = nodes()[0];
       if (node) onProgress(node, { status: `${reference}: the node pulls it when a container needs it (imagePullPolicy IfNotPresent)` });
     },
-    importFrom: () => Promise.reject(KubernetesErrors.notServed({ what: 'docker import', why: NOT_HERE })),
-    load: () => Promise.reject(KubernetesErrors.notServed({ what: 'docker load', why: NOT_HERE })),
-    tag: () => Promise.reject(KubernetesErrors.notServed({ what: 'docker tag', why: NOT_HERE })),
-    remove: () =>
-      Promise.reject(
-        KubernetesErrors.notServed({ what: 'docker rmi', why: `${NOT_HERE} (the kubelet's image garbage collection removes unused ones)` }),
-      ),
   };
 }

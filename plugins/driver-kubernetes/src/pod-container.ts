@@ -1,5 +1,6 @@
 import type * as k8s from '@kubernetes/client-node';
-import type { Container, ContainerConfig, ContainerInspect, ContainerSummary, Node } from '@swarm/plugin-sdk';
+import type { Container, Node } from '@swarm/plugin-sdk';
+import type { ContainerConfig, ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { humanDuration, requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { PodMarks } from './labels.js';
 import { membershipsOf, type Memberships } from './network-membership.js';

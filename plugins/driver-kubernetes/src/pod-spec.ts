@@ -1,5 +1,5 @@
 import type * as k8s from '@kubernetes/client-node';
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { KubernetesErrors } from './errors.js';
 import { PodMarks } from './labels.js';

@@ -1,4 +1,4 @@
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { KubernetesErrors } from './errors.js';
 
 type Check = readonly [key: string, flag: string, why: string];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { buildPod, randomPortRequests } from '../src/pod-spec.js';
 
 function pod(

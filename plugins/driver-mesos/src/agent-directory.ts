@@ -1,4 +1,5 @@
-import type { Container, DockerEvent, Image, Logger, Network, Volume } from '@swarm/plugin-sdk';
+import type { Container, Image, Logger, Network, Volume } from '@swarm/plugin-sdk';
+import type { DockerEvent } from '@swarm/plugin-sdk/docker';
 import { MesosAgent } from './agent.js';
 import type { EngineTls } from '@swarm/plugin-sdk/helpers';
 import { findByIdOrName } from './engine-objects.js';

@@ -1,4 +1,5 @@
-import type { ClusterEvent, DockerEvent } from '@swarm/plugin-sdk';
+import type { ClusterEvent } from '@swarm/plugin-sdk';
+import type { DockerEvent } from '@swarm/plugin-sdk/docker';
 import { withNode } from '@swarm/plugin-sdk/helpers';
 import { MesosLabels } from './labels.js';
 

@@ -1,19 +1,13 @@
-import type {
-  Container,
-  ContainerSummary,
-  DockerEvent,
-  EngineEndpoint,
-  Image,
-  ImageSummary,
-  Logger,
-  Network,
-  NetworkSummary,
-  Node,
-  NodeStatus,
-  Volume,
-  VolumeSummary,
-} from '@swarm/plugin-sdk';
-import { EngineClient, engineLabels, type EngineInfoLabels, type EngineTls } from '@swarm/plugin-sdk/helpers';
+import type { Container, EngineEndpoint, Image, Logger, Network, Node, NodeSnapshot, NodeStatus, Volume } from '@swarm/plugin-sdk';
+import type { ContainerSummary, DockerEvent, ImageSummary, NetworkSummary, VolumeSummary } from '@swarm/plugin-sdk/docker';
+import {
+  EngineClient,
+  engineLabels,
+  readSnapshot,
+  SnapshotVersions,
+  type EngineInfoLabels,
+  type EngineTls,
+} from '@swarm/plugin-sdk/helpers';
 import { EngineEventFeed } from './engine-event-feed.js';
 import { engineImage, engineNetwork, engineVolume, findByIdOrName, taskContainer } from './engine-objects.js';
 import { MesosLabels } from './labels.js';
@@ -61,6 +55,8 @@ export class MesosAgent implements Node {
   private error: string | undefined;
   private refreshed = false;
   private readonly removed = new Map<string, number>();
+  /** Every change below calls `versions.changed()`: the scheduler reads the agent through its snapshots. */
+  private readonly versions = new SnapshotVersions();
 
   constructor({ offer, tls, onEvent, logger }: MesosAgentDeps) {
     this.id = offer.agent_id.value;
@@ -78,6 +74,7 @@ export class MesosAgent implements Node {
     this.offers = offers;
     const latest = offers[offers.length - 1];
     if (latest?.attributes) this.setAttributes(latest.attributes);
+    this.versions.changed();
   }
 
   currentOffers(): readonly Offer[] {
@@ -88,6 +85,7 @@ export class MesosAgent implements Node {
     const labels: Record<string, string> = {};
     for (const attribute of attributes) labels[attribute.name] = attributeText(attribute);
     this.attributeLabels = labels;
+    this.versions.changed();
   }
 
   /** Re-read containers, images, networks and volumes from the agent's engine. */
@@ -112,6 +110,7 @@ export class MesosAgent implements Node {
     } catch (error) {
       this.error = `engine ${this.addr}: ${(error as Error).message}`;
     }
+    this.versions.changed();
   }
 
   /**
@@ -121,6 +120,7 @@ export class MesosAgent implements Node {
   forget(containerId: string): void {
     this.removed.set(containerId, Date.now() + REMOVED_MEMORY_MS);
     this.containerList = this.containerList.filter((container) => container.id !== containerId);
+    this.versions.changed();
   }
 
   private wasRemoved(containerId: string): boolean {
@@ -198,5 +198,9 @@ export class MesosAgent implements Node {
 
   endpoint(): EngineEndpoint {
     return this.engine.endpoint;
+  }
+
+  snapshot(): NodeSnapshot {
+    return this.versions.current((version) => readSnapshot(this, version));
   }
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { DockerEvent, Logger } from '@swarm/plugin-sdk';
+import type { Logger } from '@swarm/plugin-sdk';
+import type { DockerEvent } from '@swarm/plugin-sdk/docker';
 import { readJsonLines, type EngineClient } from '@swarm/plugin-sdk/helpers';
 
 const MIN_RETRY_MS = 500;

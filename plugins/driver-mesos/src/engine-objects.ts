@@ -1,15 +1,5 @@
-import type {
-  Container,
-  ContainerConfig,
-  ContainerSummary,
-  Image,
-  ImageSummary,
-  Network,
-  NetworkSummary,
-  Node,
-  Volume,
-  VolumeSummary,
-} from '@swarm/plugin-sdk';
+import type { Container, Image, Network, Node, Volume } from '@swarm/plugin-sdk';
+import type { ContainerConfig, ContainerSummary, ImageSummary, NetworkSummary, VolumeSummary } from '@swarm/plugin-sdk/docker';
 import { MesosLabels } from './labels.js';
 
 function stateOf(summary: ContainerSummary): string {

@@ -4,7 +4,7 @@ import { MesosCluster } from './mesos-cluster.js';
 export const plugin = definePlugin({
   name: '@swarm/driver-mesos',
   version: '1.0.0',
-  apiVersion: '^1.2.0',
+  apiVersion: '^2.0.0',
   description: 'Cluster driver "mesos": swarm as an Apache Mesos framework',
   register(ctx) {
     ctx.driver('mesos', {

@@ -1,18 +1,18 @@
 import { hostname, userInfo } from 'node:os';
-import {
-  type Cluster,
-  type ClusterCapabilities,
-  type ClusterEvent,
-  type ClusterInfo,
-  type Container,
-  type ContainerConfig,
-  type DeploymentConfig,
-  type Logger,
-  type Node,
-  type PlacementExplanation,
-  type RemoveContainerOptions,
-  type Scheduler,
+import type {
+  Cluster,
+  ClusterCapabilities,
+  ClusterEvent,
+  ClusterInfo,
+  Container,
+  DeploymentConfig,
+  Logger,
+  Node,
+  PlacementExplanation,
+  RemoveContainerOptions,
+  Scheduler,
 } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { readEngineTls } from '@swarm/plugin-sdk/helpers';
 import { AgentDirectory } from './agent-directory.js';
 import { infoRows } from './info-rows.js';

@@ -1,4 +1,5 @@
-import type { ClusterEvent, DockerEvent, Logger } from '@swarm/plugin-sdk';
+import type { ClusterEvent, Logger } from '@swarm/plugin-sdk';
+import type { DockerEvent } from '@swarm/plugin-sdk/docker';
 import type { MesosAgent } from './agent.js';
 import { fromAgent, taskEvent } from './agent-events.js';
 import { EventDedup } from './event-dedup.js';

@@ -1,4 +1,4 @@
-import type { ContainerConfig, ContainerInspect } from '@swarm/plugin-sdk';
+import type { ContainerConfig, ContainerInspect } from '@swarm/plugin-sdk/docker';
 import { MesosLabels } from './labels.js';
 
 /**

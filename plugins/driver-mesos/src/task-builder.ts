@@ -1,4 +1,4 @@
-import { type ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { MesosLabels } from './labels.js';
 import type { Offer, Parameter, PortMapping, TaskInfo } from './protocol.js';

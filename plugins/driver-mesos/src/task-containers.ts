@@ -1,12 +1,5 @@
-import {
-  ErrorCodes,
-  isSwarmError,
-  type Container,
-  type ContainerConfig,
-  type ContainerInspect,
-  type RemoveContainerOptions,
-  type RestartOptions,
-} from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type Container, type RemoveContainerOptions, type RestartOptions } from '@swarm/plugin-sdk';
+import type { ContainerConfig, ContainerInspect } from '@swarm/plugin-sdk/docker';
 import type { MesosAgent } from './agent.js';
 import type { AgentDirectory } from './agent-directory.js';
 import type { FrameworkCall } from './subscription.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCodes, isSwarmError, type Container, type ContainerConfig, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type Container, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { formatDuration } from '@swarm/plugin-sdk/helpers';
 import type { MesosAgent } from './agent.js';
 import type { AgentDirectory } from './agent-directory.js';

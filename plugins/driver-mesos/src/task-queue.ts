@@ -1,4 +1,5 @@
-import type { ContainerConfig, PlacementRequest } from '@swarm/plugin-sdk';
+import type { PlacementRequest } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 
 /** A `docker run` waiting for an offer it fits, then for its task to run. */
 export interface PendingTask {

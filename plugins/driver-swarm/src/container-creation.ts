@@ -1,4 +1,5 @@
-import { ErrorCodes, isSwarmError, type AuthConfig, type ContainerConfig, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type Logger, type Node, type Scheduler } from '@swarm/plugin-sdk';
+import type { AuthConfig, ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, moveEnvDirectivesToLabels, requestedCpus, reschedulePolicy, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { cpusToShares, pendingContainer, type EngineContainer } from './engine-container.js';
 import { isEngineRefusal } from './engine-faults.js';

@@ -1,4 +1,4 @@
-import type { ContainerInspect, ContainerSummary, JsonObject } from '@swarm/plugin-sdk';
+import type { ContainerInspect, ContainerSummary, JsonObject } from '@swarm/plugin-sdk/docker';
 import { humanDuration } from '@swarm/plugin-sdk/helpers';
 
 /**

@@ -1,17 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { EngineEndpoint } from '@swarm/plugin-sdk';
 import type {
   AuthConfig,
   ContainerConfig,
   ContainerInspect,
   ContainerSummary,
-  EngineEndpoint,
   ImageRemoval,
   ImageSummary,
   JsonObject,
   NetworkSummary,
   VolumeSummary,
-} from '@swarm/plugin-sdk';
+} from '@swarm/plugin-sdk/docker';
 import { EngineClient, isEngineUnreachable, type CallSlots, type EngineCall } from '@swarm/plugin-sdk/helpers';
 import { parallelReads, type ConnectionPlan } from './connection-budget.js';
 import { isConnectionCut, isEngineRefusal } from './engine-faults.js';

@@ -1,11 +1,5 @@
-import {
-  type Container,
-  type ContainerConfig,
-  type ContainerInspect,
-  type ContainerSummary,
-  type JsonObject,
-  type Node,
-} from '@swarm/plugin-sdk';
+import type { Container, Node } from '@swarm/plugin-sdk';
+import type { ContainerConfig, ContainerInspect, ContainerSummary, JsonObject } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { shareFields, type JsonPool } from './shared-json.js';
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ErrorCodes, isSwarmError, type ContainerConfig, type ContainerSummary, type DockerEvent, type Logger } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type Logger } from '@swarm/plugin-sdk';
+import type { ContainerConfig, ContainerSummary, DockerEvent } from '@swarm/plugin-sdk/docker';
 import { isEngineUnreachable, readJsonLines } from '@swarm/plugin-sdk/helpers';
 import { CoalescingRunner } from './coalescing-runner.js';
 import type { LoadGate } from './load-gate.js';

@@ -1,16 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  type EngineEndpoint,
-  type Image,
-  type ImageSummary,
-  type Network,
-  type NetworkSummary,
-  type Node,
-  type NodeSnapshot,
-  type NodeStatus,
-  type Volume,
-  type VolumeSummary,
-} from '@swarm/plugin-sdk';
+import type { EngineEndpoint, Image, Network, Node, NodeSnapshot, NodeStatus, Volume } from '@swarm/plugin-sdk';
+import type { ImageSummary, NetworkSummary, VolumeSummary } from '@swarm/plugin-sdk/docker';
 import { engineLabels, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 import type { EngineContainer } from './engine-container.js';
 import type { EngineInfo, EngineVersion } from './engine-api.js';
@@ -80,8 +70,6 @@ export class EngineNode implements Node {
   private readonly listAnswers = new Map<'images' | 'volumes' | 'networks', string>();
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
-  /** The scheduler's NodeTable, told about every new snapshot (see `watch`). */
-  private readonly watchers = new Set<() => void>();
 
   constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, listener, json }: EngineNodeDeps) {
     this.json = json;
@@ -196,17 +184,8 @@ export class EngineNode implements Node {
     }));
   }
 
-  /** Calls `listener` after every change to the node's snapshot. */
-  watch(listener: () => void): () => void {
-    this.watchers.add(listener);
-    return () => {
-      this.watchers.delete(listener);
-    };
-  }
-
   private changed(): void {
     this.versions.changed();
-    for (const listener of this.watchers) listener();
   }
 
   endpoint(): EngineEndpoint {

@@ -1,4 +1,4 @@
-import type { ImageSummary } from '@swarm/plugin-sdk';
+import type { ImageSummary } from '@swarm/plugin-sdk/docker';
 
 /** `repo[:tag]` or `repo@digest`, with the registry port kept in the repository. */
 export function parseRepositoryTag(reference: string): { repository: string; tag: string } {

@@ -4,7 +4,7 @@ import { SwarmCluster } from './swarm-cluster.js';
 export const plugin = definePlugin({
   name: '@swarm/driver-swarm',
   version: '1.0.0',
-  apiVersion: '^1.2.0',
+  apiVersion: '^2.0.0',
   description: 'Cluster driver "swarm": swarm schedules containers itself across a pool of Docker engines',
   register(ctx) {
     ctx.driver('swarm', {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ProgressMessage } from '@swarm/plugin-sdk';
+import type { ProgressMessage } from '@swarm/plugin-sdk/docker';
 import { readJsonLines } from '@swarm/plugin-sdk/helpers';
 import { SwarmErrors } from './errors.js';
 

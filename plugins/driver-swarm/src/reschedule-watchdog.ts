@@ -1,4 +1,5 @@
-import { type ClusterRole, type ContainerConfig, type Logger } from '@swarm/plugin-sdk';
+import type { ClusterRole, Logger } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { reschedulePolicy } from '@swarm/plugin-sdk/helpers';
 import type { ContainerIndex } from './container-index.js';
 import type { EngineContainer } from './engine-container.js';

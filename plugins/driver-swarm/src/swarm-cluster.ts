@@ -1,7 +1,6 @@
 import {
   ErrorCodes,
   isSwarmError,
-  type AuthConfig,
   type BuildPlacement,
   type Cluster,
   type ClusterCapabilities,
@@ -11,18 +10,17 @@ import {
   type ContainerRename,
   type EnginePluginNodes,
   type Container,
-  type ContainerConfig,
   type DeploymentConfig,
   type Discovery,
   type DiscoveryEntry,
   type DiscoveryWatcher,
-  type DockerEvent,
   type Logger,
   type Node,
   type PlacementExplanation,
   type RemoveContainerOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
+import type { AuthConfig, ContainerConfig, DockerEvent } from '@swarm/plugin-sdk/docker';
 import { CallSlots, readEngineTls, withNode, eventNode, nodeAttributes, type EngineTls } from '@swarm/plugin-sdk/helpers';
 import { readClusterOptions, type SwarmClusterOptions } from './cluster-options.js';
 import { ContainerIndex } from './container-index.js';
@@ -114,6 +112,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
     const networks = new SwarmNetworks(this.pool, builds);
     this.capabilities = {
       images: this.images,
+      imagePull: this.images,
       imageManagement: this.images,
       volumes,
       volumeManagement: volumes,

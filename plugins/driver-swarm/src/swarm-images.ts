@@ -1,13 +1,6 @@
 import type { Readable } from 'node:stream';
-import type {
-  AuthConfig,
-  Image,
-  ImageInventory,
-  ImageManagement,
-  ImageRemoval,
-  ProgressListener,
-  TransferOptions,
-} from '@swarm/plugin-sdk';
+import type { Image, ImageInventory, ImageManagement, ImagePull, ProgressListener, TransferOptions } from '@swarm/plugin-sdk';
+import type { AuthConfig, ImageRemoval } from '@swarm/plugin-sdk/docker';
 import type { EnginePool } from './engine-pool.js';
 import { SwarmErrors } from './errors.js';
 import { fanOut } from './fan-out.js';
@@ -32,7 +25,7 @@ interface ImageCache {
 }
 
 /** The images of every engine; pulls, imports and loads go to every healthy engine at once. */
-export class SwarmImages implements ImageInventory, ImageManagement {
+export class SwarmImages implements ImageInventory, ImagePull, ImageManagement {
   /** Bumped when any engine's image list changes; the cluster-wide list is rebuilt only then. */
   private version = 0;
   private cache: ImageCache | undefined;

@@ -1,4 +1,5 @@
-import type { BuildPlacement, Network, NetworkCreateRequest, NetworkInventory, NetworkManagement } from '@swarm/plugin-sdk';
+import type { BuildPlacement, Network, NetworkInventory, NetworkManagement } from '@swarm/plugin-sdk';
+import type { NetworkCreateRequest } from '@swarm/plugin-sdk/docker';
 import type { EnginePool } from './engine-pool.js';
 import { SwarmErrors } from './errors.js';
 import { splitNodePrefix } from './node-reference.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Volume, VolumeCreateRequest, VolumeInventory, VolumeManagement } from '@swarm/plugin-sdk';
+import type { Volume, VolumeInventory, VolumeManagement } from '@swarm/plugin-sdk';
+import type { VolumeCreateRequest } from '@swarm/plugin-sdk/docker';
 import type { EnginePool } from './engine-pool.js';
 import { SwarmErrors } from './errors.js';
 import { fanOut } from './fan-out.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, isSwarmError, type ContainerSummary } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
+import type { ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { moveEnvDirectivesToLabels, reschedulePolicy } from '@swarm/plugin-sdk/helpers';
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer } from '../src/engine-container.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerSummary, Scheduler } from '@swarm/plugin-sdk';
+import type { Scheduler } from '@swarm/plugin-sdk';
+import type { ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';

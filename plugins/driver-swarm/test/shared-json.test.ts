@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk';
+import type { ContainerInspect, ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { inspectedContainer, type EngineContainer } from '../src/engine-container.js';
 import { EngineNode, type NodeChangeListener } from '../src/engine-node.js';
 import { rowFromInspect } from '../src/container-row.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ContainerSummary, type ImageSummary, type Scheduler } from '@swarm/plugin-sdk';
+import type { Scheduler } from '@swarm/plugin-sdk';
+import type { ContainerSummary, ImageSummary } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
 import { ContainerIndex } from '../src/container-index.js';
 import { EngineContainer, cpusToShares, pendingContainer, sharesToCpus } from '../src/engine-container.js';
@@ -92,17 +93,15 @@ describe('EngineNode reservations', () => {
     expect(engine.counts()).toEqual({ total: 1, running: 0, paused: 1, stopped: 0 });
   });
 
-  it('hands out one frozen snapshot until something it shows changes, and tells its watchers', () => {
+  it('hands out one frozen snapshot until something it shows changes', () => {
     const { node } = world();
     const engine = node('n1', '10.0.0.1:2375');
-    let heard = 0;
-    engine.watch(() => heard++);
     const first = engine.snapshot();
     expect(engine.snapshot()).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect([first.name, first.engineId, first.serverVersion, first.cpus, first.totalCpus]).toEqual(['n1', 'ID-n1', '20.10.24', 4, 4]);
     engine.setError(undefined);
-    expect([engine.snapshot(), heard]).toEqual([first, 0]);
+    expect(engine.snapshot()).toBe(first);
     const changes: Array<[string, () => void]> = [
       ['a container', () => engine.upsertContainer(container(engine, ID_A, 'web', { cpus: 1 }))],
       ['an error', () => engine.setError('connect ECONNREFUSED')],
@@ -119,7 +118,6 @@ describe('EngineNode reservations', () => {
       expect(next.version, what).toBeGreaterThan(last.version);
       last = next;
     }
-    expect(heard).toBe(changes.length);
     expect([last.usedCpus, last.status, last.lastError, last.containers.length, last.images.length]).toEqual([
       1,
       'unhealthy',

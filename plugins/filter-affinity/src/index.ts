@@ -7,7 +7,7 @@ export { createAffinityFilter };
 export const plugin = definePlugin({
   name: '@swarm/filter-affinity',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Places containers next to (or away from) containers, images and container labels (Swarm classic's affinity filter).",
   register(context) {
     context.filter('affinity', { useFactory: () => createAffinityFilter() });

@@ -95,16 +95,4 @@ describe('affinity filter', () => {
     versions.changed();
     expect(answers()).toEqual(after);
   });
-
-  it("follows a node's containers at once when the node has no snapshots", () => {
-    const base = fakeNode({ name: 'node4' });
-    const later = fakeNode({ name: 'node4', containers: [{ name: 'cache' }] });
-    let current: readonly Container[] = base.containers();
-    const node = Object.create(base, { containers: { value: () => current }, snapshot: { value: undefined } }) as Node;
-    const passes = () =>
-      affinity.prepare(placementRequest({ affinities: ['container==cache'] }), NodeColumns.of([node]))!.check(node, 0).pass;
-    expect(passes()).toBe(false);
-    current = later.containers();
-    expect(passes()).toBe(true);
-  });
 });

@@ -7,7 +7,7 @@ export { DependencyFilter };
 export const plugin = definePlugin({
   name: '@swarm/filter-dependency',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Places a container with its --volumes-from, --link and --net=container: targets (Swarm classic's dependency filter).",
   register(context) {
     context.filter('dependency', { useFactory: () => new DependencyFilter() });

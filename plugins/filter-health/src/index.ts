@@ -7,7 +7,7 @@ export { HealthFilter };
 export const plugin = definePlugin({
   name: '@swarm/filter-health',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Only places containers on healthy nodes (Swarm classic's health filter).",
   register(context) {
     context.filter('health', { useFactory: () => new HealthFilter() });

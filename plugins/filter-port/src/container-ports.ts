@@ -1,4 +1,5 @@
-import { type Container, type JsonObject, type PortBinding } from '@swarm/plugin-sdk';
+import type { Container } from '@swarm/plugin-sdk';
+import type { JsonObject, PortBinding } from '@swarm/plugin-sdk/docker';
 
 /** A host port a container holds (or asked for: a stopped container keeps its bindings). */
 export interface HeldPort {

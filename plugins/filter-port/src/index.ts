@@ -7,7 +7,7 @@ export { PortFilter };
 export const plugin = definePlugin({
   name: '@swarm/filter-port',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Keeps containers off nodes where their host ports are taken (Swarm classic's port filter).",
   register(context) {
     context.filter('port', { useFactory: () => new PortFilter() });

@@ -7,7 +7,7 @@ export { createWhitelistFilter };
 export const plugin = definePlugin({
   name: '@swarm/filter-whitelist',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Restricts placement to |-separated node names (Swarm classic's whitelist filter).",
   register(context) {
     context.filter('whitelist', { useFactory: () => createWhitelistFilter() });

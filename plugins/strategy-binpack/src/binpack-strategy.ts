@@ -13,7 +13,7 @@ export class BinpackStrategy implements Strategy {
     this.weights = readResourceWeights(name, options);
   }
 
-  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number, table?: NodeTable): RankedNode[] {
+  rank(request: PlacementRequest, nodes: readonly Node[], limit: number | undefined, table: NodeTable): RankedNode[] {
     return rankByWeight(request, nodes, { healthFactor: 10, weights: this.weights, lowestFirst: false }, limit, table);
   }
 }

@@ -8,7 +8,7 @@ export { BinpackStrategy };
 export const plugin = definePlugin({
   name: '@swarm/strategy-binpack',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Fills the most reserved node that still fits first (Swarm classic's binpack strategy, alias binpacking).",
   register(context) {
     context.strategy('binpack', { useFactory: (resolver) => new BinpackStrategy(strategyOptionsFrom(resolver)) });

@@ -8,7 +8,7 @@ export { RandomStrategy };
 export const plugin = definePlugin({
   name: '@swarm/strategy-random',
   version: '1.0.0',
-  apiVersion: '^1.0.0',
+  apiVersion: '^2.0.0',
   description: "Places containers on a random node (Swarm classic's random strategy); option seed for reproducible runs.",
   register(context) {
     context.strategy('random', { useFactory: (resolver) => new RandomStrategy(strategyOptionsFrom(resolver)) });

@@ -8,7 +8,7 @@ export { SpreadStrategy };
 export const plugin = definePlugin({
   name: '@swarm/strategy-spread',
   version: '1.0.0',
-  apiVersion: '^1.1.0',
+  apiVersion: '^2.0.0',
   description: "Places each container on the least reserved node (Swarm classic's spread strategy).",
   register(context) {
     context.strategy('spread', { useFactory: (resolver) => new SpreadStrategy(strategyOptionsFrom(resolver)) });

@@ -11,7 +11,7 @@ export class SpreadStrategy implements Strategy {
     this.weights = readResourceWeights(this.name, options);
   }
 
-  rank(request: PlacementRequest, nodes: readonly Node[], limit?: number, table?: NodeTable): RankedNode[] {
+  rank(request: PlacementRequest, nodes: readonly Node[], limit: number | undefined, table: NodeTable): RankedNode[] {
     return rankByWeight(request, nodes, { healthFactor: -10, weights: this.weights, lowestFirst: true }, limit, table);
   }
 }

@@ -7,7 +7,7 @@ export type * from './wire.js';
 export const plugin = definePlugin({
   name: '@swarm/web-ui',
   version: '1.0.0',
-  apiVersion: '^1.3.0',
+  apiVersion: '^2.0.0',
   description: 'Web extension "ui": a live view of the cluster at /swarm/ui/ (swarm manage --ui)',
   register(ctx) {
     ctx.web('ui', { useFactory: () => new UiExtension() });

@@ -1,12 +1,11 @@
-import type { ClusterEvent, ManagerView, Node, WebStream } from '@swarm/plugin-sdk';
+import type { ClusterEvent, Node, NodeSnapshot } from '@swarm/plugin-sdk';
+import type { ManagerView, WebStream } from '@swarm/plugin-sdk/web';
 import { presentNode } from './present.js';
 import type { ActivityItem, WireCluster } from './wire.js';
 
 export interface LiveClusterOptions {
   /** How often changes are gathered and sent (they are coalesced in between). */
   readonly tickMs?: number;
-  /** How often nodes that cannot report changes themselves (no `Node.watch`) are compared. */
-  readonly pollMs?: number;
   /** How often an idle stream gets a comment, so proxies keep it open. */
   readonly keepAliveMs?: number;
   /** Activity lines sent per tick at most (the rest of a burst is dropped). */
@@ -22,9 +21,8 @@ interface Tracked {
   readonly key: string;
   /** The node's column as JSON, until it changes. */
   json: string | undefined;
-  stopWatching: (() => void) | undefined;
-  /** For nodes without `watch`: what they looked like at the last comparison. */
-  fingerprint: string | undefined;
+  /** The node's snapshot its column was last sent for: a new one means the node changed. */
+  snapshot: NodeSnapshot;
   seen: number;
 }
 
@@ -35,15 +33,6 @@ interface Client {
   /** Changes were dropped while congested: the client gets a fresh snapshot once drained. */
   missed: boolean;
   closed: boolean;
-}
-
-/** Everything a node without `watch` shows, to notice that it changed. */
-function fingerprint(node: Node): string {
-  const labels = node.labels();
-  let text = `${node.name}|${node.status()}|${node.lastError() ?? ''}|${node.usedCpus()}|${node.totalCpus()}|${node.usedMemory()}|${node.totalMemory()}`;
-  for (const key of Object.keys(labels)) text += `|${key}=${labels[key]}`;
-  for (const container of node.containers()) text += `|${container.id}:${container.state}:${container.name}`;
-  return text;
 }
 
 function activityOf(event: ClusterEvent): ActivityItem | undefined {
@@ -76,8 +65,8 @@ export interface LiveClusterDeps {
 
 /**
  * The cluster as live browsers see it: a snapshot when one connects, then the nodes that changed,
- * coalesced per tick. It follows the manager only while a browser is connected: nodes' `watch`,
- * the event stream and a comparison of the nodes that cannot report changes. A node's column is
+ * coalesced per tick. It follows the manager only while a browser is connected: the event stream
+ * and, every tick, each node's snapshot (a node hands out a new one when it changes). A node's column is
  * serialized once per change, whatever the number of browsers.
  */
 export class LiveCluster {
@@ -92,7 +81,6 @@ export class LiveCluster {
   private activity: ActivityItem[] = [];
   private readonly clients = new Set<Client>();
   private readonly tickMs: number;
-  private readonly pollMs: number;
   private readonly keepAliveMs: number;
   private readonly maxActivity: number;
   private readonly lingerMs: number;
@@ -101,14 +89,12 @@ export class LiveCluster {
   private unsubscribe: (() => void) | undefined;
   private nextKey = 1;
   private generation = 0;
-  private lastPoll = 0;
   private lastWrite = 0;
 
   constructor({ view, cluster, options = {} }: LiveClusterDeps) {
     this.view = view;
     this.cluster = cluster;
     this.tickMs = options.tickMs ?? 250;
-    this.pollMs = options.pollMs ?? 2000;
     this.keepAliveMs = options.keepAliveMs ?? 20_000;
     this.maxActivity = options.maxActivity ?? 100;
     this.lingerMs = options.lingerMs ?? 30_000;
@@ -157,7 +143,6 @@ export class LiveCluster {
     this.syncMembership();
     this.dirty.clear();
     this.removed = [];
-    this.lastPoll = Date.now();
     this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref?.();
   }
@@ -169,7 +154,6 @@ export class LiveCluster {
     this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    for (const tracked of this.tracked.values()) tracked.stopWatching?.();
     this.tracked.clear();
     this.lookup.clear();
     this.dirty.clear();
@@ -205,21 +189,17 @@ export class LiveCluster {
       const tracked: Tracked = {
         key: `n${this.nextKey++}`,
         json: undefined,
-        stopWatching: undefined,
-        fingerprint: undefined,
+        snapshot: node.snapshot(),
         seen: generation,
       };
       this.tracked.set(node, tracked);
       if (node.id !== '') this.lookup.set(node.id, node);
       this.lookup.set(node.addr, node);
-      if (node.watch) tracked.stopWatching = node.watch(() => this.markDirty(node));
-      else tracked.fingerprint = fingerprint(node);
       this.dirty.add(node);
     }
     if (this.tracked.size === nodes.length) return;
     for (const [node, tracked] of this.tracked) {
       if (tracked.seen === generation) continue;
-      tracked.stopWatching?.();
       this.tracked.delete(node);
       this.dirty.delete(node);
       if (this.lookup.get(node.id) === node) this.lookup.delete(node.id);
@@ -228,12 +208,12 @@ export class LiveCluster {
     }
   }
 
-  private pollUnwatched(): void {
+  /** Marks the nodes that handed out a new snapshot since the last look. */
+  private readSnapshots(): void {
     for (const [node, tracked] of this.tracked) {
-      if (tracked.fingerprint === undefined) continue;
-      const now = fingerprint(node);
-      if (now === tracked.fingerprint) continue;
-      tracked.fingerprint = now;
+      const now = node.snapshot();
+      if (now === tracked.snapshot) continue;
+      tracked.snapshot = now;
       this.markDirty(node);
     }
   }
@@ -247,11 +227,7 @@ export class LiveCluster {
 
   private tick(): void {
     this.syncMembership();
-    const now = Date.now();
-    if (now - this.lastPoll >= this.pollMs) {
-      this.lastPoll = now;
-      this.pollUnwatched();
-    }
+    this.readSnapshots();
     if (this.clients.size === 0) {
       // Lingering: changed nodes' JSON was dropped when they changed; nobody needs a message.
       this.dirty.clear();
@@ -275,7 +251,7 @@ export class LiveCluster {
       this.activity = [];
       this.broadcast(frame('activity', JSON.stringify(batch)));
     }
-    if (now - this.lastWrite >= this.keepAliveMs) this.broadcast(': keep-alive\n\n');
+    if (Date.now() - this.lastWrite >= this.keepAliveMs) this.broadcast(': keep-alive\n\n');
   }
 
   private snapshotFrame(): string {
@@ -289,6 +265,7 @@ export class LiveCluster {
 
   private sendSnapshot(client: Client): void {
     this.syncMembership();
+    this.readSnapshots();
     this.write(client, this.snapshotFrame());
   }
 

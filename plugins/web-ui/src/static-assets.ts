@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
-import type { WebRequest, WebResponse } from '@swarm/plugin-sdk';
+import type { WebRequest, WebResponse } from '@swarm/plugin-sdk/web';
 import { UiErrors } from './errors.js';
 
 const TYPES: Readonly<Record<string, string>> = {

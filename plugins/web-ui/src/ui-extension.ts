@@ -1,13 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type ContainerConfig,
-  type ManagerView,
-  type WebExtension,
-  type WebHost,
-  type WebRequest,
-  type WebResponse,
-  type WebRoute,
-} from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import type { ManagerView, WebExtension, WebHost, WebRequest, WebResponse, WebRoute } from '@swarm/plugin-sdk/web';
 import { UiErrors } from './errors.js';
 import { LiveCluster, type LiveClusterOptions } from './live-cluster.js';
 import { presentContainer } from './present.js';

@@ -2,15 +2,8 @@
  * What the server sends the page, as JSON. Type-only: the page's bundle imports these types too,
  * so both sides agree on one shape.
  */
-import type {
-  ContainerPlacement,
-  DiscoveryStatus,
-  ManagerMetrics,
-  NodeStatus,
-  PlacementExplanation,
-  PluginStatus,
-  ReplicationStatus,
-} from '@swarm/plugin-sdk';
+import type { NodeStatus, PlacementExplanation } from '@swarm/plugin-sdk';
+import type { ContainerPlacement, DiscoveryStatus, ManagerMetrics, PluginStatus, ReplicationStatus } from '@swarm/plugin-sdk/web';
 
 /** A container as a card shows it. */
 export interface WireContainer {

@@ -1,6 +1,8 @@
-import type { ClusterEvent, Container, ManagerView, Node, NodeStatus, WebRequest, WebResponse, WebStream } from '@swarm/plugin-sdk';
+import type { ClusterEvent, Container, Node, NodeSnapshot, NodeStatus } from '@swarm/plugin-sdk';
+import type { ManagerView, WebRequest, WebResponse, WebStream } from '@swarm/plugin-sdk/web';
+import { readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 
-/** A node whose facts a test changes; with `watch` unless built with `watchable: false`. */
+/** A node whose facts a test changes; `changed()` gives it a new snapshot, as a driver does. */
 export class TestNode implements Node {
   readonly id: string;
   readonly ip: string;
@@ -9,24 +11,17 @@ export class TestNode implements Node {
   error: string | undefined;
   list: Container[] = [];
   labelMap: Record<string, string>;
-  readonly listeners = new Set<() => void>();
-  readonly watch?: (listener: () => void) => () => void;
+  private readonly versions = new SnapshotVersions();
 
   constructor(
     readonly name: string,
-    options: { watchable?: boolean; labels?: Record<string, string> } = {},
+    options: { labels?: Record<string, string> } = {},
   ) {
     const index = Number(name.replace(/\D/g, '') || '1');
     this.id = `ID-${name}`;
     this.ip = `127.0.0.${index + 1}`;
     this.addr = `${this.ip}:2375`;
     this.labelMap = { storagedriver: 'vfs', ...(options.labels ?? {}) };
-    if (options.watchable !== false) {
-      this.watch = (listener) => {
-        this.listeners.add(listener);
-        return () => this.listeners.delete(listener);
-      };
-    }
   }
 
   addContainer(name: string, state = 'running', extra: Partial<Container> = {}): Container {
@@ -54,7 +49,11 @@ export class TestNode implements Node {
   }
 
   changed(): void {
-    for (const listener of this.listeners) listener();
+    this.versions.changed();
+  }
+
+  snapshot(): NodeSnapshot {
+    return this.versions.current((version) => readSnapshot(this, version));
   }
 
   images() {

@@ -1,5 +1,6 @@
 import { brotliDecompressSync } from 'node:zlib';
-import type { Logger, WebRoute } from '@swarm/plugin-sdk';
+import type { Logger } from '@swarm/plugin-sdk';
+import type { WebRoute } from '@swarm/plugin-sdk/web';
 import { pluginProviders } from '@swarm/plugin-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import plugin, { UiExtension } from '../src/index.js';
@@ -25,8 +26,8 @@ function route(routes: readonly WebRoute[], method: string, path: string): WebRo
 }
 
 describe('web extension "ui"', () => {
-  it('is registered by the plugin under the name ui, for plugin API 1.3', () => {
-    expect(plugin.apiVersion).toBe('^1.3.0');
+  it('is registered by the plugin under the name ui', () => {
+    expect(plugin.apiVersion).toBe('^2.0.0');
     expect(pluginProviders(plugin).names('swarm:WebExtension')).toEqual(['ui']);
   });
 

@@ -1,4 +1,4 @@
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { queryString, type RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { capability } from '../capabilities.js';

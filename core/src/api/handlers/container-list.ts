@@ -1,4 +1,5 @@
-import type { Container, ContainerSummary } from '@swarm/plugin-sdk';
+import type { Container } from '@swarm/plugin-sdk';
+import type { ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { queryFlag, type RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { healthyNodes, nodeEngine } from '../lookups.js';

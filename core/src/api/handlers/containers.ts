@@ -1,4 +1,5 @@
-import type { Container, ContainerConfig } from '@swarm/plugin-sdk';
+import type { Container } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { queryFlag, queryInteger, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';

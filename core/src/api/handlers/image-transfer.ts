@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { TransferOptions } from '@swarm/plugin-sdk';
+import type { ProgressListener, TransferOptions } from '@swarm/plugin-sdk';
 import { capability } from '../capabilities.js';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
@@ -21,22 +21,33 @@ function untilClientLeaves(res: ServerResponse): TransferOptions {
   return { signal: controller.signal };
 }
 
+type Transfer = (onProgress: ProgressListener, options: TransferOptions) => Promise<void>;
+
+/**
+ * The pull or import a create asks for. The capability is looked up before the answer starts
+ * streaming, so a driver without it gets Docker's 501 naming the driver.
+ */
+function transferOf(ctx: Parameters<RouteHandler>[0], fromImage: string | null, fromSrc: string): Transfer {
+  if (fromImage) {
+    const images = capability(ctx.api.cluster, 'imagePull', 'image pull');
+    const auth = registryAuth(ctx.req.headers['x-registry-auth']);
+    return (onProgress, options) => images.pull(withTag(fromImage, ctx.query.get('tag')), auth, onProgress, options);
+  }
+  const images = capability(ctx.api.cluster, 'imageManagement', 'image import');
+  const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
+  return (onProgress, options) =>
+    images.importFrom(fromSrc, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, options);
+}
+
 /** POST /images/create: a pull fanned out to every node, or an import (`fromSrc`). */
 export const createImage: RouteHandler = async (ctx) => {
   const fromImage = ctx.query.get('fromImage');
   const fromSrc = ctx.query.get('fromSrc');
   if (!fromImage && !fromSrc) throw CoreErrors.missingParameter({ text: 'fromImage or fromSrc is required' });
-  const images = capability(ctx.api.cluster, 'imageManagement', fromImage ? 'image pull' : 'image import');
+  const transfer = transferOf(ctx, fromImage, fromSrc ?? '');
   const progress = new ProgressStream(ctx.res);
-  const onProgress = progress.writeFromNode.bind(progress);
-  const transfer = untilClientLeaves(ctx.res);
   try {
-    if (fromImage) {
-      await images.pull(withTag(fromImage, ctx.query.get('tag')), registryAuth(ctx.req.headers['x-registry-auth']), onProgress, transfer);
-    } else {
-      const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
-      await images.importFrom(fromSrc!, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, transfer);
-    }
+    await transfer(progress.writeFromNode.bind(progress), untilClientLeaves(ctx.res));
     progress.end();
   } catch (error) {
     progress.fail(error);

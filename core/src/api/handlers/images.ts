@@ -1,4 +1,5 @@
-import type { Image, ImageSummary } from '@swarm/plugin-sdk';
+import type { Image } from '@swarm/plugin-sdk';
+import type { ImageSummary } from '@swarm/plugin-sdk/docker';
 import { capability } from '../capabilities.js';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';

@@ -1,4 +1,5 @@
-import type { Network, NetworkCreateRequest, NetworkInventory, NetworkSummary } from '@swarm/plugin-sdk';
+import type { Network, NetworkInventory } from '@swarm/plugin-sdk';
+import type { NetworkCreateRequest, NetworkSummary } from '@swarm/plugin-sdk/docker';
 import { queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';

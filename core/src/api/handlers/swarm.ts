@@ -1,4 +1,4 @@
-import type { ContainerConfig } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import type { RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { sendJson } from '../../http/responses.js';

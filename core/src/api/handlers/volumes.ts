@@ -1,4 +1,4 @@
-import type { VolumeCreateRequest, VolumeSummary } from '@swarm/plugin-sdk';
+import type { VolumeCreateRequest, VolumeSummary } from '@swarm/plugin-sdk/docker';
 import { queryFlag, queryString, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';

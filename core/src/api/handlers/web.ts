@@ -1,6 +1,6 @@
-import { isWebExtensionName } from '@swarm/plugin-sdk';
 import type { RouteHandler } from '../context.js';
 import { CoreErrors } from '../../errors.js';
+import { isWebExtensionName } from '../../util/web-extension-names.js';
 
 /**
  * `/swarm/<x>...` that neither Docker's swarm-mode routes nor a mounted web extension answered:

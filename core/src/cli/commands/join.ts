@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { parseDuration } from '../../config/duration.js';
 import { isAddrFormat } from '../../config/resolve.js';
 import { loadCliConfig, type GlobalOptions } from '../cli-config.js';
+import { parseDiscoveryUri } from '../../discovery/discovery-uri.js';
 import { openCliDiscovery } from '../discovery-access.js';
 import { collect, keyValues } from '../key-values.js';
 import { onShutdown } from '../shutdown.js';
@@ -65,6 +66,11 @@ async function join(positional: string | undefined, flags: JoinFlags, command: C
     options: keyValues('--discovery-opt', flags.discoveryOpt) ?? {},
   });
   const { logger } = cli;
+  const registerAddr = discovery.register?.bind(discovery);
+  if (registerAddr === undefined) {
+    await discovery.close();
+    throw CoreErrors.discoveryCannotRegister({ scheme: parseDiscoveryUri(checked.discovery).scheme });
+  }
   let timer: NodeJS.Timeout | undefined;
   onShutdown(logger, async () => {
     clearTimeout(timer);
@@ -72,7 +78,7 @@ async function join(positional: string | undefined, flags: JoinFlags, command: C
   });
   const register = async (): Promise<void> => {
     try {
-      await answeredWithin(discovery.register(checked.addr), checked.ttl);
+      await answeredWithin(registerAddr(checked.addr), checked.ttl);
     } catch (error) {
       if ((error as SwarmError).code === ErrorCodes.NOT_SUPPORTED) throw error;
       logger.error({ err: (error as Error).message }, 'error registering on the discovery service');

@@ -29,7 +29,7 @@ export class ${backend} implements DiscoveryBackend {
         });
         return { stop: () => void (stopped = true) };
       },
-      register: () => Promise.reject(new SwarmError(ErrorCodes.NOT_SUPPORTED, '${name}:// cannot register engines: list them in the URI')),
+      // no \`register\`: the engines are listed in the URI (add one to offer \`swarm join\`)
       close: () => Promise.resolve(),
     };
   }

@@ -9,16 +9,19 @@ export function driverFiles(name: string): PluginFiles {
   const node = className(name, 'Node');
   const cluster = className(name, 'Cluster');
   return {
-    [`src/${name}-node.ts`]: `import type { Container, EngineEndpoint, Image, Node, NodeStatus } from '@swarm/plugin-sdk';
+    [`src/${name}-node.ts`]: `import type { Container, EngineEndpoint, Image, Node, NodeSnapshot, NodeStatus } from '@swarm/plugin-sdk';
+import { readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 
 /**
  * One node of the platform. Everything here answers from memory (the scheduler reads nodes
- * thousands of times per decision); the cluster keeps \`placed\` up to date.
+ * thousands of times per decision); the cluster keeps \`placed\` up to date and calls
+ * \`changed()\` after every change, so the scheduler reads the node's next snapshot.
  */
 export class ${node} implements Node {
   readonly ip = '127.0.0.1';
   readonly addr: string;
   readonly placed: Container[] = [];
+  private readonly versions = new SnapshotVersions();
 
   constructor(
     readonly id: string,
@@ -71,6 +74,13 @@ export class ${node} implements Node {
   endpoint(): EngineEndpoint | undefined {
     return undefined;
   }
+  /** What the node answers, kept until \`changed()\`: the scheduler reads nodes through it. */
+  snapshot(): NodeSnapshot {
+    return this.versions.current((version) => readSnapshot(this, version));
+  }
+  changed(): void {
+    this.versions.changed();
+  }
 }
 `,
     [`src/${name}-cluster.ts`]: `import { randomBytes } from 'node:crypto';
@@ -81,14 +91,14 @@ import {
   type ClusterEvent,
   type ClusterInfo,
   type Container,
-  type ContainerConfig,
   type DeploymentConfig,
   type Node,
   type PlacementExplanation,
   type RemoveContainerOptions,
   type Scheduler,
 } from '@swarm/plugin-sdk';
-import { eventNode, nodeInfoRows, requestedCpus, snapshotOf } from '@swarm/plugin-sdk/helpers';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import { eventNode, nodeInfoRows, requestedCpus } from '@swarm/plugin-sdk/helpers';
 import { ${node} } from './${name}-node.js';
 
 export interface ${cluster}Deps {
@@ -142,6 +152,7 @@ export class ${cluster} implements Cluster {
     const containerName = name ?? \`\${node.name}-\${id.slice(0, 12)}\`;
     const container = this.record(node, { id, name: containerName, config: request.config, state: 'created' });
     node.placed.push(container);
+    node.changed();
     this.emit('create', container);
     return container;
   }
@@ -150,6 +161,7 @@ export class ${cluster} implements Cluster {
     const node = this.nodeOf(container);
     const index = node.placed.findIndex((placed) => placed.id === container.id);
     node.placed[index] = this.record(node, { ...container, state: 'running' });
+    node.changed();
     this.emit('start', container);
   }
 
@@ -162,6 +174,7 @@ export class ${cluster} implements Cluster {
         \`You cannot remove a running container \${container.id}. Stop the container before attempting removal or force remove\`,
       );
     node.placed.splice(node.placed.indexOf(current), 1);
+    node.changed();
     this.emit('destroy', current);
   }
 
@@ -194,7 +207,7 @@ export class ${cluster} implements Cluster {
     for (const node of this.nodeList) {
       const own = node.placed.filter((container) => container.state === 'running').length;
       systemStatus.push(
-        ...nodeInfoRows(snapshotOf(node), {
+        ...nodeInfoRows(node.snapshot(), {
           id: node.id,
           containers: { total: node.placed.length, running: own, paused: 0, stopped: node.placed.length - own },
           updatedAt: this.startedAt,

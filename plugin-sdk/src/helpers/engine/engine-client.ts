@@ -4,7 +4,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { inspect } from 'node:util';
-import type { AuthConfig } from '../../cluster.js';
+import type { AuthConfig } from '../../types/docker.js';
 import { SdkErrors, asError, isSwarmError, type SwarmError } from '../../errors.js';
 import type { EngineEndpoint } from '../../node.js';
 import type { CallSlots } from './call-slots.js';
