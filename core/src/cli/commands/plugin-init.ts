@@ -1,24 +1,26 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PLUGIN_API_VERSION } from '@swarm/plugin-sdk';
-import { pluginFiles, SCAFFOLD_KINDS, type ScaffoldKind } from '../scaffold/templates.js';
+import { installStep, pluginFiles, SCAFFOLD_KINDS, type ScaffoldKind } from '../scaffold/templates.js';
 import { CoreErrors } from '../../errors.js';
 
 const KINDS: readonly ScaffoldKind[] = SCAFFOLD_KINDS;
 const NAME = /^[a-z][a-z0-9-]*$/;
 
 /**
- * The SDK this swarm runs with, as a `file:` dependency: the new package builds and tests against
- * exactly the contract its host checks, with or without a registry that has `@swarm/plugin-sdk`.
+ * The SDK this swarm runs with: its version makes the new package's range (`^1.0.0`), the same on
+ * every machine that builds it; its folder is where a first install can take it from when the
+ * registry has no `@swarm/plugin-sdk`.
  */
-function sdkSpec(): string {
+function localSdk(): { range: string; dir?: string } {
   try {
     const manifest = createRequire(import.meta.url).resolve('@swarm/plugin-sdk/package.json');
-    return `file:${dirname(manifest)}`;
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+    return { range: `^${version}`, dir: dirname(manifest) };
   } catch {
-    return '^1.0.0';
+    return { range: '^1.0.0' };
   }
 }
 
@@ -32,7 +34,9 @@ function init(name: string, flags: InitFlags): void {
   if (!KINDS.includes(flags.kind as ScaffoldKind)) throw CoreErrors.scaffoldKind({ kind: flags.kind, kinds: KINDS.join(', ') });
   const target = resolve(flags.dir ?? `swarm-plugin-${name}`);
   if (existsSync(target)) throw CoreErrors.scaffoldExists({ dir: target });
-  const files = pluginFiles({ name, kind: flags.kind as ScaffoldKind, sdkSpec: sdkSpec(), apiVersion: PLUGIN_API_VERSION });
+  const sdk = localSdk();
+  const inputs = { name, kind: flags.kind as ScaffoldKind, sdkRange: sdk.range, localSdk: sdk.dir, apiVersion: PLUGIN_API_VERSION };
+  const files = pluginFiles(inputs);
   for (const [file, contents] of Object.entries(files)) {
     const path = join(target, file);
     mkdirSync(dirname(path), { recursive: true });
@@ -40,7 +44,9 @@ function init(name: string, flags: InitFlags): void {
   }
   const shown = relative(process.cwd(), target) || '.';
   process.stdout.write(
-    `Created ${flags.kind} "${name}" in ${shown}\n\n  cd ${shown}\n  npm install && npm test\n  npm pack\n\nthen npm install the tarball next to your swarm.config.js and list '${name}' in its plugins.\n`,
+    `Created ${flags.kind} "${name}" in ${shown}\n\n  cd ${shown}\n  ${installStep(inputs)} && npm test\n  npm pack\n\n` +
+      `then npm install the tarball next to your swarm.config.js and list '${name}' in its plugins.\n` +
+      `@swarm/plugin-sdk ${sdk.range} is a peer and dev dependency; once your registry has it, plain npm install does.\n`,
   );
 }
 

@@ -15,8 +15,13 @@ export interface ScaffoldInputs {
   /** The provided name (`gpu`): the filter, strategy, driver or URI scheme users name in their config. */
   name: string;
   kind: ScaffoldKind;
-  /** How the package depends on the SDK while developing (`^1.0.0`, or `file:` the SDK next to this swarm). */
-  sdkSpec: string;
+  /**
+   * The SDK range the package depends on, as a peer and to develop with: `^<version of the SDK this
+   * swarm runs with>`, a range that means the same on any machine (never a path into one install).
+   */
+  sdkRange: string;
+  /** The folder of the SDK this swarm runs with, for a registry that has no `@swarm/plugin-sdk` yet. */
+  localSdk?: string | undefined;
   /** The plugin API this host provides (the plugin declares `^major.minor.0`). */
   apiVersion: string;
 }
@@ -35,8 +40,8 @@ function packageJson(inputs: ScaffoldInputs): string {
       keywords: ['swarm-plugin'],
       swarm: { plugin: true, kinds: [inputs.kind] },
       scripts: { build: 'tsc -p tsconfig.json', test: 'npm run build && vitest run', prepack: 'npm run build' },
-      peerDependencies: { '@swarm/plugin-sdk': '^1.0.0' },
-      devDependencies: { '@swarm/plugin-sdk': inputs.sdkSpec, '@types/node': '^20.19.0', typescript: '~6.0.3', vitest: '^4.1.12' },
+      peerDependencies: { '@swarm/plugin-sdk': inputs.sdkRange },
+      devDependencies: { '@swarm/plugin-sdk': inputs.sdkRange, '@types/node': '^20.19.0', typescript: '~6.0.3', vitest: '^4.1.12' },
     },
     null,
     2,
@@ -151,6 +156,15 @@ export default plugin;
 `;
 }
 
+/**
+ * The first install: `@swarm/plugin-sdk` comes from the registry; where the registry does not have
+ * it (a swarm installed from tarballs), `--no-save` installs the copy this swarm runs with without
+ * writing its path into package.json, which stays portable.
+ */
+export function installStep(inputs: Pick<ScaffoldInputs, 'localSdk'>): string {
+  return inputs.localSdk === undefined ? 'npm install' : `npm install --no-save ${inputs.localSdk}`;
+}
+
 function readme(inputs: ScaffoldInputs): string {
   const { name, kind } = inputs;
   const use = KINDS[kind].use(name);
@@ -162,6 +176,13 @@ A swarm ${kind}, \`${name}\`.
 npm install && npm test          # builds, runs the SDK's conformance checks and the cases
 npm pack                         # swarm-plugin-${name}-0.1.0.tgz
 \`\`\`
+
+\`@swarm/plugin-sdk\` (${inputs.sdkRange}) is a peer dependency (the host's copy is the one at run time)
+and a dev dependency (to build and test). If your npm registry does not have it, install the copy
+your swarm runs with, without saving its path: \`${installStep(inputs)}\`.
+
+To publish: \`npm publish\` (the \`files\` are the built \`dist/\`; \`prepack\` builds it). Keep \`apiVersion\`
+in \`src/index.ts\` at the lowest plugin API minor whose features you use.
 
 Install the tarball next to your \`swarm.config.js\` and list it:
 
