@@ -9,6 +9,7 @@ import type { StatusRowTexts } from './status-row-texts.js';
 import type { DiskUsageCalls } from './disk-usage-calls.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ManagerRole } from '../replication/manager-role.js';
+import type { ReadinessProbe } from './readiness.js';
 import { CoreErrors } from '../errors.js';
 
 export interface ApiLimits {
@@ -34,6 +35,8 @@ export interface ApiContext {
   readonly limits: ApiLimits;
   /** Set on a replicated manager (`--replication`): a replica forwards requests to the primary. */
   readonly role?: ManagerRole;
+  /** What `/_swarm/readyz` checks; without it a manager that serves is ready. */
+  readonly readiness?: ReadinessProbe;
 }
 
 /** One request as a handler sees it. */

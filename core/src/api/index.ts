@@ -13,6 +13,7 @@ import { buildRoutes } from './routes.js';
 import { warmUp } from './warm-up.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import type { ApiRouter } from './router.js';
+import type { ReadinessProbe } from './readiness.js';
 
 // The CLI's `manage` and the embedding API start the Docker API server through this function.
 export interface ApiServerOptions {
@@ -30,6 +31,8 @@ export interface ApiServerOptions {
   eventHistorySize?: number;
   /** A replicated manager's role (`--replication`). */
   role?: ManagerRole;
+  /** What `/_swarm/readyz` checks (discovery, role, shutting down). */
+  readiness?: ReadinessProbe;
   /**
    * Routes added before the server listens, undone when it closes: the web extensions (web/),
    * which sit above the API front and so are handed in rather than imported here.
@@ -48,6 +51,7 @@ export interface ApiServer {
 }
 
 export { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
+export type { ReadinessCheck, ReadinessProbe } from './readiness.js';
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const targets = options.settings.hosts.map(parseListenAddress);
@@ -67,6 +71,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     engines,
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
     role: options.role,
+    readiness: options.readiness,
   };
   const router = buildRoutes();
   let mounted: MountedRoutes | undefined;

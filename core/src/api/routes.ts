@@ -11,6 +11,7 @@ import { imageOperation, listImages, removeImage, saveImages, searchImages } fro
 import { auth, commit, distributionInspect } from './handlers/misc.js';
 import { createNetwork, listNetworks, networkOperation } from './handlers/networks.js';
 import { createPlugin, listPlugins, pluginOperation, pluginPrivileges, pullPlugin, removePlugin } from './handlers/plugins.js';
+import { healthz, readyz } from './handlers/health.js';
 import { explain, metrics } from './handlers/swarm.js';
 import { diskUsage, info, notSwarmMode, ping, prune, version } from './handlers/system.js';
 import { swarmSubpath } from './handlers/web.js';
@@ -90,7 +91,9 @@ export function buildRoutes(): ApiRouter {
     .add('DELETE', '/plugins/*', removePlugin)
 
     .add('POST', '/_swarm/v1/explain', explain)
-    .add('GET', '/_swarm/metrics', metrics);
+    .add('GET', '/_swarm/metrics', metrics)
+    .add(['GET', 'HEAD'], '/_swarm/healthz', healthz)
+    .add(['GET', 'HEAD'], '/_swarm/readyz', readyz);
   for (const [method, path] of SWARM_MODE_ROUTES) router.add(method, path, notSwarmMode);
   // Any other /swarm/<name>/... names a web extension that is not served (mounted ones are matched first).
   router.add(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], '/swarm/*', swarmSubpath);

@@ -8,6 +8,7 @@ import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import { validateConfigShape } from '../config/schema.js';
 import { buildDeployment, requireDiscovery } from '../deployment/build-deployment.js';
 import { prepareReplication } from '../replication/index.js';
+import { readinessChecks } from './readiness-checks.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
 import type { StartOptions, Swarm, SwarmEvents } from './swarm.js';
@@ -27,6 +28,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
   let api: ApiServer | undefined;
   let unsubscribe: (() => void) | undefined;
   let running = false;
+  let stopping = false;
 
   const start = async (startOptions: StartOptions = {}): Promise<void> => {
     if (running) return;
@@ -34,6 +36,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
     const cluster = deployment.cluster();
     unsubscribe = cluster.subscribe((event) => events.emit('event', event));
     running = true;
+    stopping = false;
     try {
       replication?.start();
       // The API listens while the cluster still connects to its engines, as Swarm classic.
@@ -47,6 +50,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
                 logger: options.logger,
                 version: SWARM_VERSION,
                 role: replication,
+                readiness: readinessChecks({ deployment, replication, stopping: () => stopping }),
                 deployment,
               }),
             )
@@ -66,6 +70,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
   const stop = async (): Promise<void> => {
     if (!running) return;
     running = false;
+    stopping = true;
     unsubscribe?.();
     const server = api;
     api = undefined;

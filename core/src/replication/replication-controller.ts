@@ -10,7 +10,8 @@ import { CoreErrors } from '../errors.js';
  * Paths a replica answers itself, as Swarm classic's replica handler, plus web extensions (they
  * only read, and a view of the replica itself stays available while the primary is away).
  */
-const LOCAL_PATHS = new Set(['/_ping', '/info']);
+// A replica answers its own health: an orchestrator probes each manager, not the primary through it.
+const LOCAL_PATHS = new Set(['/_ping', '/info', '/_swarm/healthz', '/_swarm/readyz']);
 
 function servedLocally(path: string): boolean {
   return LOCAL_PATHS.has(path) || isWebExtensionPath(path);
@@ -42,6 +43,11 @@ export class ReplicationController implements ManagerRole {
   private target: { advertise: string; client: EngineClient } | undefined;
 
   constructor(private readonly options: ReplicationControllerOptions) {}
+
+  /** This manager's own advertise address. */
+  get advertise(): string {
+    return this.options.advertise;
+  }
 
   get isPrimary(): boolean {
     return this.campaign?.isLeader() ?? false;
