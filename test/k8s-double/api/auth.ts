@@ -101,10 +101,16 @@ export class Authorizer {
     return this.decide(user, info).allowed;
   }
 
+  /** The last 1,000 refused requests (the 403 messages), oldest first: what a test asserts its client never met. */
+  readonly refusals: Array<{ user: string; message: string }> = [];
+
   /** Throws the RBAC authorizer's 403 Forbidden when the request is not allowed. */
   authorize(user: UserInfo, info: RequestInfo): void {
     if (this.allowed(user, info)) return;
-    throw forbidden(user, info);
+    const error = forbidden(user, info);
+    this.refusals.push({ user: user.username, message: error.status.message ?? '' });
+    if (this.refusals.length > 1000) this.refusals.shift();
+    throw error;
   }
 }
 
