@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as https from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
@@ -55,8 +56,8 @@ interface Container {
   volumeMounts: Array<{ name: string; mountPath: string }>;
   image: string;
   imagePullPolicy: string;
-  readinessProbe: { httpGet: { path: string; scheme: string; port: string } };
-  livenessProbe: { httpGet: { path: string; scheme: string; port: string } };
+  readinessProbe: { exec: { command: string[] } };
+  livenessProbe: { exec: { command: string[] } };
   resources: { requests: Record<string, string> };
 }
 
@@ -236,6 +237,34 @@ function startInCluster(pod: (typeof PODS)[number], index: number): InCluster {
   };
 }
 
+/**
+ * Runs one of the Deployment's exec probes in the manager's mount namespace (it reads the TLS
+ * files at the pod's path), aimed at this manager's address; '' when it passes, else the answer.
+ */
+async function runProbe(manager: InCluster, which: 'readinessProbe' | 'livenessProbe'): Promise<string> {
+  const container = template().spec.containers[0]!;
+  // the kubelet expands $(VAR) in exec probes from the env entries with a value (ExpandContainerCommandOnlyStatic)
+  const statics = Object.fromEntries(
+    container.env.flatMap((variable) => (variable.value === undefined ? [] : [[variable.name, variable.value]])),
+  );
+  const [, ...args] = container[which].exec.command.map((arg) =>
+    expand(arg, statics).replace("host: '127.0.0.1', port: 2376", `host: '${manager.pod.ip}', port: ${manager.pod.port}`),
+  );
+  if (!args.join(' ').includes(`port: ${manager.pod.port}`)) return 'the probe script names no address this test can aim';
+  const inPod = (script: string[]) => run('nsenter', ['--target', String(manager.child.pid), '--mount', '--', process.execPath, ...script]);
+  const passed = await inPod(args).then(
+    () => true,
+    () => false,
+  );
+  if (passed) return '';
+  // the same request, printing the answer, for the failure message
+  const show = args.map((arg) => arg.replace('process.exit(r.statusCode === 200 ? 0 : 1)', 'r.pipe(process.stdout)'));
+  return inPod(show).then(
+    (out) => `${which} failed on ${manager.pod.ip}: ${out.stdout}`,
+    (error: Error) => `${which} failed on ${manager.pod.ip}: ${error.message}`,
+  );
+}
+
 beforeAll(async () => {
   testbed = await startTestbed({ first: 251, count: 2 });
   double = await startKubernetesDouble({
@@ -295,8 +324,8 @@ describe('core/deploy/kubernetes', () => {
     expect(container.image).toBe('swarm:latest');
     expect(container.imagePullPolicy).toBe('IfNotPresent');
     expect(container.args).toEqual(expect.arrayContaining(['--replication', '--advertise', '$(POD_IP):2376', 'k8s://', '--tlsverify']));
-    expect(container.readinessProbe.httpGet).toEqual({ path: '/_swarm/readyz', port: 'docker', scheme: 'HTTPS' });
-    expect(container.livenessProbe.httpGet).toEqual({ path: '/_swarm/healthz', port: 'docker', scheme: 'HTTPS' });
+    expect(container.readinessProbe.exec.command).toEqual(['node', '-e', '$(PROBE)', '/_swarm/readyz']);
+    expect(container.livenessProbe.exec.command).toEqual(['node', '-e', '$(PROBE)', '/_swarm/healthz']);
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(container.volumeMounts.find((mount) => mount.name === 'tls')?.mountPath).toBe('/etc/swarm/tls');
   });
@@ -395,6 +424,25 @@ describe('the managers in the cluster, with only their Role', () => {
     await waitUntil(async () => double.get('services', NS, 'store') === undefined, 'the alias Service gone with the container');
     await ok(primary, 'network', 'rm', 'shop');
     expect(await ok(replica, 'ps', '-a', '--format', '{{.Names}}')).toBe('');
+  });
+
+  it("pass the Deployment's liveness probe, run in each pod's mount namespace; a kubelet's httpGet (no client certificate) would be refused", async () => {
+    for (const manager of managers) expect(await runProbe(manager, 'livenessProbe')).toBe('');
+    const plain = await new Promise<string>((resolve) => {
+      const { ip, port } = PODS[0];
+      https
+        .get({ host: ip, port, path: '/_swarm/healthz', rejectUnauthorized: false }, (res) => resolve(`HTTP ${res.statusCode}`))
+        .on('error', (error) => resolve(error.message));
+    });
+    expect(plain, 'the API port now answers clients without a certificate: httpGet probes would do').not.toMatch(/^HTTP/);
+  });
+
+  // Fails until the manager counts k8s:// as answered: with -c kubernetes the discovery is opened
+  // for the Lease only and the driver never watches it, so readyz says "[-]discovery failed: no
+  // answer from k8s:// yet" for ever (core/src/discovery/monitored-discovery.ts,
+  // core/src/embedding/readiness-checks.ts) and the Deployment's pods would never be Ready.
+  it.fails("pass the Deployment's readiness probe on the primary and the replica", async () => {
+    for (const manager of managers) expect(await runProbe(manager, 'readinessProbe')).toBe('');
   });
 
   it('never met a 403: the API server refused the service account nothing, and no manager logged one', () => {
