@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { startKubernetesDouble, type KubernetesDouble } from '../k8s-double/index.js';
 import { kubectl, raw } from '../k8s-double/testing.js';
 
@@ -201,6 +202,37 @@ describe('the RBAC authorizer, for service accounts', () => {
       allowed: true,
       reason: `RBAC: allowed by RoleBinding "robot-reads-pods/${NS}" of Role "pod-reader" to ServiceAccount "robot/${NS}"`,
     });
+  });
+
+  it('needs get and create on pods/exec for a WebSocket exec', async () => {
+    const upgrade = (pod: string) =>
+      new Promise<number>((resolve) => {
+        const url = `${double.url.replace('https', 'wss')}/api/v1/namespaces/${NS}/pods/${pod}/exec?command=true&stdout=true`;
+        const socket = new WebSocket(url, ['v5.channel.k8s.io'], { headers: { Authorization: `Bearer ${token}` }, ca: double.ca });
+        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.on('open', () => {
+          socket.close();
+          resolve(101);
+        });
+        socket.on('error', () => resolve(-1));
+      });
+    // refused (403) before the missing pod is looked up (404)
+    expect(await upgrade('missing')).toBe(403);
+    const onlyCreate = await grantCluster('exec-create', [{ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }]);
+    expect(await upgrade('missing')).toBe(403);
+    const andGet = await grantCluster('exec-get', [{ apiGroups: [''], resources: ['pods/exec'], verbs: ['get'] }]);
+    expect(await upgrade('missing')).toBe(404);
+    await onlyCreate();
+    expect(await upgrade('missing')).toBe(403);
+    await andGet();
+  });
+
+  it('matches nonResourceURLs exactly or by a trailing *', async () => {
+    expect((await as('/metrics')).status).toBe(403);
+    const lift = await grantCluster('metrics-viewer', [{ nonResourceURLs: ['/metr*'], verbs: ['get'] }]);
+    expect((await as('/metrics')).status).not.toBe(403);
+    expect((await as('/logs')).status).toBe(403);
+    await lift();
   });
 
   it('leaves other users to the deny rules', async () => {
