@@ -276,7 +276,11 @@ describe('/_swarm/metrics', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('filter "gpu" (swarm-plugin-gpu@0.1.0) failed');
     const text = await (await fetch(`http://127.0.0.1:${PORT}/_swarm/metrics`)).text();
-    expect(text).toContain('swarm_plugin_failures_total{kind="filter",name="gpu",plugin="swarm-plugin-gpu@0.1.0"} 1');
+    // one count per request the plugin failed: each create the docker CLI sent and got the 500 for
+    const failures = /^swarm_plugin_failures_total\{kind="filter",name="gpu",plugin="swarm-plugin-gpu@0\.1\.0"\} (\d+)$/m.exec(text)?.[1];
+    const failedCreates = /^swarm_api_requests_total\{method="POST",route="\/containers\/create",status="500"\} (\d+)$/m.exec(text)?.[1];
+    expect(Number(failures), text).toBeGreaterThanOrEqual(1);
+    expect(failures).toBe(failedCreates);
     const served = [...text.matchAll(/^# HELP (\S+)/gm)].map((match) => match[1]!);
     expect(served.length).toBeGreaterThanOrEqual(6);
     const section = README.slice(README.indexOf('## Metrics'), README.indexOf('\n## ', README.indexOf('## Metrics') + 1));
