@@ -17,7 +17,7 @@ export type Provider<T> =
 /** How a cluster driver uses the deployment's discovery argument. */
 export interface DriverOptions {
   /**
-   * `required` (the default, and what hosts before 1.4 assume): `swarm manage` refuses to start
+   * `required` (the default): `swarm manage` refuses to start
    * without a discovery. `optional`: the driver finds its nodes itself (a Kubernetes API server)
    * and reads the argument only when one is given.
    */
@@ -25,7 +25,7 @@ export interface DriverOptions {
 }
 
 export interface PluginContext {
-  /** The plugin API version of the host (e.g. "1.0.0"). */
+  /** The plugin API version of the host (e.g. "2.0.0"). */
   readonly apiVersion: string;
   /** Register a named provider for an extension kind (`Tokens.Filter`, `Tokens.Strategy`, ...). */
   provide<T>(kind: ExtensionKind, name: string, provider: Provider<T>): void;
@@ -42,7 +42,7 @@ export interface PluginDefinition {
   /** npm package name or a short descriptive name. */
   readonly name: string;
   readonly version: string;
-  /** semver range of the plugin API this plugin works with, e.g. `^1.0.0`. */
+  /** semver range of the plugin API this plugin works with, e.g. `^2.0.0`. */
   readonly apiVersion: string;
   readonly description?: string;
   register(context: PluginContext): void;

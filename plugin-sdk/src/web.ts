@@ -133,7 +133,7 @@ export interface ContainerPlacement {
 export interface PluginStatus {
   readonly name: string;
   readonly version: string;
-  /** The plugin API range it declares (`^1.0.0`). */
+  /** The plugin API range it declares (`^2.0.0`). */
   readonly apiRange: string;
   /** The npm package (or file) it came from. */
   readonly packageName: string;
@@ -194,7 +194,7 @@ export interface ManagerMetrics {
 export interface ManagerView {
   /** swarm's version. */
   readonly version: string;
-  /** The plugin API version of this host (`1.7.0`). */
+  /** The plugin API version of this host (`2.0.0`). */
   readonly apiVersion: string;
   /** The cluster driver's name (`swarm`, `mesos`, ...). */
   readonly driver: string;
