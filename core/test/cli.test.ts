@@ -226,6 +226,9 @@ describe('swarm plugins tells the truth about what swarm manage would refuse', (
     const table = await runSwarm(['plugins'], { cwd: `${project.dir}/typo` });
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(/^config: scheduler\.filters\[1\]: unknown filter "gpux"/m);
+    expect((await runSwarm(['plugins', '--help'])).stdout).toContain(
+      'Exit status: 0 when swarm manage would load this config, 1 when it would refuse it',
+    );
   });
 
   it('names the package and gives both ways out for an incompatible plugin', async () => {

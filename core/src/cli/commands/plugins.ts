@@ -194,5 +194,9 @@ export function pluginsCommand(): Command {
   return new Command('plugins')
     .description('List the plugins swarm loads: built-ins and those named in the config')
     .option('--json', 'print JSON instead of a table')
+    .addHelpText(
+      'after',
+      "\nExit status: 0 when swarm manage would load this config, 1 when it would refuse it (each failure is a row with its error; the config's own is the row named config).",
+    )
     .action(plugins);
 }
