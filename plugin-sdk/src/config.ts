@@ -39,6 +39,8 @@ export interface ApiSettings {
   readonly hosts: readonly string[];
   readonly tls?: TlsFiles;
   readonly cors: boolean;
+  /** Seconds a stopping manager lets requests in flight finish before it closes their connections. */
+  readonly shutdownTimeout: number;
 }
 
 export interface ReplicationSettings {

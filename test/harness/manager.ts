@@ -13,6 +13,8 @@ export interface Manager {
   output(): string;
   /** Whether the process is still up (a crash shows here even when the test never asks it anything). */
   running(): boolean;
+  /** The exit code once the process has ended (null while it runs, or when a signal ended it). */
+  exitCode(): number | null;
   stop(): Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     pid: child.pid ?? 0,
     output: () => output,
     running: () => child.exitCode === null && child.signalCode === null,
+    exitCode: () => child.exitCode,
     stop: () => stopChild(child),
   };
   const readInfo = options.readInfo ?? (() => plainInfo(options.port));

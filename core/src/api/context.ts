@@ -37,6 +37,8 @@ export interface ApiContext {
   readonly role?: ManagerRole;
   /** What `/_swarm/readyz` checks; without it a manager that serves is ready. */
   readonly readiness?: ReadinessProbe;
+  /** Fires when the manager stops: streams that never end by themselves end cleanly then. */
+  readonly draining: AbortSignal;
 }
 
 /** One request as a handler sees it. */

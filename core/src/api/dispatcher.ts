@@ -84,6 +84,9 @@ export class Dispatcher {
   private readonly api: ApiContext;
   private readonly router: ApiRouter;
   private readonly options: DispatcherOptions;
+  private inFlight = 0;
+  private draining = false;
+  private readonly settledWaiters = new Set<() => void>();
 
   constructor({ api, router, options }: DispatcherDeps) {
     this.api = api;
@@ -104,6 +107,31 @@ export class Dispatcher {
     this.handle(req, res, { socket, head }).catch((error: unknown) => this.failed(req, res, error));
   };
 
+  /** Requests being served now, streams included. */
+  get requestsInFlight(): number {
+    return this.inFlight;
+  }
+
+  /** From now on every answer closes its connection, so kept-alive clients move to another manager. */
+  startDraining(): void {
+    this.draining = true;
+  }
+
+  /** Resolves true once no request is in flight, or false after `timeoutMs` with some still going. */
+  settle(timeoutMs: number): Promise<boolean> {
+    if (this.inFlight === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (settled: boolean) => {
+        clearTimeout(timer);
+        this.settledWaiters.delete(onSettled);
+        resolve(settled);
+      };
+      const onSettled = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.settledWaiters.add(onSettled);
+    });
+  }
+
   /** The last guard: a fault outside the handler's own error answer is logged, never fatal. */
   private failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     this.api.logger.error({ err: error, method: req.method, url: req.url }, 'api request failed outside its handler');
@@ -112,6 +140,17 @@ export class Dispatcher {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse, upgrade: RequestContext['upgrade']): Promise<void> {
+    this.inFlight += 1;
+    try {
+      await this.serve(req, res, upgrade);
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) for (const settled of [...this.settledWaiters]) settled();
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, upgrade: RequestContext['upgrade']): Promise<void> {
+    if (this.draining) res.shouldKeepAlive = false;
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
     // Read now: once the client hangs up, the socket is gone.

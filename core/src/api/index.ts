@@ -47,7 +47,12 @@ export interface MountedRoutes {
 export interface ApiServer {
   /** The addresses it listens on (tcp://host:port with the real port, unix:///path). */
   readonly addresses: readonly string[];
-  close(): Promise<void>;
+  /**
+   * Takes no new connection, ends the endless streams (events, `logs -f`, `stats`, `attach`) at a
+   * clean boundary, lets the other requests in flight finish for up to `graceMs`, then closes
+   * every connection left.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
@@ -57,6 +62,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const targets = options.settings.hosts.map(parseListenAddress);
   const events = new EventHistory(options.cluster, options.eventHistorySize ?? 10_000);
   const engines = new EngineClients();
+  const draining = new AbortController();
   const api: ApiContext = {
     cluster: options.cluster,
     scheduler: options.scheduler,
@@ -72,6 +78,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     limits: { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 4 * 1024 * 1024 },
     role: options.role,
     readiness: options.readiness,
+    draining: draining.signal,
   };
   const router = buildRoutes();
   let mounted: MountedRoutes | undefined;
@@ -95,10 +102,20 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const warm = warmUp(options.cluster, options.logger);
   return {
     addresses: listeners.map((listener) => listener.address),
-    close: async () => {
+    close: async (graceMs = 0) => {
       warm.close();
-      events.close();
+      for (const listener of listeners) listener.stopAccepting();
+      dispatcher.startDraining();
+      draining.abort();
+      // the web extensions end their own live streams as they unmount
       await mounted?.close();
+      if (!(await dispatcher.settle(graceMs))) {
+        options.logger.warn(
+          { inFlight: dispatcher.requestsInFlight, timeoutMs: graceMs },
+          'requests still in flight at the shutdown timeout: closing their connections',
+        );
+      }
+      events.close();
       await Promise.all(listeners.map((listener) => listener.close()));
       engines.close();
     },

@@ -33,6 +33,9 @@ export interface ListenerLimits {
 /** One listening server with its open sockets (so close() does not wait for streams). */
 export interface Listener {
   readonly address: string;
+  /** Takes no new connection and closes the idle kept-alive ones; requests in flight go on. */
+  stopAccepting(): void;
+  /** Stops accepting and closes every connection left. */
   close(): Promise<void>;
 }
 
@@ -103,15 +106,23 @@ export async function listen(
     const bound = server.address() as AddressInfo;
     address = `tcp://${target.host.includes(':') ? `[${target.host}]` : target.host}:${bound.port}`;
   }
+  let closed: Promise<void> | undefined;
+  const stopAccepting = () => {
+    closed ??= new Promise<void>((resolve) => {
+      server.close(() => {
+        if (target.kind === 'unix' && existsSync(target.path)) unlinkSync(target.path);
+        resolve();
+      });
+    });
+    server.closeIdleConnections();
+  };
   return {
     address,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => {
-          if (target.kind === 'unix' && existsSync(target.path)) unlinkSync(target.path);
-          resolve();
-        });
-        for (const socket of sockets) socket.destroy();
-      }),
+    stopAccepting,
+    close: async () => {
+      stopAccepting();
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
   };
 }

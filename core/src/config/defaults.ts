@@ -11,6 +11,8 @@ export const Defaults = {
   engineRefreshMaxSeconds: 60,
   engineFailureRetry: 3,
   replicationTtlSeconds: 20,
+  /** How long a stopping manager lets requests in flight finish. */
+  shutdownTimeoutSeconds: 10,
   logLevel: 'info',
   /** Where Swarm classic keeps engine entries in a key-value store (getDiscoveryOpt). */
   kvPath: 'docker/swarm/nodes',

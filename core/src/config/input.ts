@@ -37,6 +37,8 @@ export interface SwarmConfigInput {
     hosts?: string[];
     host?: string | string[];
     cors?: boolean;
+    /** How long a stopping manager lets requests in flight finish (`10s` by default). */
+    shutdownTimeout?: DurationInput;
   };
   /** TLS for the API listener and for dialling engines, as Swarm classic's --tls* flags. */
   tls?: TlsInput;

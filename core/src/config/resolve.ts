@@ -150,6 +150,16 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   const advertisePicked = pick(layers, (i) => i.replication?.advertise);
   const advertise = track('replication.advertise', advertisePicked, undefined);
   const ttl = seconds(layers, 'replication.ttl', '--replication-ttl', (i) => i.replication?.ttl, Defaults.replicationTtlSeconds);
+  const shutdownTimeout = seconds(
+    layers,
+    'api.shutdownTimeout',
+    '--shutdown-timeout',
+    (i) => i.api?.shutdownTimeout,
+    Defaults.shutdownTimeoutSeconds,
+  );
+  if (shutdownTimeout.value < 0)
+    throw configError(shutdownTimeout.origin, 'api.shutdownTimeout', '--shutdown-timeout should not be negative');
+  origins.set('api.shutdownTimeout', shutdownTimeout.origin);
   if (replicationEnabled) {
     if (!advertise)
       throw configError(
@@ -213,6 +223,7 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
         pick(layers, (i) => i.api?.cors),
         false,
       ),
+      shutdownTimeout: shutdownTimeout.value,
     },
     replication: { enabled: replicationEnabled, advertise, ttl: ttl.value },
     web: resolveWeb(layers, origins),

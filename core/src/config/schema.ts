@@ -42,6 +42,7 @@ const configSchema = z.strictObject({
       hosts: z.optional(z.array(z.string())),
       host: z.optional(z.union([z.string(), z.array(z.string())])),
       cors: z.optional(z.boolean()),
+      shutdownTimeout: z.optional(duration),
     }),
   ),
   tls: z.optional(tls),

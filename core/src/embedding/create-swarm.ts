@@ -74,7 +74,9 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
     unsubscribe?.();
     const server = api;
     api = undefined;
-    await server?.close();
+    // leadership first, so a replica takes over now rather than after the requests here finish
+    await replication?.resign();
+    await server?.close(resolved.config.api.shutdownTimeout * 1000);
     await replication?.stop();
     await deployment.cluster().stop();
     await deployment.openedDiscovery()?.close();

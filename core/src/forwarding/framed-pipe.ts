@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { engineHostHeader, type EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../http/responses.js';
 import { coalescingRelay } from './coalescing-relay.js';
+import { AnyBoundary, ChunkedBoundaries } from './stream-boundaries.js';
 import { clientResponseHead, parseResponseHead, rawRequestHead, type RawResponseHead } from './raw-http.js';
 import { CoreErrors } from '../errors.js';
 
@@ -25,7 +26,13 @@ function headerValue(head: RawResponseHead, name: string): string | undefined {
  * connections close when the answer ends (`Connection: close`), which is what lets the body go
  * through unparsed.
  */
-export function pipeFramedFromEngine(engine: EngineClient, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function pipeFramedFromEngine(
+  engine: EngineClient,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  draining?: AbortSignal,
+): Promise<void> {
   return new Promise((resolve) => {
     const client = res.socket;
     if (!client || client.destroyed) return resolve();
@@ -58,7 +65,9 @@ export function pipeFramedFromEngine(engine: EngineClient, path: string, req: In
       const framing = [...(encoding ? [`Transfer-Encoding: ${encoding}`] : []), 'Connection: close'];
       client.write(clientResponseHead(head, res.getHeaders(), framing));
       if (rest.length > 0) client.write(rest);
-      coalescingRelay(upstream, client);
+      // dockerd writes each log line or stats reading as one chunk, so chunks are whole records
+      const boundaries = encoding?.toLowerCase() === 'chunked' ? new ChunkedBoundaries() : new AnyBoundary();
+      coalescingRelay(upstream, client, draining && { signal: draining, boundaries });
       upstream.once('end', () => {
         upstream.end();
         finish();

@@ -11,6 +11,10 @@
  * | a replica's request for the primary                          | tunnel if upgraded, else proxy | the primary answers exactly as it would answer the client |
  * | everything else forwarded (container operations, exec resize and inspect, images, volumes, networks, build, plugins, commit, distribution) | proxy (`proxy.ts`) | an ordinary HTTP exchange: streamed both ways through Node's client, nothing buffered, and a client that leaves aborts the engine call |
  *
+ * A stopping manager lets requests finish, but `attach`, `logs -f` and `stats` never would: those
+ * end at the next point where the client's parser sees a complete stream (`stream-boundaries.ts`),
+ * so the docker CLI exits as after a normal end.
+ *
  * The tunnel and the framed pipe write their request heads by hand (`raw-http.ts`): both take
  * over a raw connection, which Node's HTTP client would parse and re-frame. The proxy and the raw
  * stream go through the SDK's `EngineClient`. `engine-clients.ts` keeps one `EngineClient` per
@@ -27,6 +31,8 @@ import { hasNoBody, pipeFramedFromEngine } from './framed-pipe.js';
 import { proxyToEngine } from './proxy.js';
 import { rawStreamFromEngine } from './raw-stream.js';
 import { tunnelToEngine } from './tunnel.js';
+import { endsOnlyWhenCut } from './endless-streams.js';
+import { AfterHead, AnyBoundary, DockerFrameBoundaries } from './stream-boundaries.js';
 
 export { EngineClients } from './engine-clients.js';
 
@@ -36,11 +42,14 @@ export interface ForwardedRequest {
   readonly res: ServerResponse;
   /** Set when the client asked to upgrade the connection. */
   readonly upgrade?: { readonly socket: Duplex; readonly head: Buffer } | undefined;
+  /** Fires when the manager stops: endless streams (see endless-streams.ts) then end at a clean boundary. */
+  readonly draining?: AbortSignal | undefined;
 }
 
 /** Which route a forwarded request came in on, as far as the transport depends on it (the table above). */
 export type ForwardedRoute =
-  | { readonly kind: 'container'; readonly operation: string }
+  /** `tty`: the container's; its attach stream is then raw bytes, else Docker's multiplexed frames. */
+  | { readonly kind: 'container'; readonly operation: string; readonly tty?: boolean }
   | { readonly kind: 'exec'; readonly operation: string }
   | { readonly kind: 'image-save' }
   | { readonly kind: 'primary' }
@@ -75,8 +84,14 @@ export function transportFor(route: ForwardedRoute, request: ForwardedRequest): 
 export function forwardToEngine(engine: EngineClient, path: string, request: ForwardedRequest, route: ForwardedRoute): Promise<void> {
   const { req, res, upgrade } = request;
   const transport = transportFor(route, request);
-  if (transport === 'tunnel' && upgrade) return tunnelToEngine(engine, path, req, upgrade.socket, upgrade.head);
-  if (transport === 'raw-stream') return rawStreamFromEngine(engine, path, req, res);
-  if (transport === 'framed-pipe') return pipeFramedFromEngine(engine, path, req, res);
+  const draining = request.draining && endsOnlyWhenCut(route, path) ? request.draining : undefined;
+  const attachBody = () => (route.kind === 'container' && route.tty ? new AnyBoundary() : new DockerFrameBoundaries());
+  if (transport === 'tunnel' && upgrade) {
+    const cut = draining && { signal: draining, boundaries: new AfterHead(attachBody()) };
+    return tunnelToEngine(engine, path, req, upgrade.socket, upgrade.head, cut);
+  }
+  if (transport === 'raw-stream')
+    return rawStreamFromEngine(engine, path, req, res, draining && { signal: draining, boundaries: attachBody() });
+  if (transport === 'framed-pipe') return pipeFramedFromEngine(engine, path, req, res, draining);
   return proxyToEngine(engine, path, req, res);
 }

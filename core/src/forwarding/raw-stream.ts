@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../http/responses.js';
+import type { RelayCut } from './coalescing-relay.js';
+import { pipeWithCut } from './pipe-with-cut.js';
 import { endToEndHeaders } from './raw-http.js';
 
 const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
@@ -10,7 +12,13 @@ const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
  * the status line and the stream type, then the raw bytes until the stream ends: no chunked
  * framing, which raw readers would take for output. The request body, if any, goes upstream.
  */
-export function rawStreamFromEngine(engine: EngineClient, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function rawStreamFromEngine(
+  engine: EngineClient,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cut?: RelayCut,
+): Promise<void> {
   return new Promise((resolve) => {
     const upstream = engine.request({ method: req.method ?? 'POST', path, headers: endToEndHeaders(req.headers) });
     let takenOver = false;
@@ -39,7 +47,7 @@ export function rawStreamFromEngine(engine: EngineClient, path: string, req: Inc
       takenOver = true;
       res.statusCode = 200;
       socket.write(`HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nConnection: close\r\n\r\n`);
-      answer.pipe(socket);
+      pipeWithCut(answer, socket, cut, () => upstream.destroy());
       answer.on('end', finish);
     });
     req.pipe(upstream);

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { engineHostHeader, type EngineClient } from '@swarm/plugin-sdk/helpers';
+import type { RelayCut } from './coalescing-relay.js';
+import { pipeWithCut } from './pipe-with-cut.js';
 import { rawRequestHead } from './raw-http.js';
 
 /**
@@ -9,7 +11,14 @@ import { rawRequestHead } from './raw-http.js';
  * straight to the client; a half-close in either direction is passed on, so `docker run -i`
  * with a closed stdin still receives the rest of the output.
  */
-export function tunnelToEngine(engine: EngineClient, path: string, req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+export function tunnelToEngine(
+  engine: EngineClient,
+  path: string,
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  cut?: RelayCut,
+): Promise<void> {
   return new Promise((resolve) => {
     const upstream = engine.dial();
     const hostHeader = engineHostHeader(engine.endpoint);
@@ -36,7 +45,10 @@ export function tunnelToEngine(engine: EngineClient, path: string, req: Incoming
       upstream.write(rawRequestHead(req, path, hostHeader, { keepHops: true }));
       if (head.length > 0) upstream.write(head);
       client.pipe(upstream);
-      upstream.pipe(client);
+      pipeWithCut(upstream, client, cut, () => {
+        client.unpipe(upstream);
+        upstream.destroy();
+      });
     });
     // A client that went away (not a half-close) must not leave the engine side open.
     client.once('close', () => upstream.destroy());

@@ -82,14 +82,22 @@ export class ReplicationController implements ManagerRole {
     });
   }
 
+  /**
+   * Gives up the leadership now, so another manager takes over at once, while this one still
+   * forwards what its clients have in flight; `stop` ends the rest.
+   */
+  async resign(): Promise<void> {
+    const campaign = this.campaign;
+    this.campaign = undefined;
+    await campaign?.resign();
+  }
+
   async stop(): Promise<void> {
     this.follower?.stop();
     this.follower = undefined;
-    const campaign = this.campaign;
-    this.campaign = undefined;
+    await this.resign();
     this.target?.client.close();
     this.target = undefined;
-    await campaign?.resign();
   }
 
   statusRows(): Array<[string, string]> {

@@ -19,7 +19,7 @@ export function testDeployment(cluster: Partial<ClusterSettings> & Pick<ClusterS
       ...cluster,
     },
     scheduler: { filters: [], strategy: 'spread', strategyOptions: {} },
-    api: { hosts: [], cors: false },
+    api: { hosts: [], cors: false, shutdownTimeout: 10 },
     replication: { enabled: false, ttl: 20 },
     web: {},
     logLevel: 'info',

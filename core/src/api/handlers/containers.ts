@@ -89,7 +89,12 @@ async function createExec(ctx: RequestContext, container: Container): Promise<vo
 async function forward(ctx: RequestContext, container: Container, operation: string): Promise<void> {
   const engine = containerEngine(ctx.api, container);
   const path = `${ctx.versionPrefix}/containers/${encodeURIComponent(container.id)}/${operation}${queryString(ctx.query)}`;
-  await forwardToEngine(engine, path, ctx, { kind: 'container', operation });
+  await forwardToEngine(
+    engine,
+    path,
+    { ...ctx, draining: ctx.api.draining },
+    { kind: 'container', operation, tty: container.config.Tty === true },
+  );
 }
 
 type ContainerOperation = (ctx: RequestContext, container: Container, operation: string) => Promise<void>;

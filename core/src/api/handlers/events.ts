@@ -122,13 +122,18 @@ export async function getEvents(ctx: RequestContext): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = ctx.api.events.listen(write);
     let timer: NodeJS.Timeout | undefined;
+    const draining = ctx.api.draining;
     const done = () => {
       stop();
       if (timer) clearTimeout(timer);
+      draining.removeEventListener('abort', done);
       if (!res.writableEnded) res.end();
       resolve();
     };
     if (until !== undefined) timer = setTimeout(done, Number((until - nowNano) / 1_000_000n) + 1);
     res.on('close', done);
+    // a stopping manager ends the stream as `until` would: the client sees a complete answer
+    if (draining.aborted) done();
+    else draining.addEventListener('abort', done, { once: true });
   });
 }

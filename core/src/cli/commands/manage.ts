@@ -27,6 +27,7 @@ interface ManageFlags {
   engineRefreshRetry?: string;
   replication?: boolean;
   replicationTtl?: string;
+  shutdownTimeout?: string;
   advertise?: string;
   addr?: string;
   tls?: boolean;
@@ -82,7 +83,7 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
       engineFailureRetry: integer('--engine-failure-retry', flags.engineFailureRetry),
     },
     scheduler: { filters: splitList(flags.filter), strategy: flags.strategy, strategyOptions },
-    api: { hosts: splitList(flags.host), cors: flags.cors || flags.apiEnableCors || undefined },
+    api: { hosts: splitList(flags.host), cors: flags.cors || flags.apiEnableCors || undefined, shutdownTimeout: flags.shutdownTimeout },
     tls: tlsFromFlags(flags),
     replication: { enabled: flags.replication || undefined, advertise: flags.advertise ?? flags.addr, ttl: flags.replicationTtl },
     ui: flags.ui || undefined,
@@ -138,6 +139,10 @@ export function manageCommand(): Command {
     .addOption(new Option('--engine-refresh-retry <n>', 'deprecated; replaced by --engine-failure-retry').hideHelp())
     .option('--replication', 'Enable Swarm manager replication')
     .option('--replication-ttl <duration>', 'Leader lock release time on failure (default "20s")')
+    .option(
+      '--shutdown-timeout <duration>',
+      'on SIGTERM, how long requests in flight may take before their connections close (default "10s")',
+    )
     .addOption(new Option('--advertise <ip:port>', 'Address of the swarm manager joining the cluster').env('SWARM_ADVERTISE'))
     .addOption(new Option('--addr <ip:port>', 'alias of --advertise').hideHelp())
     .option('--tls', 'use TLS; implied by --tlsverify')
