@@ -455,43 +455,56 @@ describe('the managers in the cluster, with only their Role', () => {
 
   it('needs each rule of the Role: without it, what it is for breaks', async () => {
     const [primary] = PODS;
-    const role = (await rbac.readNamespacedRole({ name: ACCOUNT, namespace: NS })) as k8s.V1Role;
-    const rules = role.rules!;
-    const without = async (resource: string, check: () => Promise<void>) => {
-      const index = rules.findIndex((rule) => rule.resources?.includes(resource));
-      expect(index, resource).toBeGreaterThanOrEqual(0);
-      await rbac.patchNamespacedRole(
-        { name: ACCOUNT, namespace: NS, body: [{ op: 'remove', path: `/rules/${index}` }] },
-        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
-      );
-      try {
-        await check();
-      } finally {
-        await rbac.patchNamespacedRole(
-          { name: ACCOUNT, namespace: NS, body: [{ op: 'replace', path: '/rules', value: rules }] },
-          k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
-        );
-      }
-    };
-    await docker(primary, 'run', '-d', '--name', 'probe', 'busybox:local', 'sh', '-c', 'echo hi; sleep 600');
-    await waitUntil(async () => (await docker(primary, 'logs', 'probe')).stdout === 'hi', 'docker logs probe');
     const refused = async (...args: string[]) => {
       const result = await docker(primary, ...args);
       expect(result.code, `docker ${args.join(' ')} should fail`).not.toBe(0);
       expect(result.stderr).toMatch(/forbidden|403/i);
     };
-    // the driver ends a refused log stream without saying why (see the report): no output, exit 0
-    await without('pods/log', async () => expect((await docker(primary, 'logs', 'probe')).stdout).toBe(''));
-    await without('pods/exec', () => refused('exec', 'probe', 'true'));
-    await without('pods/binding', async () => {
+    await docker(primary, 'run', '-d', '--name', 'probe', 'busybox:local', 'sh', '-c', 'echo hi; sleep 600');
+    await waitUntil(async () => (await docker(primary, 'logs', 'probe')).stdout === 'hi', 'docker logs probe');
+    // a refused log stream ends without a word (plugins/driver-kubernetes/src/engine-emulator/logs.ts
+    // resolves on the client's rejection): no output, exit 0
+    await withoutRule('', 'pods/log', async () => expect((await docker(primary, 'logs', 'probe')).stdout).toBe(''));
+    await withoutRule('', 'pods/exec', () => refused('exec', 'probe', 'true'));
+    await withoutRule('', 'pods/binding', async () => {
       await docker(primary, 'create', '--name', 'unbound', 'busybox:local', 'true');
       await refused('start', 'unbound');
     });
-    await without('configmaps', () => refused('network', 'create', 'nope'));
-    await without('pods', () => refused('run', '-d', 'busybox:local', 'true'));
+    await withoutRule('', 'configmaps', () => refused('network', 'create', 'nope'));
+    await withoutRule('', 'pods', () => refused('run', '-d', 'busybox:local', 'true'));
+    // a refused metrics read shows as zeros (stats.ts takes it for "not scraped yet"): the API server's refusal is the proof
+    await withoutRule('metrics.k8s.io', 'pods', async () => {
+      await docker(primary, 'stats', '--no-stream', 'probe');
+      expect(refusals().some((refusal) => refusal.message.includes('get resource "pods" in API group "metrics.k8s.io"'))).toBe(true);
+    });
     expect(refusals().length).toBeGreaterThan(0);
     // with every rule back, all of it works again
     expect((await docker(primary, 'logs', 'probe')).stdout).toBe('hi');
     expect((await docker(primary, 'rm', '-f', 'probe', 'unbound')).code).toBe(0);
   });
+
+  it('needs the leases rule: without it the primary steps down and nobody takes over; with it back, one is primary again', async () => {
+    const roles = async () => Promise.all(PODS.map(async (pod) => row(await systemStatus(pod), 'Role')));
+    await withoutRule('coordination.k8s.io', 'leases', async () => {
+      // it cannot renew within the TTL (20 s): it steps down before the Lease could expire
+      await waitUntil(async () => !(await roles()).includes('primary'), 'no primary without the leases rule', 35_000);
+    });
+    await waitUntil(async () => (await roles()).includes('primary'), 'a primary again', 50_000);
+    expect((await docker(PODS[1], 'ps')).code).toBe(0);
+  });
 });
+
+/** Runs `check` with the Role's rule for `resource` in `group` removed, then puts the Role back as it was. */
+async function withoutRule(group: string, resource: string, check: () => Promise<void>): Promise<void> {
+  const rules = ((await rbac.readNamespacedRole({ name: ACCOUNT, namespace: NS })) as k8s.V1Role).rules!;
+  const index = rules.findIndex((rule) => rule.apiGroups?.includes(group) && rule.resources?.includes(resource));
+  expect(index, `a rule for ${resource} in "${group}"`).toBeGreaterThanOrEqual(0);
+  const patch = (body: object[]) =>
+    rbac.patchNamespacedRole({ name: ACCOUNT, namespace: NS, body }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch));
+  await patch([{ op: 'remove', path: `/rules/${index}` }]);
+  try {
+    await check();
+  } finally {
+    await patch([{ op: 'replace', path: '/rules', value: rules }]);
+  }
+}
