@@ -31,6 +31,8 @@ export interface ManagerOptions {
   timeoutMs?: number;
   /** The manager's open-files limit (`ulimit -n`), as an operator's shell or unit file sets it. */
   openFiles?: number;
+  /** Another build's CLI (e.g. earlierBuild()'s launcher); this checkout's by default. */
+  bin?: string;
 }
 
 export interface InfoAnswer {
@@ -78,7 +80,7 @@ function stopChild(child: ChildProcess): Promise<void> {
  * expected number of healthy nodes.
  */
 export async function startManager(options: ManagerOptions): Promise<Manager> {
-  const args = [BIN, 'manage', '-H', `tcp://127.0.0.1:${options.port}`, ...(options.args ?? []), options.discovery];
+  const args = [options.bin ?? BIN, 'manage', '-H', `tcp://127.0.0.1:${options.port}`, ...(options.args ?? []), options.discovery];
   const [command, commandArgs] =
     options.openFiles === undefined
       ? [process.execPath, args]
