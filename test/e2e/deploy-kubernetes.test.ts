@@ -50,6 +50,7 @@ interface Manifest {
   spec?: Record<string, unknown>;
 }
 interface Container {
+  command: string[];
   args: string[];
   env: Array<{ name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }>;
   ports: Array<{ containerPort: number }>;
@@ -118,7 +119,13 @@ async function makeCertificates(): Promise<void> {
     '-subj',
     '/CN=swarm-ca',
   );
-  const sans = [...PODS.map((pod) => `IP:${pod.ip}`), `DNS:${ACCOUNT}.${NS}.svc`, `DNS:${ACCOUNT}.${NS}.svc.cluster.local`];
+  // the managers reach each other by their pods' DNS names (the wildcard); the docker CLI here dials the pods' IPs
+  const sans = [
+    `DNS:*.${NS}.pod.cluster.local`,
+    `DNS:${ACCOUNT}.${NS}.svc`,
+    `DNS:${ACCOUNT}.${NS}.svc.cluster.local`,
+    ...PODS.map((pod) => `IP:${pod.ip}`),
+  ];
   // the managers' certificate also authenticates a replica to the primary it forwards to
   writeFileSync(join(tls, 'server.ext'), `subjectAltName=${sans.join(',')}\nextendedKeyUsage=serverAuth,clientAuth\n`);
   writeFileSync(join(tls, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
@@ -157,9 +164,12 @@ interface InCluster {
 /** The 403s the double answered the managers' service account. */
 const refusals = () => double.authorizer.refusals.filter((refusal) => refusal.user === `system:serviceaccount:${NS}:${ACCOUNT}`);
 
-/** `$(VAR)` in a container's args, as the kubelet expands them from the container's env. */
+/** `$(VAR)` in a container's args, as the kubelet expands them from the container's env (`$$` is a `$`). */
 const expand = (text: string, env: Record<string, string>) =>
-  text.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (all, name: string) => env[name] ?? all);
+  text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (all, name: string | undefined) => (name === undefined ? '$' : (env[name] ?? all)));
+
+/** A pod's DNS name, as CoreDNS answers it (`pods insecure`). */
+const podName = (ip: string) => `${ip.replace(/\./g, '-')}.${NS}.pod.cluster.local`;
 
 /**
  * One replica of the Deployment as its pod would run it: the pod template's args and env, the
@@ -183,19 +193,26 @@ function startInCluster(pod: (typeof PODS)[number], index: number): InCluster {
   const fields: Record<string, string> = { 'status.podIP': pod.ip, 'metadata.namespace': NS };
   const env: Record<string, string> = {};
   for (const variable of container.env) env[variable.name] = variable.value ?? fields[variable.valueFrom?.fieldRef?.fieldPath ?? ''] ?? '';
-  const containerPort = String(container.ports[0]!.containerPort);
+  const containerPort = container.ports[0]!.containerPort;
   // one loopback address per pod; the pods' shared port becomes one port each here
-  const args = container.args
-    .map((arg) => expand(arg, env))
-    .map((arg) =>
-      arg
-        .replace('0.0.0.0', pod.ip)
-        .replace(new RegExp(`^(tcp://)?${pod.ip.replace(/\./g, '\\.')}:${containerPort}$`), `$1${pod.ip}:${pod.port}`),
-    );
+  const args = container.args.map((arg) =>
+    expand(arg, env)
+      .replace(`tcp://0.0.0.0:${containerPort}`, `tcp://${pod.ip}:${pod.port}`)
+      .replace(`.pod.cluster.local:${containerPort}`, `.pod.cluster.local:${pod.port}`),
+  );
+  if (!args.join(' ').includes(`tcp://${pod.ip}:${pod.port}`) || !args.join(' ').includes(`.pod.cluster.local:${pod.port}`))
+    throw new Error(`the container's args changed shape: ${args.join(' ')}`);
+  // the image has swarm on its PATH
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'swarm'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+  // the cluster DNS answers the pods' names; in this mount namespace /etc/hosts stands in for it
+  const hosts = PODS.map((other) => `'${other.ip} ${podName(other.ip)}'`).join(' ');
   const mountPath = (name: string) => container.volumeMounts.find((mount) => mount.name === name)!.mountPath;
   const script = [
     'set -e',
     `mount -t overlay overlay -o lowerdir=/etc,upperdir=${dir}/etc-up,workdir=${dir}/etc-work /etc`,
+    `printf '%s\\n' ${hosts} >> /etc/hosts`,
     `mount -t overlay overlay -o lowerdir=/run,upperdir=${dir}/run-up,workdir=${dir}/run-work /run`,
     'mkdir -p /var/run/secrets/kubernetes.io/serviceaccount "$TLS_PATH"',
     `mount --bind -o ro ${account} /var/run/secrets/kubernetes.io/serviceaccount`,
@@ -204,12 +221,12 @@ function startInCluster(pod: (typeof PODS)[number], index: number): InCluster {
     'exec "$@"',
   ].join('\n');
   const server = new URL(double.url);
-  const child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', process.execPath, BIN, ...args], {
+  const child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', ...container.command, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     // what a pod's container gets: its env, the kubernetes Service's address, no kubeconfig
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: dir,
       TLS_PATH: mountPath('tls'),
       KUBERNETES_SERVICE_HOST: server.hostname,
@@ -323,7 +340,10 @@ describe('core/deploy/kubernetes', () => {
     const container = template().spec.containers[0]!;
     expect(container.image).toBe('swarm:latest');
     expect(container.imagePullPolicy).toBe('IfNotPresent');
-    expect(container.args).toEqual(expect.arrayContaining(['--replication', '--advertise', '$(POD_IP):2376', 'k8s://', '--tlsverify']));
+    expect(container.command).toEqual(['/bin/sh', '-c']);
+    expect(container.args).toHaveLength(1);
+    for (const flag of ['exec swarm manage ', ' -c kubernetes ', ' --replication ', ' --advertise ', ' --tlsverify ', ' k8s://'])
+      expect(container.args[0]).toContain(flag);
     expect(container.readinessProbe.exec.command).toEqual(['node', '-e', '$(PROBE)', '/_swarm/readyz']);
     expect(container.livenessProbe.exec.command).toEqual(['node', '-e', '$(PROBE)', '/_swarm/healthz']);
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
@@ -374,7 +394,7 @@ describe('the managers in the cluster, with only their Role', () => {
     const roles = await Promise.all(PODS.map(async (pod) => row(await systemStatus(pod), 'Role')));
     expect(roles).toEqual(['primary', 'replica']);
     const lease = double.get('leases.coordination.k8s.io', NS, 'swarm-docker-swarm-leader');
-    expect((lease?.spec as { holderIdentity?: string }).holderIdentity).toBe(`${PODS[0].ip}:${PODS[0].port}`);
+    expect((lease?.spec as { holderIdentity?: string }).holderIdentity).toBe(`${podName(PODS[0].ip)}:${PODS[0].port}`);
     for (const pod of PODS) {
       const rows = await systemStatus(pod);
       expect(row(rows, 'Nodes')).toBe('2');
