@@ -27,7 +27,7 @@ import type {
   VolumeCreateRequest,
   VolumeSummary,
 } from '@swarm/plugin-sdk/docker';
-import { readSnapshot } from '@swarm/plugin-sdk/helpers';
+import { readSnapshot, SnapshotVersions } from '@swarm/plugin-sdk/helpers';
 
 /**
  * A one-engine Cluster over a REAL dockerd, its operations methods offered as capabilities, for
@@ -82,8 +82,9 @@ export class EngineCluster implements Cluster {
   private listeners = new Set<(event: ClusterEvent) => void>();
   private eventsRequest: ReturnType<typeof request> | undefined;
   readonly node: Node;
-  healthy = true;
-  private reads = 0;
+  private health = true;
+  /** Every refresh and health change gives the node a new snapshot. */
+  private readonly versions = new SnapshotVersions();
 
   constructor(
     readonly endpoint: EngineEndpoint,
@@ -108,8 +109,8 @@ export class EngineCluster implements Cluster {
       healthIndicator: () => 100,
       lastError: () => undefined,
       endpoint: () => endpoint,
-      // a new snapshot on every read: the scheduler then always reads the engine's latest answers
-      snapshot: () => readSnapshot(this.node, this.reads++),
+      snapshot: () => this.versions.current((version) => readSnapshot(this.node, version)),
+      watch: (listener) => this.versions.watch(listener),
     };
   }
 
@@ -159,7 +160,22 @@ export class EngineCluster implements Cluster {
     this.eventsRequest?.destroy();
   }
 
+  /** Whether the engine counts as healthy (a test turns it off); a change is a new snapshot. */
+  get healthy(): boolean {
+    return this.health;
+  }
+
+  set healthy(value: boolean) {
+    this.health = value;
+    this.versions.changed();
+  }
+
   async refresh(): Promise<void> {
+    await this.readEngine();
+    this.versions.changed();
+  }
+
+  private async readEngine(): Promise<void> {
     const [containers, images, volumes, networks] = await Promise.all([
       ok(call(this.endpoint, 'GET', '/containers/json?all=1')) as Promise<ContainerSummary[]>,
       ok(call(this.endpoint, 'GET', '/images/json')) as Promise<ImageSummary[]>,

@@ -23,7 +23,12 @@ describe('a plugin written for plugin API 1.x', () => {
     expect(error.message).toMatch(
       /^plugin swarm-plugin-old requires plugin API \^1\.3\.0; this swarm provides 2\.0\.0: plugin API 2\.0 made /,
     );
-    for (const change of ['Node.snapshot() required', 'Discovery.register optional', 'imagePull', '@swarm/plugin-sdk/docker'])
+    for (const change of [
+      'Node.snapshot() and Node.watch() required',
+      'Discovery.register optional',
+      'imagePull',
+      '@swarm/plugin-sdk/docker',
+    ])
       expect(error.message).toContain(change);
     expect(error.message).toMatch(
       /rebuild swarm-plugin-old against .*declare apiVersion '\^2\.0\.0' \(see the SDK README's 'Moving to 2\.0'\)$/,

@@ -5,8 +5,8 @@ import type { Node } from './node.js';
  * row `i` describing `nodes[i]`. At thousands of nodes, calling each node's methods reaches
  * objects spread over hundreds of MB of heap, which costs more than the decision itself; these
  * columns are a few bytes per node and stay in the CPU caches. The host fills each row from its
- * node's snapshot (`Node.snapshot`) and keeps it current: a row is refilled only when its node
- * hands out a new snapshot.
+ * node's snapshot (`Node.snapshot`) and keeps it current: a node is read again only after it
+ * reports a change (`Node.watch`), and its row is refilled only when it hands out a new snapshot.
  */
 export interface NodeTable {
   readonly nodes: readonly Node[];

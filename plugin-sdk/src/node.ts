@@ -119,10 +119,17 @@ export interface Node {
    * node hands out the same snapshot until something in it changes, then a new one with a higher
    * version (`SnapshotVersions` from `@swarm/plugin-sdk/helpers` does the bookkeeping). The
    * scheduler's NodeTable, `docker info` rows and filters' derived values are kept exactly as
-   * long as the snapshot is the node's current one, so a change without a new snapshot is never
-   * seen: call `changed()` on every change.
+   * long as the snapshot is the node's current one.
    */
   snapshot(): NodeSnapshot;
+
+  /**
+   * Call `listener` whenever `snapshot()` has a new snapshot to hand out; returns the function
+   * that stops the calls. The host reads a node's snapshot again only after a call, so at
+   * thousands of nodes a decision touches only the nodes that changed: a change without a call is
+   * never seen. `SnapshotVersions.watch` does it (its `changed()` calls the listeners).
+   */
+  watch(listener: () => void): () => void;
 }
 
 /**

@@ -5,9 +5,13 @@ import { fakeNode, reportChange } from '@swarm/plugin-sdk/testing';
 
 const GiB = 1024 ** 3;
 
-/** A node whose reservations and labels change (a new snapshot each time), counting how often the table reads it. */
+/**
+ * A node whose reservations and labels change (a new snapshot and a `watch` call each time),
+ * counting how often the table reads it and asks for its snapshot.
+ */
 class ChangingNode {
   reads = 0;
+  snapshotCalls = 0;
   used = 0;
   zone = 'a';
   private readonly base: Node;
@@ -25,7 +29,13 @@ class ChangingNode {
 
   asNode(): Node {
     const node: Node = Object.create(this.base, {
-      snapshot: { value: () => this.versions.current((version) => readSnapshot(node, version)) },
+      snapshot: {
+        value: () => {
+          this.snapshotCalls++;
+          return this.versions.current((version) => readSnapshot(node, version));
+        },
+      },
+      watch: { value: (listener: () => void) => this.versions.watch(listener) },
       usedMemory: { value: () => this.used },
       labels: { value: () => ({ zone: this.zone }) },
       isHealthy: {
@@ -56,6 +66,8 @@ describe('NodeColumns', () => {
 
     table.sync(nodes);
     expect(changing.map((node) => node.reads)).toEqual([1, 2, 1]);
+    // unchanged nodes are not even asked for their snapshot: a decision touches only what changed
+    expect(changing.map((node) => node.snapshotCalls)).toEqual([1, 2, 1]);
   });
 
   it('does not see a change its node gave no new snapshot for', () => {
@@ -67,13 +79,16 @@ describe('NodeColumns', () => {
     expect(silent.reads).toBe(1);
   });
 
-  it('starts over when the node list changes', () => {
+  it('starts over when the node list changes, and stops watching nodes that left', () => {
     const [a, b] = [new ChangingNode('a'), new ChangingNode('b')];
     const nodeA = a.asNode();
     const nodeB = b.asNode();
     const table = new NodeColumns().sync([nodeA, nodeB]);
     table.sync([nodeB]);
     expect(table.names).toEqual(['b']);
+    a.change(0, 'b');
+    table.sync([nodeB]);
+    expect(a.reads).toBe(1);
     // The same array edited in place is still seen as a new list.
     const list = [nodeB];
     table.sync(list);
@@ -111,12 +126,16 @@ describe('NodeColumns', () => {
     expect(table.select([1]).derived('test:zone', () => -1)(0)).toBe(4);
   });
 
-  it('gives fake nodes a new snapshot through reportChange', () => {
+  it('hears fake nodes through reportChange, which gives them a new snapshot', () => {
     const node = fakeNode({ name: 'f' });
+    let heard = 0;
+    const stop = node.watch(() => heard++);
     const first = node.snapshot();
     expect(node.snapshot()).toBe(first);
     reportChange(node);
+    stop();
     reportChange(node);
+    expect(heard).toBe(1);
     expect(node.snapshot().version).toBe(first.version + 2);
     expect(Object.isFrozen(first)).toBe(true);
   });

@@ -289,7 +289,7 @@ async function main(): Promise<void> {
           `${count} nodes, ${name}: ${rate(result.perSecond)} decisions/s (${rate(result.perCpuSecond)} per CPU-s, best batch ${rate(result.bestBatchPerSecond)}/s), p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms`,
         );
       }
-      // As in a running cluster, the node that got the container gets a new snapshot (Node.snapshot()), so
+      // As in a running cluster, the node that got the container reports a change (Node.watch), so
       // the next decision reads it again.
       const churn = await measure(build.pipeline, WORKLOADS['plain (-m 256m)']!, nodes, (placement) =>
         reportChange(placement.ranked[0]!.node),
@@ -332,7 +332,7 @@ async function main(): Promise<void> {
     '| --- | ---: | ---: | ---: | ---: |',
     ...[...series].map(([name, entry]) => growthRow(name, entry)),
     '',
-    "A pipeline that grows like the floor row is limited by reaching the nodes' data in memory (each node's objects lie apart in a heap of hundreds of MB), not by the work it does per node. The filters and strategies read per-node facts from the scheduler's NodeTable (compact columns, a few bytes per node), and a row is refilled only when its node hands out a new snapshot; the \"reports a change\" row gives the chosen node a new snapshot after every decision, as a driver's node does when it gets the container. At 10,000 nodes a decision reads about 650 KB of columns, which fits a core's L2 cache (1-2 MB on current server CPUs) but must be fetched again whenever the process resumes on the other core or after another process ran: decision times there are bimodal, so p10 and the best batch show the undisturbed cost best.",
+    "A pipeline that grows like the floor row is limited by reaching the nodes' data in memory (each node's objects lie apart in a heap of hundreds of MB), not by the work it does per node. The filters and strategies read per-node facts from the scheduler's NodeTable (compact columns, a few bytes per node), and nodes are read again only after they report a change through `Node.watch`; the \"reports a change\" row has the chosen node report one after every decision, as a driver's node does when it gets the container. At 10,000 nodes a decision reads about 650 KB of columns, which fits a core's L2 cache (1-2 MB on current server CPUs) but must be fetched again whenever the process resumes on the other core or after another process ran: decision times there are bimodal, so p10 and the best batch show the undisturbed cost best.",
     '',
     'Targets (issue 5) at 1,000 nodes × 30 containers: ≥ 5,000 decisions/s and p99 ≤ 2 ms.',
     '',

@@ -8,7 +8,7 @@ import { CoreErrors } from '../errors.js';
  * README's 'Moving to 2.0' has the details.
  */
 const CHANGES =
-  'plugin API 2.0 made Node.snapshot() required (Node.watch() is gone) and Discovery.register optional, split image ' +
+  'plugin API 2.0 made Node.snapshot() and Node.watch() required and Discovery.register optional, split image ' +
   'management (imagePull; imageManagement for import, load, tag and rmi), always passes Strategy.rank its NodeTable, and ' +
   'moved the web-extension and Docker wire types to @swarm/plugin-sdk/web and @swarm/plugin-sdk/docker';
 

@@ -17,9 +17,10 @@ type DerivedColumn = unknown[];
 /**
  * A NodeTable that follows a changing node list, one row per node's snapshot: row `i` holds the
  * facts of `snapshots[i]`, and every label and derived value in the row was read or worked out
- * from that snapshot. `sync(nodes)` before each decision asks every node for its snapshot (a
- * field read in a driver that keeps one) and refills a row only when its node hands out a
- * different snapshot.
+ * from that snapshot. `sync(nodes)` before each decision reads the snapshots of the nodes that may
+ * have changed (every node when the list itself changed, else the rows whose node reported a
+ * change through `watch`: at thousands of nodes, touching each node costs more than the decision),
+ * and refills a row only when its node hands out a different snapshot.
  */
 export class NodeColumns implements NodeTable {
   nodes: readonly Node[] = [];
@@ -41,18 +42,38 @@ export class NodeColumns implements NodeTable {
    * column of shared strings stays in the caches when filters compare them.
    */
   private interned = new Map<string, string>();
+  private readonly watching: boolean;
+  private unwatch: Array<() => void> = [];
+  private dirty: number[] = [];
+  private dirtyFlags = new Uint8Array(0);
   /** The caller's array the table was last built from or compared equal to, when it is frozen. */
   private frozenNodes: readonly Node[] | undefined;
 
+  /** With `watch: false` (one-off tables) nodes are never subscribed to; sync re-reads every row. */
+  constructor(options: { readonly watch?: boolean } = {}) {
+    this.watching = options.watch ?? true;
+  }
+
   /** A table of the nodes as they are now. */
   static of(nodes: readonly Node[]): NodeColumns {
-    return new NodeColumns().sync(nodes);
+    return new NodeColumns({ watch: false }).sync(nodes);
   }
 
   sync(nodes: readonly Node[]): this {
-    if (!this.sameNodes(nodes)) return this.rebuild(nodes);
-    for (let row = 0; row < nodes.length; row++) this.read(row);
+    if (!this.watching || !this.sameNodes(nodes)) return this.rebuild(nodes);
+    const dirty = this.dirty;
+    for (let k = 0; k < dirty.length; k++) {
+      this.dirtyFlags[dirty[k]!] = 0;
+      this.read(dirty[k]!);
+    }
+    dirty.length = 0;
     return this;
+  }
+
+  /** Stop watching the nodes (the table is then left as it was). */
+  release(): void {
+    for (const stop of this.unwatch) stop();
+    this.unwatch = [];
   }
 
   label(key: string): ReadonlyArray<string | undefined> {
@@ -104,6 +125,7 @@ export class NodeColumns implements NodeTable {
   }
 
   private rebuild(nodes: readonly Node[]): this {
+    this.release();
     const size = nodes.length;
     this.nodes = nodes.slice();
     this.frozenNodes = Object.isFrozen(nodes) ? nodes : undefined;
@@ -119,8 +141,23 @@ export class NodeColumns implements NodeTable {
     this.snapshots = new Array<NodeSnapshot | undefined>(size);
     this.labelColumns = new Map();
     this.derivedColumns = new Map();
-    for (let row = 0; row < size; row++) this.read(row);
+    this.dirty = [];
+    this.dirtyFlags = new Uint8Array(size);
+    for (let row = 0; row < size; row++) {
+      this.read(row);
+      if (this.watching) this.watchRow(row);
+    }
     return this;
+  }
+
+  private watchRow(row: number): void {
+    this.unwatch.push(
+      this.nodes[row]!.watch(() => {
+        if (this.dirtyFlags[row] === 1) return;
+        this.dirtyFlags[row] = 1;
+        this.dirty.push(row);
+      }),
+    );
   }
 
   private read(row: number): void {

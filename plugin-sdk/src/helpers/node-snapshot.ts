@@ -44,20 +44,30 @@ export function memoizeBySnapshot<V>(derive: (snapshot: NodeSnapshot) => V): (no
 
 /**
  * A driver's snapshots of one node: call `changed()` after every change, and `current(build)`
- * answers `snapshot()`, building a new snapshot only on the first read after a change.
+ * answers `snapshot()`, building a new snapshot only on the first read after a change; `watch`
+ * answers the node's `watch` (each `changed()` calls the listeners).
  */
 export class SnapshotVersions<S extends NodeSnapshot = NodeSnapshot> {
   private version = 0;
   private built: S | undefined;
+  private readonly listeners = new Set<() => void>();
 
-  /** Something the node answers changed: the next read builds a new snapshot. */
+  /** Something the node answers changed: the next read builds a new snapshot, and the watchers hear of it. */
   changed(): void {
     this.version++;
     this.built = undefined;
+    for (const listener of this.listeners) listener();
   }
 
   current(build: (version: number) => S): S {
     this.built ??= Object.freeze(build(this.version));
     return this.built;
+  }
+
+  watch(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 }

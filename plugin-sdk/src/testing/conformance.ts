@@ -92,11 +92,15 @@ export function filterConformance(filter: Filter, tester?: Tester, options: Conf
       name: `${filter.name}: answers the same from a table kept between decisions (derived columns included)`,
       run: () => {
         const kept = new NodeColumns();
-        for (const request of requests()) {
-          const fresh = evaluateFilter(filter, request, nodes);
-          for (let decision = 0; decision < 2; decision++) {
-            deepStrictEqual([...evaluateFilter(filter, request, nodes, kept.sync(nodes)).verdicts], [...fresh.verdicts]);
+        try {
+          for (const request of requests()) {
+            const fresh = evaluateFilter(filter, request, nodes);
+            for (let decision = 0; decision < 2; decision++) {
+              deepStrictEqual([...evaluateFilter(filter, request, nodes, kept.sync(nodes)).verdicts], [...fresh.verdicts]);
+            }
           }
+        } finally {
+          kept.release();
         }
       },
     },

@@ -73,6 +73,10 @@ function assertNode(node: Node): void {
   ok(Array.isArray(node.containers()) && Array.isArray(node.images()), `${label} containers() and images() are arrays`);
   strictEqual(node.container(`no-such-container-${randomBytes(4).toString('hex')}`), undefined, `${label} container(unknown)`);
   strictEqual(typeof node.snapshot, 'function', `${label} has snapshot() (required since plugin API 2.0)`);
+  strictEqual(typeof node.watch, 'function', `${label} has watch() (required since plugin API 2.0)`);
+  const stop = node.watch(() => undefined);
+  strictEqual(typeof stop, 'function', `${label} watch() returns the function that stops it`);
+  stop();
   assertSnapshot(node, node.snapshot(), label);
 }
 

@@ -236,12 +236,16 @@ class FakeNode implements Node {
   snapshot(): NodeSnapshot {
     return this.versions.current((version) => readSnapshot(this, version));
   }
+  /** A fake node never changes once built: listeners hear only `reportChange` calls. */
+  watch(listener: () => void): () => void {
+    return this.versions.watch(listener);
+  }
 }
 
 /**
- * Give a fake node a new snapshot, as a driver does after each placement. Fake nodes never change,
- * so the new snapshot holds the same facts with a higher version, and whoever keeps what it worked
- * out from the old one (the host's NodeTable) reads it again: benchmarks use it to measure that path.
+ * Tell whoever watches a fake node (the host's NodeTable) that it changed, as a driver does after
+ * each placement. Fake nodes never change, so this only gives the node a new snapshot (same facts,
+ * higher version) and makes it be read again: benchmarks use it to measure that path.
  */
 export function reportChange(node: Node): void {
   if (!(node instanceof FakeNode)) return;

@@ -167,6 +167,10 @@ export class KubeNode implements Node {
   snapshot(): NodeSnapshot {
     return this.versions.current((version) => readSnapshot(this, version));
   }
+
+  watch(listener: () => void): () => void {
+    return this.versions.watch(listener);
+  }
 }
 
 function nodeImage(image: k8s.V1ContainerImage, node: Node): Image[] {

@@ -203,4 +203,8 @@ export class MesosAgent implements Node {
   snapshot(): NodeSnapshot {
     return this.versions.current((version) => readSnapshot(this, version));
   }
+
+  watch(listener: () => void): () => void {
+    return this.versions.watch(listener);
+  }
 }

@@ -192,6 +192,11 @@ export class EngineNode implements Node {
     return this.engineEndpoint;
   }
 
+  /** Calls `listener` after every change to the node's snapshot. */
+  watch(listener: () => void): () => void {
+    return this.versions.watch(listener);
+  }
+
   labels(): Readonly<Record<string, string>> {
     return this.engineLabels;
   }

@@ -1,4 +1,4 @@
-import type { ClusterEvent, Node, NodeSnapshot } from '@swarm/plugin-sdk';
+import type { ClusterEvent, Node } from '@swarm/plugin-sdk';
 import type { ManagerView, WebStream } from '@swarm/plugin-sdk/web';
 import { presentNode } from './present.js';
 import type { ActivityItem, WireCluster } from './wire.js';
@@ -21,8 +21,7 @@ interface Tracked {
   readonly key: string;
   /** The node's column as JSON, until it changes. */
   json: string | undefined;
-  /** The node's snapshot its column was last sent for: a new one means the node changed. */
-  snapshot: NodeSnapshot;
+  stopWatching: (() => void) | undefined;
   seen: number;
 }
 
@@ -65,8 +64,8 @@ export interface LiveClusterDeps {
 
 /**
  * The cluster as live browsers see it: a snapshot when one connects, then the nodes that changed,
- * coalesced per tick. It follows the manager only while a browser is connected: the event stream
- * and, every tick, each node's snapshot (a node hands out a new one when it changes). A node's column is
+ * coalesced per tick. It follows the manager only while a browser is connected: nodes' `watch`
+ * and the event stream. A node's column is
  * serialized once per change, whatever the number of browsers.
  */
 export class LiveCluster {
@@ -154,6 +153,7 @@ export class LiveCluster {
     this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    for (const tracked of this.tracked.values()) tracked.stopWatching?.();
     this.tracked.clear();
     this.lookup.clear();
     this.dirty.clear();
@@ -189,32 +189,24 @@ export class LiveCluster {
       const tracked: Tracked = {
         key: `n${this.nextKey++}`,
         json: undefined,
-        snapshot: node.snapshot(),
+        stopWatching: undefined,
         seen: generation,
       };
       this.tracked.set(node, tracked);
       if (node.id !== '') this.lookup.set(node.id, node);
       this.lookup.set(node.addr, node);
+      tracked.stopWatching = node.watch(() => this.markDirty(node));
       this.dirty.add(node);
     }
     if (this.tracked.size === nodes.length) return;
     for (const [node, tracked] of this.tracked) {
       if (tracked.seen === generation) continue;
+      tracked.stopWatching?.();
       this.tracked.delete(node);
       this.dirty.delete(node);
       if (this.lookup.get(node.id) === node) this.lookup.delete(node.id);
       if (this.lookup.get(node.addr) === node) this.lookup.delete(node.addr);
       this.removed.push(tracked.key);
-    }
-  }
-
-  /** Marks the nodes that handed out a new snapshot since the last look. */
-  private readSnapshots(): void {
-    for (const [node, tracked] of this.tracked) {
-      const now = node.snapshot();
-      if (now === tracked.snapshot) continue;
-      tracked.snapshot = now;
-      this.markDirty(node);
     }
   }
 
@@ -227,7 +219,7 @@ export class LiveCluster {
 
   private tick(): void {
     this.syncMembership();
-    this.readSnapshots();
+    const now = Date.now();
     if (this.clients.size === 0) {
       // Lingering: changed nodes' JSON was dropped when they changed; nobody needs a message.
       this.dirty.clear();
@@ -251,7 +243,7 @@ export class LiveCluster {
       this.activity = [];
       this.broadcast(frame('activity', JSON.stringify(batch)));
     }
-    if (Date.now() - this.lastWrite >= this.keepAliveMs) this.broadcast(': keep-alive\n\n');
+    if (now - this.lastWrite >= this.keepAliveMs) this.broadcast(': keep-alive\n\n');
   }
 
   private snapshotFrame(): string {
@@ -265,7 +257,6 @@ export class LiveCluster {
 
   private sendSnapshot(client: Client): void {
     this.syncMembership();
-    this.readSnapshots();
     this.write(client, this.snapshotFrame());
   }
 

@@ -56,6 +56,10 @@ export class TestNode implements Node {
     return this.versions.current((version) => readSnapshot(this, version));
   }
 
+  watch(listener: () => void): () => void {
+    return this.versions.watch(listener);
+  }
+
   images() {
     return [];
   }

@@ -78,6 +78,10 @@ export class ${node} implements Node {
   snapshot(): NodeSnapshot {
     return this.versions.current((version) => readSnapshot(this, version));
   }
+  /** The scheduler reads the node again only after a call: \`changed()\` makes them. */
+  watch(listener: () => void): () => void {
+    return this.versions.watch(listener);
+  }
   changed(): void {
     this.versions.changed();
   }
