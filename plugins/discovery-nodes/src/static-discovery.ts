@@ -1,7 +1,9 @@
 import type { Discovery, DiscoveryEntry, DiscoveryWatcher } from '@swarm/plugin-sdk';
-import { NodesDiscoveryErrors } from './errors.js';
 
-/** A fixed list of engines: reported once, never changes. */
+/**
+ * A fixed list of engines: reported once, never changes. No `register`: the list is the URI, and
+ * `swarm join` says so for a discovery without it.
+ */
 export class StaticDiscovery implements Discovery {
   constructor(private readonly entries: readonly DiscoveryEntry[]) {}
 
@@ -15,10 +17,6 @@ export class StaticDiscovery implements Discovery {
         stopped = true;
       },
     };
-  }
-
-  register(addr: string): Promise<void> {
-    return Promise.reject(NodesDiscoveryErrors.fixedList({ addr }));
   }
 
   close(): Promise<void> {

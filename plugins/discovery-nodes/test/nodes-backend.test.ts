@@ -44,10 +44,8 @@ describe('nodes:// discovery', () => {
     expect((caught as Error).message).toBe(message);
   });
 
-  it('cannot register addresses', async () => {
-    await expect(new NodesDiscoveryBackend().open('h:1', options).register('h:2')).rejects.toMatchObject({
-      code: ErrorCodes.NOT_SUPPORTED,
-    });
+  it('offers no register: the list is the URI', () => {
+    expect(new NodesDiscoveryBackend().open('h:1', options).register).toBeUndefined();
   });
 
   it('registers the nodes scheme', () => {
