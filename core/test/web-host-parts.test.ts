@@ -91,7 +91,7 @@ function scriptedDiscovery(): { discovery: Discovery; entries(list: DiscoveryEnt
 }
 
 describe('monitored discovery', () => {
-  it('reports waiting, ok with the entry count, then failing until a few heartbeats pass without errors', () => {
+  it('reports driver until watched, then waiting, ok with the entry count, then failing until a few heartbeats pass without errors', () => {
     let now = 0;
     const scripted = scriptedDiscovery();
     const monitored = new MonitoredDiscovery({
@@ -100,6 +100,8 @@ describe('monitored discovery', () => {
       heartbeatMs: 1000,
       now: () => now,
     });
+    // opened for the leadership only, as with -c kubernetes: the driver finds its nodes itself
+    expect(monitored.status().state).toBe('driver');
     const delivered: number[] = [];
     monitored.watch(
       (entries) => delivered.push(entries.length),

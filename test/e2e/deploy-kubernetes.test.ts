@@ -457,11 +457,7 @@ describe('the managers in the cluster, with only their Role', () => {
     expect(plain, 'the API port now answers clients without a certificate: httpGet probes would do').not.toMatch(/^HTTP/);
   });
 
-  // Fails until the manager counts k8s:// as answered: with -c kubernetes the discovery is opened
-  // for the Lease only and the driver never watches it, so readyz says "[-]discovery failed: no
-  // answer from k8s:// yet" for ever (core/src/discovery/monitored-discovery.ts,
-  // core/src/embedding/readiness-checks.ts) and the Deployment's pods would never be Ready.
-  it.fails("pass the Deployment's readiness probe on the primary and the replica", async () => {
+  it("pass the Deployment's readiness probe on the primary and the replica", async () => {
     for (const manager of managers) expect(await runProbe(manager, 'readinessProbe')).toBe('');
   });
 

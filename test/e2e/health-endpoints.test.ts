@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 import { startEtcd, type Service } from '../harness/services.js';
+import { docker } from '../mesos-double/swarm-cli.js';
 
 // /_swarm/healthz and /_swarm/readyz, the probes an orchestrator (a unit's watchdog, a Kubernetes
 // Deployment, a Docker HEALTHCHECK) asks each manager. Engine 200, etcd on 26316-26317 and managers on
@@ -78,6 +79,26 @@ describe('manager health endpoints', () => {
     expect((await get(PLAIN, '/_swarm/readyz', 'HEAD')).status).toBe(200);
     // /_ping stays the Docker API's
     expect(await get(PLAIN, '/_ping')).toEqual({ status: 200, body: 'OK' });
+  });
+
+  it('serves the process and cluster numbers the web view shows as metrics', async () => {
+    const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    const before = (await get(PLAIN, '/_swarm/metrics')).body;
+    const run = await docker(PLAIN, 'run', '-d', '--name', 'counted', 'busybox:local', 'sleep', '60');
+    expect(run.code, run.stderr).toBe(0);
+    try {
+      const after = (await get(PLAIN, '/_swarm/metrics')).body;
+      expect(metric(after, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
+      expect(metric(after, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(1024 * 1024);
+      expect(metric(after, 'process_open_fds')).toBeGreaterThan(3);
+      expect(metric(after, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+      expect(metric(after, 'process_start_time_seconds')).toBeLessThanOrEqual(Date.now() / 1000);
+      expect(metric(after, 'swarm_containers{state="running"}')).toBe(metric(before, 'swarm_containers{state="running"}') + 1);
+      // create and start at least
+      expect(metric(after, 'swarm_events_total')).toBeGreaterThanOrEqual(metric(before, 'swarm_events_total') + 2);
+    } finally {
+      await docker(PLAIN, 'rm', '-f', 'counted');
+    }
   });
 
   it('says a manager whose discovery does not answer is alive but not ready, and why', async () => {

@@ -80,6 +80,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     readiness: options.readiness,
     draining: draining.signal,
   };
+  events.listen(() => api.metrics.countEvent());
   const router = buildRoutes();
   let mounted: MountedRoutes | undefined;
   const dispatcher = new Dispatcher({ api, router, options: { cors: options.settings.cors } });
@@ -93,6 +94,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     events.close();
     await mounted?.close();
     engines.close();
+    api.metrics.close();
     throw error;
   }
   options.logger.info(
@@ -118,6 +120,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       events.close();
       await Promise.all(listeners.map((listener) => listener.close()));
       engines.close();
+      api.metrics.close();
     },
   };
 }

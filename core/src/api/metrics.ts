@@ -1,7 +1,52 @@
+import { readdirSync } from 'node:fs';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Cluster, NodeStatus } from '@swarm/plugin-sdk';
 
 const NODE_STATUSES: readonly NodeStatus[] = ['pending', 'healthy', 'unhealthy', 'disconnected'];
+
+function nodesByStatus(cluster: Cluster): Record<NodeStatus, number> {
+  const counts: Record<NodeStatus, number> = { pending: 0, healthy: 0, unhealthy: 0, disconnected: 0 };
+  for (const node of cluster.nodes()) counts[node.status()]++;
+  return counts;
+}
+
+function containerCounts(cluster: Cluster): { total: number; running: number } {
+  let total = 0;
+  let running = 0;
+  for (const node of cluster.nodes()) {
+    const containers = node.containers();
+    total += containers.length;
+    for (const container of containers) if (container.state === 'running') running++;
+  }
+  return { total, running };
+}
+
+/** Open file descriptors (Linux's /proc; undefined elsewhere). */
+function openFds(): number | undefined {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The manager's numbers as `/_swarm/metrics` reports them, read at once (the web view shows these). */
+export interface MetricsSnapshot {
+  readonly uptimeSeconds: number;
+  readonly rssBytes: number;
+  readonly heapUsedBytes: number;
+  readonly openFds: number | undefined;
+  /** The event loop's delay p99 since the last scrape of the metrics, in seconds. */
+  readonly eventLoopDelayP99Seconds: number;
+  readonly nodes: Readonly<Record<NodeStatus, number>>;
+  readonly containers: { readonly total: number; readonly running: number };
+  readonly requests: number;
+  readonly errors: number;
+  readonly scheduled: number;
+  readonly failed: number;
+  readonly events: number;
+}
 
 /** The Prometheus metrics of one API server (own registry: two deployments in a process never mix). */
 export class ApiMetrics {
@@ -10,10 +55,21 @@ export class ApiMetrics {
   private readonly latency: Histogram<'method' | 'route'>;
   private readonly decisions: Counter<'kind' | 'result'>;
   private readonly pluginFailures: Counter<'kind' | 'name' | 'plugin'>;
+  private readonly clusterEvents: Counter;
   /** The same counts as plain numbers, for readers that cannot wait for prom-client's async collection. */
-  private readonly counts = { requests: 0, errors: 0, scheduled: 0, failed: 0 };
+  private readonly counts = { requests: 0, errors: 0, scheduled: 0, failed: 0, events: 0 };
+  private readonly started = Date.now();
+  private readonly loopDelay: IntervalHistogram;
 
-  constructor(cluster: Cluster) {
+  constructor(private readonly cluster: Cluster) {
+    this.loopDelay = monitorEventLoopDelay({ resolution: 20 });
+    this.loopDelay.enable();
+    this.processMetrics();
+    this.clusterEvents = new Counter({
+      name: 'swarm_events_total',
+      help: 'Cluster events seen (what docker events streams)',
+      registers: [this.registry],
+    });
     this.requests = new Counter({
       name: 'swarm_api_requests_total',
       help: 'Docker API requests answered, by method, route and status',
@@ -45,9 +101,19 @@ export class ApiMetrics {
       labelNames: ['status'],
       registers: [this.registry],
       collect() {
-        const counts = new Map<NodeStatus, number>(NODE_STATUSES.map((status) => [status, 0]));
-        for (const node of cluster.nodes()) counts.set(node.status(), (counts.get(node.status()) ?? 0) + 1);
-        for (const [status, count] of counts) this.set({ status }, count);
+        const counts = nodesByStatus(cluster);
+        for (const status of NODE_STATUSES) this.set({ status }, counts[status]);
+      },
+    });
+    new Gauge({
+      name: 'swarm_containers',
+      help: 'Containers of the cluster, by state (running, or any other)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const { total, running } = containerCounts(cluster);
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'other' }, total - running);
       },
     });
     new Gauge({
@@ -79,8 +145,86 @@ export class ApiMetrics {
     this.pluginFailures.inc({ kind, name, plugin });
   }
 
+  /**
+   * The process's own numbers under the names Prometheus' client libraries use, so existing
+   * dashboards read them; a chosen few rather than prom-client's whole default set.
+   */
+  private processMetrics(): void {
+    const registers = [this.registry];
+    const started = this.started;
+    const loopDelay = this.loopDelay;
+    new Gauge({
+      name: 'process_resident_memory_bytes',
+      help: 'Resident memory size in bytes',
+      registers,
+      collect() {
+        this.set(process.memoryUsage.rss());
+      },
+    });
+    new Gauge({
+      name: 'nodejs_heap_size_used_bytes',
+      help: 'JavaScript heap in use, in bytes',
+      registers,
+      collect() {
+        this.set(process.memoryUsage().heapUsed);
+      },
+    });
+    new Gauge({
+      name: 'process_start_time_seconds',
+      help: 'When the manager started, in seconds since the Unix epoch',
+      registers,
+      collect() {
+        this.set(Math.floor(started / 1000));
+      },
+    });
+    new Gauge({
+      name: 'process_open_fds',
+      help: 'Open file descriptors (sockets included)',
+      registers,
+      collect() {
+        const count = openFds();
+        if (count !== undefined) this.set(count);
+      },
+    });
+    new Gauge({
+      name: 'nodejs_eventloop_lag_p99_seconds',
+      help: "The 99th percentile of the event loop's delay since the last scrape, in seconds",
+      registers,
+      collect() {
+        this.set(loopDelay.percentile(99) / 1e9);
+        loopDelay.reset();
+      },
+    });
+  }
+
+  /** Stops watching the event loop (the server is closing). */
+  close(): void {
+    this.loopDelay.disable();
+  }
+
+  countEvent(): void {
+    this.clusterEvents.inc();
+    this.counts.events++;
+  }
+
   /** Requests, 5xx answers and placements (scheduled, failed) since the server started. */
   totals(): Readonly<{ requests: number; errors: number; scheduled: number; failed: number }> {
-    return { ...this.counts };
+    const { requests, errors, scheduled, failed } = this.counts;
+    return { requests, errors, scheduled, failed };
+  }
+
+  /** Every number the metrics report, computed as their collection computes it. */
+  snapshot(): MetricsSnapshot {
+    const memory = process.memoryUsage();
+    return {
+      uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
+      rssBytes: memory.rss,
+      heapUsedBytes: memory.heapUsed,
+      openFds: openFds(),
+      eventLoopDelayP99Seconds: this.loopDelay.percentile(99) / 1e9,
+      nodes: nodesByStatus(this.cluster),
+      containers: containerCounts(this.cluster),
+      ...this.counts,
+    };
   }
 }

@@ -24,6 +24,8 @@ export class MonitoredDiscovery implements Discovery {
   private readonly heartbeatMs: number;
   private readonly now: () => number;
 
+  /** Whether the driver asked for the entries at all: Kubernetes and Mesos find their nodes themselves. */
+  private watched = false;
   private entries: number | undefined;
   private updatedAt: number | undefined;
   private lastError: { message: string; at: number } | undefined;
@@ -43,6 +45,7 @@ export class MonitoredDiscovery implements Discovery {
   }
 
   watch(...[onEntries, onError]: Parameters<Discovery['watch']>): ReturnType<Discovery['watch']> {
+    this.watched = true;
     return this.inner.watch(
       (entries) => {
         this.entries = entries.length;
@@ -69,7 +72,8 @@ export class MonitoredDiscovery implements Discovery {
       error !== undefined && (this.updatedAt === undefined || error.at >= this.updatedAt) && this.now() - error.at < 3 * this.heartbeatMs;
     return {
       ...discoveryIdentity(this.uri),
-      state: failing ? 'failing' : this.updatedAt === undefined ? 'waiting' : 'ok',
+      // opened for the leadership only (-c kubernetes --replication): the driver reads the cluster itself
+      state: !this.watched ? 'driver' : failing ? 'failing' : this.updatedAt === undefined ? 'waiting' : 'ok',
       entries: this.entries,
       updatedAt: this.updatedAt,
       lastError: this.lastError?.message,

@@ -4,7 +4,6 @@ import {
   type ClusterEvent,
   type Container,
   type DeploymentConfig,
-  type NodeStatus,
   type Scheduler,
 } from '@swarm/plugin-sdk';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
@@ -65,11 +64,6 @@ function replicationStatus(config: DeploymentConfig, role: ManagerRole | undefin
 export function createManagerView(parts: ManagerViewParts): HostedManagerView {
   const { deployment, cluster, scheduler, metrics, role } = parts;
   const { config } = deployment;
-  const started = Date.now();
-  let events = 0;
-  const unsubscribe = cluster.subscribe(() => {
-    events++;
-  });
   return {
     version: parts.version,
     apiVersion: PLUGIN_API_VERSION,
@@ -94,30 +88,21 @@ export function createManagerView(parts: ManagerViewParts): HostedManagerView {
     plugins: () => pluginStatuses(deployment),
     discovery: () => deployment.discoveryStatus(),
     replication: () => replicationStatus(config, role),
+    // the numbers /_swarm/metrics serves, read the way its collection reads them
     metrics: (): ManagerMetrics => {
-      const nodes: Record<NodeStatus, number> = { pending: 0, healthy: 0, unhealthy: 0, disconnected: 0 };
-      let total = 0;
-      let running = 0;
-      for (const node of cluster.nodes()) {
-        nodes[node.status()]++;
-        const containers = node.containers();
-        total += containers.length;
-        for (const container of containers) if (container.state === 'running') running++;
-      }
-      const totals = metrics.totals();
-      const memory = process.memoryUsage();
+      const now = metrics.snapshot();
       return {
-        uptimeSeconds: Math.round((Date.now() - started) / 1000),
-        rssBytes: memory.rss,
-        heapUsedBytes: memory.heapUsed,
-        nodes,
-        containers: { total, running },
-        apiRequests: totals.requests,
-        apiErrors: totals.errors,
-        placements: { scheduled: totals.scheduled, failed: totals.failed },
-        events,
+        uptimeSeconds: now.uptimeSeconds,
+        rssBytes: now.rssBytes,
+        heapUsedBytes: now.heapUsedBytes,
+        nodes: now.nodes,
+        containers: now.containers,
+        apiRequests: now.requests,
+        apiErrors: now.errors,
+        placements: { scheduled: now.scheduled, failed: now.failed },
+        events: now.events,
       };
     },
-    close: unsubscribe,
+    close: () => undefined,
   };
 }
