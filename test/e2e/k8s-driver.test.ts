@@ -560,7 +560,7 @@ describe('swarm manage -c kubernetes', () => {
         'RBAC advice in docker info',
       );
       expect(row(await systemStatus(FORBIDDEN_PORT), 'Kubernetes Status')).toMatch(
-        /^Unavailable: .*forbidden.*\(RBAC: the user needs get, list, watch on nodes/,
+        /^Unavailable: .*forbidden.*\(RBAC: the user needs list, watch on nodes \(a ClusterRole\)/,
       );
       expect(limited.output()).toContain('forbidden');
     } finally {

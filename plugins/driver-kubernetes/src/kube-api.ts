@@ -11,9 +11,12 @@ export function apiError(error: unknown, what: string, server: string): Error {
       const body: unknown = typeof error.body === 'string' ? JSON.parse(error.body) : error.body;
       const text = (body as { message?: unknown } | undefined)?.message;
       if (typeof text === 'string' && text !== '') message = text;
+      else message = `${message} (HTTP ${status})`;
     } catch {
       // not a Status body: keep the client's text
+      message = `${message} (HTTP ${status})`;
     }
+    if (status === 403) message = `${message}; the manager's user lacks this permission (the driver README lists the RBAC it needs)`;
     const httpStatus = status === 404 || status === 409 ? status : status === 400 || status === 422 ? 400 : 500;
     return KubernetesErrors.apiRefused({ status, message, what }, { httpStatus, cause: error, details: { kubernetesStatus: status } });
   }

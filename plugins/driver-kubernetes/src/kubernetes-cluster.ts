@@ -550,7 +550,7 @@ function explainApiError(error: string): string {
   if (/\b401\b|Unauthorized/i.test(error))
     return `${error} (the credentials were refused: check the kubeconfig's user or the service account token)`;
   if (/\b403\b|forbidden/i.test(error)) {
-    return `${error} (RBAC: the user needs get, list, watch on nodes and get, list, watch, create, delete, patch on pods, pods/binding, pods/log, pods/exec, pods/attach and services in the namespace)`;
+    return `${error} (RBAC: the user needs list, watch on nodes (a ClusterRole), and in the namespace get, list, watch, create, delete, patch on pods, create on pods/binding, get on pods/log, get, create on pods/exec and pods/attach, list, create, delete on services and configmaps; see the driver README)`;
   }
   if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up|Premature close/i.test(error))
     return `${error} (is the API server up, and is the kubeconfig's server address right?)`;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as k8s from '@kubernetes/client-node';
 import { KubernetesErrors } from '../errors.js';
-import { apiStatus } from '../kube-api.js';
+import { apiError, apiStatus } from '../kube-api.js';
 import type { PodContainer } from '../pod-container.js';
 import { parseQuantity } from '../quantity.js';
 
@@ -46,15 +46,19 @@ export async function serveStats(
       })) as PodMetrics;
     } catch (error) {
       const status = apiStatus(error);
-      if (status === 404 && !(await metricsServed(config))) {
-        throw KubernetesErrors.notServed({
-          what: 'docker stats',
-          why: 'the cluster serves no metrics.k8s.io API (install metrics-server)',
-        });
+      if (status === 404) {
+        if (!(await metricsServed(config))) {
+          throw KubernetesErrors.notServed({
+            what: 'docker stats',
+            why: 'the cluster serves no metrics.k8s.io API (install metrics-server)',
+          });
+        }
+        return undefined; // metrics-server has not scraped the pod yet
       }
       if (status === 503)
         throw KubernetesErrors.notServed({ what: 'docker stats', why: 'the metrics.k8s.io API is unavailable (metrics-server)' });
-      return undefined; // not scraped yet
+      // a refusal (RBAC: get on pods in metrics.k8s.io) or a failure is said, never shown as zeros
+      throw apiError(error, `read the metrics of pod ${container.podName}`, config.getCurrentCluster()?.server ?? 'the API server');
     }
   };
   const cpus = container.node.totalCpus() || 1;
