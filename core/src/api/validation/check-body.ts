@@ -1,6 +1,6 @@
-import type { z } from 'zod';
 import { CoreErrors } from '../../errors.js';
 import { valueAt } from '../../util/value-at.js';
+import type { GoType } from './go-types.js';
 
 /** Go's names for a JSON value's kind, with the number when it cannot fit an integer field. */
 function jsonKind(value: unknown, goType: string): string {
@@ -15,14 +15,12 @@ function jsonKind(value: unknown, goType: string): string {
  * Checks a decoded request body against its Engine API type; a mismatch is refused with 400 in
  * the words of Go's decoder, naming the field's path (`HostConfig.PortBindings.80/tcp.0.HostPort`).
  */
-export function checkBody<T extends Record<string, unknown>>(body: T, schema: z.ZodType): T {
-  const result = schema.safeParse(body);
-  if (result.success) return body;
-  const issue = result.error.issues[0]!;
-  const goType = issue.message;
+export function checkBody<T extends Record<string, unknown>>(body: T, type: GoType): T {
+  const found = type.check(body);
+  if (!found) return body;
   throw CoreErrors.bodyFieldInvalid({
-    kind: jsonKind(valueAt(body, issue.path), goType),
-    field: issue.path.map(String).join('.'),
-    type: goType,
+    kind: jsonKind(valueAt(body, found.path), found.type),
+    field: found.path.map(String).join('.'),
+    type: found.type,
   });
 }

@@ -1,43 +1,123 @@
-import { z } from 'zod';
-
 /**
- * Zod schemas for the Go types of the Engine API's request bodies, as dockerd's JSON decoder takes
- * them: every field may be absent or `null` (Go keeps the zero value), unknown fields are ignored,
- * and a wrong kind is refused. Each schema's error is the Go type's name, which check-body.ts puts
- * into Go's own wording.
+ * The Go types of the Engine API's request bodies, as dockerd's JSON decoder takes them: every
+ * field may be absent or `null` (Go keeps the zero value), unknown fields are ignored, and a wrong
+ * kind is refused. A mismatch names the Go type, which check-body.ts puts into Go's own wording.
+ *
+ * Written out by hand rather than with a schema library: these few kinds are all the bodies need,
+ * and a library's code and schema objects would be most of what a small manager keeps in memory
+ * for them (issue 34). core/test/go-types.test.ts holds these checks to what the zod schemas they
+ * replace answered.
  */
 
-type Shape = Record<string, z.ZodType>;
+/** Where a value does not decode: the path to it and its Go type's name. */
+export interface GoMismatch {
+  readonly path: Array<string | number>;
+  readonly type: string;
+}
+
+export interface GoType {
+  /** The first mismatch in `value` (depth-first, in field order), or undefined when it decodes. */
+  check(value: unknown): GoMismatch | undefined;
+}
+
+type Shape = Record<string, GoType>;
+
+const mismatch = (type: string): GoMismatch => ({ path: [], type });
+
+/** A mismatch found at `key` of the value being checked, as seen from that value. */
+function under(key: string | number, found: GoMismatch): GoMismatch {
+  found.path.unshift(key);
+  return found;
+}
+
+/** A JSON object (not an array, not null). */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A field as Go decodes it: absent and `null` both leave the zero value. */
-function field<T extends z.ZodType>(schema: T) {
-  return schema.nullable().optional();
+function field(type: GoType): GoType {
+  return { check: (value) => (value === undefined || value === null ? undefined : type.check(value)) };
 }
 
-export const goString = field(z.string({ error: 'string' }));
-export const goBool = field(z.boolean({ error: 'bool' }));
-export const goInt = field(z.number({ error: 'int64' }).int({ error: 'int64' }));
-export const goUint = field(z.number({ error: 'uint64' }).int({ error: 'uint64' }).nonnegative({ error: 'uint64' }));
-export const goStrings = field(z.array(z.string({ error: 'string' }), { error: '[]string' }));
-export const goStringMap = field(z.record(z.string(), z.string({ error: 'string' }).nullable(), { error: 'map[string]string' }));
+function scalar(name: string, accepts: (value: unknown) => boolean): GoType {
+  return field({ check: (value) => (accepts(value) ? undefined : mismatch(name)) });
+}
+
+/** JavaScript numbers hold integers exactly up to 2^53; a larger one in a body is refused rather than rounded. */
+const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+
+function list(name: string, element: GoType): GoType {
+  return {
+    check: (value) => {
+      if (!Array.isArray(value)) return mismatch(name);
+      for (let index = 0; index < value.length; index++) {
+        const found = element.check(value[index]);
+        if (found) return under(index, found);
+      }
+      return undefined;
+    },
+  };
+}
+
+function map(name: string, element: GoType): GoType {
+  return {
+    check: (value) => {
+      if (!isObject(value)) return mismatch(name);
+      for (const key of Object.keys(value)) {
+        // A `__proto__` key is never read into the decoded object, so it is not checked either.
+        if (key === '__proto__') continue;
+        const found = element.check(value[key]);
+        if (found) return under(key, found);
+      }
+      return undefined;
+    },
+  };
+}
+
+function struct(name: string, shape: Shape): GoType {
+  const fields = Object.entries(shape);
+  return {
+    check: (value) => {
+      if (!isObject(value)) return mismatch(name);
+      for (const [key, type] of fields) {
+        const found = type.check(value[key]);
+        if (found) return under(key, found);
+      }
+      return undefined;
+    },
+  };
+}
+
+const anything: GoType = { check: () => undefined };
+const nullableString: GoType = scalar('string', (value) => typeof value === 'string');
+const string: GoType = { check: (value) => (typeof value === 'string' ? undefined : mismatch('string')) };
+
+export const goString = nullableString;
+export const goBool = scalar('bool', (value) => typeof value === 'boolean');
+export const goInt = scalar('int64', isInteger);
+export const goUint = scalar('uint64', (value) => isInteger(value) && value >= 0);
+export const goStrings = field(list('[]string', string));
+export const goStringMap = field(map('map[string]string', nullableString));
 /** Docker's `map[string]struct{}` sets (ExposedPorts, Volumes): values are ignored. */
-export const goSet = field(z.record(z.string(), z.unknown(), { error: 'map[string]struct {}' }));
+export const goSet = field(map('map[string]struct {}', anything));
 /** Docker's `strslice.StrSlice`: one string or a list of them. */
-export const goStrSlice = field(z.union([z.string(), z.array(z.string())], { error: 'strslice.StrSlice' }));
+export const goStrSlice = scalar(
+  'strslice.StrSlice',
+  (value) => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+);
 
-export function goStruct(name: string, shape: Shape) {
-  return field(z.looseObject(shape, { error: name }));
+export function goStruct(name: string, shape: Shape): GoType {
+  return field(struct(name, shape));
 }
 
-export function goList(name: string, element: z.ZodType) {
-  return field(z.array(element, { error: name }));
+export function goList(name: string, element: GoType): GoType {
+  return field(list(name, element));
 }
 
-export function goMap(name: string, value: z.ZodType) {
-  return field(z.record(z.string(), value, { error: name }));
+export function goMap(name: string, value: GoType): GoType {
+  return field(map(name, value));
 }
 
 /** A request body: an object whose fields follow `shape`. */
-export function goBody(name: string, shape: Shape) {
-  return z.looseObject(shape, { error: name });
+export function goBody(name: string, shape: Shape): GoType {
+  return struct(name, shape);
 }
