@@ -2,6 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { Campaign, CampaignHandlers, LeaderElection, LeaderFollower } from '@swarm/plugin-sdk';
 import { KubernetesErrors } from './errors.js';
 import { apiError, apiStatus } from './kube-api.js';
+import { watchLease } from './lease-watch.js';
 
 interface LeaseState {
   holder: string | undefined;
@@ -42,7 +43,7 @@ export class LeaseElection implements LeaderElection {
   private readonly name: string;
 
   constructor(
-    config: k8s.KubeConfig,
+    private readonly config: k8s.KubeConfig,
     private readonly options: { namespace: string; key: string; ttlSeconds: number },
   ) {
     this.api = config.makeApiClient(k8s.CoordinationV1Api);
@@ -137,16 +138,34 @@ export class LeaseElection implements LeaderElection {
         }
       }
     };
+    let running = false;
     const loop = async (): Promise<void> => {
-      if (stopped) return;
-      await round();
+      if (stopped || running) return;
+      running = true;
+      clearTimeout(timer);
+      try {
+        await round();
+      } finally {
+        running = false;
+      }
       if (!stopped) timer = setTimeout(() => void loop(), this.periodMs);
     };
     void loop();
+    // a released or expired-and-rewritten lease is taken at once, not at the next poll
+    const watch = watchLease(
+      this.config,
+      this.options.namespace,
+      this.name,
+      () => {
+        if (!leader) void loop();
+      },
+      (error) => handlers.onWarning?.(`cannot watch lease ${this.key}, polling every ${Math.round(this.periodMs)} ms: ${error.message}`),
+    );
     return {
       isLeader: () => leader,
       resign: async () => {
         stopped = true;
+        watch.stop();
         clearTimeout(timer);
         if (!leader) return;
         leader = false;
@@ -178,8 +197,11 @@ export class LeaseElection implements LeaderElection {
     let stopped = false;
     let last: string | undefined | null = null;
     let timer: NodeJS.Timeout | undefined;
+    let polling = false;
     const poll = async (): Promise<void> => {
-      if (stopped) return;
+      if (stopped || polling) return;
+      polling = true;
+      clearTimeout(timer);
       try {
         const state = await this.read();
         const current = state.holder && state.expiresAt > Date.now() ? state.holder : undefined;
@@ -190,12 +212,21 @@ export class LeaseElection implements LeaderElection {
       } catch (error) {
         onError(error as Error);
       }
+      polling = false;
       if (!stopped) timer = setTimeout(() => void poll(), this.periodMs);
     };
     void poll();
+    const watch = watchLease(
+      this.config,
+      this.options.namespace,
+      this.name,
+      () => void poll(),
+      () => undefined,
+    );
     return {
       stop: () => {
         stopped = true;
+        watch.stop();
         clearTimeout(timer);
       },
     };
