@@ -2,7 +2,7 @@
 # Installs the Debian packages swarm's tests and local cluster use, when missing (run as root).
 # Node.js 20+ and npm are expected to be present already.
 set -euo pipefail
-packages=(docker.io busybox-static zookeeper etcd-server etcd-client docker-registry docker-compose python3-docker iproute2 openssl curl util-linux chromium fonts-dejavu-core systemd)
+packages=(docker.io busybox-static debootstrap zookeeper etcd-server etcd-client docker-registry docker-compose python3-docker iproute2 openssl curl util-linux chromium fonts-dejavu-core systemd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
