@@ -16,7 +16,10 @@ const FIXTURE = join(REPO, 'test', 'fixtures', 'third-party-plugin');
 const SWARM = join(REPO, 'core', 'bin', 'swarm.js');
 const PORT = 23001;
 const BROKEN_PORT = 23006;
-const INCOMPATIBLE = `plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^3.0.0, this swarm provides ${PLUGIN_API_VERSION}`;
+const INCOMPATIBLE =
+  `plugin "swarm-plugin-maintenance@2.1.0" requires plugin API ^3.0.0, this swarm provides ${PLUGIN_API_VERSION}; ` +
+  `either upgrade swarm (@swarm/core) to a version that provides plugin API ^3.0.0, or install a version of ` +
+  `swarm-plugin-maintenance built for plugin API ${PLUGIN_API_VERSION} (one whose apiVersion range includes ${PLUGIN_API_VERSION})`;
 
 let work: string;
 let maintenance: Testbed;
@@ -103,6 +106,7 @@ describe('a third-party filter installed from its npm tarball', () => {
     const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(rows.find((row) => row.name === 'swarm-plugin-maintenance')).toEqual({
       name: 'swarm-plugin-maintenance',
+      package: 'swarm-plugin-maintenance',
       version: '1.2.0',
       kinds: ['filter'],
       provides: ['filter maintenance'],
