@@ -146,8 +146,12 @@ EOF
   chroot "$root" /usr/local/bin/node --version >/dev/null || die "the Node.js binary does not run in the base"
 
   # /dev, /proc and /sys are the engine's to fill; numeric owners so the host's names do not matter
-  tar --numeric-owner --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' -C "$root" -cf "$out.part" .
-  mv "$out.part" "$out"
+  # written under a private name and renamed: two builds may make the base at the same time
+  local part
+  part=$(mktemp "$out.XXXXXX")
+  tar --numeric-owner --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' -C "$root" -cf "$part" .
+  chmod 644 "$part"
+  mv "$part" "$out"
   rm -rf "$root"
 }
 
