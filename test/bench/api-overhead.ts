@@ -9,18 +9,25 @@
  *     replaying the manager's 300 rows vs engine 113's 100 (what the CLI alone costs for 3× the rows).
  * Also the manager's own CPU time (user + system, from /proc) per 50 MB of logs, which the
  * machine's load disturbs far less than wall times.
- * Engines 112-115 and ports 25120-25121 (engine 112 is shared with test/e2e/api-endpoints.test.ts:
- * do not run both at once). Adds a section to test/bench/results/api-overhead.md, newest first.
+ * And the manager's settled RSS (issue 34): `swarm manage` as users start it (core/bin/swarm.js, the
+ * launcher, which runs the bundled CLI) over engines 113-115 (300 containers), the default plugins,
+ * read from /proc after all engines are healthy, a `docker info` and a `docker ps -a` and a few
+ * seconds of quiet; BENCH_RSS_RUNS times (3), min / median / max, next to a bare `node` and a
+ * `node:http` server (what any Node.js process of this machine holds).
+ * Engines 112-115 (BENCH_API_FIRST=<i> takes i..i+3) and ports 25120-25123 (engine 112 is shared
+ * with test/e2e/api-endpoints.test.ts: do not run both at once). Adds a section to test/bench/results/api-overhead.md, newest first.
  *
  * BENCH_SWARM_ROOT=<repository root> runs the manager of another built tree (e.g. a copy with a
- * proposed driver change) against the same engines and CLI.
+ * proposed driver change) against the same engines and CLI. BENCH_RSS_BEFORE=<repository root>
+ * measures the RSS of another built tree's manager too, alternating with this tree's (e.g. the
+ * commit before a change, in a `git worktree` built with `npm run build`).
  *
- *   npx tsc -b core && npx tsc -p test/bench && node test/bench/dist/api-overhead.js
+ *   npm run build && npx tsc -p test/bench && node test/bench/dist/api-overhead.js
  */
 import { execFile, spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -32,11 +39,18 @@ const TESTBED = here('../../testbed/testbed.sh');
 const SWARM = process.env['BENCH_SWARM_ROOT']
   ? `${process.env['BENCH_SWARM_ROOT']}/core/dist/cli/bin.js`
   : here('../../../core/dist/cli/bin.js');
+const ROOT = process.env['BENCH_SWARM_ROOT'] ?? here('../../..');
 const RESULTS = here('../results/api-overhead.md');
+const RSS_RUNS = Number(process.env['BENCH_RSS_RUNS'] ?? 3);
+const RSS_BEFORE = process.env['BENCH_RSS_BEFORE'];
+const RSS_PORT = 25122;
+const FLOOR_PORT = 25123;
+const RSS_SETTLE_MS = 5_000;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const LOG_BYTES = 50 * 1024 * 1024;
-const ONE = 112;
-const THREE = [113, 114, 115];
+// BENCH_API_FIRST moves the four engines (e.g. beside a test run that holds 112-115).
+const ONE = Number(process.env['BENCH_API_FIRST'] ?? 112);
+const THREE = [ONE + 1, ONE + 2, ONE + 3];
 const KEPT_RUNS = 6;
 const RUN_HEADING = '## Run ';
 const NOTES_HEADING = '## Notes';
@@ -168,6 +182,9 @@ async function timeRun(host: string, args: string[], exits: boolean, started: st
 
 interface BenchManager {
   host: string;
+  pid: number;
+  /** Settles once the process has ended. */
+  exited: Promise<void>;
   /** User + system CPU time the manager process used so far. */
   cpuMs(): number;
   stop(): void;
@@ -179,17 +196,26 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-async function startManager(port: number, engines: number[]): Promise<BenchManager> {
+async function startManager(port: number, engines: number[], cli = SWARM): Promise<BenchManager> {
   const discovery = engines.map((index) => `127.0.0.${index + 1}:2375`).join(',');
-  const child = spawn(process.execPath, [SWARM, 'manage', '-H', `tcp://127.0.0.1:${port}`, discovery], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [cli, 'manage', '-H', `tcp://127.0.0.1:${port}`, discovery], { stdio: 'ignore' });
   const host = `tcp://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let attempt = 0; attempt < 150; attempt++) {
     try {
       const { stdout } = await run('docker', ['-H', host, 'info', '--format', '{{json .SystemStatus}}'], { env: cliEnv() });
       const healthy = (JSON.parse(stdout) as Array<[string, string]>).filter(
         ([key, value]) => key.trim() === '└ Status' && value === 'Healthy',
       );
-      if (healthy.length === engines.length) return { host, cpuMs: () => processCpuMs(child.pid!), stop: () => child.kill('SIGTERM') };
+      if (healthy.length === engines.length) {
+        return {
+          host,
+          pid: child.pid!,
+          exited,
+          cpuMs: () => processCpuMs(child.pid!),
+          stop: () => child.kill('SIGTERM'),
+        };
+      }
     } catch {
       // not listening yet
     }
@@ -197,6 +223,103 @@ async function startManager(port: number, engines: number[]): Promise<BenchManag
   }
   child.kill('SIGKILL');
   throw new Error(`manager on ${port} never saw ${engines.length} healthy engines`);
+}
+
+/** Resident memory of a process from /proc, in kB: all of it, anonymous, and file-backed (mostly the node binary's pages). */
+interface Rss {
+  total: number;
+  anon: number;
+  file: number;
+}
+
+function processRss(pid: number): Rss {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, RSS_SETTLE_MS));
+
+/**
+ * The settled RSS of `swarm manage` from the tree at `root`, started as users start it (its
+ * launcher): all engines healthy, one `docker info` and one `docker ps -a`, then a few seconds of quiet.
+ */
+async function managerRss(root: string): Promise<Rss> {
+  const manager = await startManager(RSS_PORT, THREE, `${root}/core/bin/swarm.js`);
+  try {
+    await run('docker', ['-H', manager.host, 'info'], { env: cliEnv() });
+    await run('docker', ['-H', manager.host, 'ps', '-a'], { env: cliEnv(), maxBuffer: 16 * 1024 * 1024 });
+    await settle();
+    return processRss(manager.pid);
+  } finally {
+    manager.stop();
+    await manager.exited;
+  }
+}
+
+/** The same reading for a Node.js process that runs `script` (the floor any Node.js program of this machine starts from). */
+async function nodeRss(script: string, exercise?: () => Promise<void>): Promise<Rss> {
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await exercise?.();
+    await settle();
+    return processRss(child.pid!);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+const HTTP_FLOOR = `require('node:http').createServer((req, res) => res.end(JSON.stringify({ ok: true, url: req.url }))).listen(${FLOOR_PORT}, '127.0.0.1')`;
+
+/** Which CLI the launcher of `root` runs: the bundle while it is newer than tsc's output (core/bin/swarm.js). */
+function launcherRuns(root: string): string {
+  const mtime = (path: string) => statSync(`${root}/core/${path}`, { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
+  return mtime('dist/bundle/swarm.js') >= mtime('dist/.tsbuildinfo')
+    ? 'the bundled CLI'
+    : 'the compiled CLI (the bundle is older: run `npm run build`)';
+}
+
+interface RssRow {
+  name: string;
+  values: Rss[];
+}
+
+async function measureRss(): Promise<RssRow[]> {
+  const trees = [{ name: `swarm manage (${launcherRuns(ROOT)})`, root: ROOT }];
+  if (RSS_BEFORE) {
+    trees.push({ name: `swarm manage before: commit ${await commitLabel(RSS_BEFORE)} (${launcherRuns(RSS_BEFORE)})`, root: RSS_BEFORE });
+  }
+  const rows: RssRow[] = [
+    ...trees.map((tree) => ({ name: tree.name, values: [] as Rss[] })),
+    { name: 'bare `node`, idle', values: [] },
+    { name: '`node:http` server after 20 answers', values: [] },
+  ];
+  for (let round = 0; round < RSS_RUNS; round++) {
+    // Alternating, so drifting load and page cache hit every tree alike.
+    for (const [index, tree] of trees.entries()) rows[index]!.values.push(await managerRss(tree.root));
+    rows[trees.length]!.values.push(await nodeRss('setInterval(() => {}, 1000)'));
+    rows[trees.length + 1]!.values.push(
+      await nodeRss(HTTP_FLOOR, async () => {
+        for (let call = 0; call < 20; call++) await timeApi(`tcp://127.0.0.1:${FLOOR_PORT}`, '/v1.41/info');
+      }),
+    );
+  }
+  return rows;
+}
+
+function rssTable(rows: readonly RssRow[]): string[] {
+  const mb = (kb: number) => (kb / 1024).toFixed(1);
+  return [
+    '| process | RSS min / median / max | anonymous (median) | file-backed (median) | runs (MB) |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map(({ name, values }) => {
+      const totals = values.map((value) => value.total);
+      return `| ${name} | ${mb(Math.min(...totals))} / ${mb(median(totals))} / ${mb(Math.max(...totals))} MB | ${mb(median(values.map((value) => value.anon)))} MB | ${mb(median(values.map((value) => value.file)))} MB | ${totals.map(mb).join(', ')} |`;
+    }),
+  ];
 }
 
 interface Case {
@@ -217,8 +340,8 @@ async function measure(name: string, front: () => Promise<number>, direct: () =>
   return result;
 }
 
-function commitLabel(): Promise<string> {
-  return run('git', ['describe', '--always', '--dirty'], { cwd: here('../../..') }).then(
+function commitLabel(cwd = here('../../..')): Promise<string> {
+  return run('git', ['describe', '--always', '--dirty'], { cwd }).then(
     ({ stdout }) => stdout.trim(),
     () => 'unknown',
   );
@@ -242,11 +365,11 @@ function resultsText(runSection: string): string {
   return [
     '# Docker API front overhead',
     '',
-    'Command: `npm run bench:api` (= `npm run bench:build && node test/bench/dist/api-overhead.js`)',
+    'Command: `npm run bench:api` (= `npm run build && tsc -p test/bench && node test/bench/dist/api-overhead.js`; with `BENCH_RSS_BEFORE=<a built tree>` the RSS of that tree is measured alongside)',
     '',
     `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly, engines ${ONE}-${THREE[THREE.length - 1]} of the testbed. The 2-core machine is shared with other work (see the load averages), so wall times are noisy; the manager's CPU time per 50 MB of logs is the steadier measure of the front's own cost. Each run adds a section (newest first); \`## Notes\` sections are kept as written.`,
     '',
-    "Targets (#4, #13): ratio ≤ 1.10 for run (exiting and long-running) and logs; `ps -a` over 3 engines × 100 ≤ 1.10 × one engine's `ps -a` of 100.",
+    "Targets (#4, #13): ratio ≤ 1.10 for run (exiting and long-running) and logs; `ps -a` over 3 engines × 100 ≤ 1.10 × one engine's `ps -a` of 100. (#34) The manager's settled RSS over 3 engines × 100 containers ≤ 50 MB.",
     '',
     ...earlier.notes.map((section) => `${section}\n`),
     runSection,
@@ -266,6 +389,8 @@ async function main(): Promise<void> {
     managers.push(one);
     const three = await startManager(25121, THREE);
     managers.push(three);
+    const rss = await measureRss();
+    process.stdout.write(`${rssTable(rss).join('\n')}\n`);
 
     const logger = (
       await run(
@@ -362,6 +487,10 @@ async function main(): Promise<void> {
       ...rows,
       '',
       `Manager CPU (user + system) per \`docker logs\` of 50 MB: median ${median(logsCpu.slice(1)).toFixed(0)} ms (runs: ${logsCpu.map((value) => value.toFixed(0)).join(', ')} ms; the first is the warm-up).`,
+      '',
+      `Settled RSS (issue 34, target ≤ 50 MB): the manager over engines ${THREE.join(', ')} (3 × 100 containers, default plugins), read ${RSS_SETTLE_MS / 1000} s after a \`docker info\` and a \`docker ps -a\` once all were healthy; ${RSS_RUNS} runs, alternating.`,
+      '',
+      ...rssTable(rss),
     ].join('\n');
     const text = resultsText(section);
     writeFileSync(RESULTS, text);
