@@ -1,4 +1,4 @@
-import type { ForwardedRoute } from './index.js';
+import type { ForwardedRoute } from './forwarded-request.js';
 
 const TRUE = new Set(['1', 'true', 'True', 'TRUE']);
 const FALSE = new Set(['0', 'false', 'False', 'FALSE']);

@@ -24,36 +24,17 @@
  * are a driver's own calls to its engines (many container inspects on one connection), not a
  * client's request passed on, and drivers are plugins, which import only the SDK.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { hasNoBody, pipeFramedFromEngine } from './framed-pipe.js';
 import { proxyToEngine } from './proxy.js';
 import { rawStreamFromEngine } from './raw-stream.js';
 import { tunnelToEngine } from './tunnel.js';
 import { endsOnlyWhenCut } from './endless-streams.js';
+import type { ForwardedRequest, ForwardedRoute } from './forwarded-request.js';
 import { AfterHead, AnyBoundary, DockerFrameBoundaries } from './stream-boundaries.js';
 
 export { EngineClients } from './engine-clients.js';
-
-/** The client's side of one forwarded request. */
-export interface ForwardedRequest {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  /** Set when the client asked to upgrade the connection. */
-  readonly upgrade?: { readonly socket: Duplex; readonly head: Buffer } | undefined;
-  /** Fires when the manager stops: endless streams (see endless-streams.ts) then end at a clean boundary. */
-  readonly draining?: AbortSignal | undefined;
-}
-
-/** Which route a forwarded request came in on, as far as the transport depends on it (the table above). */
-export type ForwardedRoute =
-  /** `tty`: the container's; its attach stream is then raw bytes, else Docker's multiplexed frames. */
-  | { readonly kind: 'container'; readonly operation: string; readonly tty?: boolean }
-  | { readonly kind: 'exec'; readonly operation: string }
-  | { readonly kind: 'image-save' }
-  | { readonly kind: 'primary' }
-  | { readonly kind: 'call' };
+export type { ForwardedRequest, ForwardedRoute } from './forwarded-request.js';
 
 export type Transport = 'tunnel' | 'raw-stream' | 'framed-pipe' | 'proxy';
 
