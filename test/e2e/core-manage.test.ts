@@ -88,7 +88,8 @@ describe('swarm manage with the built-in plugins on real engines', () => {
     await docker(manager.host, 'run', '-d', '--name', 'web1', '-p', '8080:80', 'busybox:local', 'httpd', '-f', '-p', '80');
     await docker(manager.host, 'run', '-d', '--name', 'web2', '-p', '8080:80', 'busybox:local', 'httpd', '-f', '-p', '80');
     const full = await swarmCli('schedule', '--explain', '-H', manager.host, '-p', '8080:80', 'busybox:local');
-    expect(full.code).toBe(0);
+    // exit status 1: refused (0 placed, 2 error)
+    expect(full.code).toBe(1);
     expect(full.stdout).toMatch(/^node3\s+no\s+-\s+-\s+port: /m);
     expect(full.stdout).toMatch(/^node4\s+no\s+-\s+-\s+port: /m);
     expect(full.stdout).toMatch(/^0\/2 nodes are available/m);

@@ -488,7 +488,7 @@ describe('swarm manage -c kubernetes', () => {
   });
 
   it('elects one primary among replicated managers through a Lease; the replica forwards and takes over from a killed primary', async () => {
-    const replicated = (port: number) =>
+    const replicated = (port: number, ttl = '3s') =>
       startManager({
         discovery: 'k8s://',
         port,
@@ -502,7 +502,7 @@ describe('swarm manage -c kubernetes', () => {
           '--advertise',
           `127.0.0.1:${port}`,
           '--replication-ttl',
-          '3s',
+          ttl,
         ],
       });
     const role = async (port: number) => row(await systemStatus(port), 'Role');
@@ -543,18 +543,20 @@ describe('swarm manage -c kubernetes', () => {
       expect(Date.now() - killed).toBeLessThan(3_000 + 5_000);
       expect(await listed(REPLICA_PORTS[1])).toEqual(before);
       expect((await docker(REPLICA_PORTS[1], 'rm', '-f', 'forwarded', 'kept-1', 'kept-2')).code).toBe(0);
-      // SIGTERM: the primary hands the Lease back and the replica, watching it, takes it at once
-      third = await replicated(REPLICA_PORTS[0]);
+      // SIGTERM: the primary hands the Lease back and the replica, watching it, takes it at once. Its
+      // TTL of 30 s makes it poll every 10 s, so only the watch explains a takeover within seconds.
+      third = await replicated(REPLICA_PORTS[0], '30s');
       await waitUntil(async () => (await role(REPLICA_PORTS[0])) === 'replica', 'the restarted manager a replica', 15_000);
       const signalled = Date.now();
       process.kill(second.pid, 'SIGTERM');
       let tookOver: number | undefined;
-      while (Date.now() - signalled < 5_000 && tookOver === undefined) {
+      while (Date.now() - signalled < 12_000 && tookOver === undefined) {
         if ((await infoRole(REPLICA_PORTS[0])) === 'primary') tookOver = Date.now() - signalled;
         else await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(tookOver, 'the replica primary after the handover').toBeDefined();
-      expect(tookOver!).toBeLessThan(1_000);
+      // well under a second on a quiet machine (test/bench/results/failover.md); CI's load gets a margin
+      expect(tookOver!).toBeLessThan(3_000);
     } finally {
       await first.stop();
       await second?.stop();
