@@ -9,7 +9,7 @@ import { engineIdFor } from './ids.js';
 import type { EngineIdentity } from './identity.js';
 import type { JsonObject } from './model.js';
 import { API_HEADERS } from './render-engine.js';
-import type { Reply } from './route-types.js';
+import type { Reply, Route } from './route-types.js';
 import { findRoute, nameOf } from './routes.js';
 import { EngineState } from './state.js';
 import { API_VERSION } from './templates.js';
@@ -28,6 +28,11 @@ export interface HollowEngineOptions {
   delayMs?: DelayOption;
   /** Images present from the start; `busybox:local` by default, as on the real testbed engines. */
   images?: readonly string[];
+  /**
+   * Routes tried before the built-in ones: a benchmark adds what hollow engines do not answer
+   * (the soak's logs, exec and attach, `test/bench/soak/`) without every engine carrying it.
+   */
+  routes?: readonly Route[];
 }
 
 const DEFAULT_MEMORY = 8 * 1024 ** 3;
@@ -148,7 +153,8 @@ export class HollowEngine {
         }
         path = versioned[3] ?? '/';
       }
-      const found = findRoute(req.method ?? 'GET', path);
+      const method = req.method ?? 'GET';
+      const found = (this.options.routes && findRoute(method, path, this.options.routes)) ?? findRoute(method, path);
       if (found === undefined) return send(res, { status: 404, body: { message: 'page not found' } });
       const routeName = nameOf(found.route);
       this.calls.set(routeName, (this.calls.get(routeName) ?? 0) + 1);

@@ -6,3 +6,5 @@ export { startHollowCluster, slotAddress, type HollowCluster, type HollowCluster
 export { MEASURED_DELAYS, resolveDelays, type DelayOption } from './default-delays.js';
 export { CALL_KINDS, type CallKind, type CallDelays } from './call-kinds.js';
 export { humanDuration, rfc3339Nano } from './clock.js';
+export type { Reply, Route, RouteContext } from './route-types.js';
+export type { EngineState } from './state.js';

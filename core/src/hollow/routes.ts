@@ -158,8 +158,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/volumes$/, kind: 'volumes', handle: () => ({ status: 200, body: { Volumes: [], Warnings: null } }) },
 ];
 
-export function findRoute(method: string, path: string): { route: Route; params: string[] } | undefined {
-  for (const route of ROUTES) {
+export function findRoute(method: string, path: string, routes: readonly Route[] = ROUTES): { route: Route; params: string[] } | undefined {
+  for (const route of routes) {
     if (route.method !== method) continue;
     const match = route.pattern.exec(path);
     if (match) return { route, params: match.slice(1) };
