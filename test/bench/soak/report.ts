@@ -59,8 +59,13 @@ function failureTable(report: RunReport): string[] {
   ];
 }
 
+function verdictCell(check: Check): string {
+  if (check.kind === 'not judged') return `not judged (${check.ok ? 'within' : 'beyond'} the bound)`;
+  return check.ok ? 'ok' : '**FAIL**';
+}
+
 export function renderReport(report: RunReport): string {
-  const ok = report.checks.every((check) => check.ok);
+  const ok = report.checks.every((check) => check.ok || check.kind === 'not judged');
   const series = (key: keyof Sample) => report.samples.filter((s) => s[key] !== undefined).map((s) => ({ t: s.t, v: s[key]! }));
   const failovers = report.faults.filter((fault) => fault.kind === 'failover');
   const count = (kind: Fault['kind']) => report.faults.filter((fault) => fault.kind === kind).length;
@@ -76,9 +81,7 @@ export function renderReport(report: RunReport): string {
     '',
     '| check | at the baseline | at the end | bound | |',
     '| --- | --- | --- | --- | --- |',
-    ...report.checks.map(
-      (check) => `| ${check.name} | ${check.baseline} | ${check.end} | ${check.bound} | ${check.ok ? 'ok' : '**FAIL**'} |`,
-    ),
+    ...report.checks.map((check) => `| ${check.name} | ${check.baseline} | ${check.end} | ${check.bound} | ${verdictCell(check)} |`),
     '',
     'Failed requests, by what explains them:',
     '',
