@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startKubernetesDouble, type KubernetesDouble } from '../k8s-double/index.js';
 import { kubectl, raw } from '../k8s-double/testing.js';
-import { waitUntil, type CliResult } from '../mesos-double/swarm-cli.js';
+import { dockerCli, waitUntil, type CliResult } from '../mesos-double/swarm-cli.js';
 
 // core/deploy/kubernetes/swarm-manager.yaml applied to the Kubernetes API server double as an
 // admin (all but the Deployment: the double serves no apps/v1), then the Deployment's two
@@ -68,25 +68,9 @@ const template = () =>
   (byKind('Deployment').spec as { replicas: number; template: { spec: { serviceAccountName: string; containers: Container[] } } }).template;
 
 /** The docker CLI over TLS with a client certificate signed by the Secret's CA. */
-async function docker(pod: (typeof PODS)[number], ...args: string[]): Promise<CliResult> {
+function docker(pod: (typeof PODS)[number], ...args: string[]): Promise<CliResult> {
   const flags = ['--tlsverify', '--tlscacert', join(tls, 'ca.pem'), '--tlscert', join(tls, 'client-cert.pem')];
-  try {
-    const { stdout, stderr } = await run(
-      'docker',
-      [...flags, '--tlskey', join(tls, 'client-key.pem'), '-H', `tcp://${pod.ip}:${pod.port}`, ...args],
-      {
-        timeout: 60_000,
-      },
-    );
-    return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failed.code === 'number' ? failed.code : 1,
-      stdout: (failed.stdout ?? '').trim(),
-      stderr: (failed.stderr ?? '').trim(),
-    };
-  }
+  return dockerCli([...flags, '--tlskey', join(tls, 'client-key.pem'), '-H', `tcp://${pod.ip}:${pod.port}`, ...args]);
 }
 
 async function systemStatus(pod: (typeof PODS)[number]): Promise<Array<[string, string]>> {

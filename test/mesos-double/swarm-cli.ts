@@ -11,9 +11,14 @@ export interface CliResult {
 }
 
 /** Run the real docker CLI against a manager. */
-export async function docker(port: number, ...args: string[]): Promise<CliResult> {
+export function docker(port: number, ...args: string[]): Promise<CliResult> {
+  return dockerCli(['-H', `tcp://127.0.0.1:${port}`, ...args]);
+}
+
+/** Run the real docker CLI with these arguments (its own -H and TLS flags included); never throws. */
+export async function dockerCli(args: readonly string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await exec('docker', ['-H', `tcp://127.0.0.1:${port}`, ...args], { timeout: 60_000 });
+    const { stdout, stderr } = await exec('docker', [...args], { timeout: 60_000 });
     return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -1,6 +1,7 @@
 import { rfc3339Nano } from './clock.js';
 import {
   API_VERSION,
+  CONTAINER_CONFIG_DEFAULTS,
   INFO_FIXED,
   INFO_PLATFORM,
   INFO_TAIL,
@@ -71,25 +72,6 @@ export function imageSummary(image: HollowImage): JsonObject {
 }
 
 export function imageInspect(image: HollowImage): JsonObject {
-  const emptyConfig = {
-    Hostname: '',
-    Domainname: '',
-    User: '',
-    AttachStdin: false,
-    AttachStdout: false,
-    AttachStderr: false,
-    Tty: false,
-    OpenStdin: false,
-    StdinOnce: false,
-    Env: null,
-    Cmd: null,
-    Image: '',
-    Volumes: null,
-    WorkingDir: '',
-    Entrypoint: null,
-    OnBuild: null,
-    Labels: null,
-  };
   return {
     Id: image.id,
     RepoTags: image.repoTags,
@@ -98,10 +80,10 @@ export function imageInspect(image: HollowImage): JsonObject {
     Comment: 'Imported from -',
     Created: rfc3339Nano(image.createdMs),
     Container: '',
-    ContainerConfig: emptyConfig,
+    ContainerConfig: CONTAINER_CONFIG_DEFAULTS,
     DockerVersion: SERVER_VERSION,
     Author: '',
-    Config: emptyConfig,
+    Config: CONTAINER_CONFIG_DEFAULTS,
     Architecture: 'amd64',
     Os: 'linux',
     Size: image.size,
