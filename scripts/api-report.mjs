@@ -20,6 +20,7 @@ export const ENTRY_POINTS = [
   ['plugin-sdk', 'plugin-sdk', 'dist/index.d.ts'],
   ['plugin-sdk', 'plugin-sdk-docker', 'dist/types/docker.d.ts'],
   ['plugin-sdk', 'plugin-sdk-web', 'dist/web.d.ts'],
+  ['plugin-sdk', 'plugin-sdk-access', 'dist/access.d.ts'],
   ['plugin-sdk', 'plugin-sdk-helpers', 'dist/helpers/index.d.ts'],
   ['plugin-sdk', 'plugin-sdk-testing', 'dist/testing/index.d.ts'],
   ['core', 'core', 'dist/index.d.ts'],

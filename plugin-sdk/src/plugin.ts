@@ -36,6 +36,14 @@ export interface PluginContext {
   discovery(scheme: string, provider: Provider<unknown>): void;
   /** A web extension (`WebExtension`) served under `/swarm/<name>/`. */
   web(name: string, provider: Provider<unknown>): void;
+  /**
+   * Access plugins (plugin API 2.1): an `AuthenticatorFactory`, `AuthorizerFactory` or
+   * `AdmissionFactory` from `@swarm/plugin-sdk/access`. A plugin that registers them declares
+   * `apiVersion: '^2.1.0'`.
+   */
+  authn(name: string, provider: Provider<unknown>): void;
+  authz(name: string, provider: Provider<unknown>): void;
+  admission(name: string, provider: Provider<unknown>): void;
 }
 
 export interface PluginDefinition {

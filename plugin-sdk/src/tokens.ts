@@ -22,7 +22,14 @@ export const Tokens = {
   DiscoveryBackend: 'swarm:DiscoveryBackend',
   /** HTTP routes served under `/swarm/<name>/` (see web.ts). */
   WebExtension: 'swarm:WebExtension',
+  /** Access plugins (plugin API 2.1; see access.ts): each provider is a factory taking the entry's options. */
+  Authenticator: 'swarm:Authenticator',
+  Authorizer: 'swarm:Authorizer',
+  AdmissionController: 'swarm:AdmissionController',
 } as const;
 
 export type ExtensionKind =
-  typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend | typeof Tokens.WebExtension;
+  typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend | typeof Tokens.WebExtension
+  | typeof Tokens.Authenticator
+  | typeof Tokens.Authorizer
+  | typeof Tokens.AdmissionController;

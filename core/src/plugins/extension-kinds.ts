@@ -18,5 +18,11 @@ export function kindLabel(kind: ExtensionKind): string {
       return 'discovery backend';
     case Tokens.WebExtension:
       return 'web extension';
+    case Tokens.Authenticator:
+      return 'authenticator';
+    case Tokens.Authorizer:
+      return 'authorizer';
+    case Tokens.AdmissionController:
+      return 'admission controller';
   }
 }

@@ -19,5 +19,8 @@ export function createPluginContext(
     strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
     discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
     web: (name, provider) => provide(Tokens.WebExtension, name, provider),
+    authn: (name, provider) => provide(Tokens.Authenticator, name, provider),
+    authz: (name, provider) => provide(Tokens.Authorizer, name, provider),
+    admission: (name, provider) => provide(Tokens.AdmissionController, name, provider),
   };
 }

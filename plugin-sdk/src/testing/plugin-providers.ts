@@ -54,6 +54,9 @@ export function pluginProviders(manifest: PluginManifest, services: Readonly<Rec
     strategy: (name, provider) => provide(Tokens.Strategy, name, provider),
     discovery: (scheme, provider) => provide(Tokens.DiscoveryBackend, scheme, provider),
     web: (name, provider) => provide(Tokens.WebExtension, name, provider),
+    authn: (name, provider) => provide(Tokens.Authenticator, name, provider),
+    authz: (name, provider) => provide(Tokens.Authorizer, name, provider),
+    admission: (name, provider) => provide(Tokens.AdmissionController, name, provider),
   };
   manifest.register(context);
   const get = <T>(kind: ExtensionKind, name: string, extra: Readonly<Record<string, unknown>> = {}): T => {

@@ -1,0 +1,223 @@
+import type { Logger } from './logger.js';
+import type { ContainerConfig } from './types/docker.js';
+
+/*
+ * `@swarm/plugin-sdk/access`: the contract of the three access plugin kinds (plugin API 2.1).
+ *
+ * - `authn` (an `Authenticator`) says who is calling, from the request's TLS peer certificate or
+ *   headers. The host asks the configured authenticators in order; the first that knows the caller
+ *   wins; nobody knowing them makes the caller `system:anonymous`.
+ * - `authz` (an `Authorizer`) says whether the caller may do an action, and which objects they
+ *   may see. The host asks every configured authorizer in order and all must allow, as dockerd
+ *   chains its authorization plugins.
+ * - `admission` (an `AdmissionController`) validates, and may amend, what a create or update
+ *   would run, after authorization allowed it.
+ *
+ * Each kind's provider is a factory: the host calls it once per deployment with the options the
+ * config gives that entry (`authz: [['rules', { ... }]]`).
+ */
+
+/** The anonymous caller's user and group (Kubernetes' names). */
+export const ANONYMOUS_USER = 'system:anonymous';
+export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
+
+/** Who is calling. */
+export interface Caller {
+  /** `alice`; `system:anonymous` when no authenticator knows the caller. */
+  readonly user: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  /**
+   * How the caller was authenticated, as dockerd reports it to its authorization plugins
+   * (`UserAuthNMethod`): `TLS` for a client certificate, `token` for a bearer token, empty for
+   * anonymous.
+   */
+  readonly method: string;
+}
+
+/** A TLS client certificate as an authenticator reads it. */
+export interface PeerCertificate {
+  /** Subject fields: `CN` once, `O` (organisations) any number of times. */
+  readonly subject: { readonly CN?: string; readonly O: readonly string[] };
+  /** The DER bytes (dockerd sends them base64-encoded in `RequestPeerCertificates`). */
+  readonly raw: Uint8Array;
+}
+
+/** What an authenticator sees of a request. */
+export interface AuthenticationRequest {
+  readonly method: string;
+  /** The request target as the client sent it (`/v1.41/containers/json?all=1`). */
+  readonly uri: string;
+  /** Lower-case header names, as Node.js gives them. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The verified client certificate chain, leaf first; empty without TLS client auth. */
+  readonly peerCertificates: readonly PeerCertificate[];
+  readonly remoteAddress: string;
+}
+
+/**
+ * An authenticator answers the caller it recognises, `undefined` when the request carries nothing
+ * it knows (the next authenticator is asked), or an `AuthenticationFailure` when the request
+ * carries a credential of its kind that is wrong (an unknown token): the host then answers 401 and
+ * asks no one else.
+ */
+export interface Authenticator {
+  authenticate(request: AuthenticationRequest): AuthenticationResult | Promise<AuthenticationResult>;
+}
+
+export interface AuthenticationFailure {
+  readonly failed: true;
+  /** Shown to the client: say what was wrong, never echo the credential. */
+  readonly reason: string;
+}
+
+export type AuthenticationResult = Caller | AuthenticationFailure | undefined;
+
+/** Kinds of object an action may be about. */
+export type AccessObjectKind = 'container' | 'exec' | 'image' | 'network' | 'volume' | 'node' | 'plugin' | 'system';
+
+/** The object an action is about, as far as the host knows it. */
+export interface AccessObject {
+  readonly kind: AccessObjectKind;
+  /** Full ID when the object exists (an image, a container); absent for a create. */
+  readonly id?: string;
+  readonly name?: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Name of the node the object lives on, when it lives on one. */
+  readonly node?: string;
+}
+
+/**
+ * What the request looks like on the wire, for authorizers that speak a wire protocol (Docker's
+ * AuthZ plugins). `body` is present exactly when dockerd would send it to its plugins: a body of
+ * at most 1 MiB whose content type is JSON.
+ */
+export interface WireRequest {
+  readonly method: string;
+  /** As the client sent it, version prefix and query included. */
+  readonly uri: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body?: Uint8Array;
+  readonly peerCertificates: readonly PeerCertificate[];
+}
+
+/** One question to an authorizer. */
+export interface AccessRequest {
+  readonly caller: Caller;
+  /**
+   * `<kind>.<verb>`: `container.create`, `container.exec`, `container.logs`, `network.connect`,
+   * `image.pull`, `swarm.explain`, ... The host's action catalogue (README) lists them all.
+   */
+  readonly action: string;
+  /** Absent for actions on no object (`container.list`, `system.info`). */
+  readonly object?: AccessObject;
+  /** The create or update body (parsed JSON) of `*.create`, `container.update`, `network.connect`. */
+  readonly body?: unknown;
+  readonly wire: WireRequest;
+}
+
+export type AccessDecision =
+  | {
+      readonly allowed: true;
+      /**
+       * Node constraints the placement of this create must meet (`zone==a`), each with the rule
+       * that imposes it, named in a refusal when no node meets them.
+       */
+      readonly placement?: readonly PlacementConstraint[];
+    }
+  | {
+      readonly allowed: false;
+      /** Shown to the client: `user bob (role view on team b) may not container.remove`. */
+      readonly reason: string;
+      /** The rule or binding that decided, for the audit log. */
+      readonly rule?: string;
+    };
+
+export interface PlacementConstraint {
+  /** A constraint expression in Swarm classic's syntax (`zone==a`, `node!=n3`). */
+  readonly expression: string;
+  /** Names the rule in refusals: `binding team-b: nodes zone==a`. */
+  readonly rule: string;
+}
+
+/** The answer a request got, for authorizers that look at it after (Docker's `AuthZRes`). */
+export interface WireResponse {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Present exactly when dockerd would send it: a buffered, non-streamed JSON body of at most 1 MiB. */
+  readonly body?: Uint8Array;
+}
+
+/** Which objects a caller may see. What they may not see does not exist for them. */
+export interface Visibility {
+  sees(object: AccessObject): boolean;
+}
+
+export interface Authorizer {
+  authorize(request: AccessRequest): AccessDecision | Promise<AccessDecision>;
+  /**
+   * Asked after the handler answered a request this authorizer allowed, for authorizers that
+   * judge answers. A denial replaces an answer not yet sent with a 403. The host buffers answers
+   * only when some authorizer has this method.
+   */
+  review?(request: AccessRequest, response: WireResponse): AccessDecision | Promise<AccessDecision>;
+  /**
+   * The caller's view, asked once per request that lists, streams or looks objects up. Without
+   * this method the authorizer lets the caller see everything.
+   */
+  visibility?(caller: Caller): Visibility | Promise<Visibility>;
+}
+
+/** A create or update that an admission controller judges. */
+export interface AdmissionRequest {
+  readonly caller: Caller;
+  /** `container.create` or `container.update`. */
+  readonly action: 'container.create' | 'container.update';
+  /** The container's config as the host will send it on (its own copy: amend it through `amended`). */
+  readonly config: Readonly<ContainerConfig>;
+  /** The container being updated, for `container.update`. */
+  readonly object?: AccessObject;
+}
+
+export type AdmissionVerdict =
+  | {
+      readonly allowed: true;
+      /** A changed config to use instead (defaults filled in); absent when unchanged. */
+      readonly amended?: ContainerConfig;
+    }
+  | {
+      readonly allowed: false;
+      /** The policy's name (`baseline`). */
+      readonly policy: string;
+      /** The rule that refused it (`privileged`, `host-namespaces`). */
+      readonly rule: string;
+      /** The config field at fault, as a path (`HostConfig.Privileged`). */
+      readonly field: string;
+      /** Extra words after the host's `admission policy "P" forbids FIELD`, e.g. `: /etc is outside /data`. */
+      readonly detail?: string;
+    };
+
+export interface AdmissionController {
+  admit(request: AdmissionRequest): AdmissionVerdict | Promise<AdmissionVerdict>;
+}
+
+/** What the host gives an access plugin's factory. */
+export interface AccessPluginSettings {
+  /** The options the config gives this entry (`['rules', { ... }]`), `{}` when none. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The directory of the config file, to resolve relative paths in the options against. */
+  readonly configDir: string;
+  readonly logger: Logger;
+}
+
+/**
+ * The provider of an access plugin is a factory. It throws a `SwarmError` naming the option when
+ * the options are wrong; the host prefixes the config key path.
+ */
+export type AuthenticatorFactory = (settings: AccessPluginSettings) => Authenticator | Promise<Authenticator>;
+export type AuthorizerFactory = (settings: AccessPluginSettings) => Authorizer | Promise<Authorizer>;
+export type AdmissionFactory = (settings: AccessPluginSettings) => AdmissionController | Promise<AdmissionController>;
+
+/** Labels the manager writes on the containers, networks and volumes a caller creates. */
+export const OWNER_LABEL = 'com.docker.swarm.owner';
+export const TEAM_LABEL = 'com.docker.swarm.team';
