@@ -1,0 +1,105 @@
+import { ANONYMOUS_USER, type AccessRequest, type PeerCertificate } from '@swarm/plugin-sdk/access';
+
+/*
+ * The `authorization.Request` dockerd sends its plugins (moby pkg/authorization api.go and
+ * authz.go, v20.10), field for field: names, order, omitempty, and Go's encodings ([]byte as
+ * base64, each peer certificate as the base64 of its PEM text, headers as a string map).
+ */
+
+/** dockerd's maxBodySize: bodies of this size or more are not sent. */
+export const MAX_BODY_SIZE = 1_048_576;
+
+/** The JSON fields of authorization.Request, in Go's order; absent ones are omitted (omitempty). */
+export interface AuthZRequest {
+  User?: string;
+  UserAuthNMethod?: string;
+  RequestMethod?: string;
+  RequestUri?: string;
+  RequestBody?: string;
+  RequestHeaders?: Record<string, string>;
+  RequestPeerCertificates?: string[];
+  ResponseStatusCode?: number;
+  ResponseBody?: string;
+  ResponseHeaders?: Record<string, string>;
+}
+
+/** Headers dockerd keeps from its plugins: they carry credentials. */
+const SECRET_HEADERS = new Set(['authorization', 'x-registry-config', 'x-registry-auth']);
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Go's textproto.CanonicalMIMEHeaderKey: `content-type` is `Content-Type`. */
+export function canonicalHeaderName(name: string): string {
+  if (!TOKEN.test(name)) return name;
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+/**
+ * Go's `headers()`: one value per name, the last one when a name repeats, credentials left out.
+ * Node.js joins most repeated headers with ", " before we see them; arrays (set-cookie) give their last.
+ */
+export function flattenHeaders(headers: Readonly<Record<string, string | readonly string[] | undefined>>, drop: ReadonlySet<string> = new Set()): Record<string, string> {
+  const entries: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || SECRET_HEADERS.has(lower) || drop.has(lower)) continue;
+    const last = typeof value === 'string' ? value : value[value.length - 1];
+    if (last !== undefined) entries.push([canonicalHeaderName(name), last]);
+  }
+  // encoding/json writes map keys sorted
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries);
+}
+
+/** The first value of a header, as Go's Header.Get. */
+export function headerValue(headers: Readonly<Record<string, string | readonly string[] | undefined>>, name: string): string | undefined {
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+/**
+ * Go's `sendBody`: no body for a URI ending in `/auth` (it carries registry passwords), and only
+ * for a Content-Type whose media type is `application/json` (parameters allowed; not `text/*`).
+ */
+export function sendBody(uri: string, contentType: string | undefined): boolean {
+  if (uri.endsWith('/auth')) return false;
+  if (contentType === undefined) return false;
+  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
+/** The PEM text Go's PeerCertificate.MarshalJSON makes, base64-encoded as JSON encodes []byte. */
+export function encodePeerCertificate(certificate: PeerCertificate): string {
+  const der = Buffer.from(certificate.raw).toString('base64');
+  const lines = der.match(/.{1,64}/g) ?? [];
+  const pem = `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
+  return Buffer.from(pem).toString('base64');
+}
+
+/** Go headers are dropped from what the handler sees: Host and Transfer-Encoding live in other fields. */
+const TRANSPORT_REQUEST_HEADERS = new Set(['host', 'transfer-encoding']);
+
+/**
+ * The request part, as the AuthZ middleware builds it before the handler. The body goes along
+ * when dockerd v20.10 would send it: JSON, a declared length of 1 to MAX_BODY_SIZE - 1 bytes
+ * (never a chunked one), and the host gave it to us.
+ */
+export function buildAuthZRequest(request: AccessRequest): AuthZRequest {
+  const { caller, wire } = request;
+  const out: AuthZRequest = {};
+  const user = caller.user === ANONYMOUS_USER ? '' : caller.user;
+  if (user !== '') out.User = user;
+  if (caller.method !== '') out.UserAuthNMethod = caller.method;
+  if (wire.method !== '') out.RequestMethod = wire.method;
+  if (wire.uri !== '') out.RequestUri = wire.uri;
+  const length = Number(headerValue(wire.headers, 'content-length') ?? -1);
+  const declared = headerValue(wire.headers, 'transfer-encoding') === undefined && length > 0 && length < MAX_BODY_SIZE;
+  if (wire.body !== undefined && wire.body.length > 0 && declared && sendBody(wire.uri, headerValue(wire.headers, 'content-type'))) {
+    out.RequestBody = Buffer.from(wire.body).toString('base64');
+  }
+  const headers = flattenHeaders(wire.headers, TRANSPORT_REQUEST_HEADERS);
+  if (Object.keys(headers).length > 0) out.RequestHeaders = headers;
+  if (wire.peerCertificates.length > 0) out.RequestPeerCertificates = wire.peerCertificates.map(encodePeerCertificate);
+  return out;
+}

@@ -1,0 +1,168 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
+import type { Authorizer } from '@swarm/plugin-sdk/access';
+import { MAX_BODY_SIZE, MAX_BUFFER_SIZE } from '@swarm/authz-docker';
+import { startAuthzPlugin, type AuthzPlugin } from '../../../test/authz-plugin/authz-plugin.mjs';
+import { accessRequest, alice, anonymous, authorizerFor, pluginDirs } from './support.js';
+
+let plugin: AuthzPlugin;
+let authorizer: Authorizer;
+
+beforeAll(async () => {
+  const dirs = pluginDirs();
+  mkdirSync(dirs.socketsDir, { recursive: true });
+  plugin = await startAuthzPlugin({ socketPath: join(dirs.socketsDir, 'test-authz.sock') });
+  authorizer = await authorizerFor({ ...dirs.options, plugin: 'test-authz' });
+});
+afterAll(() => plugin.close());
+beforeEach(() => {
+  plugin.clear();
+  plugin.setRules([]);
+  plugin.setMode('answer');
+});
+
+const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+const b64 = (text: string | Uint8Array) => Buffer.from(text).toString('base64');
+const createBody = json({ Image: 'busybox:local', Cmd: ['sleep', '60'], Labels: { a: '<&>' } });
+const createWire = {
+  method: 'POST',
+  uri: '/v1.41/containers/create?name=web',
+  headers: { 'content-type': 'application/json', 'content-length': String(createBody.length), host: '127.0.0.1:2375', 'user-agent': 'Docker-Client/28.2.2 (linux)' },
+  body: createBody,
+};
+
+describe('AuthZPlugin.AuthZReq', () => {
+  it('sends dockerd\'s fields: user and method, Go-canonical headers without Host or credentials, the JSON body base64', async () => {
+    const headers = { ...createWire.headers, authorization: 'Bearer x', 'x-registry-auth': 'secret', 'x-registry-config': 'c', 'x-custom-thing': ['one', 'two'] };
+    expect(await authorizer.authorize(accessRequest({ ...createWire, headers }))).toEqual({ allowed: true });
+    const [call] = plugin.calls;
+    expect(call!.path).toBe('/AuthZPlugin.AuthZReq');
+    expect(call!.headers.accept).toBe('application/vnd.docker.plugins.v1.2+json');
+    expect(call!.body).toEqual({
+      User: 'alice',
+      UserAuthNMethod: 'TLS',
+      RequestMethod: 'POST',
+      RequestUri: '/v1.41/containers/create?name=web',
+      RequestBody: b64(createBody),
+      RequestHeaders: { 'Content-Length': String(createBody.length), 'Content-Type': 'application/json', 'User-Agent': 'Docker-Client/28.2.2 (linux)', 'X-Custom-Thing': 'two' },
+    });
+    // Go's encoder: struct field order, sorted map keys, HTML-safe escapes, a trailing newline
+    expect(call!.raw.startsWith('{"User":"alice","UserAuthNMethod":"TLS","RequestMethod":"POST","RequestUri":')).toBe(true);
+    expect(call!.raw.endsWith('}\n')).toBe(true);
+  });
+
+  it('omits User and UserAuthNMethod for the anonymous caller, as dockerd without TLS does', async () => {
+    await authorizer.authorize(accessRequest({ method: 'GET', uri: '/v1.41/containers/json' }, anonymous));
+    expect(plugin.authzCalls()).toEqual([{ phase: 'request', RequestMethod: 'GET', RequestUri: '/v1.41/containers/json' }]);
+  });
+
+  it('sends the body only when dockerd would: JSON (not text/*), a length of 1 B to 1 MiB - 1 B, not chunked, not for /auth', async () => {
+    const cases: Array<[string, Record<string, string>, string, Uint8Array, boolean]> = [
+      ['json with charset', { 'content-type': 'application/json; charset=utf-8' }, '/v1.41/containers/create', createBody, true],
+      ['text/plain', { 'content-type': 'text/plain' }, '/v1.41/containers/create', createBody, false],
+      ['tar', { 'content-type': 'application/x-tar' }, '/v1.41/build', createBody, false],
+      ['no content type', {}, '/v1.41/containers/create', createBody, false],
+      ['chunked', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, '/v1.41/containers/create', createBody, false],
+      ['login', { 'content-type': 'application/json' }, '/v1.41/auth', json({ username: 'u', password: 'p' }), false],
+      ['1 MiB - 1', { 'content-type': 'application/json' }, '/v1.41/containers/create', new Uint8Array(MAX_BODY_SIZE - 1).fill(32), true],
+      ['1 MiB', { 'content-type': 'application/json' }, '/v1.41/containers/create', new Uint8Array(MAX_BODY_SIZE).fill(32), false],
+    ];
+    for (const [, headers, uri, body, sent] of cases) {
+      plugin.clear();
+      const withLength = headers['transfer-encoding'] ? headers : { ...headers, 'content-length': String(body.length) };
+      await authorizer.authorize(accessRequest({ method: 'POST', uri, headers: withLength, body }));
+      expect(plugin.authzCalls()[0]!.RequestBody !== undefined).toBe(sent);
+    }
+  });
+
+  it('sends each TLS peer certificate as Go marshals PeerCertificate: base64 of its PEM text', async () => {
+    const raw = new Uint8Array(100).map((_, i) => i);
+    await authorizer.authorize(accessRequest({ method: 'GET', uri: '/info', peerCertificates: [{ subject: { CN: 'alice', O: [] }, raw }] }));
+    const [pem] = plugin.authzCalls()[0]!.RequestPeerCertificates!;
+    const der = Buffer.from(raw).toString('base64');
+    expect(Buffer.from(pem!, 'base64').toString()).toBe(`-----BEGIN CERTIFICATE-----\n${der.slice(0, 64)}\n${der.slice(64, 128)}\n${der.slice(128)}\n-----END CERTIFICATE-----\n`);
+  });
+
+  it('denies with the engine\'s text, 403, naming the plugin; by method and URI, and by user', async () => {
+    plugin.setRules([
+      { method: 'DELETE', uri: /^\/v[\d.]+\/containers\//, msg: 'removing containers is not allowed' },
+      { user: 'bob', msg: 'bob is read-only' },
+    ]);
+    expect(await authorizer.authorize(accessRequest({ method: 'DELETE', uri: '/v1.41/containers/abc?force=1' }))).toEqual({
+      allowed: false,
+      reason: 'authorization denied by plugin test-authz: removing containers is not allowed',
+      rule: 'test-authz',
+    });
+    expect(await authorizer.authorize(accessRequest({ method: 'GET', uri: '/v1.41/info' }, { ...alice, user: 'bob' }))).toMatchObject({
+      reason: 'authorization denied by plugin test-authz: bob is read-only',
+    });
+    expect(await authorizer.authorize(accessRequest({ method: 'GET', uri: '/v1.41/info' }))).toEqual({ allowed: true });
+  });
+
+  it('a plugin that fails gives dockerd\'s "plugin NAME failed with error: ..." as a 500', async () => {
+    const failure = async () => authorizer.authorize(accessRequest({ method: 'GET', uri: '/v1.41/info' })).catch((error: unknown) => error);
+    plugin.setMode('error');
+    const remote = await failure();
+    expect(isSwarmError(remote, ErrorCodes.PLUGIN_FAILED) && remote.httpStatus).toBe(500);
+    expect((remote as Error).message).toBe('plugin test-authz failed with error: AuthZPlugin.AuthZReq: the policy engine is down');
+    plugin.setMode('garbage');
+    expect(((await failure()) as Error).message).toBe("plugin test-authz failed with error: invalid character '<' looking for beginning of value");
+    plugin.setMode('hang-up');
+    expect(((await failure()) as Error).message).toBe('plugin test-authz failed with error: Post "http://plugin.moby.localhost/AuthZPlugin.AuthZReq": EOF');
+  });
+});
+
+describe('AuthZPlugin.AuthZRes', () => {
+  const listHeaders = { 'content-type': 'application/json', 'api-version': '1.41', server: 'Docker/20.10.24+dfsg1 (linux)', ostype: 'linux', 'docker-experimental': 'false', date: 'x', 'content-length': '3' };
+
+  it('sends the request fields again with the status, headers Go\'s server did not add, and a JSON body', async () => {
+    const request = accessRequest(createWire);
+    await authorizer.authorize(request);
+    const body = json({ Id: 'abc', Warnings: [] });
+    expect(await authorizer.review!(request, { statusCode: 201, headers: { ...listHeaders, 'content-length': String(body.length) }, body })).toEqual({ allowed: true });
+    const [req, res] = plugin.authzCalls();
+    expect(res).toEqual({
+      ...req,
+      phase: 'response',
+      ResponseStatusCode: 201,
+      ResponseBody: b64(body),
+      ResponseHeaders: { 'Api-Version': '1.41', 'Content-Type': 'application/json', 'Docker-Experimental': 'false', Ostype: 'linux', Server: 'Docker/20.10.24+dfsg1 (linux)' },
+    });
+  });
+
+  it('a failed handler: no status, no body, the middlewares\' headers only, and the plugin cannot turn the error into a denial', async () => {
+    plugin.setRules([{ phase: 'response', msg: 'never' }]);
+    const request = accessRequest({ method: 'GET', uri: '/v1.41/containers/nope/json' });
+    const answer = await authorizer.review!(request, { statusCode: 404, headers: listHeaders, body: json({ message: 'No such container: nope' }) });
+    expect(answer).toEqual({ allowed: true });
+    const [res] = plugin.authzCalls();
+    expect(res).toEqual({ phase: 'response', User: 'alice', UserAuthNMethod: 'TLS', RequestMethod: 'GET', RequestUri: '/v1.41/containers/nope/json', ResponseHeaders: { 'Api-Version': '1.41', 'Docker-Experimental': 'false', Ostype: 'linux', Server: 'Docker/20.10.24+dfsg1 (linux)' } });
+  });
+
+  it('an answer over 64 KiB was flushed before AuthZRes in dockerd: no status, headers or body', async () => {
+    const request = accessRequest({ method: 'GET', uri: '/v1.41/containers/json?all=1' });
+    await authorizer.review!(request, { statusCode: 200, headers: listHeaders, body: new Uint8Array(MAX_BUFFER_SIZE + 1).fill(32) });
+    expect(plugin.authzCalls()[0]).toEqual({ phase: 'response', User: 'alice', UserAuthNMethod: 'TLS', RequestMethod: 'GET', RequestUri: '/v1.41/containers/json?all=1' });
+  });
+
+  it('no body for text answers; /_ping without a status', async () => {
+    await authorizer.review!(accessRequest({ method: 'GET', uri: '/_ping' }), { statusCode: 200, headers: { 'content-type': 'text/plain; charset=utf-8', pragma: 'no-cache', 'api-version': '1.41' }, body: new TextEncoder().encode('OK') });
+    expect(plugin.authzCalls()[0]).toEqual({ phase: 'response', User: 'alice', UserAuthNMethod: 'TLS', RequestMethod: 'GET', RequestUri: '/_ping', ResponseHeaders: { 'Api-Version': '1.41', Pragma: 'no-cache' } });
+  });
+
+  it('denies an answer with the engine\'s text; a failure there is a 500', async () => {
+    plugin.setRules([{ phase: 'response', uri: /\/info$/, msg: 'info leaks too much' }]);
+    const request = accessRequest({ method: 'GET', uri: '/v1.41/info' });
+    expect(await authorizer.review!(request, { statusCode: 200, headers: listHeaders, body: json({}) })).toEqual({
+      allowed: false,
+      reason: 'authorization denied by plugin test-authz: info leaks too much',
+      rule: 'test-authz',
+    });
+    plugin.setMode('error');
+    await expect(authorizer.review!(request, { statusCode: 200, headers: listHeaders, body: json({}) })).rejects.toThrow(
+      'plugin test-authz failed with error: AuthZPlugin.AuthZRes: the policy engine is down',
+    );
+  });
+});

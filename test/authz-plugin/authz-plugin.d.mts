@@ -1,0 +1,61 @@
+/** One deny rule; a call matching every given field is denied with `msg`. */
+export interface DenyRule {
+  readonly method?: string | RegExp;
+  readonly uri?: string | RegExp;
+  readonly user?: string | RegExp;
+  /** Which call the rule judges: AuthZReq (default) or AuthZRes. */
+  readonly phase?: 'request' | 'response';
+  readonly msg: string;
+}
+
+export type PluginMode = 'answer' | 'error' | 'garbage' | 'hang-up';
+
+export interface AuthzPluginOptions {
+  readonly socketPath?: string;
+  readonly port?: number;
+  readonly host?: string;
+  readonly implements?: readonly string[];
+  readonly rules?: readonly DenyRule[];
+  readonly mode?: PluginMode;
+  readonly answerDelayMs?: number;
+  readonly record?: boolean;
+}
+
+export interface RecordedCall {
+  readonly path: string;
+  readonly method: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly raw: string;
+  readonly body: Record<string, unknown> | undefined;
+}
+
+/** An AuthZReq or AuthZRes body with the call it came in. */
+export interface AuthzCall {
+  readonly phase: 'request' | 'response';
+  readonly User?: string;
+  readonly UserAuthNMethod?: string;
+  readonly RequestMethod?: string;
+  readonly RequestUri?: string;
+  readonly RequestBody?: string;
+  readonly RequestHeaders?: Record<string, string>;
+  readonly RequestPeerCertificates?: string[];
+  readonly ResponseStatusCode?: number;
+  readonly ResponseBody?: string;
+  readonly ResponseHeaders?: Record<string, string>;
+}
+
+export interface AuthzPlugin {
+  readonly socketPath: string | undefined;
+  /** `unix:///path.sock` or `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  readonly calls: RecordedCall[];
+  authzCalls(): AuthzCall[];
+  setRules(rules: readonly DenyRule[]): void;
+  setMode(mode: PluginMode): void;
+  setRecording(on: boolean): void;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export function denyingRule(rules: readonly DenyRule[], phase: 'request' | 'response', request: Record<string, unknown>): DenyRule | undefined;
+export function startAuthzPlugin(options?: AuthzPluginOptions): Promise<AuthzPlugin>;
