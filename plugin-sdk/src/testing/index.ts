@@ -28,6 +28,7 @@ export * from './filter-cases.js';
 export * from './strategy-cases.js';
 export * from './conformance.js';
 export * from './discovery-conformance.js';
+export * from './authz-conformance.js';
 export * from './driver-conformance.js';
 export * from './test-scheduler.js';
 export * from './test-deployment.js';
