@@ -30,5 +30,6 @@ export * from './conformance.js';
 export * from './discovery-conformance.js';
 export * from './authz-conformance.js';
 export * from './driver-conformance.js';
+export * from './admission-conformance.js';
 export * from './test-scheduler.js';
 export * from './test-deployment.js';
