@@ -95,6 +95,7 @@ export const CORE_LAYERS = [
   'http',
   'forwarding',
   'replication',
+  'access',
   'api',
   'web',
   'embedding',

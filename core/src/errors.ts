@@ -512,4 +512,44 @@ export const CoreErrors = {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { value: string }) => `invalid --cpu-shares: "${p.value}"`,
   }),
+
+  // --- access control (core/src/access) ---------------------------------------------------------
+  /** An authenticator's refusal of a credential; its reason never holds the credential. */
+  unauthenticated: defineError('core.access.unauthenticated', {
+    code: ErrorCodes.UNAUTHENTICATED,
+    message: (p: { reason: string }) => `authentication failed: ${p.reason}`,
+  }),
+  /** An authorizer's denial: its reason is the whole text (Docker AuthZ plugins' texts are the engine's). */
+  accessDenied: defineError('core.access.denied', {
+    code: ErrorCodes.PERMISSION_DENIED,
+    message: (p: { reason: string }) => p.reason,
+  }),
+  admissionDenied: defineError('core.access.admission-denied', {
+    code: ErrorCodes.PERMISSION_DENIED,
+    message: (p: { policy: string; field: string; detail: string }) => `admission policy "${p.policy}" forbids ${p.field}${p.detail}`,
+  }),
+  ownershipLabelsForbidden: defineError('core.access.ownership-labels', {
+    code: ErrorCodes.PERMISSION_DENIED,
+    message: (p: { label: string }) =>
+      `label ${p.label} is written by the manager: remove it from the request (only a caller an authorizer lets set it, such as an admin, may)`,
+  }),
+  placementRefusedByAccess: defineError('core.access.placement', {
+    code: ErrorCodes.NO_NODE_AVAILABLE,
+    httpStatus: 500,
+    message: (p: { rules: string; detail: string }) => `no node is open to you: ${p.rules}${p.detail}`,
+  }),
+  accessPluginFailed: defineError('core.access.plugin-failed', {
+    code: ErrorCodes.PLUGIN_FAILED,
+    httpStatus: 500,
+    message: (p: { kind: string; name: string; reason: string }) => `${p.kind} "${p.name}" failed: ${p.reason}`,
+  }),
+  accessEntryUnknown: defineError('core.access.unknown-entry', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { keyPath: string; kind: string; name: string; known: string }) =>
+      `${p.keyPath}: no ${p.kind} "${p.name}" is installed (installed: ${p.known || 'none'})`,
+  }),
+  accessOptionsInvalid: defineError('core.access.options', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { keyPath: string; reason: string }) => `${p.keyPath}: ${p.reason}`,
+  }),
 } as const;

@@ -38,6 +38,11 @@ export const ErrorCodes = {
   DISCOVERY_INVALID: 'SWARM_ERR_DISCOVERY_INVALID',
   DISCOVERY_FAILED: 'SWARM_ERR_DISCOVERY_FAILED',
   TIMEOUT: 'SWARM_ERR_TIMEOUT',
+  // access control (plugin API 2.1)
+  /** The caller presented a credential that is wrong (401). */
+  UNAUTHENTICATED: 'SWARM_ERR_UNAUTHENTICATED',
+  /** An authorizer or admission controller refused the request (403). */
+  PERMISSION_DENIED: 'SWARM_ERR_PERMISSION_DENIED',
   /** A fault in swarm itself (a bug): logged with its cause, answered with 500. */
   INTERNAL: 'SWARM_ERR_INTERNAL',
 } as const;
@@ -52,6 +57,8 @@ const DEFAULT_STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCodes.INVALID_EXPRESSION]: 400,
   [ErrorCodes.NOT_SUPPORTED]: 501,
   [ErrorCodes.FEATURE_UNAVAILABLE]: 501,
+  [ErrorCodes.UNAUTHENTICATED]: 401,
+  [ErrorCodes.PERMISSION_DENIED]: 403,
 };
 
 export interface SwarmErrorOptions {

@@ -1,14 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import { CoreErrors } from '../errors.js';
+import { keepBody, keptBody } from '../http/buffered-body.js';
 
 /** Reads a JSON request body up to `limit` bytes. An empty body yields `undefined`. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const kept = keptBody(req);
+  if (kept?.parsed !== undefined) return kept.parsed;
   const type = req.headers['content-type'];
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > limit) throw CoreErrors.bodyTooLarge({ size: String(declared), limit });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  const chunks: Buffer[] = kept ? [kept.raw] : [];
+  let size = kept?.raw.length ?? 0;
+  if (size > limit) throw CoreErrors.bodyTooLarge({ size: String(size), limit });
+  for await (const chunk of (kept ? [] : req) as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) {
       req.resume();
@@ -16,6 +20,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     }
     chunks.push(chunk);
   }
+  // Kept: a handler that reads a body and then forwards the request sends it from here.
+  if (!kept && size > 0) keepBody(req, Buffer.concat(chunks));
   if (size === 0) return undefined;
   if (type !== undefined && !/^application\/(.+\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
     throw CoreErrors.bodyNotJsonType({ type });

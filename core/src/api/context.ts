@@ -11,6 +11,8 @@ import type { ApiMetrics } from './metrics.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import type { ReadinessProbe } from './readiness.js';
 import { CoreErrors } from '../errors.js';
+import type { AccessControl } from '../access/access-control.js';
+import type { RequestAccess } from '../access/request-access.js';
 
 export interface ApiLimits {
   /** Largest JSON body accepted (create configs, network/volume requests). */
@@ -39,6 +41,10 @@ export interface ApiContext {
   readonly readiness?: ReadinessProbe;
   /** Fires when the manager stops: streams that never end by themselves end cleanly then. */
   readonly draining: AbortSignal;
+  /** Who may do what (`access` in the config); absent: everyone may do anything. */
+  readonly access?: AccessControl;
+  /** Callers in this group may vouch for the caller of a request they forward (replicas). */
+  readonly managersGroup?: string;
 }
 
 /** One request as a handler sees it. */
@@ -53,6 +59,8 @@ export interface RequestContext {
   /** Set when the client asked to upgrade the connection (attach, exec start). */
   readonly upgrade?: { readonly socket: Duplex; readonly head: Buffer };
   readonly api: ApiContext;
+  /** What access control decided; absent when the deployment has none. */
+  readonly access?: RequestAccess;
 }
 
 export type RouteHandler = (ctx: RequestContext) => Promise<void>;

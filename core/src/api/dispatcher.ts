@@ -7,6 +7,8 @@ import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
 import { parseQuery, readRequestTarget } from './request-path.js';
 import { CoreErrors } from '../errors.js';
+import { checkAccess } from './access-gate.js';
+import type { RequestAccess } from '../access/request-access.js';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
@@ -156,6 +158,7 @@ export class Dispatcher {
     // Read now: once the client hangs up, the socket is gone.
     const remote = req.socket?.remoteAddress ?? 'unix';
     let route = 'unmatched';
+    let access: RequestAccess | undefined;
     try {
       const target = readRequestTarget(req.url ?? '/');
       if (target.kind === 'redirect') {
@@ -182,7 +185,9 @@ export class Dispatcher {
       const match = this.router.find(method, path);
       if (!match) throw CoreErrors.pageNotFound();
       route = match.route;
-      await match.handler({ req, res, params: match.params, query: parseQuery(target.rawQuery), versionPrefix, upgrade, api: this.api });
+      const query = parseQuery(target.rawQuery);
+      if (this.api.access) access = await checkAccess(this.api, this.api.access, req, path, query, upgrade !== undefined);
+      await match.handler({ req, res, params: match.params, query, versionPrefix, upgrade, api: this.api, ...(access ? { access } : {}) });
     } catch (error) {
       if (CoreErrors.pluginFailed.is(error)) {
         const { kind, name, plugin } = error.details as { kind: string; name: string; plugin: string };

@@ -14,6 +14,7 @@ import { warmUp } from './warm-up.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import type { ApiRouter } from './router.js';
 import type { ReadinessProbe } from './readiness.js';
+import type { AccessControl } from '../access/access-control.js';
 
 // The CLI's `manage` and the embedding API start the Docker API server through this function.
 export interface ApiServerOptions {
@@ -33,6 +34,10 @@ export interface ApiServerOptions {
   role?: ManagerRole;
   /** What `/_swarm/readyz` checks (discovery, role, shutting down). */
   readiness?: ReadinessProbe;
+  /** Who may do what; without it everyone may do anything. */
+  access?: AccessControl;
+  /** Callers in this group may vouch for the caller of a request they forward. */
+  managersGroup?: string;
   /**
    * Routes added before the server listens, undone when it closes: the web extensions (web/),
    * which sit above the API front and so are handed in rather than imported here.
@@ -79,6 +84,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     role: options.role,
     readiness: options.readiness,
     draining: draining.signal,
+    ...(options.access ? { access: options.access } : {}),
+    ...(options.managersGroup ? { managersGroup: options.managersGroup } : {}),
   };
   events.listen(() => api.metrics.countEvent());
   const router = buildRoutes();

@@ -1,11 +1,15 @@
 import type { Container, Image, Network, Node, Volume } from '@swarm/plugin-sdk';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { capability } from './capabilities.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext, RequestContext } from './context.js';
 import { CoreErrors } from '../errors.js';
 
-export function findContainer(api: ApiContext, name: string): Container {
-  const container = api.cluster.container(name);
+/** The parts of a request a look-up needs: the API, and what the caller may see. */
+export type LookupScope = Pick<RequestContext, 'api' | 'access'>;
+
+/** A container the caller may see, by ID, name, `node/name` or unique ID prefix; Docker's 404 otherwise. */
+export function findContainer({ api, access }: LookupScope, name: string): Container {
+  const container = access?.lookups ? access.lookups.container(name) : api.cluster.container(name);
   if (!container) throw CoreErrors.noSuchContainer({ name });
   return container;
 }
@@ -16,14 +20,14 @@ export function findImage(api: ApiContext, name: string): Image {
   return image;
 }
 
-export function findNetwork(api: ApiContext, name: string): Network {
-  const network = capability(api.cluster, 'networks', 'network lookup').find(name);
+export function findNetwork({ api, access }: LookupScope, name: string): Network {
+  const network = access?.lookups ? access.lookups.network(name) : capability(api.cluster, 'networks', 'network lookup').find(name);
   if (!network) throw CoreErrors.networkNotFound({ name });
   return network;
 }
 
-export function findVolume(api: ApiContext, name: string): Volume {
-  const volume = capability(api.cluster, 'volumes', 'volume lookup').find(name);
+export function findVolume({ api, access }: LookupScope, name: string): Volume {
+  const volume = access?.lookups ? access.lookups.volume(name) : capability(api.cluster, 'volumes', 'volume lookup').find(name);
   if (!volume) throw CoreErrors.noSuchVolume({ name });
   return volume;
 }

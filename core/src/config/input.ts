@@ -52,6 +52,24 @@ export interface SwarmConfigInput {
   /** Web extensions to serve under `/swarm/<name>/`, by name: `true`, `false`, or the extension's settings. */
   web?: Record<string, boolean | WebExtensionInput>;
   logLevel?: string;
+  /** Who may do what: access plugins and the audit log. */
+  access?: AccessInput;
+}
+
+/** An access plugin by name, or `[name, options]`. */
+export type AccessEntryInput = string | [string, Record<string, unknown>];
+
+export interface AccessInput {
+  /** Authenticators in order; `['tls']` by default (plus `token-file` when `tokenFile` is set). */
+  authn?: AccessEntryInput[];
+  authz?: AccessEntryInput[];
+  admission?: AccessEntryInput[];
+  /** Docker engine AuthZ plugins by name or URL (`--authorization-plugin`), asked first, in order. */
+  authorizationPlugins?: string[];
+  /** A kube-apiserver style token file (`--token-auth-file`): adds the `token-file` authenticator. */
+  tokenFile?: string;
+  managersGroup?: string;
+  audit?: { path?: string; maxSize?: string | number; maxBackups?: number };
 }
 
 /** One web extension's settings, handed to it as they are. */

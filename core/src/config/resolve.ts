@@ -6,6 +6,7 @@ import { Defaults } from './defaults.js';
 import { parseDuration } from './duration.js';
 import type { DurationInput, OptionValue, SwarmConfigInput, WebExtensionInput } from './input.js';
 import { pick, type ConfigLayer, type ConfigOrigin } from './layers.js';
+import { resolveAccess } from './resolve-access.js';
 
 /** A resolved config plus where each of its values came from, for later error messages. */
 export interface ResolvedConfig {
@@ -232,6 +233,7 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
       pick(layers, (i) => i.logLevel),
       Defaults.logLevel,
     ),
+    access: resolveAccess(layers),
   };
   return { config, originOf: (keyPath) => origins.get(keyPath) ?? 'defaults' };
 }

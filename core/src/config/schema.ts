@@ -16,6 +16,8 @@ const tls = z.strictObject({
 
 const webExtension = z.union([z.boolean(), z.record(z.string(), option)]);
 
+const accessEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.string(), z.unknown())])]);
+
 const configSchema = z.strictObject({
   plugins: z.optional(z.array(z.string())),
   cluster: z.optional(
@@ -56,6 +58,23 @@ const configSchema = z.strictObject({
   ui: z.optional(webExtension),
   web: z.optional(z.record(z.string(), webExtension)),
   logLevel: z.optional(z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])),
+  access: z.optional(
+    z.strictObject({
+      authn: z.optional(z.array(accessEntry)),
+      authz: z.optional(z.array(accessEntry)),
+      admission: z.optional(z.array(accessEntry)),
+      authorizationPlugins: z.optional(z.array(z.string())),
+      tokenFile: z.optional(z.string()),
+      managersGroup: z.optional(z.string()),
+      audit: z.optional(
+        z.strictObject({
+          path: z.optional(z.string()),
+          maxSize: z.optional(z.union([z.string(), z.number()])),
+          maxBackups: z.optional(z.number().check(z.int())),
+        }),
+      ),
+    }),
+  ),
 });
 
 interface Issue {

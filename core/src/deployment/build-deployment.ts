@@ -63,6 +63,26 @@ interface UnknownName {
   readonly keyPath: string;
 }
 
+const ACCESS_KINDS = [
+  ['authn', Tokens.Authenticator],
+  ['authz', Tokens.Authorizer],
+  ['admission', Tokens.AdmissionController],
+] as const;
+
+/** The access plugins the config names, each with its key path (`access.authz[1]`). */
+function accessNames(resolved: ResolvedConfig): Array<Omit<UnknownName, 'available'>> {
+  const access = resolved.config.access;
+  if (!access) return [];
+  return ACCESS_KINDS.flatMap(([key, kind]) =>
+    access[key].map((entry, index) => ({
+      kind,
+      name: entry.name,
+      keyPath: `access.${key}[${index}]`,
+      origin: resolved.originOf('access'),
+    })),
+  );
+}
+
 /** The names in the config that no loaded plugin provides, in the config's order. */
 function findUnknownNames(resolved: ResolvedConfig, available: (kind: ExtensionKind) => string[]): UnknownName[] {
   const { config, originOf } = resolved;
@@ -81,6 +101,7 @@ function findUnknownNames(resolved: ResolvedConfig, available: (kind: ExtensionK
       keyPath: `web.${name}`,
       origin: originOf(`web.${name}`),
     })),
+    ...accessNames(resolved),
   ];
   return wanted.flatMap((entry) => {
     const names = available(entry.kind);
@@ -132,6 +153,9 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     strategies: [config.scheduler.strategy],
     discoverySchemes: schemes,
     web: Object.keys(config.web ?? {}),
+    authn: config.access?.authn.map((entry) => entry.name),
+    authz: config.access?.authz.map((entry) => entry.name),
+    admission: config.access?.admission.map((entry) => entry.name),
   });
   await checkNames(resolved, set, options.configDir);
 

@@ -25,6 +25,9 @@ export interface PluginNeeds {
   readonly strategies?: readonly string[];
   readonly discoverySchemes?: readonly string[];
   readonly web?: readonly string[];
+  readonly authn?: readonly string[];
+  readonly authz?: readonly string[];
+  readonly admission?: readonly string[];
 }
 
 const NEED_KINDS = [
@@ -33,6 +36,9 @@ const NEED_KINDS = [
   ['strategies', 'strategy', Tokens.Strategy],
   ['discoverySchemes', 'discovery', Tokens.DiscoveryBackend],
   ['web', 'web', Tokens.WebExtension],
+  ['authn', 'authn', Tokens.Authenticator],
+  ['authz', 'authz', Tokens.Authorizer],
+  ['admission', 'admission', Tokens.AdmissionController],
 ] as const;
 
 function neededBuiltins(available: BuiltinPlugins, needs: PluginNeeds): string[] {

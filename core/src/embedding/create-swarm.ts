@@ -52,6 +52,7 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
                 role: replication,
                 readiness: readinessChecks({ deployment, replication, stopping: () => stopping }),
                 deployment,
+                configDir: options.configDir,
               }),
             )
             .then((server) => {

@@ -1,12 +1,21 @@
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../api/index.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { serveWebExtensions } from '../web/serve-web-extensions.js';
+import { buildAccessControl } from './access-control.js';
 
 /**
  * The Docker API server with the web extensions the deployment's config names served under
  * `/swarm/<name>/`. Composed here because the web host (web/) sits above the API front it mounts on.
  */
-export function startApi(options: Omit<ApiServerOptions, 'mount'> & { readonly deployment: Deployment }): Promise<ApiServer> {
-  const { deployment, ...server } = options;
-  return startApiServer({ ...server, mount: (router, api) => serveWebExtensions(router, deployment, api) });
+export async function startApi(
+  options: Omit<ApiServerOptions, 'mount' | 'access' | 'managersGroup'> & { readonly deployment: Deployment; readonly configDir: string },
+): Promise<ApiServer> {
+  const { deployment, configDir, ...server } = options;
+  const access = await buildAccessControl(deployment, configDir, server.logger);
+  return startApiServer({
+    ...server,
+    ...(access ? { access } : {}),
+    ...(deployment.config.access?.managersGroup ? { managersGroup: deployment.config.access.managersGroup } : {}),
+    mount: (router, api) => serveWebExtensions(router, deployment, api),
+  });
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../http/responses.js';
 import { endToEndHeaders } from './raw-http.js';
+import { sendRequestBody, upstreamHeaders } from './request-body.js';
 
 /**
  * Forward the client's request to an engine and stream the answer back as it comes: nothing is
@@ -9,7 +10,7 @@ import { endToEndHeaders } from './raw-http.js';
  */
 export function proxyToEngine(engine: EngineClient, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
-    const upstream = engine.request({ method: req.method ?? 'GET', path, headers: endToEndHeaders(req.headers) });
+    const upstream = engine.request({ method: req.method ?? 'GET', path, headers: upstreamHeaders(req) });
     let settled = false;
     const finish = () => {
       if (!settled) {
@@ -34,6 +35,6 @@ export function proxyToEngine(engine: EngineClient, path: string, req: IncomingM
       answer.on('error', () => res.destroy());
       answer.on('aborted', () => res.destroy());
     });
-    req.pipe(upstream);
+    sendRequestBody(req, upstream);
   });
 }

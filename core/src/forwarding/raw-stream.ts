@@ -3,6 +3,7 @@ import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { sendError } from '../http/responses.js';
 import type { RelayCut } from './coalescing-relay.js';
 import { pipeWithCut } from './pipe-with-cut.js';
+import { sendRequestBody, upstreamHeaders } from './request-body.js';
 import { endToEndHeaders } from './raw-http.js';
 
 const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
@@ -20,7 +21,7 @@ export function rawStreamFromEngine(
   cut?: RelayCut,
 ): Promise<void> {
   return new Promise((resolve) => {
-    const upstream = engine.request({ method: req.method ?? 'POST', path, headers: endToEndHeaders(req.headers) });
+    const upstream = engine.request({ method: req.method ?? 'POST', path, headers: upstreamHeaders(req) });
     let takenOver = false;
     const socket = res.socket;
     const finish = () => resolve();
@@ -50,6 +51,6 @@ export function rawStreamFromEngine(
       pipeWithCut(answer, socket, cut, () => upstream.destroy());
       answer.on('end', finish);
     });
-    req.pipe(upstream);
+    sendRequestBody(req, upstream);
   });
 }

@@ -42,7 +42,7 @@ export function builtinPackageNames(finder = new PackageFinder()): string[] {
 
 type Outcome = { plugin: LoadedPlugin } | { failure: BuiltinFailure };
 
-type KindPrefix = 'driver' | 'filter' | 'strategy' | 'discovery' | 'web';
+type KindPrefix = 'driver' | 'filter' | 'strategy' | 'discovery' | 'web' | 'authn' | 'authz' | 'admission';
 
 /**
  * The built-in plugins as one caller sees them (a deployment being built, a CLI command): the

@@ -5,6 +5,7 @@ import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFi
 import { healthyNodes, nodeEngine } from '../lookups.js';
 import { sendJsonArray } from '../../http/responses.js';
 import { CoreErrors } from '../../errors.js';
+import { containerObject } from '../../access/access-objects.js';
 
 const LIST_FILTERS = ['name', 'id', 'label', 'status', 'node', 'health', 'volume', 'network', 'exited', 'before', 'since', 'ancestor'];
 const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exited', 'dead'];
@@ -128,8 +129,10 @@ export async function listContainers(ctx: RequestContext): Promise<void> {
   const before = createdBound(ctx, filters, 'before');
   const since = createdBound(ctx, filters, 'since');
 
+  const access = ctx.access;
   let chosen = ctx.api.cluster
     .containers()
+    .filter((container) => !access?.scoped || access.sees(containerObject(container)))
     .filter((container) => keep(container, filters, all || before !== undefined || since !== undefined))
     .filter((container) => before === undefined || container.summary.Created < before)
     .filter((container) => since === undefined || container.summary.Created > since)

@@ -9,8 +9,9 @@ import { forwardToEngine } from '../../forwarding/index.js';
 import { placeWithNetwork } from '../network-placement.js';
 import { containerEngine, findContainer, nodeJson, registryAuth } from '../lookups.js';
 import { sendJson, sendNoContent } from '../../http/responses.js';
-import { splitOperation } from '../router.js';
+import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
+import { admitCreate, admitUpdate } from '../access-create.js';
 
 /** POST /containers/create: placed by the cluster's scheduler. */
 export async function createContainer(ctx: RequestContext): Promise<void> {
@@ -20,9 +21,10 @@ export async function createContainer(ctx: RequestContext): Promise<void> {
   if (name !== undefined && name !== '' && !/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(name)) {
     throw CoreErrors.containerNameInvalid({ name });
   }
+  const admitted = await admitCreate(ctx, body as ContainerConfig);
   let container: Container;
   try {
-    const config = placeWithNetwork(ctx.api.cluster, body as ContainerConfig);
+    const config = placeWithNetwork(ctx.api.cluster, admitted);
     container = await ctx.api.cluster.createContainer(config, name || undefined, registryAuth(ctx.req.headers['x-registry-auth']));
     ctx.api.metrics.observeScheduling('container', true);
   } catch (error) {
@@ -81,7 +83,7 @@ async function createExec(ctx: RequestContext, container: Container): Promise<vo
     body: request,
   });
   const id = body?.Id;
-  if (typeof id === 'string') ctx.api.execs.remember(id, container.node);
+  if (typeof id === 'string') ctx.api.execs.remember(id, container);
   sendJson(ctx.res, 201, body);
 }
 
@@ -95,6 +97,12 @@ async function forward(ctx: RequestContext, container: Container, operation: str
     { ...ctx, draining: ctx.api.draining },
     { kind: 'container', operation, tty: container.config.Tty === true },
   );
+}
+
+/** POST /containers/{name}/update: forwarded once admission accepts the resources it leaves. */
+async function updateContainer(ctx: RequestContext, container: Container, operation: string): Promise<void> {
+  if (ctx.api.access?.enforcing) await admitUpdate(ctx, container, await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes));
+  await forward(ctx, container, operation);
 }
 
 type ContainerOperation = (ctx: RequestContext, container: Container, operation: string) => Promise<void>;
@@ -122,7 +130,7 @@ const OPERATIONS: Readonly<Record<string, Readonly<Record<string, ContainerOpera
     pause: forward,
     unpause: forward,
     wait: forward,
-    update: forward,
+    update: updateContainer,
     resize: forward,
     attach: forward,
     copy: forward,
@@ -135,13 +143,13 @@ export const containerOperation: RouteHandler = async (ctx) => {
   const operations = OPERATIONS[method] ?? {};
   const split = splitOperation(ctx.params['*'] ?? '', Object.keys(operations));
   if (!split) throw CoreErrors.pageNotFound();
-  const container = findContainer(ctx.api, split.name);
+  const container = findContainer(ctx, split.name);
   await operations[split.operation]!(ctx, container, split.operation);
 };
 
 /** DELETE /containers/{name}?force&v */
 export const removeContainer: RouteHandler = async (ctx) => {
-  const container = findContainer(ctx.api, ctx.params['*'] ?? '');
+  const container = findContainer(ctx, ctx.params['*'] ?? '');
   await ctx.api.cluster.removeContainer(container, { force: queryFlag(ctx.query, 'force'), volumes: queryFlag(ctx.query, 'v') });
   sendNoContent(ctx.res);
 };

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { eventTimeNano } from '../event-history.js';
 import { CoreErrors } from '../../errors.js';
+import { seesEvent } from '../scoped-views.js';
 
 const EVENT_FILTERS = [
   'type',
@@ -108,8 +109,10 @@ export async function getEvents(ctx: RequestContext): Promise<void> {
     const time = eventTimeNano(event);
     return (since === undefined || time >= since) && (until === undefined || time <= until);
   };
+  const access = ctx.access;
+  const sees = access?.scoped ? (event: ClusterEvent) => seesEvent(ctx.api, access, event) : () => true;
   const write = (event: ClusterEvent) => {
-    if (inWindow(event) && eventMatches(filters, event)) res.write(`${JSON.stringify(presentEvent(event))}\n`);
+    if (inWindow(event) && eventMatches(filters, event) && sees(event)) res.write(`${JSON.stringify(presentEvent(event))}\n`);
   };
 
   res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -7,6 +7,8 @@ import { CoreErrors } from '../../errors.js';
 export function execOperation(operation: 'start' | 'resize' | 'json'): RouteHandler {
   return async (ctx) => {
     const id = ctx.params.id ?? '';
+    // An exec in a container the caller may not see does not exist for them.
+    if (ctx.access?.scoped && !ctx.access.object) throw CoreErrors.noSuchExec({ id });
     const node = await ctx.api.execs.find(id, ctx.api.cluster.nodes());
     if (!node) throw CoreErrors.noSuchExec({ id });
     const endpoint = nodeEngine(ctx.api, node);

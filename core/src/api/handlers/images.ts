@@ -6,7 +6,7 @@ import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFi
 import { forwardToEngine } from '../../forwarding/index.js';
 import { anyHealthyEngine, findImage, healthyNodes, nodeEngine } from '../lookups.js';
 import { sendJson } from '../../http/responses.js';
-import { splitOperation } from '../router.js';
+import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
 
 const IMAGE_FILTERS = ['node', 'reference', 'dangling', 'label', 'before', 'since'];

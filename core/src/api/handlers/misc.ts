@@ -12,7 +12,7 @@ import { CoreErrors } from '../../errors.js';
 export const commit: RouteHandler = async (ctx) => {
   const name = ctx.query.get('container');
   if (!name) throw CoreErrors.missingParameter({ text: 'container is required' });
-  const container = findContainer(ctx.api, name);
+  const container = findContainer(ctx, name);
   const query = new URLSearchParams(ctx.query);
   query.set('container', container.id);
   await forwardToEngine(containerEngine(ctx.api, container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx, { kind: 'call' });

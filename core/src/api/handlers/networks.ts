@@ -10,8 +10,10 @@ import { forwardToEngine } from '../../forwarding/index.js';
 import { onEveryCopy } from '../fan-out.js';
 import { findContainer, findNetwork, nodeEngine } from '../lookups.js';
 import { sendJson, sendNoContent } from '../../http/responses.js';
-import { splitOperation } from '../router.js';
+import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
+import { networkObject } from '../../access/access-objects.js';
+import { ownershipLabels } from '../access-create.js';
 
 const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
 const PREDEFINED = new Set(['bridge', 'host', 'none']);
@@ -27,7 +29,9 @@ export const listNetworks: RouteHandler = async (ctx) => {
   checkFilterKeys(filters, NETWORK_FILTERS);
   const seen = new Set<string>();
   const out: NetworkSummary[] = [];
+  const access = ctx.access;
   for (const network of capability(ctx.api.cluster, 'networks', 'network listing').list()) {
+    if (access?.scoped && !access.sees(networkObject(network))) continue;
     const key = network.scope === 'local' ? `${network.node.id}/${network.id}` : network.id;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -50,7 +54,8 @@ export const createNetwork: RouteHandler = async (ctx) => {
   const networks = capability(ctx.api.cluster, 'networkManagement', 'network create');
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkCreateBody);
   if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
-  const network = await networks.create(body as NetworkCreateRequest);
+  const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
+  const network = await networks.create({ ...(body as NetworkCreateRequest), ...(labels ? { Labels: labels } : {}) });
   sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
 };
 
@@ -67,7 +72,7 @@ async function inspectNetwork(ctx: RequestContext, network: Network): Promise<vo
 async function attachContainer(ctx: RequestContext, network: Network, operation: string): Promise<void> {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkAttachBody);
   if (typeof body.Container !== 'string') throw CoreErrors.missingParameter({ text: 'a container name or ID is required' });
-  const container = findContainer(ctx.api, body.Container);
+  const container = findContainer(ctx, body.Container);
   if (network.scope === 'local' && container.node.id !== network.node.id) {
     throw CoreErrors.containerOnOtherNode({
       container: body.Container,
@@ -92,10 +97,10 @@ export const networkOperation: RouteHandler = async (ctx) => {
   if (method === 'POST') {
     const split = splitOperation(rest, ['connect', 'disconnect']);
     if (!split) throw CoreErrors.pageNotFound();
-    return attachContainer(ctx, findNetwork(ctx.api, split.name), split.operation);
+    return attachContainer(ctx, findNetwork(ctx, split.name), split.operation);
   }
   if (method === 'DELETE') return removeNetworks(ctx, rest);
-  return inspectNetwork(ctx, findNetwork(ctx.api, rest));
+  return inspectNetwork(ctx, findNetwork(ctx, rest));
 };
 
 /**
@@ -103,21 +108,23 @@ export const networkOperation: RouteHandler = async (ctx) => {
  * names; else every node's network of that name (one of wider scope than local, the same on
  * every node, once); else the one `node/name` or a unique ID prefix names.
  */
-function networkCopies(networks: NetworkInventory, reference: string): Network[] {
-  const all = networks.list();
+function networkCopies(networks: NetworkInventory, reference: string, sees: (network: Network) => boolean): Network[] {
+  const all = networks.list().filter(sees);
   const byId = all.find((network) => network.id === reference);
   if (byId) return [byId];
   const byName = new Map<string, Network>();
   for (const network of all) if (network.name === reference && !byName.has(network.id)) byName.set(network.id, network);
   if (byName.size > 0) return [...byName.values()];
   const named = networks.find(reference);
-  return named ? [named] : [];
+  return named && sees(named) ? [named] : [];
 }
 
 /** DELETE /networks/{name}: every copy at once; when some fail, the others stay removed and each failed node is named. */
 async function removeNetworks(ctx: RequestContext, reference: string): Promise<void> {
   const management = capability(ctx.api.cluster, 'networkManagement', 'network removal');
-  const copies = networkCopies(capability(ctx.api.cluster, 'networks', 'network lookup'), reference);
+  const access = ctx.access;
+  const sees = access?.scoped ? (network: Network) => access.sees(networkObject(network)) : () => true;
+  const copies = networkCopies(capability(ctx.api.cluster, 'networks', 'network lookup'), reference, sees);
   if (copies.length === 0) throw CoreErrors.noSuchNetwork({ name: reference });
   await onEveryCopy(
     copies,

@@ -8,7 +8,7 @@ import { callNodes, throwFailures } from '../fan-out.js';
 import { anyHealthyEngine, nodeEngine, nodeJson, pluginNodes } from '../lookups.js';
 import { findPluginCopies, pluginPath, type PluginCopy } from '../plugin-lookup.js';
 import { sendJson } from '../../http/responses.js';
-import { splitOperation } from '../router.js';
+import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
 
 /** A node's plugin as the cluster shows it: `node/name`, with Swarm classic's `Node` object. */

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { queryString, type RouteHandler } from '../context.js';
 import { parseFilters } from '../docker-filters.js';
 import { mergeAnswers } from '../answers.js';
+import { countContainers, scopedDiskUsage, scopedStatusRows, visibleContainers } from '../scoped-views.js';
 import { callEveryEngine } from '../fan-out.js';
 import { sendJson, sendJsonParts } from '../../http/responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
@@ -59,7 +60,20 @@ const STATUS_PLACEHOLDER = '\u0000system-status\u0000';
 
 /** GET /info: the cluster's totals with Swarm classic's status rows. */
 export const info: RouteHandler = async (ctx) => {
-  const cluster = ctx.api.cluster.info();
+  const whole = ctx.api.cluster.info();
+  const access = ctx.access;
+  const visible = access?.scoped ? visibleContainers(ctx.api, access) : undefined;
+  const counts = visible && countContainers(visible);
+  const cluster = counts
+    ? {
+        ...whole,
+        containers: counts.total,
+        containersRunning: counts.running,
+        containersPaused: counts.paused,
+        containersStopped: counts.stopped,
+        systemStatus: scopedStatusRows(whole.systemStatus, ctx.api.cluster.nodes(), visible ?? []),
+      }
+    : whole;
   const text = JSON.stringify({
     ID: '',
     Containers: cluster.containers,
@@ -136,7 +150,9 @@ export const notSwarmMode: RouteHandler = async (ctx) => {
 export const diskUsage: RouteHandler = async (ctx) => {
   const path = `${ctx.versionPrefix}/system/df${queryString(ctx.query)}`;
   const answers = await ctx.api.diskUsage.share(path, () => callEveryEngine(ctx.api, 'GET', path));
-  sendJson(ctx.res, 200, mergeAnswers(answers));
+  const merged = mergeAnswers(answers);
+  const access = ctx.access;
+  sendJson(ctx.res, 200, access?.scoped ? scopedDiskUsage(ctx.api, access, merged) : merged);
 };
 
 /** POST /{containers,images,networks,volumes,build}/prune: pruned on every engine, reports combined. */

@@ -8,6 +8,9 @@ import { checkFilterKeys, matchesAny, matchesLabels, parseFilters } from '../doc
 import { forwardToEngine } from '../../forwarding/index.js';
 import { findVolume, nodeEngine } from '../lookups.js';
 import { sendJson, sendNoContent } from '../../http/responses.js';
+import { volumeObject } from '../../access/access-objects.js';
+import { ownershipLabels } from '../access-create.js';
+import type { Volume } from '@swarm/plugin-sdk';
 
 const VOLUME_FILTERS = ['name', 'driver', 'label', 'dangling', 'node'];
 
@@ -16,7 +19,9 @@ export const listVolumes: RouteHandler = async (ctx) => {
   const filters = parseFilters(ctx.query.get('filters'));
   checkFilterKeys(filters, VOLUME_FILTERS);
   const volumes: VolumeSummary[] = [];
+  const access = ctx.access;
   for (const volume of capability(ctx.api.cluster, 'volumes', 'volume listing').list()) {
+    if (access?.scoped && !access.sees(volumeObject(volume))) continue;
     const name = volume.driver === 'local' ? `${volume.node.name}/${volume.name}` : volume.name;
     if (!matchesAny(filters, 'name', [name, volume.name], true)) continue;
     if (!matchesAny(filters, 'driver', [volume.driver])) continue;
@@ -39,9 +44,15 @@ export const listVolumes: RouteHandler = async (ctx) => {
 /** POST /volumes/create */
 export const createVolume: RouteHandler = async (ctx) => {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), volumeCreateBody);
-  const volume = await capability(ctx.api.cluster, 'volumeManagement', 'volume create').create(body as VolumeCreateRequest);
+  const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
+  const request = { ...(body as VolumeCreateRequest), ...(labels ? { Labels: labels } : {}) };
+  const volume = await capability(ctx.api.cluster, 'volumeManagement', 'volume create').create(request);
   sendJson(ctx.res, 201, volume.summary);
 };
+
+function scopedVolumeName(volume: Volume): string {
+  return volume.driver === 'local' ? `${volume.node.name}/${volume.name}` : volume.name;
+}
 
 /**
  * GET /volumes/{name} (the holder's engine answers); DELETE /volumes/{name}?force removes every
@@ -50,10 +61,12 @@ export const createVolume: RouteHandler = async (ctx) => {
 export const volumeOperation: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
   if (ctx.req.method === 'DELETE') {
-    await capability(ctx.api.cluster, 'volumeManagement', 'volume removal').remove(name, queryFlag(ctx.query, 'force'));
+    // A scoped caller removes the copy they may see, never another team's copy of the same name.
+    const target = ctx.access?.scoped ? scopedVolumeName(findVolume(ctx, name)) : name;
+    await capability(ctx.api.cluster, 'volumeManagement', 'volume removal').remove(target, queryFlag(ctx.query, 'force'));
     return sendNoContent(ctx.res);
   }
-  const volume = findVolume(ctx.api, name);
+  const volume = findVolume(ctx, name);
   await forwardToEngine(
     nodeEngine(ctx.api, volume.node),
     `${ctx.versionPrefix}/volumes/${encodeURIComponent(volume.name)}${queryString(ctx.query)}`,

@@ -38,6 +38,24 @@ interface ManageFlags {
   cors?: boolean;
   apiEnableCors?: boolean;
   ui?: boolean;
+  authorizationPlugin?: string[];
+  tokenAuthFile?: string;
+  auditLog?: string;
+  auditLogMaxsize?: string;
+  auditLogMaxbackup?: string;
+}
+
+/** The access flags, as an `access` layer only when one is given (no flag: the config file decides). */
+function accessFromFlags(flags: ManageFlags): SwarmConfigInput['access'] {
+  const plugins = flags.authorizationPlugin;
+  if (!plugins?.length && !flags.tokenAuthFile && !flags.auditLog) return undefined;
+  return {
+    authorizationPlugins: plugins?.length ? plugins : undefined,
+    tokenFile: flags.tokenAuthFile,
+    audit: flags.auditLog
+      ? { path: flags.auditLog, maxSize: flags.auditLogMaxsize, maxBackups: integer('--audit-log-maxbackup', flags.auditLogMaxbackup) }
+      : undefined,
+  };
 }
 
 /** Swarm classic's `manage` flag checks that do not depend on the config file. */
@@ -87,6 +105,7 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
     tls: tlsFromFlags(flags),
     replication: { enabled: flags.replication || undefined, advertise: flags.advertise ?? flags.addr, ttl: flags.replicationTtl },
     ui: flags.ui || undefined,
+    access: accessFromFlags(flags),
   };
 }
 
@@ -152,6 +171,15 @@ export function manageCommand(): Command {
     .option('--tlsverify', 'use TLS and verify the remote')
     .option('--cors', 'enable CORS headers in the remote API')
     .addOption(new Option('--api-enable-cors', 'alias of --cors').hideHelp())
+    .option(
+      '--authorization-plugin <name>',
+      'Docker engine authorization plugin to ask before and after each request (repeatable, in chain order): a name under /run/docker/plugins, /etc/docker/plugins or /usr/lib/docker/plugins, or a unix:// or http(s):// URL',
+      collect,
+    )
+    .option('--token-auth-file <path>', 'bearer tokens of callers, one per line: token,user,uid,"group1,group2" (kube-apiserver\'s format)')
+    .option('--audit-log <path>', 'write one JSON line per request to this file (- for standard output)')
+    .option('--audit-log-maxsize <size>', 'rotate the audit log at this size (default "100m")')
+    .option('--audit-log-maxbackup <n>', 'rotated audit logs to keep (default 5)')
     .option('--ui', 'serve the web view of the cluster at /swarm/ui/ on the API listeners (read-only)')
     .action(manage);
 }

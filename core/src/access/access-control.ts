@@ -1,0 +1,168 @@
+import { isSwarmError } from '@swarm/plugin-sdk';
+import {
+  ANONYMOUS_USER,
+  UNAUTHENTICATED_GROUP,
+  type AccessObject,
+  type AccessRequest,
+  type AdmissionController,
+  type AdmissionRequest,
+  type AuthenticationRequest,
+  type Authenticator,
+  type Authorizer,
+  type Caller,
+  type PlacementConstraint,
+  type Visibility,
+  type WireResponse,
+} from '@swarm/plugin-sdk/access';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import { CoreErrors } from '../errors.js';
+
+/** A configured access plugin: the config entry's name (`rules`, `docker`) and the plugin it built. */
+export interface Named<T> {
+  readonly name: string;
+  readonly plugin: T;
+}
+
+export interface AccessControlParts {
+  readonly authenticators: readonly Named<Authenticator>[];
+  readonly authorizers: readonly Named<Authorizer>[];
+  readonly admission: readonly Named<AdmissionController>[];
+}
+
+/** Which plugin decided, by which rule, and why: what the audit log records. */
+export interface DecisionRecord {
+  readonly allowed: boolean;
+  readonly plugin?: string;
+  readonly rule?: string;
+  readonly reason?: string;
+}
+
+export const ANONYMOUS: Caller = Object.freeze({ user: ANONYMOUS_USER, groups: Object.freeze([UNAUTHENTICATED_GROUP]), method: '' });
+
+const SEES_ALL: Visibility = { sees: () => true };
+
+/**
+ * A plugin that throws denies: access control fails closed. Its own coded errors pass as they are
+ * (a Docker AuthZ plugin that cannot be reached has the engine's text); anything else becomes
+ * `authz "rules" failed: ...`.
+ */
+async function guarded<T>(kind: string, name: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isSwarmError(error)) throw error;
+    throw CoreErrors.accessPluginFailed({ kind, name, reason: error instanceof Error ? error.message : String(error) }, { cause: error });
+  }
+}
+
+/** Decision that lets the request through, with what authorizers asked of its placement. */
+export interface Allowed {
+  readonly placement: readonly PlacementConstraint[];
+  readonly record: DecisionRecord;
+}
+
+/**
+ * The host's side of the access plugin kinds: asks the authenticators who calls, every authorizer
+ * whether they may (all must allow, in order, as dockerd chains its plugins), and the admission
+ * controllers what a create may run.
+ */
+export class AccessControl {
+  private readonly reviewers: readonly Named<Authorizer>[];
+  private readonly scopers: readonly Named<Authorizer>[];
+
+  constructor(private readonly parts: AccessControlParts) {
+    this.reviewers = parts.authorizers.filter((entry) => entry.plugin.review !== undefined);
+    this.scopers = parts.authorizers.filter((entry) => entry.plugin.visibility !== undefined);
+  }
+
+  /** Some authorizer or admission controller is configured: requests are checked. */
+  get enforcing(): boolean {
+    return this.parts.authorizers.length > 0 || this.parts.admission.length > 0;
+  }
+
+  /** Some authorizer judges answers: they are buffered for it. */
+  get reviewsAnswers(): boolean {
+    return this.reviewers.length > 0;
+  }
+
+  /** The first authenticator that knows the caller wins; nobody knowing them makes them anonymous. */
+  async authenticate(request: AuthenticationRequest): Promise<Caller> {
+    for (const { name, plugin } of this.parts.authenticators) {
+      const result = await guarded('authn', name, () => plugin.authenticate(request));
+      if (result === undefined) continue;
+      if ('failed' in result) throw CoreErrors.unauthenticated({ reason: result.reason });
+      return result;
+    }
+    return ANONYMOUS;
+  }
+
+  /** What the caller may see: every authorizer's view at once; `undefined` when they see everything. */
+  async visibility(caller: Caller): Promise<Visibility | undefined> {
+    if (this.scopers.length === 0) return undefined;
+    const views = await Promise.all(
+      this.scopers.map(({ name, plugin }) => guarded('authz', name, () => plugin.visibility?.(caller) ?? SEES_ALL)),
+    );
+    if (views.length === 1) return views[0];
+    return { sees: (object: AccessObject) => views.every((view) => view.sees(object)) };
+  }
+
+  /** Asks every authorizer in order; throws the first denial (403 with its reason). */
+  async authorize(request: AccessRequest): Promise<Allowed> {
+    const placement: PlacementConstraint[] = [];
+    let last: DecisionRecord = { allowed: true };
+    for (const { name, plugin } of this.parts.authorizers) {
+      const decision = await guarded('authz', name, () => plugin.authorize(request));
+      if (!decision.allowed) {
+        throw CoreErrors.accessDenied(
+          { reason: decision.reason },
+          {
+            details: { decision: { allowed: false, plugin: name, rule: decision.rule, reason: decision.reason } satisfies DecisionRecord },
+          },
+        );
+      }
+      if (decision.placement) placement.push(...decision.placement);
+      last = { allowed: true, plugin: name };
+    }
+    return { placement, record: last };
+  }
+
+  /** Asks the authorizers that judge answers; throws the first denial. */
+  async review(request: AccessRequest, response: WireResponse): Promise<void> {
+    for (const { name, plugin } of this.reviewers) {
+      const decision = await guarded('authz', name, () => plugin.review!(request, response));
+      if (!decision.allowed) {
+        throw CoreErrors.accessDenied(
+          { reason: decision.reason },
+          {
+            details: { decision: { allowed: false, plugin: name, rule: decision.rule, reason: decision.reason } satisfies DecisionRecord },
+          },
+        );
+      }
+    }
+  }
+
+  /** Runs the admission controllers in order, each on what the one before amended; throws the first refusal. */
+  async admit(request: AdmissionRequest): Promise<ContainerConfig> {
+    let config = request.config as ContainerConfig;
+    for (const { name, plugin } of this.parts.admission) {
+      const verdict = await guarded('admission', name, () => plugin.admit({ ...request, config: structuredClone(config) }));
+      if (!verdict.allowed) {
+        throw CoreErrors.admissionDenied(
+          { policy: verdict.policy, field: verdict.field, detail: verdict.detail ?? '' },
+          {
+            details: {
+              decision: {
+                allowed: false,
+                plugin: name,
+                rule: verdict.rule,
+                reason: `admission policy "${verdict.policy}" forbids ${verdict.field}${verdict.detail ?? ''}`,
+              } satisfies DecisionRecord,
+            },
+          },
+        );
+      }
+      if (verdict.amended) config = verdict.amended;
+    }
+    return config;
+  }
+}

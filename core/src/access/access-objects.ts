@@ -1,0 +1,29 @@
+import type { Container, Network, Volume } from '@swarm/plugin-sdk';
+import type { AccessObject } from '@swarm/plugin-sdk/access';
+
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The string labels of an engine summary (`Labels` may be null or hold anything in a JSON answer). */
+function labelsOf(value: unknown): Readonly<Record<string, string>> {
+  if (typeof value !== 'object' || value === null) return NO_LABELS;
+  const labels: Record<string, string> = {};
+  for (const [key, label] of Object.entries(value)) if (typeof label === 'string') labels[key] = label;
+  return labels;
+}
+
+export function containerObject(container: Container): AccessObject {
+  return { kind: 'container', id: container.id, name: container.name, labels: container.labels ?? NO_LABELS, node: container.node.name };
+}
+
+export function networkObject(network: Network): AccessObject {
+  return { kind: 'network', id: network.id, name: network.name, labels: labelsOf(network.summary.Labels), node: network.node.name };
+}
+
+export function volumeObject(volume: Volume): AccessObject {
+  return { kind: 'volume', name: volume.name, labels: labelsOf(volume.summary.Labels), node: volume.node.name };
+}
+
+/** An object known only by what names it (an image reference, a plugin name). */
+export function namedObject(kind: AccessObject['kind'], name: string): AccessObject {
+  return { kind, name, labels: NO_LABELS };
+}

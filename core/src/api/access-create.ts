@@ -1,0 +1,103 @@
+import type { Container } from '@swarm/plugin-sdk';
+import { OWNER_LABEL, TEAM_LABEL, type Caller } from '@swarm/plugin-sdk/access';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
+import { containerObject } from '../access/access-objects.js';
+import type { RequestContext } from './context.js';
+import { findContainer, findNetwork } from './lookups.js';
+
+// Network modes that name no network object.
+const MODES_WITHOUT_NETWORK = new Set(['', 'default', 'bridge', 'host', 'none']);
+
+/** The team a caller's objects belong to: their first group that is not one of the host's own. */
+export function teamOf(caller: Caller): string | undefined {
+  return caller.groups.find((group) => !group.startsWith('system:'));
+}
+
+/**
+ * The labels the manager writes on what a caller creates. A label the request already carries
+ * was let through by the authorizers (an admin acting for a team) and stays.
+ */
+export function ownershipLabels(
+  ctx: RequestContext,
+  labels: Readonly<Record<string, string>> | undefined,
+): Record<string, string> | undefined {
+  const access = ctx.access;
+  if (!access || !ctx.api.access?.enforcing) return labels ? { ...labels } : undefined;
+  const out: Record<string, string> = { ...(labels ?? {}) };
+  out[OWNER_LABEL] ??= access.caller.user;
+  const team = teamOf(access.caller);
+  if (team !== undefined) out[TEAM_LABEL] ??= team;
+  return out;
+}
+
+function containerName(reference: string): string {
+  // `--link name:alias`, `--volumes-from name:ro`, and the old `/name:/me/alias` link form
+  return reference.split(':')[0]!.replace(/^\//, '');
+}
+
+/** `container==web` (not a pattern): the container an affinity names. */
+function affinityContainer(expression: string): string | undefined {
+  const match = /^container\s*(==|!=)~?\s*(.+)$/.exec(expression.trim());
+  const value = match?.[2]?.trim();
+  if (!value || value.startsWith('/') || /[*?]/.test(value)) return undefined;
+  return value;
+}
+
+/**
+ * Everything a create config names of other containers and networks: each must be one the caller
+ * may see, else the answer is the same 404 as for one that does not exist.
+ */
+export function checkReferences(ctx: RequestContext, config: ContainerConfig): void {
+  const host = config.HostConfig ?? {};
+  const containers: string[] = [];
+  for (const entry of (host.VolumesFrom as string[] | undefined) ?? []) containers.push(containerName(entry));
+  for (const entry of (host.Links as string[] | undefined) ?? []) containers.push(containerName(entry));
+  for (const mode of [host.NetworkMode, host.PidMode, host.IpcMode] as Array<string | undefined>) {
+    if (typeof mode === 'string' && mode.startsWith('container:')) containers.push(mode.slice('container:'.length));
+  }
+  for (const expression of swarmDirectives(moveEnvDirectivesToLabels(config), 'affinities')) {
+    const name = affinityContainer(expression);
+    if (name !== undefined) containers.push(name);
+  }
+  for (const name of containers) findContainer(ctx, name);
+  const endpoints = (config.NetworkingConfig as { EndpointsConfig?: Record<string, unknown> } | undefined)?.EndpointsConfig;
+  const networks = new Set(Object.keys(endpoints ?? {}));
+  const mode = typeof host.NetworkMode === 'string' ? host.NetworkMode : '';
+  if (!MODES_WITHOUT_NETWORK.has(mode) && !mode.startsWith('container:')) networks.add(mode);
+  if (ctx.api.cluster.capabilities?.networks) {
+    for (const network of networks) if (!MODES_WITHOUT_NETWORK.has(network)) findNetwork(ctx, network);
+  }
+}
+
+/** Adds the authorizers' node constraints to a create's placement. */
+function withPlacement(ctx: RequestContext, config: ContainerConfig): ContainerConfig {
+  const placement = ctx.access?.placement ?? [];
+  if (placement.length === 0) return config;
+  const moved = moveEnvDirectivesToLabels(config);
+  const constraints = [...swarmDirectives(moved, 'constraints'), ...placement.map((constraint) => constraint.expression)];
+  return { ...moved, Labels: { ...(moved.Labels ?? {}), [SwarmLabels.constraints]: JSON.stringify(constraints) } };
+}
+
+/**
+ * What a create will run once access control had its say: references checked, the owner and
+ * team labels written, the admission controllers' verdict, the authorizers' node constraints.
+ */
+export async function admitCreate(ctx: RequestContext, config: ContainerConfig): Promise<ContainerConfig> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return config;
+  checkReferences(ctx, config);
+  const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
+  const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
+  return withPlacement(ctx, admitted);
+}
+
+/** An update's resources judged as the container would run with them. */
+export async function admitUpdate(ctx: RequestContext, container: Container, update: Record<string, unknown>): Promise<void> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return;
+  const config: ContainerConfig = { ...container.config, HostConfig: { ...(container.config.HostConfig ?? {}), ...update } };
+  await control.admit({ caller: access.caller, action: 'container.update', config, object: containerObject(container) });
+}

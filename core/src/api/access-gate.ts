@@ -1,0 +1,216 @@
+import type { IncomingMessage } from 'node:http';
+import type { Container, Network, Volume } from '@swarm/plugin-sdk';
+import type { AccessObject, AccessRequest, Caller, Visibility, WireRequest } from '@swarm/plugin-sdk/access';
+import type { AccessControl } from '../access/access-control.js';
+import type { RequestAccess, ScopedLookup } from '../access/request-access.js';
+import { containerObject, namedObject, networkObject, volumeObject } from '../access/access-objects.js';
+import { FORWARDED_CALLER_HEADER, decodeForwardedCaller } from '../access/forwarded-identity.js';
+import { peerCertificates } from '../access/peer-certificates.js';
+import { requestAction, type ObjectReference } from '../access/request-actions.js';
+import { containerKeys, networkKeys, scopedFind, volumeKeys } from '../access/scoped-lookup.js';
+import { keepBody } from '../http/buffered-body.js';
+import type { ApiContext } from './context.js';
+import { capability } from './capabilities.js';
+import { CoreErrors } from '../errors.js';
+
+/** dockerd sends its AuthZ plugins bodies up to this size (moby's pkg/authorization maxBodySize). */
+const WIRE_BODY_LIMIT = 1024 * 1024;
+
+// Docker's predefined networks belong to every engine, not to a team: everyone sees them.
+const SHARED_NETWORKS = new Set(['bridge', 'host', 'none', 'docker_gwbridge', 'ingress']);
+
+function shared(object: AccessObject): boolean {
+  return object.kind === 'network' && object.name !== undefined && SHARED_NETWORKS.has(object.name);
+}
+
+/** The caller's view with what belongs to nobody in it. */
+function withShared(visibility: Visibility | undefined): Visibility | undefined {
+  return visibility && { sees: (object) => shared(object) || visibility.sees(object) };
+}
+
+function isJsonType(type: string | undefined): boolean {
+  return type !== undefined && /^application\/json\b/i.test(type);
+}
+
+/**
+ * The body authorizers get. dockerd sends its AuthZ plugins a JSON body of at most 1 MiB that
+ * came with a length (none of a chunked request): `wire` is that. A create or update body is read
+ * whole whatever its framing, up to the API's limit, since authorizers judge what it asks for.
+ * What is read is kept for the handler and the proxy.
+ */
+async function readBodyForAccess(req: IncomingMessage, whole: boolean, limit: number): Promise<{ raw?: Buffer; wire?: Buffer }> {
+  const json = isJsonType(req.headers['content-type']);
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  const wireSized = json && Number.isFinite(declared) && declared > 0 && declared <= WIRE_BODY_LIMIT;
+  if (!wireSized && !whole) return {};
+  if (Number.isFinite(declared) && declared > limit) return {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw CoreErrors.bodyTooLarge({ size: `more than ${limit}`, limit });
+    chunks.push(chunk);
+  }
+  const raw = Buffer.concat(chunks);
+  keepBody(req, raw);
+  return { raw, ...(wireSized ? { wire: raw } : {}) };
+}
+
+function parseJson(raw: Buffer | undefined): unknown {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The caller: a replica in the managers group may vouch for the one it forwards; nobody else can. */
+async function identify(api: ApiContext, access: AccessControl, req: IncomingMessage): Promise<Caller> {
+  const forwarded = req.headers[FORWARDED_CALLER_HEADER];
+  // Never passed on to an engine, believed or not.
+  delete req.headers[FORWARDED_CALLER_HEADER];
+  const certificates = peerCertificates(req.socket);
+  const direct = await access.authenticate({
+    method: req.method ?? 'GET',
+    uri: req.url ?? '/',
+    headers: req.headers,
+    peerCertificates: certificates,
+    remoteAddress: req.socket?.remoteAddress ?? 'unix',
+  });
+  const managers = api.managersGroup;
+  if (forwarded !== undefined && managers !== undefined && direct.groups.includes(managers)) {
+    return decodeForwardedCaller(forwarded) ?? direct;
+  }
+  return direct;
+}
+
+/** Finds the object a request names among those the caller may see. */
+export class ScopedLookups implements ScopedLookup {
+  constructor(
+    private readonly api: ApiContext,
+    private readonly visibility: Visibility | undefined,
+  ) {}
+
+  container(reference: string): Container | undefined {
+    const cluster = this.api.cluster;
+    if (!this.visibility) return cluster.container(reference);
+    const view = this.visibility;
+    const sees = (container: Container) => view.sees(containerObject(container));
+    return scopedFind(
+      reference,
+      (ref) => cluster.container(ref),
+      () => cluster.containers().filter(sees),
+      sees,
+      containerKeys.idOf,
+      containerKeys.namesOf,
+    );
+  }
+
+  network(reference: string): Network | undefined {
+    const networks = capability(this.api.cluster, 'networks', 'network lookup');
+    if (!this.visibility) return networks.find(reference);
+    const view = this.visibility;
+    const sees = (network: Network) => view.sees(networkObject(network));
+    return scopedFind(
+      reference,
+      (ref) => networks.find(ref),
+      () => networks.list().filter(sees),
+      sees,
+      networkKeys.idOf,
+      networkKeys.namesOf,
+    );
+  }
+
+  volume(reference: string): Volume | undefined {
+    const volumes = capability(this.api.cluster, 'volumes', 'volume lookup');
+    if (!this.visibility) return volumes.find(reference);
+    const view = this.visibility;
+    const sees = (volume: Volume) => view.sees(volumeObject(volume));
+    return scopedFind(
+      reference,
+      (ref) => volumes.find(ref),
+      () => volumes.list().filter(sees),
+      sees,
+      volumeKeys.idOf,
+      volumeKeys.namesOf,
+    );
+  }
+}
+
+async function targetObject(
+  api: ApiContext,
+  lookups: ScopedLookups,
+  target: ObjectReference | undefined,
+): Promise<AccessObject | undefined> {
+  if (!target) return undefined;
+  switch (target.kind) {
+    case 'container': {
+      const container = lookups.container(target.reference);
+      return container ? containerObject(container) : undefined;
+    }
+    case 'exec': {
+      const owner = await api.execs.container(target.reference, api.cluster.nodes());
+      const container = owner === undefined ? undefined : lookups.container(owner);
+      return container ? { ...containerObject(container), kind: 'exec', id: target.reference, name: container.name } : undefined;
+    }
+    case 'network': {
+      if (!api.cluster.capabilities?.networks) return undefined;
+      const network = lookups.network(target.reference);
+      return network ? networkObject(network) : undefined;
+    }
+    case 'volume': {
+      if (!api.cluster.capabilities?.volumes) return undefined;
+      const volume = lookups.volume(target.reference);
+      return volume ? volumeObject(volume) : undefined;
+    }
+    default:
+      return namedObject(target.kind, target.reference);
+  }
+}
+
+/**
+ * Access control for one request, before its handler: who calls, what they ask, whether every
+ * authorizer allows it. Throws the refusal (401, 403); an object the caller may not see is left
+ * out, so the handler answers the same 404 as for one that does not exist.
+ */
+export async function checkAccess(
+  api: ApiContext,
+  access: AccessControl,
+  req: IncomingMessage,
+  path: string,
+  query: URLSearchParams,
+  upgraded: boolean,
+): Promise<RequestAccess> {
+  const caller = await identify(api, access, req);
+  const method = req.method ?? 'GET';
+  const { action, target, withBody } = requestAction(method, path, query);
+  if (!access.enforcing) {
+    return { caller, action, decision: { allowed: true }, placement: [], sees: () => true, scoped: false };
+  }
+  const visibility = withShared(await access.visibility(caller));
+  const lookups = new ScopedLookups(api, visibility);
+  const object = await targetObject(api, lookups, target);
+  // An upgraded request's body is already on the raw socket: it goes to the engine untouched.
+  const { raw, wire: wireBody } = upgraded ? {} : await readBodyForAccess(req, withBody === true, api.limits.maxJsonBodyBytes);
+  const wire: WireRequest = { method, uri: req.url ?? '/', headers: req.headers, peerCertificates: peerCertificates(req.socket) };
+  const question: AccessRequest = {
+    caller,
+    action,
+    ...(object ? { object } : {}),
+    ...(withBody && raw ? { body: parseJson(raw) } : {}),
+    wire: wireBody ? { ...wire, body: wireBody } : wire,
+  };
+  const allowed = await access.authorize(question);
+  return {
+    caller,
+    action,
+    ...(object ? { object } : {}),
+    decision: allowed.record,
+    placement: allowed.placement,
+    sees: visibility ? (candidate) => visibility.sees(candidate) : () => true,
+    scoped: visibility !== undefined,
+    question,
+    lookups,
+  };
+}

@@ -1,0 +1,55 @@
+import { Tokens, isSwarmError, type AccessEntry, type Logger } from '@swarm/plugin-sdk';
+import type { AccessPluginSettings, AdmissionController, Authenticator, Authorizer } from '@swarm/plugin-sdk/access';
+import { AccessControl, type Named } from '../access/access-control.js';
+import type { Deployment } from '../deployment/deployment.js';
+import { named } from '../plugins/extension-kinds.js';
+import { CoreErrors } from '../errors.js';
+
+type AccessKind = typeof Tokens.Authenticator | typeof Tokens.Authorizer | typeof Tokens.AdmissionController;
+type Factory<T> = (settings: AccessPluginSettings) => T | Promise<T>;
+
+/** Calls each entry's factory with its options; a refusal of the options names the entry's key path. */
+function build<T>(
+  deployment: Deployment,
+  kind: AccessKind,
+  key: string,
+  entries: readonly AccessEntry[],
+  base: Omit<AccessPluginSettings, 'options' | 'logger'> & { logger: Logger },
+): Promise<Named<T>[]> {
+  return Promise.all(
+    entries.map(async (entry, index) => {
+      const keyPath = `access.${key}[${index}]`;
+      const factory = deployment.container.resolve<Factory<T>>(named(kind, entry.name));
+      if (typeof factory !== 'function') {
+        throw CoreErrors.accessOptionsInvalid({ keyPath, reason: `the ${key} plugin "${entry.name}" did not provide a factory function` });
+      }
+      try {
+        const plugin = await factory({
+          options: entry.options,
+          configDir: base.configDir,
+          logger: base.logger.child({ [key]: entry.name }),
+        });
+        return { name: entry.name, plugin };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw CoreErrors.accessOptionsInvalid(
+          { keyPath, reason },
+          { cause: error, ...(isSwarmError(error) ? { details: { code: error.code } } : {}) },
+        );
+      }
+    }),
+  );
+}
+
+/** The deployment's access plugins, built from the config's `access` entries; `undefined` without any. */
+export async function buildAccessControl(deployment: Deployment, configDir: string, logger: Logger): Promise<AccessControl | undefined> {
+  const access = deployment.config.access;
+  if (!access) return undefined;
+  const base = { configDir, logger };
+  const [authenticators, authorizers, admission] = await Promise.all([
+    build<Authenticator>(deployment, Tokens.Authenticator, 'authn', access.authn, base),
+    build<Authorizer>(deployment, Tokens.Authorizer, 'authz', access.authz, base),
+    build<AdmissionController>(deployment, Tokens.AdmissionController, 'admission', access.admission, base),
+  ]);
+  return new AccessControl({ authenticators, authorizers, admission });
+}
