@@ -1,0 +1,57 @@
+import type { AdmissionRequest } from '@swarm/plugin-sdk/access';
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/** A part of the body with its path prefix (`HostConfig.`), so rules name fields as Docker does. */
+export interface BodyPart {
+  readonly fields: Fields;
+  readonly prefix: string;
+}
+
+/** What the rules read: the body, its HostConfig, and where resource fields sit. */
+export interface RuleContext {
+  readonly body: Fields;
+  /** `HostConfig`, `{}` when absent. */
+  readonly host: BodyPart;
+  /**
+   * Where resource fields (limits, devices) sit: `HostConfig` in a create; the body itself in an
+   * update (Docker's update body is the resources, at top level), and its `HostConfig` too when a
+   * host passes one, so neither way of sending an update gets past the rules.
+   */
+  readonly resources: readonly BodyPart[];
+  readonly allowedHostPaths: readonly string[];
+}
+
+function record(value: unknown): Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+}
+
+export function ruleContext(request: AdmissionRequest, allowedHostPaths: readonly string[]): RuleContext {
+  const body = record(request.config);
+  const host = { fields: record(body['HostConfig']), prefix: 'HostConfig.' };
+  const resources = request.action === 'container.update' ? [{ fields: body, prefix: '' }, host] : [host];
+  return { body, host, resources, allowedHostPaths };
+}
+
+/** A list field whose shape `shapeRule` has checked: its items, `[]` when absent or null. */
+export function listOf<T>(part: BodyPart, key: string): readonly T[] {
+  const value = part.fields[key];
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+/** A string field, `''` when absent or null. */
+export function textOf(part: BodyPart, key: string): string {
+  const value = part.fields[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A number field, undefined when absent or null. */
+export function numberOf(part: BodyPart, key: string): number | undefined {
+  const value = part.fields[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** A string map (`Sysctls`, a volume's driver options), `{}` when absent or null. */
+export function mapOf(part: BodyPart, key: string): Readonly<Record<string, string>> {
+  return record(part.fields[key]) as Readonly<Record<string, string>>;
+}

@@ -1,0 +1,42 @@
+import { baselineCapabilitiesRule, restrictedCapabilitiesRule } from './capabilities.js';
+import { devicesRule } from './device-rules.js';
+import { bindsRule, mountsRule } from './host-path-rules.js';
+import type { Level } from './levels.js';
+import { hostNamespacesRule, privilegedRule } from './namespace-rules.js';
+import { procMountRule } from './proc-mount-rule.js';
+import type { RuleContext } from './request-body.js';
+import { limitsKeptRule, resourceLimitsRule, runAsNonRootRule } from './restricted-rules.js';
+import { noNewPrivilegesRule, securityOptRule } from './security-opt-rules.js';
+import { shapeRule } from './shape-rule.js';
+import { sysctlsRule } from './sysctl-rule.js';
+import type { Rule } from './violation.js';
+
+type Rules = readonly Rule<RuleContext>[];
+
+/** Baseline, in the order refusals are reported: the escalations that matter most first. */
+const BASELINE: Rules = [
+  shapeRule,
+  privilegedRule,
+  hostNamespacesRule,
+  bindsRule,
+  mountsRule,
+  devicesRule,
+  baselineCapabilitiesRule,
+  securityOptRule,
+  procMountRule,
+  sysctlsRule,
+];
+
+/** Restricted is baseline and then its own rules. */
+const RESTRICTED: Rules = [...BASELINE, runAsNonRootRule, noNewPrivilegesRule, restrictedCapabilitiesRule, resourceLimitsRule];
+
+/** An update body holds resources only: the rules that read them. */
+const BASELINE_UPDATE: Rules = [shapeRule, devicesRule];
+const RESTRICTED_UPDATE: Rules = [...BASELINE_UPDATE, limitsKeptRule];
+
+/** The rules a level applies to an action; privileged applies none. */
+export function rulesFor(level: Level, action: 'container.create' | 'container.update'): Rules {
+  if (level === 'privileged') return [];
+  if (action === 'container.update') return level === 'restricted' ? RESTRICTED_UPDATE : BASELINE_UPDATE;
+  return level === 'restricted' ? RESTRICTED : BASELINE;
+}
