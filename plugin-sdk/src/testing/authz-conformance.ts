@@ -30,11 +30,29 @@ export interface AuthzConformanceOptions {
 
 /** The host's action catalogue (the core README lists it), as an authorizer is asked. */
 export const ACCESS_ACTIONS: readonly string[] = [
-  ...['create', 'inspect', 'list', 'start', 'stop', 'restart', 'kill', 'pause', 'unpause', 'remove', 'rename', 'update', 'logs', 'attach', 'exec']
+  ...[
+    'create',
+    'inspect',
+    'list',
+    'start',
+    'stop',
+    'restart',
+    'kill',
+    'pause',
+    'unpause',
+    'remove',
+    'rename',
+    'update',
+    'logs',
+    'attach',
+    'exec',
+  ]
     .concat(['stats', 'top', 'changes', 'export', 'archive', 'wait', 'resize', 'commit', 'prune'])
     .map((verb) => `container.${verb}`),
   'exec.inspect',
-  ...['list', 'inspect', 'pull', 'push', 'build', 'remove', 'tag', 'load', 'save', 'search', 'history', 'prune'].map((verb) => `image.${verb}`),
+  ...['list', 'inspect', 'pull', 'push', 'build', 'remove', 'tag', 'load', 'save', 'search', 'history', 'prune'].map(
+    (verb) => `image.${verb}`,
+  ),
   ...['list', 'inspect', 'create', 'remove', 'connect', 'disconnect', 'prune'].map((verb) => `network.${verb}`),
   ...['list', 'inspect', 'create', 'remove', 'prune'].map((verb) => `volume.${verb}`),
   ...['info', 'version', 'ping', 'events', 'df', 'auth'].map((verb) => `system.${verb}`),
@@ -47,7 +65,16 @@ export const ACCESS_ACTIONS: readonly string[] = [
 ];
 
 /** Actions no catalogue has: an authorizer answers them (fail closed), never throws. */
-const UNKNOWN_ACTIONS = ['unknown', 'container.unknown', 'container.frobnicate', 'teleport.everything', '', '.', 'container.', 'CONTAINER.REMOVE'];
+const UNKNOWN_ACTIONS = [
+  'unknown',
+  'container.unknown',
+  'container.frobnicate',
+  'teleport.everything',
+  '',
+  '.',
+  'container.',
+  'CONTAINER.REMOVE',
+];
 
 const SAMPLE_CALLERS: readonly Caller[] = [
   testCaller('alice', ['team-a']),
@@ -82,13 +109,19 @@ function assertDecision(decision: AccessDecision, asked: string): void {
   ok(typeof decision.allowed === 'boolean', `${asked}: allowed is a boolean`);
   if (!decision.allowed) {
     ok(typeof decision.reason === 'string' && decision.reason.trim().length > 0, `${asked}: a denial carries a reason for the client`);
-    ok(decision.rule === undefined || (typeof decision.rule === 'string' && decision.rule.length > 0), `${asked}: rule is a non-empty string when given`);
+    ok(
+      decision.rule === undefined || (typeof decision.rule === 'string' && decision.rule.length > 0),
+      `${asked}: rule is a non-empty string when given`,
+    );
     return;
   }
   if (decision.placement === undefined) return;
   ok(Array.isArray(decision.placement), `${asked}: placement is a list`);
   for (const constraint of decision.placement) {
-    ok(typeof constraint.expression === 'string' && /(==|!=)/.test(constraint.expression), `${asked}: placement expression ${JSON.stringify(constraint.expression)} is key==value or key!=value`);
+    ok(
+      typeof constraint.expression === 'string' && /(==|!=)/.test(constraint.expression),
+      `${asked}: placement expression ${JSON.stringify(constraint.expression)} is key==value or key!=value`,
+    );
     ok(typeof constraint.rule === 'string' && constraint.rule.length > 0, `${asked}: a placement constraint names its rule`);
   }
 }
@@ -137,7 +170,9 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
     try {
       return await (await authorizer()).authorize(deepFreeze(request));
     } catch (error) {
-      return fail(`authorize threw for ${describeRequest(request)}: ${String(error)} (requests are frozen: an authorizer may not change them)`);
+      return fail(
+        `authorize threw for ${describeRequest(request)}: ${String(error)} (requests are frozen: an authorizer may not change them)`,
+      );
     }
   };
   const view = async (caller: Caller): Promise<Visibility | undefined> => {
@@ -163,7 +198,10 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
             try {
               await factory(settings(invalid));
             } catch (error) {
-              ok(isSwarmError(error, ErrorCodes.CONFIG_INVALID), `${JSON.stringify(invalid)}: ${String(error)} is not a CONFIG_INVALID SwarmError`);
+              ok(
+                isSwarmError(error, ErrorCodes.CONFIG_INVALID),
+                `${JSON.stringify(invalid)}: ${String(error)} is not a CONFIG_INVALID SwarmError`,
+              );
               ok((error as Error).message.length > 0, `${JSON.stringify(invalid)}: the error says what is wrong`);
               continue;
             }
@@ -186,7 +224,10 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
             for (const request of questions([caller], UNKNOWN_ACTIONS, objects)) {
               const decision = await ask(request);
               assertDecision(decision, describeRequest(request));
-              ok(!(refusedSomething && decision.allowed), `${describeRequest(request)}: allowed an unknown action to a caller refused a known one (fail closed)`);
+              ok(
+                !(refusedSomething && decision.allowed),
+                `${describeRequest(request)}: allowed an unknown action to a caller refused a known one (fail closed)`,
+              );
             }
           }
         },
@@ -196,7 +237,8 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
         run: async () => {
           for (const action of actions) assertDecision(await ask(authzRequest(ANONYMOUS_CALLER, action)), `anonymous ${action}`);
           const visibility = await view(ANONYMOUS_CALLER);
-          for (const object of objects) ok(typeof (visibility?.sees(object) ?? true) === 'boolean', `anonymous sees ${object.kind} ${object.name}: a boolean`);
+          for (const object of objects)
+            ok(typeof (visibility?.sees(object) ?? true) === 'boolean', `anonymous sees ${object.kind} ${object.name}: a boolean`);
         },
       },
       {
@@ -211,7 +253,8 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
               const allowed = (await ask(authzRequest(caller, inspect, object))).allowed;
               const asked = `${caller.user} ${inspect} ${object.name}`;
               ok(seen || !allowed, `${asked}: allowed, but the object is hidden from them`);
-              if (options.visibilityMatchesInspect !== 'hidden-refused') ok(!seen || allowed, `${asked}: refused, but the object is visible to them (a 403 where a 404 belongs)`);
+              if (options.visibilityMatchesInspect !== 'hidden-refused')
+                ok(!seen || allowed, `${asked}: refused, but the object is visible to them (a 403 where a 404 belongs)`);
             }
           }
         },
@@ -227,7 +270,8 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
           }
           for (const caller of callers) {
             const [one, two] = [await view(caller), await view(caller)];
-            for (const object of objects) strictEqual(one?.sees(object), two?.sees(object), `${caller.user} sees ${object.name}: differs between two visibilities`);
+            for (const object of objects)
+              strictEqual(one?.sees(object), two?.sees(object), `${caller.user} sees ${object.name}: differs between two visibilities`);
           }
         },
       },
@@ -252,7 +296,10 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
             const started = performance.now();
             for (let i = 0; i < 10_000; i++) visibility.sees(objects[i % objects.length]!);
             const took = performance.now() - started;
-            ok(took < budget, `${caller.user}: 10,000 sees took ${took.toFixed(1)} ms, over ${budget} ms: work it out once in visibility(caller)`);
+            ok(
+              took < budget,
+              `${caller.user}: 10,000 sees took ${took.toFixed(1)} ms, over ${budget} ms: work it out once in visibility(caller)`,
+            );
           }
         },
       },
