@@ -5,7 +5,9 @@ export interface DenyRule {
   readonly user?: string | RegExp;
   /** Which call the rule judges: AuthZReq (default) or AuthZRes. */
   readonly phase?: 'request' | 'response';
-  readonly msg: string;
+  readonly msg?: string;
+  /** Instead of denying, fail: answer 500 `{"Err": fail}`. */
+  readonly fail?: string;
 }
 
 export type PluginMode = 'answer' | 'error' | 'garbage' | 'hang-up';

@@ -21,7 +21,7 @@ export function denyingRule(rules, phase, request) {
 
 /**
  * Start the plugin. Options: `socketPath` or `port` (+ `host`), `implements` (["authz"]), `rules`
- * ({ method?, uri?, user?, phase?: 'request' | 'response', msg }), `mode` ('answer' | 'error' |
+ * ({ method?, uri?, user?, phase?: 'request' | 'response', msg, fail? }: `fail` answers a 500 with that Err), `mode` ('answer' | 'error' |
  * 'garbage' | 'hang-up'), `answerDelayMs`.
  */
 export async function startAuthzPlugin(options = {}) {
@@ -56,6 +56,7 @@ export async function startAuthzPlugin(options = {}) {
       if (state.mode === 'garbage') return send(200, '<html>bad gateway</html>');
       if (state.mode === 'hang-up') return res.socket.destroy();
       const rule = denyingRule(state.rules, phase, body ?? {});
+      if (rule?.fail !== undefined) return send(500, { Err: rule.fail });
       const answer = rule === undefined ? { Allow: true } : { Allow: false, Msg: rule.msg };
       if (options.answerDelayMs) setTimeout(() => send(200, answer), options.answerDelayMs);
       else send(200, answer);

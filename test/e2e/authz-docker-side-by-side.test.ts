@@ -1,0 +1,198 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAuthzPlugin, type AuthzCall, type AuthzPlugin, type DenyRule } from '../authz-plugin/authz-plugin.mjs';
+import { startEngineWithAuthz, type AuthzEngine } from '../authz-plugin/dockerd-with-authz.js';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startManager, type Manager } from '../harness/manager.js';
+import { docker, dockerOk, type CliResult } from './api-support.js';
+
+/*
+ * The same engine authorization plugin (test/authz-plugin) in front of a real dockerd 20.10
+ * (`--authorization-plugin`, engine 230) and, as a second instance, in front of a swarm manager
+ * (`swarm manage --authorization-plugin`, over engine 231). The same docker CLI commands run
+ * against both; each plugin instance records what it was asked, and the two records must match
+ * once normalised (IDs, hosts, API version prefix), as must the CLI's errors for a denial.
+ *
+ * Both sides find the plugin by the same name through a `.spec` file: dockerd in its own
+ * /etc/docker/plugins (testbed engines bind-mount their own /etc/docker), the manager in the
+ * host's. Engines 230-231 (127.0.0.231-232), manager port 27001.
+ */
+
+const run = promisify(execFile);
+const NAME = 'swarm-e2e-authz';
+const HOST_SPEC = `/etc/docker/plugins/${NAME}.spec`;
+const MANAGER_PORT = 27001;
+const SWARM_FIRST = 231;
+
+let dir: string;
+let enginePlugin: AuthzPlugin;
+let swarmPlugin: AuthzPlugin;
+let engine: AuthzEngine | undefined;
+let backend: Testbed | undefined;
+let manager: Manager | undefined;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'swarm-authz-e2e-'));
+  enginePlugin = await startAuthzPlugin({ socketPath: join(dir, 'engine-side.sock') });
+  swarmPlugin = await startAuthzPlugin({ socketPath: join(dir, 'swarm-side.sock') });
+  // the testbed engine first: it builds the busybox root filesystem the other engine imports
+  backend = await startTestbed({ first: SWARM_FIRST, count: 1 });
+  engine = await startEngineWithAuthz(230, NAME, join(dir, 'engine-side.sock'));
+  const rootfs = `${process.env.SWARM_TESTBED_DIR ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;
+  await run('docker', ['-H', `unix://${engine.socket}`, 'import', rootfs, 'busybox:local']);
+  mkdirSync('/etc/docker/plugins', { recursive: true });
+  writeFileSync(HOST_SPEC, `unix://${join(dir, 'swarm-side.sock')}\n`);
+  manager = await startManager({
+    discovery: backend.addrs,
+    port: MANAGER_PORT,
+    expectNodes: 1,
+    args: ['--authorization-plugin', NAME],
+  });
+}, 180_000);
+
+afterAll(async () => {
+  enginePlugin?.setRules([]);
+  swarmPlugin?.setRules([]);
+  await manager?.stop();
+  await engine?.stop();
+  await backend?.stop();
+  rmSync(HOST_SPEC, { force: true });
+  await enginePlugin?.close();
+  await swarmPlugin?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What a call says once IDs, the API version prefix and values that differ by host are left out. */
+interface Seen {
+  phase: string;
+  method?: string;
+  uri?: string;
+  user?: string;
+  body?: unknown;
+  headers?: string[];
+  status?: number;
+  responseBody?: boolean;
+  responseHeaders?: string[];
+}
+
+const ID = /[0-9a-f]{64}|[0-9a-f]{12}/g;
+
+function normaliseUri(uri: string | undefined): string | undefined {
+  return uri?.replace(/^\/v[0-9.]+\//, '/v*/').replace(ID, '<id>');
+}
+
+function decode(body: string | undefined): unknown {
+  return body === undefined ? undefined : JSON.parse(Buffer.from(body, 'base64').toString('utf8'));
+}
+
+function seen(call: AuthzCall): Seen {
+  const out: Seen = { phase: call.phase, method: call.RequestMethod, uri: normaliseUri(call.RequestUri), user: call.User };
+  if (call.RequestBody !== undefined) out.body = decode(call.RequestBody);
+  // header values differ by host (Host is not sent; Content-Length follows the body): compare names
+  if (call.RequestHeaders !== undefined) out.headers = Object.keys(call.RequestHeaders);
+  if (call.phase === 'response') {
+    out.status = call.ResponseStatusCode;
+    out.responseBody = call.ResponseBody !== undefined;
+    out.responseHeaders = Object.keys(call.ResponseHeaders ?? {});
+  }
+  return out;
+}
+
+/** Runs the same CLI command against both sides and returns each side's result and what its plugin saw. */
+async function both(args: string[]): Promise<{ engine: CliResult; swarm: CliResult; engineSaw: Seen[]; swarmSaw: Seen[] }> {
+  enginePlugin.clear();
+  swarmPlugin.clear();
+  const env = { DOCKER_CONFIG: dir };
+  const engineResult = await docker(engine!.host, args, { env });
+  const swarmResult = await docker(manager!.host, args, { env });
+  return {
+    engine: engineResult,
+    swarm: swarmResult,
+    engineSaw: enginePlugin.authzCalls().map(seen),
+    swarmSaw: swarmPlugin.authzCalls().map(seen),
+  };
+}
+
+function setRules(rules: DenyRule[]): void {
+  enginePlugin.setRules(rules);
+  swarmPlugin.setRules(rules);
+}
+
+const requests = (calls: Seen[]) => calls.filter((call) => call.phase === 'request');
+
+/**
+ * dockerd sends AuthZRes for a streamed answer too (`wait`, `logs`, attach), once the stream has
+ * ended, with no status, headers or body: its response modifier flushed them to the client while
+ * streaming. swarm's host asks `review` only about buffered answers (plugin API 2.1), so its
+ * plugin gets no AuthZRes for them: the one difference on the wire, left out of the comparison.
+ */
+const STREAMED = /\/containers\/<id>\/(wait|logs|attach)\b/;
+const bufferedResponses = (calls: Seen[]) => calls.filter((call) => call.phase === 'response' && !STREAMED.test(call.uri ?? ''));
+
+const COMMANDS: string[][] = [
+  ['ps'],
+  ['run', '-d', '--name', 'authz-web', '-l', 'team=a', 'busybox:local', 'sleep', '300'],
+  ['inspect', 'authz-web'],
+  ['logs', 'authz-web'],
+  ['create', '--name', 'authz-body', '-e', 'A=<b>&c', '-m', '32m', 'busybox:local', 'true'],
+  ['rm', '-f', 'authz-web', 'authz-body'],
+  ['inspect', 'authz-missing'],
+];
+
+describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
+  const results: Array<Awaited<ReturnType<typeof both>>> = [];
+
+  it('gets the same AuthZReq for ps, run -d, inspect, logs, create (its body) and rm, and the CLI the same answers', async () => {
+    for (const args of COMMANDS) {
+      const result = await both(args);
+      results.push(result);
+      expect([args, result.swarm.code, result.swarm.stderr]).toEqual([args, result.engine.code, result.engine.stderr]);
+      // method, URI, user, body (decoded) and header names, call by call
+      expect([args, requests(result.swarmSaw)]).toEqual([args, requests(result.engineSaw)]);
+    }
+    const create = results[4]!.engineSaw.find((call) => call.phase === 'request' && call.method === 'POST' && call.uri?.startsWith('/v*/containers/create'));
+    expect(create?.body).toMatchObject({ Image: 'busybox:local', Env: ['A=<b>&c'], HostConfig: { Memory: 32 * 1024 * 1024 } });
+  });
+
+  it('gets the same AuthZRes for buffered answers: status, whether a body came, header names', () => {
+    expect(results).toHaveLength(COMMANDS.length);
+    for (const [index, result] of results.entries()) {
+      expect([COMMANDS[index], bufferedResponses(result.swarmSaw)]).toEqual([COMMANDS[index], bufferedResponses(result.engineSaw)]);
+    }
+  });
+
+  it('a denial reaches the docker CLI as the engine says it: authorization denied by plugin NAME: MSG', async () => {
+    await dockerOk(engine!.host, ['create', '--name', 'authz-keep', 'busybox:local', 'true'], { env: { DOCKER_CONFIG: dir } });
+    await dockerOk(manager!.host, ['create', '--name', 'authz-keep', 'busybox:local', 'true'], { env: { DOCKER_CONFIG: dir } });
+    setRules([
+      { method: 'DELETE', uri: /\/containers\//, msg: 'removing containers is not allowed' },
+      { method: 'POST', uri: /\/containers\/create/, msg: 'no new containers today' },
+    ]);
+    try {
+      const removal = await both(['rm', '-f', 'authz-keep']);
+      expect(removal.engine.stderr.trim()).toBe(`Error response from daemon: authorization denied by plugin ${NAME}: removing containers is not allowed`);
+      expect([removal.swarm.code, removal.swarm.stderr]).toEqual([removal.engine.code, removal.engine.stderr]);
+      const creation = await both(['run', '-d', 'busybox:local', 'true']);
+      expect(creation.engine.stderr).toContain(`authorization denied by plugin ${NAME}: no new containers today`);
+      expect([creation.swarm.code, creation.swarm.stderr]).toEqual([creation.engine.code, creation.engine.stderr]);
+      expect(requests(creation.swarmSaw)).toEqual(requests(creation.engineSaw));
+    } finally {
+      setRules([]);
+    }
+  });
+
+  it('a plugin that fails gives the engine\'s 500 text: plugin NAME failed with error: ...', async () => {
+    setRules([{ method: 'GET', uri: /\/containers\/json/, fail: 'the policy engine is down' }]);
+    try {
+      const listing = await both(['ps', '-a']);
+      expect(listing.engine.stderr.trim()).toBe(`Error response from daemon: plugin ${NAME} failed with error: AuthZPlugin.AuthZReq: the policy engine is down`);
+      expect([listing.swarm.code, listing.swarm.stderr]).toEqual([listing.engine.code, listing.engine.stderr]);
+    } finally {
+      setRules([]);
+    }
+  });
+});
