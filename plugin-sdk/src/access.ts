@@ -166,6 +166,11 @@ export interface Authorizer {
    * this method the authorizer lets the caller see everything.
    */
   visibility?(caller: Caller): Visibility | Promise<Visibility>;
+  /**
+   * What the caller may do, in words for people (`edit on team a`, `view on everything`): the web
+   * view shows it. Without this method the authorizer says nothing.
+   */
+  roles?(caller: Caller): readonly string[];
 }
 
 /** A create or update that an admission controller judges. */

@@ -33,10 +33,29 @@ export interface WebRequest {
   /** Aborted when the client goes away: stop streaming and let go of subscriptions. */
   readonly signal: AbortSignal;
   /**
+   * Who is asking, when the deployment has access control (plugin API 2.1): show them only what
+   * `viewer.sees` lets through. Absent without access control, where everyone sees everything.
+   */
+  readonly viewer?: WebViewer;
+  /**
    * The body parsed as JSON, read up to the API's body limit (413 above it, 400 when it is not
    * JSON). `undefined` for an empty body.
    */
   json(): Promise<unknown>;
+}
+
+/** The caller of a web request (plugin API 2.1). */
+export interface WebViewer {
+  readonly user: string;
+  readonly groups: readonly string[];
+  /** How they were authenticated: `TLS`, `token`, or empty for anonymous. */
+  readonly method: string;
+  /** What the authorizers say this caller may do, in words (`edit on team a`). */
+  readonly roles: readonly string[];
+  /** False when the caller sees everything. */
+  readonly scoped: boolean;
+  /** Whether the caller may see a container: the page shows only those, and events about them. */
+  sees(container: Container): boolean;
 }
 
 /** Options of a streamed answer. */

@@ -80,6 +80,11 @@ export class AccessControl {
     return this.parts.authorizers.length > 0 || this.parts.admission.length > 0;
   }
 
+  /** Some authorizer is configured. */
+  get authorizing(): boolean {
+    return this.parts.authorizers.length > 0;
+  }
+
   /** Some authorizer judges answers: they are buffered for it. */
   get reviewsAnswers(): boolean {
     return this.reviewers.length > 0;
@@ -104,6 +109,17 @@ export class AccessControl {
     );
     if (views.length === 1) return views[0];
     return { sees: (object: AccessObject) => views.every((view) => view.sees(object)) };
+  }
+
+  /** What the authorizers say the caller may do, in words. */
+  roles(caller: Caller): string[] {
+    return this.parts.authorizers.flatMap(({ plugin }) => {
+      try {
+        return [...(plugin.roles?.(caller) ?? [])];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Asks every authorizer in order; throws the first denial (403 with its reason). */

@@ -4,7 +4,7 @@ import type { AccessObject, AccessRequest, Caller, Visibility, WireRequest } fro
 import type { AccessControl } from '../access/access-control.js';
 import type { RequestAccess, ScopedLookup } from '../access/request-access.js';
 import { containerObject, namedObject, networkObject, volumeObject } from '../access/access-objects.js';
-import { FORWARDED_CALLER_HEADER, decodeForwardedCaller } from '../access/forwarded-identity.js';
+import { FORWARDED_CALLER_HEADER, decodeForwardedCaller, encodeForwardedCaller } from '../access/forwarded-identity.js';
 import { peerCertificates } from '../access/peer-certificates.js';
 import { requestAction, type ObjectReference } from '../access/request-actions.js';
 import { containerKeys, networkKeys, scopedFind, volumeKeys } from '../access/scoped-lookup.js';
@@ -83,6 +83,16 @@ async function identify(api: ApiContext, access: AccessControl, req: IncomingMes
     return decodeForwardedCaller(forwarded) ?? direct;
   }
   return direct;
+}
+
+/**
+ * On a replica: the caller, authenticated here, rides along to the primary, which believes it
+ * because this manager's certificate is in the managers group. Whatever the client put in that
+ * header is replaced.
+ */
+export async function vouchForCaller(api: ApiContext, access: AccessControl, req: IncomingMessage): Promise<void> {
+  const caller = await identify(api, access, req);
+  req.headers[FORWARDED_CALLER_HEADER] = encodeForwardedCaller(caller);
 }
 
 /** Finds the object a request names among those the caller may see. */

@@ -7,8 +7,11 @@ import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
 import { parseQuery, readRequestTarget } from './request-path.js';
 import { CoreErrors } from '../errors.js';
-import { checkAccess } from './access-gate.js';
+import { checkAccess, vouchForCaller } from './access-gate.js';
 import type { RequestAccess } from '../access/request-access.js';
+import type { AccessControl } from '../access/access-control.js';
+import type { AccessRequest } from '@swarm/plugin-sdk/access';
+import { HeldAnswer } from './held-answer.js';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
@@ -134,6 +137,23 @@ export class Dispatcher {
     });
   }
 
+  /**
+   * Lets the authorizers that judge answers see this one before it goes (Docker's `AuthZRes`). A
+   * denial replaces an answer still held; one that already streamed out is cut.
+   */
+  private async reviewed(held: HeldAnswer, control: AccessControl, question: AccessRequest, res: ServerResponse): Promise<void> {
+    try {
+      await control.review(question, held.response());
+    } catch (error) {
+      if (held.sent) {
+        res.destroy();
+        return;
+      }
+      throw error;
+    }
+    held.release();
+  }
+
   /** The last guard: a fault outside the handler's own error answer is logged, never fatal. */
   private failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     this.api.logger.error({ err: error, method: req.method, url: req.url }, 'api request failed outside its handler');
@@ -159,6 +179,7 @@ export class Dispatcher {
     const remote = req.socket?.remoteAddress ?? 'unix';
     let route = 'unmatched';
     let access: RequestAccess | undefined;
+    let held: HeldAnswer | undefined;
     try {
       const target = readRequestTarget(req.url ?? '/');
       if (target.kind === 'redirect') {
@@ -168,7 +189,9 @@ export class Dispatcher {
         return;
       }
       const { versionPrefix, path } = splitVersion(target.routingPath);
-      const forwarding = this.api.role?.forward({ req, res, path, upgrade });
+      const role = this.api.role;
+      if (role && !role.isPrimary && this.api.access) await vouchForCaller(this.api, this.api.access, req);
+      const forwarding = role?.forward({ req, res, path, upgrade });
       if (forwarding) {
         route = 'forwarded-to-primary';
         await forwarding;
@@ -186,9 +209,13 @@ export class Dispatcher {
       if (!match) throw CoreErrors.pageNotFound();
       route = match.route;
       const query = parseQuery(target.rawQuery);
-      if (this.api.access) access = await checkAccess(this.api, this.api.access, req, path, query, upgrade !== undefined);
+      const control = this.api.access;
+      if (control) access = await checkAccess(this.api, control, req, path, query, upgrade !== undefined);
+      held = control?.reviewsAnswers && access?.question && !upgrade ? new HeldAnswer(res) : undefined;
       await match.handler({ req, res, params: match.params, query, versionPrefix, upgrade, api: this.api, ...(access ? { access } : {}) });
+      if (held && control && access?.question) await this.reviewed(held, control, access.question, res);
     } catch (error) {
+      held?.discard();
       if (CoreErrors.pluginFailed.is(error)) {
         const { kind, name, plugin } = error.details as { kind: string; name: string; plugin: string };
         this.api.metrics.observePluginFailure(kind, name, plugin);

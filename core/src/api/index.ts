@@ -11,6 +11,7 @@ import { listen, parseListenAddress, type Listener } from './listeners.js';
 import { ApiMetrics } from './metrics.js';
 import { buildRoutes } from './routes.js';
 import { warmUp } from './warm-up.js';
+import { insecureBindWarning } from './insecure-bind.js';
 import type { ManagerRole } from '../replication/manager-role.js';
 import type { ApiRouter } from './router.js';
 import type { ReadinessProbe } from './readiness.js';
@@ -65,6 +66,8 @@ export type { ReadinessCheck, ReadinessProbe } from './readiness.js';
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const targets = options.settings.hosts.map(parseListenAddress);
+  const insecure = insecureBindWarning(targets, options.settings.tls?.verify === true, options.access?.authorizing === true);
+  if (insecure) options.logger.warn(insecure);
   const events = new EventHistory(options.cluster, options.eventHistorySize ?? 10_000);
   const engines = new EngineClients();
   const draining = new AbortController();

@@ -1,7 +1,8 @@
 import type { HTTPMethod } from 'find-my-way';
 import { webPrefix } from '../util/web-extension-names.js';
 import { isSwarmError, type Logger } from '@swarm/plugin-sdk';
-import type { ManagerView, WebMethod, WebRequest, WebRoute } from '@swarm/plugin-sdk/web';
+import type { ManagerView, WebMethod, WebRequest, WebRoute, WebViewer } from '@swarm/plugin-sdk/web';
+import { containerObject } from '../access/access-objects.js';
 import { readJsonBody } from '../api/body.js';
 import type { RequestContext, RouteHandler } from '../api/context.js';
 import type { ApiRouter } from '../api/router.js';
@@ -31,6 +32,22 @@ function waitForClose(ctx: RequestContext): Promise<void> {
   return new Promise((resolve) => ctx.res.once('close', () => resolve()));
 }
 
+/** The caller as a web extension sees them, when the deployment has access control. */
+function viewerOf(ctx: RequestContext): WebViewer | undefined {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control) return undefined;
+  const { caller } = access;
+  return {
+    user: caller.user,
+    groups: caller.groups,
+    method: caller.method,
+    roles: control.roles(caller),
+    scoped: access.scoped,
+    sees: (container) => !access.scoped || access.sees(containerObject(container)),
+  };
+}
+
 /** The route handler that serves one web route through the API's dispatcher. */
 function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: number, logger: Logger): RouteHandler {
   return async (ctx) => {
@@ -44,7 +61,9 @@ function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: 
     }
     const aborted = new AbortController();
     ctx.res.once('close', () => aborted.abort());
+    const viewer = viewerOf(ctx);
     const request: WebRequest = {
+      ...(viewer ? { viewer } : {}),
       method: (ctx.req.method ?? 'GET') as WebMethod,
       path: pathname.slice(prefix.length) || '/',
       params: ctx.params,
