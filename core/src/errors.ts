@@ -552,4 +552,9 @@ export const CoreErrors = {
     code: ErrorCodes.CONFIG_INVALID,
     message: (p: { keyPath: string; reason: string }) => `${p.keyPath}: ${p.reason}`,
   }),
+  /** `--audit-log` names a file that cannot be opened for writing: the manager does not start without its audit log. */
+  auditLogUnwritable: defineError('core.access.audit-unwritable', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { path: string; reason: string }) => `cannot write the audit log ${p.path}: ${p.reason}`,
+  }),
 } as const;

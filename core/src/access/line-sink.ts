@@ -1,9 +1,18 @@
 import type { Writable } from 'node:stream';
 
+/** What became of a batch of lines. A sink never rejects: the log must go on whatever happens. */
+export interface WriteOutcome {
+  /** How many of the lines, from the first, are written. */
+  readonly written: number;
+  /** Why the others are not. */
+  readonly error?: unknown;
+  /** The file could not be rotated (it was written to as it was, past its limit). */
+  readonly rotationError?: unknown;
+}
+
 /** Where the audit log's lines go: a rotating file, or standard output. */
 export interface LineSink {
-  /** Writes whole lines; rejects when they could not all be written. */
-  write(lines: readonly string[]): Promise<void>;
+  write(lines: readonly string[]): Promise<WriteOutcome>;
   close(): Promise<void>;
 }
 
@@ -14,14 +23,14 @@ export interface LineSink {
 export class StreamSink implements LineSink {
   constructor(private readonly stream: Writable) {}
 
-  write(lines: readonly string[]): Promise<void> {
-    return new Promise((resolve, reject) => {
+  write(lines: readonly string[]): Promise<WriteOutcome> {
+    return new Promise((resolve) => {
       if (this.stream.destroyed || this.stream.writableEnded) {
-        reject(new Error('the stream is closed'));
+        resolve({ written: 0, error: 'the stream is closed' });
         return;
       }
-      // the callback reports the write's error, if any, once it is flushed or failed
-      this.stream.write(lines.join(''), (error) => (error ? reject(error) : resolve()));
+      // the callback comes once the data is handed on (or failed): the next batch waits for it
+      this.stream.write(lines.join(''), (error) => resolve(error ? { written: 0, error } : { written: lines.length }));
     });
   }
 

@@ -1,6 +1,6 @@
 import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import type { LineSink } from './line-sink.js';
+import type { LineSink, WriteOutcome } from './line-sink.js';
 
 /*
  * A file that is rotated by size as kube-apiserver's audit log is (it uses lumberjack):
@@ -61,7 +61,6 @@ export class RotatingFile implements LineSink {
   constructor(
     private readonly path: string,
     private readonly options: RotationOptions,
-    private readonly now: () => Date = () => new Date(),
   ) {
     this.naming = backupNaming(path);
   }
@@ -79,27 +78,36 @@ export class RotatingFile implements LineSink {
     }
   }
 
-  async write(lines: readonly string[]): Promise<void> {
-    await this.reopenIfMoved();
-    await this.open();
+  async write(lines: readonly string[]): Promise<WriteOutcome> {
+    let written = 0;
+    let rotationError: unknown;
     let chunk: Buffer[] = [];
     let chunkSize = 0;
-    for (const line of lines) {
-      const bytes = Buffer.from(line);
-      if (this.file!.size + chunkSize + bytes.length > this.options.maxSizeBytes && this.file!.size + chunkSize > 0) {
-        await this.append(chunk);
-        [chunk, chunkSize] = [[], 0];
-        await this.rotate();
+    try {
+      await this.reopenIfMoved();
+      await this.open();
+      for (const line of lines) {
+        const bytes = Buffer.from(line);
+        const before = this.file!.size + chunkSize;
+        if (before > 0 && before + bytes.length > this.options.maxSizeBytes) {
+          written += await this.append(chunk);
+          [chunk, chunkSize] = [[], 0];
+          rotationError = (await this.rotate()) ?? rotationError;
+        }
+        chunk.push(bytes);
+        chunkSize += bytes.length;
       }
-      chunk.push(bytes);
-      chunkSize += bytes.length;
+      written += await this.append(chunk);
+      return { written, ...(rotationError === undefined ? {} : { rotationError }) };
+    } catch (error) {
+      return { written, error, ...(rotationError === undefined ? {} : { rotationError }) };
     }
-    await this.append(chunk);
   }
 
   async close(): Promise<void> {
     const file = this.file;
     this.file = undefined;
+    this.torn = false;
     await file?.handle.close();
   }
 
@@ -117,8 +125,9 @@ export class RotatingFile implements LineSink {
     await this.close();
   }
 
-  private async append(chunk: readonly Buffer[]): Promise<void> {
-    if (chunk.length === 0) return;
+  /** Appends the lines; resolves to how many. */
+  private async append(chunk: readonly Buffer[]): Promise<number> {
+    if (chunk.length === 0) return 0;
     const file = this.file!;
     const data = Buffer.concat(this.torn ? [Buffer.from('\n'), ...chunk] : chunk);
     try {
@@ -133,18 +142,29 @@ export class RotatingFile implements LineSink {
     }
     this.torn = false;
     file.size += data.length;
+    return chunk.length;
   }
 
-  private async rotate(): Promise<void> {
+  /**
+   * Starts a new file, the current one becoming the newest backup. A failure (the directory is
+   * not writable) is answered, not thrown: the lines go on into the current file, past its limit.
+   */
+  private async rotate(): Promise<unknown> {
     const { dir, name } = this.naming;
-    let date = this.now();
-    // Two rotations in one millisecond (a tiny limit, a burst): the later one takes the next free name.
-    const taken = new Set(await readdir(dir));
-    while (taken.has(name(backupStamp(date)))) date = new Date(date.getTime() + 1);
-    await this.close();
-    await rename(this.path, join(dir, name(backupStamp(date))));
-    await this.open();
-    await this.removeOldBackups();
+    try {
+      let date = new Date();
+      // Two rotations in one millisecond (a tiny limit, a burst): the later takes the next free name.
+      const taken = new Set(await readdir(dir));
+      while (taken.has(name(backupStamp(date)))) date = new Date(date.getTime() + 1);
+      await this.close();
+      await rename(this.path, join(dir, name(backupStamp(date))));
+      await this.open();
+      await this.removeOldBackups();
+      return undefined;
+    } catch (error) {
+      await this.open();
+      return error;
+    }
   }
 
   private async removeOldBackups(): Promise<void> {
