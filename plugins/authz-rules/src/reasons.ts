@@ -76,6 +76,14 @@ export const Reasons = {
   outOfScope(caller: Caller, action: string, object: AccessObject, need: ActionNeed, bindings: readonly Binding[]): string {
     return `${headline(caller, action, object)} (${ownership(object)}): ${have(bindings, caller)}, which do not reach it; bind role ${need.role} on a scope that covers it`;
   },
+  createOutOfScope(caller: Caller, action: string, created: AccessObject, need: ActionNeed, bindings: readonly Binding[]): string {
+    const team = created.labels[TEAM_LABEL];
+    const belongs =
+      team === undefined
+        ? 'would belong to no team (they have no group that is not system:*)'
+        : `would belong to team ${team} (their first group that is not system:*)`;
+    return `${headline(caller, action, undefined)}: the new ${created.kind} ${belongs}, and ${have(bindings, caller)}, which do not reach it; bind role ${need.role} for that team or on their own objects`;
+  },
   labelsSet(caller: Caller, action: string, labels: readonly string[]): string {
     return `${headline(caller, action, undefined)}: label ${labels.join(' and ')} is written by the manager, and only the admin role may set it; remove ${labels.length > 1 ? 'them' : 'it'} from the request`;
   },

@@ -4,7 +4,7 @@ import { managerLabelsIn } from './manager-labels.js';
 import { placementFor } from './placement.js';
 import { Reasons } from './reasons.js';
 import { ACTION_TABLE, LABELLED_ACTIONS, OPEN_ACTIONS, ROLE_RANK, actionNeed } from './roles.js';
-import { inScope } from './scope.js';
+import { createdObject, inScope } from './scope.js';
 import { BindingIndex } from './subjects.js';
 import { visibilityFor } from './visibility.js';
 
@@ -38,18 +38,21 @@ export class RulesAuthorizer implements Authorizer {
       const reason = Reasons.roleTooLow(caller, action, object, need, bindings, ACTION_TABLE.has(action));
       return { allowed: false, reason, rule: strongest.name };
     }
+    const target = object ?? createdObject(action, caller);
     const granting = strong.filter((binding) =>
-      need.reach === 'all' ? binding.scope === 'all' : object === undefined || inScope(binding, caller, object, this.config.images),
+      need.reach === 'all' ? binding.scope === 'all' : target === undefined || inScope(binding, caller, target, this.config.images),
     );
     if (granting.length === 0) {
       const reason =
         need.reach === 'all'
           ? Reasons.needsScopeAll(caller, action, object, need, strong)
-          : Reasons.outOfScope(caller, action, object!, need, strong);
+          : object === undefined
+            ? Reasons.createOutOfScope(caller, action, target!, need, strong)
+            : Reasons.outOfScope(caller, action, object, need, strong);
       return { allowed: false, reason, rule: strong[0]!.name };
     }
     if (action !== 'container.create') return ALLOWED;
-    const placement = placementFor(granting, caller, object);
+    const placement = placementFor(granting);
     return placement.length > 0 ? { allowed: true, placement } : ALLOWED;
   }
 

@@ -1,4 +1,4 @@
-import { OWNER_LABEL, TEAM_LABEL, type AccessObject, type Caller } from '@swarm/plugin-sdk/access';
+import { OWNER_LABEL, TEAM_LABEL, type AccessObject, type AccessObjectKind, type Caller } from '@swarm/plugin-sdk/access';
 import type { Binding, ImageAccess } from './binding.js';
 
 // The networks every engine has; they carry no owner labels and everyone's containers use them.
@@ -46,4 +46,22 @@ export function inScope(binding: Binding, caller: Caller, object: AccessObject, 
   if (team === undefined) return false;
   // A group's binding reaches that group's team; a user's, every team the user is in.
   return binding.group !== undefined ? team === binding.group : teamsOf(caller).includes(team);
+}
+
+const CREATES: Readonly<Record<string, AccessObjectKind>> = {
+  'container.create': 'container',
+  'network.create': 'network',
+  'volume.create': 'volume',
+};
+
+/**
+ * What a create will make, labelled as the manager will label it (owner the caller, team their
+ * first non-system group), when the host gave no object: a binding that does not reach it would
+ * let the caller make what they could then neither see nor remove.
+ */
+export function createdObject(action: string, caller: Caller): AccessObject | undefined {
+  const kind = CREATES[action];
+  if (kind === undefined) return undefined;
+  const team = teamOf(caller);
+  return { kind, labels: team === undefined ? { [OWNER_LABEL]: caller.user } : { [OWNER_LABEL]: caller.user, [TEAM_LABEL]: team } };
 }

@@ -141,7 +141,8 @@ describe("rules authorizer: a team's nodes", () => {
   });
 
   it('lets an unlimited binding win, and otherwise takes the limit of the team the container joins', () => {
-    expect(decide(testCaller('both', ['team-b', 'team-a']), 'container.create')).toEqual({ allowed: true });
+    // Its first group makes the container team-b's: team-b's binding reaches it, team-a's does not.
+    expect(decide(testCaller('both', ['team-b', 'team-a']), 'container.create')).toMatchObject({ placement: [{ expression: 'zone==b' }] });
     expect(decide(testCaller('boss', ['team-b', 'admins']), 'container.create')).toEqual({ allowed: true });
     const limited = rules({
       bindings: [
@@ -158,6 +159,26 @@ describe("rules authorizer: a team's nodes", () => {
     expect(limited.authorize(authzRequest(xy, 'container.create', intoX))).toMatchObject({
       placement: [{ expression: 'zone==x' }, { expression: 'disk==ssd' }],
     });
+  });
+});
+
+describe('rules authorizer: creates', () => {
+  it("refuses a create that would make what the caller's bindings do not reach", () => {
+    expect(refusal(decide(testCaller('zed', ['team-z', 'team-a']), 'volume.create', undefined, { Name: 'v' }))).toEqual({
+      reason:
+        'user zed (groups team-z, team-a) may not volume.create: the new volume would belong to team team-z (their first group that is not system:*), and they have role edit on team team-a (bindings[0]), which do not reach it; bind role edit for that team or on their own objects',
+      rule: 'bindings[0]',
+    });
+    const solo = rules({ bindings: [{ user: 'sam', role: 'edit', scope: 'team' }] });
+    expect(refusal(solo.authorize(authzRequest(testCaller('sam', ['system:authenticated']), 'network.create'))).reason).toContain(
+      'the new network would belong to no team (they have no group that is not system:*)',
+    );
+  });
+
+  it('lets an own-scope editor create whatever their team', () => {
+    const own = rules({ bindings: [{ user: 'sam', role: 'edit' }] });
+    expect(own.authorize(authzRequest(testCaller('sam', ['team-q']), 'container.create'))).toEqual({ allowed: true });
+    expect(own.authorize(authzRequest(testCaller('sam', []), 'volume.create'))).toEqual({ allowed: true });
   });
 });
 
