@@ -28,40 +28,19 @@ export interface AuthzConformanceOptions {
   readonly seesBudgetMs?: number;
 }
 
+const verbs = (kind: string, list: string) => list.split(' ').map((verb) => `${kind}.${verb}`);
+
 /** The host's action catalogue (the core README lists it), as an authorizer is asked. */
 export const ACCESS_ACTIONS: readonly string[] = [
-  ...[
-    'create',
-    'inspect',
-    'list',
-    'start',
-    'stop',
-    'restart',
-    'kill',
-    'pause',
-    'unpause',
-    'remove',
-    'rename',
-    'update',
-    'logs',
-    'attach',
-    'exec',
-  ]
-    .concat(['stats', 'top', 'changes', 'export', 'archive', 'wait', 'resize', 'commit', 'prune'])
-    .map((verb) => `container.${verb}`),
+  ...verbs('container', 'create inspect list start stop restart kill pause unpause remove rename update logs attach exec'),
+  ...verbs('container', 'stats top changes export archive archive.write wait resize commit prune'),
   'exec.inspect',
-  ...['list', 'inspect', 'pull', 'push', 'build', 'remove', 'tag', 'load', 'save', 'search', 'history', 'prune'].map(
-    (verb) => `image.${verb}`,
-  ),
-  ...['list', 'inspect', 'create', 'remove', 'connect', 'disconnect', 'prune'].map((verb) => `network.${verb}`),
-  ...['list', 'inspect', 'create', 'remove', 'prune'].map((verb) => `volume.${verb}`),
-  ...['info', 'version', 'ping', 'events', 'df', 'auth'].map((verb) => `system.${verb}`),
-  'plugin.list',
-  'plugin.install',
-  'swarm.explain',
-  'swarm.metrics',
-  'swarm.web',
-  'swarm.web.action',
+  ...verbs('image', 'list inspect pull import push build remove tag load save search history prune'),
+  ...verbs('network', 'list inspect create remove connect disconnect prune'),
+  ...verbs('volume', 'list inspect create remove prune'),
+  ...verbs('system', 'info version ping events df auth'),
+  ...verbs('plugin', 'list inspect install remove enable disable set push upgrade'),
+  ...verbs('swarm', 'explain metrics health web web.action'),
 ];
 
 /** Actions no catalogue has: an authorizer answers them (fail closed), never throws. */
