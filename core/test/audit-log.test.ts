@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -277,7 +277,8 @@ describe('when writing fails', () => {
 });
 
 describe('standard output', () => {
-  it('writes the lines to standard output with path -', async () => {
+  /** A node process that records `count` lines to standard output (after `delayMs`) and tells on stderr what became of them. */
+  const recorder = (count: number, delayMs = 0): string[] => {
     const module = fileURLToPath(new URL('../dist/access/audit-log.js', import.meta.url));
     const script = `
       const { AuditLog } = await import(${JSON.stringify(module)});
@@ -285,14 +286,35 @@ describe('standard output', () => {
       const logger = { warn: (f, m) => warnings.push(m), info() {}, debug() {}, trace() {}, error() {}, child() { return logger; }, level: 'info' };
       const log = new AuditLog({ path: '-' }, logger);
       const base = ${JSON.stringify(record(0))};
-      for (const n of [1, 2, 3]) log.record({ ...base, requestId: 'req-' + n });
+      await new Promise((resolve) => setTimeout(resolve, ${delayMs}));
+      for (let n = 1; n <= ${count}; n++) {
+        log.record({ ...base, requestId: 'req-' + n });
+        await log.flush();
+      }
       await log.close();
       process.stderr.write(JSON.stringify({ warnings, dropped: log.dropped }));
     `;
-    const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    return ['--input-type=module', '-e', script];
+  };
+
+  it('writes the lines to standard output with path -', async () => {
+    const { stdout, stderr } = await run(process.execPath, recorder(3));
     expect(JSON.parse(stderr)).toEqual({ warnings: [], dropped: 0 });
     const lines = stdout.split('\n');
     expect(lines.pop()).toBe('');
     expect(lines.map((line) => (JSON.parse(line) as { requestId: string }).requestId)).toEqual(['req-1', 'req-2', 'req-3']);
+  });
+
+  it('goes on, dropping lines, when the reader of standard output goes away', async () => {
+    const child = spawn(process.execPath, recorder(5, 300), { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(stderr)).toEqual({
+      warnings: ['audit log: cannot write; dropping lines until it can', 'audit log closed; some lines could not be written'],
+      dropped: 5,
+    });
   });
 });

@@ -21,7 +21,11 @@ export interface LineSink {
  * drained, so a slow reader slows the log's queue, never a request.
  */
 export class StreamSink implements LineSink {
-  constructor(private readonly stream: Writable) {}
+  constructor(private readonly stream: Writable) {
+    // A reader that went away (EPIPE) fails the write, whose callback reports it; unheard, the
+    // stream's own 'error' event would be an uncaught exception.
+    stream.on('error', () => undefined);
+  }
 
   write(lines: readonly string[]): Promise<WriteOutcome> {
     return new Promise((resolve) => {
