@@ -62,11 +62,17 @@ beforeAll(async () => {
     authorTests[kind] = (await run('npm', ['test'], { cwd: dir, maxBuffer: 1 << 24 })).stdout;
     return join(dir, (await run('npm', ['pack', '--silent'], { cwd: dir })).stdout.trim().split('\n').pop()!);
   };
-  const packs = [await author('gpu', 'filter'), await author('sim', 'driver'), await author('pool', 'discovery')];
+  const packs = [
+    await author('gpu', 'filter'),
+    await author('sim', 'driver'),
+    await author('pool', 'discovery'),
+    await author('readonly', 'authz'),
+    await author('limits', 'admission'),
+  ];
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packs], { cwd: project, maxBuffer: 1 << 24 });
   writeFileSync(
     join(project, 'swarm.config.js'),
-    `export default {\n  api: { hosts: ['tcp://127.0.0.1:${PORT}'] },\n  plugins: ['maintenance', 'gpu', 'sim', 'pool'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n`,
+    `export default {\n  api: { hosts: ['tcp://127.0.0.1:${PORT}'] },\n  plugins: ['maintenance', 'gpu', 'sim', 'pool', 'readonly', 'limits'],\n  scheduler: { filters: ['health', 'port', 'constraint', 'maintenance', 'gpu'], strategy: 'spread' },\n};\n`,
   );
   [maintenance, open] = await engines;
 }, 600_000);
@@ -88,21 +94,31 @@ describe('swarm installed from its tarballs in a folder of its own', () => {
     expect(rows.find((row) => row.name === 'swarm-plugin-gpu')).toMatchObject({ compatible: true, provides: ['filter gpu'] });
     expect(rows.find((row) => row.name === 'swarm-plugin-sim')).toMatchObject({ compatible: true, provides: ['cluster driver sim'] });
     expect(rows.find((row) => row.name === 'swarm-plugin-pool')).toMatchObject({ compatible: true, provides: ['discovery backend pool'] });
+    expect(rows.find((row) => row.name === 'swarm-plugin-readonly')).toMatchObject({ compatible: true, provides: ['authorizer readonly'] });
+    expect(rows.find((row) => row.name === 'swarm-plugin-limits')).toMatchObject({
+      compatible: true,
+      provides: ['admission controller limits'],
+    });
     expect(rows.length).toBeGreaterThanOrEqual(21);
     for (const row of rows) expect(row.resolved.startsWith(join(project, 'node_modules'))).toBe(true);
     expect((await swarm('--version')).stdout.trim()).toMatch(/^swarm version \d+\.\d+\.\d+$/);
   });
 
-  it('scaffolds a filter, a driver and a discovery backend with swarm plugin init, each passing its own conformance tests', () => {
+  it('scaffolds a filter, a driver, a discovery backend, an authorizer and an admission controller with swarm plugin init, each passing its own conformance tests', () => {
     expect(scaffolded).toContain('Created filter "gpu"');
     expect(scaffolded).toContain('Created driver "sim"');
     expect(scaffolded).toContain('Created discovery "pool"');
+    expect(scaffolded).toContain('Created authz "readonly"');
+    expect(scaffolded).toContain('Created admission "limits"');
     // eslint-disable-next-line no-control-regex -- vitest colours its summary
     const colours = /\u001b\[[0-9;]*m/g;
     const summary = (kind: string) => /Tests\s+(.*)/.exec(authorTests[kind]!.replace(colours, ''))?.[1]?.trim();
     expect(summary('filter')).toBe('10 passed (10)');
     expect(summary('driver')).toBe('10 passed (10)');
     expect(summary('discovery')).toBe('8 passed (8)');
+    // the authz and admission kits' nine checks each, and three cases
+    expect(summary('authz')).toBe('12 passed (12)');
+    expect(summary('admission')).toBe('12 passed (12)');
   });
 
   it('runs the scaffolded driver: docker info shows its nodes and docker run places on them', async () => {

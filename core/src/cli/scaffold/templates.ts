@@ -1,5 +1,7 @@
 import { Tokens, type ExtensionKind } from '@swarm/plugin-sdk';
 import { kindLabel } from '../../plugins/extension-kinds.js';
+import { admissionFiles } from './admission-template.js';
+import { authzFiles } from './authz-template.js';
 import { discoveryFiles } from './discovery-template.js';
 import { driverFiles } from './driver-template.js';
 import { filterFiles } from './filter-template.js';
@@ -8,7 +10,7 @@ import { className, type PluginFiles } from './template-parts.js';
 
 export type { PluginFiles } from './template-parts.js';
 
-export const SCAFFOLD_KINDS = ['filter', 'strategy', 'driver', 'discovery'] as const;
+export const SCAFFOLD_KINDS = ['filter', 'strategy', 'driver', 'discovery', 'authz', 'admission'] as const;
 export type ScaffoldKind = (typeof SCAFFOLD_KINDS)[number];
 
 export interface ScaffoldInputs {
@@ -129,6 +131,28 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     register: (name, klass) => `ctx.discovery('${name}', { useFactory: () => new ${klass}() });`,
     use: (name) => ({ config: '', run: `npx swarm manage ${name}://${ENGINES}` }),
     files: discoveryFiles,
+  },
+  // access plugins (plugin API 2.1) register a factory, which the host calls with the entry's options
+  authz: {
+    token: Tokens.Authorizer,
+    sourceFile: 'authorizer',
+    suffix: 'Authorizer',
+    imports: 'definePlugin',
+    register: (name, klass) => `ctx.authz('${name}', { useValue: ${klass}.factory });`,
+    use: (name) => ({ config: `access: { authz: [['${name}', { readOnly: ['auditors'] }]] }`, run: `npx swarm manage nodes://${ENGINES}` }),
+    files: authzFiles,
+  },
+  admission: {
+    token: Tokens.AdmissionController,
+    sourceFile: 'admission',
+    suffix: 'Admission',
+    imports: 'definePlugin',
+    register: (name, klass) => `ctx.admission('${name}', { useValue: ${klass}.factory });`,
+    use: (name) => ({
+      config: `access: { admission: [['${name}', { maxMemory: 4294967296 }]] }`,
+      run: `npx swarm manage nodes://${ENGINES}`,
+    }),
+    files: admissionFiles,
   },
 };
 
