@@ -17,7 +17,10 @@ import { noopLogger } from './noop-logger.js';
 export interface AdmissionCase {
   readonly caller?: Caller;
   readonly action?: AdmissionRequest['action'];
-  /** The create body; for an update, Docker's update body (resource fields at top level). */
+  /**
+   * The create body; for an update, what the host sends: the container's config with the update's
+   * resource fields merged into its HostConfig (the docker CLI sends 0 for each flag not given).
+   */
   readonly config: ContainerConfig;
 }
 
@@ -57,8 +60,8 @@ const SAMPLES: readonly AdmissionCase[] = [
       HostConfig: { SecurityOpt: ['seccomp=unconfined', 'apparmor=unconfined'], Sysctls: { 'kernel.msgmax': '1' } },
     },
   },
-  { action: 'container.update', config: { Memory: 0, NanoCpus: 0, CpuShares: 512 } as unknown as ContainerConfig },
-  { caller: ALICE, action: 'container.update', config: { Memory: -1, CpuQuota: -1 } as unknown as ContainerConfig },
+  { action: 'container.update', config: { Image: 'busybox', HostConfig: { Memory: 0, NanoCpus: 0, CpuShares: 512 } } },
+  { caller: ALICE, action: 'container.update', config: { Image: 'busybox', User: '1000', HostConfig: { Memory: -1, CpuQuota: -1 } } },
 ];
 
 /** A field path as Docker names body fields: `HostConfig.Binds[0]`, `HostConfig.Sysctls["kernel.msgmax"]`. */

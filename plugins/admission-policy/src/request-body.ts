@@ -14,9 +14,9 @@ export interface RuleContext {
   /** `HostConfig`, `{}` when absent. */
   readonly host: BodyPart;
   /**
-   * Where resource fields (limits, devices) sit: `HostConfig` in a create; the body itself in an
-   * update (Docker's update body is the resources, at top level), and its `HostConfig` too when a
-   * host passes one, so neither way of sending an update gets past the rules.
+   * Where resource fields (limits, devices) sit: `HostConfig`; in an update also the body's top
+   * level, where Docker's own update body has them (the host merges an update into the
+   * container's HostConfig, but a rule must not miss a limit sent either way).
    */
   readonly resources: readonly BodyPart[];
   readonly allowedHostPaths: readonly string[];

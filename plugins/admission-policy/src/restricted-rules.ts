@@ -46,9 +46,10 @@ export function resourceLimitsRule(context: RuleContext): Violation | undefined 
 const given = (value: number | undefined) => (value === undefined || value === 0 ? ' unset' : `=${value}`);
 
 /**
- * An update may not lift a restricted container's limits. In Docker's update body 0 means "leave
- * as it is" (the docker CLI sends 0 for every flag not given), so only a negative value, which
- * removes a limit (`--cpu-quota -1`), is refused.
+ * An update may not lift a restricted container's limits. In an update 0 means "leave it as it
+ * is" to Docker, and the docker CLI sends 0 for every flag not given (the host merges those zeros
+ * into the HostConfig it asks about), so only a negative value, which removes a limit
+ * (`--cpu-quota -1`), is refused.
  */
 export function limitsKeptRule(context: RuleContext): Violation | undefined {
   for (const part of context.resources) {

@@ -30,7 +30,7 @@ const BASELINE: Rules = [
 /** Restricted is baseline and then its own rules. */
 const RESTRICTED: Rules = [...BASELINE, runAsNonRootRule, noNewPrivilegesRule, restrictedCapabilitiesRule, resourceLimitsRule];
 
-/** An update body holds resources only: the rules that read them. */
+/** An update changes resources only: the rules that read them (what it cannot change was judged at create). */
 const BASELINE_UPDATE: Rules = [shapeRule, devicesRule];
 const RESTRICTED_UPDATE: Rules = [...BASELINE_UPDATE, limitsKeptRule];
 

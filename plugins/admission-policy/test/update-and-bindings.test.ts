@@ -2,54 +2,64 @@ import { describe, expect, it } from 'vitest';
 import { ALICE, ANONYMOUS, CI, ROOT, admit, caller, create, outcome } from './support.js';
 
 /** What the docker CLI sends for `docker update --cpu-shares 512`: every other resource at 0. */
-const CLI_UPDATE = {
-  Memory: 0,
-  MemorySwap: 0,
-  NanoCpus: 0,
-  CpuQuota: 0,
-  CpuPeriod: 0,
-  CpuShares: 512,
-  Devices: null,
-  RestartPolicy: { Name: 'always' },
-};
+const CLI_UPDATE = { Memory: 0, MemorySwap: 0, NanoCpus: 0, CpuQuota: 0, CpuPeriod: 0, CpuShares: 512, Devices: null };
+
+/** What the host asks about an update: the container's config with the update merged into its HostConfig. */
+const merged = (update: Record<string, unknown>) => ({
+  Image: 'busybox',
+  User: '1000',
+  HostConfig: { Memory: 1 << 28, NanoCpus: 5e8, SecurityOpt: ['no-new-privileges'], ...update },
+});
 
 describe('container.update', () => {
   it.each([
-    ['a restricted caller, the CLI zeros ("leave as it is")', ALICE, CLI_UPDATE, 'allowed'],
-    ['a restricted caller, a new memory limit', ALICE, { ...CLI_UPDATE, Memory: 1 << 29 }, 'allowed'],
+    ['a restricted caller, the CLI zeros ("leave as it is")', ALICE, merged(CLI_UPDATE), 'allowed'],
+    ['a restricted caller, a new memory limit', ALICE, merged({ ...CLI_UPDATE, Memory: 1 << 29 }), 'allowed'],
     [
       'a restricted caller lifting memory',
       ALICE,
-      { ...CLI_UPDATE, Memory: -1 },
-      'admission policy "restricted" forbids Memory: -1 removes the limit restricted needs',
+      merged({ ...CLI_UPDATE, Memory: -1 }),
+      'admission policy "restricted" forbids HostConfig.Memory: -1 removes the limit restricted needs',
     ],
     [
       'a restricted caller lifting --cpus',
       ALICE,
-      { NanoCpus: -1 },
-      'admission policy "restricted" forbids NanoCpus: -1 removes the limit restricted needs',
+      merged({ NanoCpus: -1 }),
+      'admission policy "restricted" forbids HostConfig.NanoCpus: -1 removes the limit restricted needs',
     ],
     [
       'a restricted caller lifting --cpu-quota',
       ALICE,
-      { CpuQuota: -1 },
-      'admission policy "restricted" forbids CpuQuota: -1 removes the limit restricted needs',
+      merged({ CpuQuota: -1 }),
+      'admission policy "restricted" forbids HostConfig.CpuQuota: -1 removes the limit restricted needs',
     ],
     [
-      'a limit lifted inside a HostConfig',
+      "Docker's own update body (resources at top level)",
       ALICE,
-      { HostConfig: { Memory: -1 } },
-      'admission policy "restricted" forbids HostConfig.Memory: -1 removes the limit restricted needs',
+      { Memory: -1 },
+      'admission policy "restricted" forbids Memory: -1 removes the limit restricted needs',
     ],
-    ['a baseline caller lifting limits', ANONYMOUS, { Memory: -1, CpuQuota: -1 }, 'allowed'],
+    ['a baseline caller lifting limits', ANONYMOUS, merged({ Memory: -1, CpuQuota: -1 }), 'allowed'],
     [
       'a baseline caller adding a device',
+      CI,
+      merged({ Devices: [{ PathOnHost: '/dev/mem' }] }),
+      'admission policy "baseline" forbids HostConfig.Devices[0]: /dev/mem',
+    ],
+    [
+      'a device in a top-level update body',
       CI,
       { Devices: [{ PathOnHost: '/dev/mem' }] },
       'admission policy "baseline" forbids Devices[0]: /dev/mem',
     ],
-    ['a privileged caller adding a device', ROOT, { Devices: [{ PathOnHost: '/dev/mem' }], Memory: -1 }, 'allowed'],
-    ['a malformed update', ALICE, { Memory: '1g' }, 'admission policy "restricted" forbids Memory: expected a number'],
+    ['a privileged caller adding a device', ROOT, merged({ Devices: [{ PathOnHost: '/dev/mem' }], Memory: -1 }), 'allowed'],
+    [
+      "what an update cannot change is not judged again (another caller's privileged container)",
+      ALICE,
+      { Image: 'busybox', HostConfig: { ...CLI_UPDATE, Privileged: true, NetworkMode: 'host' } },
+      'allowed',
+    ],
+    ['a malformed update', ALICE, merged({ Memory: '1g' }), 'admission policy "restricted" forbids HostConfig.Memory: expected a number'],
   ] as const)('%s', (_what, who, body, expected) => {
     expect(outcome(admit(who, body, 'container.update'))).toBe(expected);
   });
