@@ -1,13 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, createServer, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
+import { connect, createServer, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, Tokens, isSwarmError } from '@swarm/plugin-sdk';
 import type { AuthenticationRequest, AuthenticatorFactory, PeerCertificate } from '@swarm/plugin-sdk/access';
 import { noopLogger, pluginProviders } from '@swarm/plugin-sdk/testing';
 import plugin, { NO_COMMON_NAME } from '@swarm/authn-tls';
 import { makeCertificates } from '../../../test/harness/certificates.js';
+// what the host gives authenticators: the chain its listener verified, leaf first
+import { peerCertificates } from '../../../core/dist/access/peer-certificates.js';
 
 const factory = pluginProviders(plugin).get<AuthenticatorFactory>(Tokens.Authenticator, 'tls');
 const settings = { options: {}, configDir: '/', logger: noopLogger };
@@ -31,17 +33,6 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const pem = (file: string): Buffer => readFileSync(join(dir, file));
-const many = (value: string | string[] | undefined): string[] => (value === undefined ? [] : [value].flat());
-
-/** What the host gives authenticators: the verified chain, leaf first, as Node.js reads it. */
-function chainOf(leaf: DetailedPeerCertificate): PeerCertificate[] {
-  const chain: PeerCertificate[] = [];
-  for (let cert = leaf; cert?.raw !== undefined; cert = cert.issuerCertificate) {
-    chain.push({ subject: { CN: many(cert.subject.CN)[0], O: many(cert.subject.O) }, raw: cert.raw });
-    if (cert.issuerCertificate === cert) break;
-  }
-  return chain;
-}
 
 /**
  * The chain a real TLS server verified when `client` connected with its certificate; without one,
@@ -52,8 +43,7 @@ async function handshake(client: string | undefined): Promise<PeerCertificate[]>
   const server = createServer({ ...tls, requestCert: true, rejectUnauthorized: client !== undefined });
   const seen = new Promise<PeerCertificate[]>((resolve) =>
     server.once('secureConnection', (socket: TLSSocket) => {
-      const leaf = socket.getPeerCertificate(true);
-      resolve(Object.keys(leaf).length === 0 ? [] : chainOf(leaf));
+      resolve(peerCertificates(socket));
       socket.end();
     }),
   );
