@@ -8,8 +8,6 @@ import type { AuthenticationRequest, AuthenticatorFactory, PeerCertificate } fro
 import { noopLogger, pluginProviders } from '@swarm/plugin-sdk/testing';
 import plugin, { NO_COMMON_NAME } from '@swarm/authn-tls';
 import { makeCertificates } from '../../../test/harness/certificates.js';
-// what the host gives authenticators: the chain its listener verified, leaf first
-import { peerCertificates } from '../../../core/dist/access/peer-certificates.js';
 
 const factory = pluginProviders(plugin).get<AuthenticatorFactory>(Tokens.Authenticator, 'tls');
 const settings = { options: {}, configDir: '/', logger: noopLogger };
@@ -33,6 +31,14 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const pem = (file: string): Buffer => readFileSync(join(dir, file));
+
+/** The leaf as the host hands it to authenticators (Node.js gives one O as a string, several as a list). */
+function peerCertificates(socket: TLSSocket): PeerCertificate[] {
+  const leaf = socket.getPeerCertificate();
+  if (!socket.authorized || leaf.raw === undefined) return [];
+  const subject = leaf.subject as unknown as Record<string, string | string[] | undefined>;
+  return [{ subject: { CN: [subject['CN'] ?? []].flat()[0], O: [subject['O'] ?? []].flat() }, raw: leaf.raw }];
+}
 
 /**
  * The chain a real TLS server verified when `client` connected with its certificate; without one,

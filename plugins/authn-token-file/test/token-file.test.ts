@@ -7,7 +7,6 @@ import { ErrorCodes, Tokens, isSwarmError, type Logger } from '@swarm/plugin-sdk
 import type { AuthenticationRequest, Authenticator, AuthenticatorFactory } from '@swarm/plugin-sdk/access';
 import { noopLogger, pluginProviders } from '@swarm/plugin-sdk/testing';
 import plugin, { INVALID_BEARER_TOKEN, bearerToken, parseCsv, parseTokenFile } from '@swarm/authn-token-file';
-import { recordingLogger } from '../../../core/test/api-recording-logger.js';
 
 const factory = pluginProviders(plugin).get<AuthenticatorFactory>(Tokens.Authenticator, 'token-file');
 const dir = mkdtempSync(join(tmpdir(), 'swarm-authn-token-file-'));
@@ -19,6 +18,21 @@ function tokenFile(contents: string): string {
   const name = `tokens-${++files}.csv`;
   writeFileSync(join(dir, name), contents, { mode: 0o600 });
   return name;
+}
+
+interface Logged {
+  readonly level: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly message: string | undefined;
+}
+
+/** A logger that keeps its info and warn lines, to check what the file's problems log (and that no token is in it). */
+function recordingLogger(): Logger & { lines: Logged[] } {
+  const lines: Logged[] = [];
+  const keep = (level: string) => (fields: Record<string, unknown> | string, message?: string) =>
+    lines.push(typeof fields === 'string' ? { level, fields: {}, message: fields } : { level, fields, message });
+  const logger = { ...noopLogger, lines, info: keep('info'), warn: keep('warn'), child: () => logger };
+  return logger;
 }
 
 const authenticatorFor = (contents: string, logger: Logger = noopLogger): Promise<Authenticator> =>
