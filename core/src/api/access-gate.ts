@@ -66,7 +66,7 @@ function parseJson(raw: Buffer | undefined): unknown {
 }
 
 /** The caller: a replica in the managers group may vouch for the one it forwards; nobody else can. */
-async function identify(api: ApiContext, access: AccessControl, req: IncomingMessage): Promise<Caller> {
+export async function identifyCaller(api: ApiContext, access: AccessControl, req: IncomingMessage): Promise<Caller> {
   const forwarded = req.headers[FORWARDED_CALLER_HEADER];
   // Never passed on to an engine, believed or not.
   delete req.headers[FORWARDED_CALLER_HEADER];
@@ -88,11 +88,17 @@ async function identify(api: ApiContext, access: AccessControl, req: IncomingMes
 /**
  * On a replica: the caller, authenticated here, rides along to the primary, which believes it
  * because this manager's certificate is in the managers group. Whatever the client put in that
- * header is replaced.
+ * header was dropped when the caller was identified.
  */
-export async function vouchForCaller(api: ApiContext, access: AccessControl, req: IncomingMessage): Promise<void> {
-  const caller = await identify(api, access, req);
+export function vouchForCaller(req: IncomingMessage, caller: Caller): void {
   req.headers[FORWARDED_CALLER_HEADER] = encodeForwardedCaller(caller);
+}
+
+/** What is known of a request's access so far, filled in as it is checked: what the audit log records even of a refusal. */
+export interface AccessTrail {
+  caller?: Caller;
+  action?: string;
+  object?: AccessObject;
 }
 
 /** Finds the object a request names among those the caller may see. */
@@ -187,20 +193,21 @@ async function targetObject(
 export async function checkAccess(
   api: ApiContext,
   access: AccessControl,
-  req: IncomingMessage,
-  path: string,
-  query: URLSearchParams,
-  upgraded: boolean,
+  caller: Caller,
+  request: { req: IncomingMessage; path: string; query: URLSearchParams; upgraded: boolean },
+  trail: AccessTrail,
 ): Promise<RequestAccess> {
-  const caller = await identify(api, access, req);
+  const { req, path, query, upgraded } = request;
   const method = req.method ?? 'GET';
   const { action, target, withBody } = requestAction(method, path, query);
+  trail.action = action;
   if (!access.enforcing) {
     return { caller, action, decision: { allowed: true }, placement: [], sees: () => true, scoped: false };
   }
   const visibility = withShared(await access.visibility(caller));
   const lookups = new ScopedLookups(api, visibility);
   const object = await targetObject(api, lookups, target);
+  if (object) trail.object = object;
   // An upgraded request's body is already on the raw socket: it goes to the engine untouched.
   const { raw, wire: wireBody } = upgraded ? {} : await readBodyForAccess(req, withBody === true, api.limits.maxJsonBodyBytes);
   const wire: WireRequest = { method, uri: req.url ?? '/', headers: req.headers, peerCertificates: peerCertificates(req.socket) };

@@ -13,6 +13,7 @@ import type { ReadinessProbe } from './readiness.js';
 import { CoreErrors } from '../errors.js';
 import type { AccessControl } from '../access/access-control.js';
 import type { RequestAccess } from '../access/request-access.js';
+import type { AuditLog } from '../access/audit-log.js';
 
 export interface ApiLimits {
   /** Largest JSON body accepted (create configs, network/volume requests). */
@@ -45,6 +46,8 @@ export interface ApiContext {
   readonly access?: AccessControl;
   /** Callers in this group may vouch for the caller of a request they forward (replicas). */
   readonly managersGroup?: string;
+  /** `--audit-log`: one line per request. */
+  readonly audit?: AuditLog;
 }
 
 /** One request as a handler sees it. */

@@ -7,7 +7,8 @@ import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
 import { parseQuery, readRequestTarget } from './request-path.js';
 import { CoreErrors } from '../errors.js';
-import { checkAccess, vouchForCaller } from './access-gate.js';
+import { checkAccess, identifyCaller, vouchForCaller, type AccessTrail } from './access-gate.js';
+import { auditRecord } from './audit-entry.js';
 import type { RequestAccess } from '../access/request-access.js';
 import type { AccessControl } from '../access/access-control.js';
 import type { AccessRequest } from '@swarm/plugin-sdk/access';
@@ -174,12 +175,16 @@ export class Dispatcher {
   private async serve(req: IncomingMessage, res: ServerResponse, upgrade: RequestContext['upgrade']): Promise<void> {
     if (this.draining) res.shouldKeepAlive = false;
     const started = process.hrtime.bigint();
+    const startedAt = Date.now();
     const method = req.method ?? 'GET';
     // Read now: once the client hangs up, the socket is gone.
     const remote = req.socket?.remoteAddress ?? 'unix';
     let route = 'unmatched';
     let access: RequestAccess | undefined;
     let held: HeldAnswer | undefined;
+    let failure: unknown;
+    const trail: AccessTrail = {};
+    const control = this.api.access;
     try {
       const target = readRequestTarget(req.url ?? '/');
       if (target.kind === 'redirect') {
@@ -189,10 +194,12 @@ export class Dispatcher {
         return;
       }
       const { versionPrefix, path } = splitVersion(target.routingPath);
+      if (control) trail.caller = await identifyCaller(this.api, control, req);
       const role = this.api.role;
-      if (role && !role.isPrimary && this.api.access) await vouchForCaller(this.api, this.api.access, req);
+      if (role && !role.isPrimary && trail.caller) vouchForCaller(req, trail.caller);
       const forwarding = role?.forward({ req, res, path, upgrade });
       if (forwarding) {
+        // The primary checks and audits it.
         route = 'forwarded-to-primary';
         await forwarding;
         return;
@@ -209,12 +216,13 @@ export class Dispatcher {
       if (!match) throw CoreErrors.pageNotFound();
       route = match.route;
       const query = parseQuery(target.rawQuery);
-      const control = this.api.access;
-      if (control) access = await checkAccess(this.api, control, req, path, query, upgrade !== undefined);
+      if (control && trail.caller)
+        access = await checkAccess(this.api, control, trail.caller, { req, path, query, upgraded: upgrade !== undefined }, trail);
       held = control?.reviewsAnswers && access?.question && !upgrade ? new HeldAnswer(res) : undefined;
       await match.handler({ req, res, params: match.params, query, versionPrefix, upgrade, api: this.api, ...(access ? { access } : {}) });
       if (held && control && access?.question) await this.reviewed(held, control, access.question, res);
     } catch (error) {
+      failure = error;
       held?.discard();
       if (CoreErrors.pluginFailed.is(error)) {
         const { kind, name, plugin } = error.details as { kind: string; name: string; plugin: string };
@@ -228,6 +236,9 @@ export class Dispatcher {
       const status = upgrade && !res.headersSent ? 101 : res.statusCode;
       this.api.metrics.observeRequest(method, route, status, seconds);
       this.api.logger.debug({ method, url: req.url, route, status, ms: Math.round(seconds * 1000), remote }, 'api request');
+      if (this.api.audit && route !== 'forwarded-to-primary') {
+        this.api.audit.record(auditRecord({ req, method, remote, startedAt, seconds, status, trail, access, failure }));
+      }
     }
   }
 }

@@ -16,6 +16,7 @@ import type { ManagerRole } from '../replication/manager-role.js';
 import type { ApiRouter } from './router.js';
 import type { ReadinessProbe } from './readiness.js';
 import type { AccessControl } from '../access/access-control.js';
+import type { AuditLog } from '../access/audit-log.js';
 
 // The CLI's `manage` and the embedding API start the Docker API server through this function.
 export interface ApiServerOptions {
@@ -39,6 +40,8 @@ export interface ApiServerOptions {
   access?: AccessControl;
   /** Callers in this group may vouch for the caller of a request they forward. */
   managersGroup?: string;
+  /** `--audit-log`: one line per request, flushed and closed with the server. */
+  audit?: AuditLog;
   /**
    * Routes added before the server listens, undone when it closes: the web extensions (web/),
    * which sit above the API front and so are handed in rather than imported here.
@@ -89,6 +92,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     draining: draining.signal,
     ...(options.access ? { access: options.access } : {}),
     ...(options.managersGroup ? { managersGroup: options.managersGroup } : {}),
+    ...(options.audit ? { audit: options.audit } : {}),
   };
   events.listen(() => api.metrics.countEvent());
   const router = buildRoutes();
@@ -105,6 +109,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     await mounted?.close();
     engines.close();
     api.metrics.close();
+    await options.audit?.close();
     throw error;
   }
   options.logger.info(
@@ -131,6 +136,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await Promise.all(listeners.map((listener) => listener.close()));
       engines.close();
       api.metrics.close();
+      await options.audit?.close();
     },
   };
 }

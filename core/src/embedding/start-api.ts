@@ -2,6 +2,7 @@ import { startApiServer, type ApiServer, type ApiServerOptions } from '../api/in
 import type { Deployment } from '../deployment/deployment.js';
 import { serveWebExtensions } from '../web/serve-web-extensions.js';
 import { buildAccessControl } from './access-control.js';
+import { AuditLog } from '../access/audit-log.js';
 
 /**
  * The Docker API server with the web extensions the deployment's config names served under
@@ -11,10 +12,15 @@ export async function startApi(
   options: Omit<ApiServerOptions, 'mount' | 'access' | 'managersGroup'> & { readonly deployment: Deployment; readonly configDir: string },
 ): Promise<ApiServer> {
   const { deployment, configDir, ...server } = options;
-  const access = await buildAccessControl(deployment, configDir, server.logger);
+  const settings = deployment.config.access;
+  const [access, audit] = await Promise.all([
+    buildAccessControl(deployment, configDir, server.logger),
+    settings?.audit ? AuditLog.open(settings.audit, server.logger) : undefined,
+  ]);
   return startApiServer({
     ...server,
     ...(access ? { access } : {}),
+    ...(audit ? { audit } : {}),
     ...(deployment.config.access?.managersGroup ? { managersGroup: deployment.config.access.managersGroup } : {}),
     mount: (router, api) => serveWebExtensions(router, deployment, api),
   });
