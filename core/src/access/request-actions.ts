@@ -80,6 +80,8 @@ const SYSTEM_ROUTES: Readonly<Record<string, string>> = {
   '/_swarm/readyz': 'swarm.health',
 };
 
+const SWARM_MODE_PREFIXES = ['/swarm', '/services', '/secrets', '/configs', '/nodes', '/tasks'];
+
 const CREATE_ROUTES: Readonly<Record<string, string>> = {
   '/containers/create': 'container.create',
   '/networks/create': 'network.create',
@@ -157,6 +159,8 @@ export function requestAction(method: string, path: string, query: URLSearchPara
   }
   if (path.startsWith('/plugins/')) return pluginAction(method, path.slice('/plugins/'.length));
   if (isWebExtensionPath(path)) return { action: method === 'GET' || method === 'HEAD' ? 'swarm.web' : 'swarm.web.action' };
-  // Docker's swarm-mode routes (services, nodes, tasks, /swarm/init, ...), which swarm answers 503.
+  // Docker's swarm-mode routes only ever answer that this is not a swarm-mode manager (503): asking
+  // them reads no more than `docker info` does.
+  if (SWARM_MODE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return { action: 'system.info' };
   return { action: 'unknown' };
 }
