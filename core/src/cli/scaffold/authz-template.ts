@@ -15,7 +15,7 @@ export function authzFiles(name: string): PluginFiles {
 import { ${errors} } from './${name}-errors.js';
 
 /** Actions that only read: \`<kind>.list\`, \`<kind>.inspect\`, logs and the like, and the system's own. */
-const READS = /^(?:[a-z]+\\.(?:list|inspect|logs|stats|top|changes|history)|system\\.(?:info|version|ping|events|df)|swarm\\.explain)$/;
+const READS = /^(?:[a-z]+\\.(?:list|inspect|logs|stats|top|changes|history)|system\\.(?:info|version|ping|events|df)|swarm\\.(?:explain|health))$/;
 
 /**
  * \`access: { authz: [['${name}', { readOnly: ['auditors'] }]] }\`: members of the \`readOnly\` groups may only
