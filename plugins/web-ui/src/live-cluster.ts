@@ -1,7 +1,10 @@
 import type { ClusterEvent, Node } from '@swarm/plugin-sdk';
-import type { ManagerView, WebStream } from '@swarm/plugin-sdk/web';
+import type { ManagerView, WebStream, WebViewer } from '@swarm/plugin-sdk/web';
+import { type Activity, ActivityJudge, activityOf } from './activity.js';
+import { Audience } from './audience.js';
 import { presentNode } from './present.js';
-import type { ActivityItem, WireCluster } from './wire.js';
+import { identityKey, presentViewer, scopeOf } from './viewer.js';
+import type { WireCluster } from './wire.js';
 
 export interface LiveClusterOptions {
   /** How often changes are gathered and sent (they are coalesced in between). */
@@ -21,6 +24,8 @@ interface Tracked {
   readonly key: string;
   /** The node's column as JSON, until it changes. */
   json: string | undefined;
+  /** Counts the node's changes, so scoped audiences know when their own column of it is stale. */
+  version: number;
   stopWatching: (() => void) | undefined;
   seen: number;
 }
@@ -32,24 +37,10 @@ interface Client {
   /** Changes were dropped while congested: the client gets a fresh snapshot once drained. */
   missed: boolean;
   closed: boolean;
-}
-
-function activityOf(event: ClusterEvent): ActivityItem | undefined {
-  const action = event.Action ?? event.status ?? '';
-  if (action === '' || action.startsWith('exec_')) return undefined;
-  const attributes = (event.Actor as { Attributes?: Record<string, string> } | undefined)?.Attributes;
-  const time =
-    typeof event.timeNano === 'number' ? Math.floor(event.timeNano / 1e6) : typeof event.time === 'number' ? event.time * 1000 : Date.now();
-  const type = action.startsWith('engine_') ? 'engine' : (event.Type ?? 'container');
-  const name = type === 'engine' ? undefined : (attributes?.name ?? (type === 'image' ? event.id : undefined));
-  return {
-    time,
-    type,
-    action,
-    ...(event.node?.Name ? { node: event.node.Name } : {}),
-    ...(name ? { name } : {}),
-    ...(event.id && type !== 'engine' ? { id: event.id } : {}),
-  };
+  /** The scoped viewers this browser is one of; undefined when it sees everything (the shared frames). */
+  readonly audience: Audience<Client> | undefined;
+  /** When something was last written to it, for keep-alives. */
+  lastWrite: number;
 }
 
 function frame(event: string, data: string): string {
@@ -65,8 +56,10 @@ export interface LiveClusterDeps {
 /**
  * The cluster as live browsers see it: a snapshot when one connects, then the nodes that changed,
  * coalesced per tick. It follows the manager only while a browser is connected: nodes' `watch`
- * and the event stream. A node's column is
- * serialized once per change, whatever the number of browsers.
+ * and the event stream. A node's column is serialized once per change, whatever the number of
+ * browsers: viewers who see everything share one frame; scoped viewers (access control) get
+ * frames with only their containers, built once per identity (`Audience`), so their cost grows
+ * with the changed nodes and the distinct scoped identities watching, never with the others'.
  */
 export class LiveCluster {
   private readonly view: ManagerView;
@@ -77,8 +70,11 @@ export class LiveCluster {
   private readonly lookup = new Map<string, Node>();
   private readonly dirty = new Set<Node>();
   private removed: string[] = [];
-  private activity: ActivityItem[] = [];
+  private activity: Activity[] = [];
   private readonly clients = new Set<Client>();
+  /** Browsers that see everything: the shared frames go to them. */
+  private readonly everything = new Set<Client>();
+  private readonly audiences = new Map<string, Audience<Client>>();
   private readonly tickMs: number;
   private readonly keepAliveMs: number;
   private readonly maxActivity: number;
@@ -88,7 +84,6 @@ export class LiveCluster {
   private unsubscribe: (() => void) | undefined;
   private nextKey = 1;
   private generation = 0;
-  private lastWrite = 0;
 
   constructor({ view, cluster, options = {} }: LiveClusterDeps) {
     this.view = view;
@@ -99,14 +94,20 @@ export class LiveCluster {
     this.lingerMs = options.lingerMs ?? 30_000;
   }
 
-  /** Serve one browser until `signal` aborts: a snapshot, then changes. */
-  serve(stream: WebStream, signal: AbortSignal): void {
-    const client: Client = { stream, congested: false, missed: false, closed: false };
+  /**
+   * Serve one browser until `signal` aborts: who they are (with access control), a snapshot of
+   * what they may see, then its changes.
+   */
+  serve(stream: WebStream, signal: AbortSignal, viewer?: WebViewer): void {
+    const audience = this.audienceFor(viewer);
+    const client: Client = { stream, congested: false, missed: false, closed: false, audience, lastWrite: Date.now() };
     if (this.lingering) clearTimeout(this.lingering);
     this.lingering = undefined;
     if (!this.timer) this.start();
     this.clients.add(client);
+    (audience?.clients ?? this.everything).add(client);
     stream.write('retry: 2000\n\n');
+    if (viewer) stream.write(frame('viewer', JSON.stringify(presentViewer(viewer))));
     this.sendSnapshot(client);
     const leave = () => this.leave(client);
     if (signal.aborted) leave();
@@ -125,12 +126,35 @@ export class LiveCluster {
       client.stream.end();
     }
     this.clients.clear();
+    this.everything.clear();
+    this.audiences.clear();
     this.stop();
+  }
+
+  /** The audience of a scoped viewer; undefined for one who sees everything. */
+  private audienceFor(viewer: WebViewer | undefined): Audience<Client> | undefined {
+    const sees = scopeOf(viewer);
+    if (!viewer || !sees) return undefined;
+    const key = identityKey(viewer);
+    const known = this.audiences.get(key);
+    if (known) return known;
+    const audience = new Audience<Client>(sees);
+    this.audiences.set(key, audience);
+    return audience;
   }
 
   private leave(client: Client): void {
     client.closed = true;
-    this.clients.delete(client);
+    if (!this.clients.delete(client)) return;
+    const { audience } = client;
+    if (audience) {
+      audience.clients.delete(client);
+      if (audience.clients.size === 0) {
+        for (const [key, candidate] of this.audiences) if (candidate === audience) this.audiences.delete(key);
+      }
+    } else {
+      this.everything.delete(client);
+    }
     if (this.clients.size > 0) return;
     if (this.lingerMs <= 0) return this.stop();
     this.lingering = setTimeout(() => this.stop(), this.lingerMs);
@@ -161,11 +185,15 @@ export class LiveCluster {
     this.activity = [];
   }
 
+  private nodeOf(event: ClusterEvent): Node | undefined {
+    const about = event.node;
+    return about && (this.lookup.get(about.Id) ?? this.lookup.get(about.Addr));
+  }
+
   private onEvent(event: ClusterEvent): void {
     const item = activityOf(event);
-    if (item) this.activity.push(item);
-    const about = event.node;
-    const node = about && (this.lookup.get(about.Id) ?? this.lookup.get(about.Addr));
+    if (item) this.activity.push({ item, event });
+    const node = this.nodeOf(event);
     if (node) this.markDirty(node);
   }
 
@@ -173,10 +201,11 @@ export class LiveCluster {
     const tracked = this.tracked.get(node);
     if (!tracked) return;
     tracked.json = undefined;
+    tracked.version++;
     this.dirty.add(node);
   }
 
-  /** Track nodes that appeared, forget those gone; true when membership changed. */
+  /** Track nodes that appeared, forget those gone. */
   private syncMembership(): void {
     const generation = ++this.generation;
     const nodes = this.view.nodes();
@@ -189,6 +218,7 @@ export class LiveCluster {
       const tracked: Tracked = {
         key: `n${this.nextKey++}`,
         json: undefined,
+        version: 0,
         stopWatching: undefined,
         seen: generation,
       };
@@ -204,22 +234,30 @@ export class LiveCluster {
       tracked.stopWatching?.();
       this.tracked.delete(node);
       this.dirty.delete(node);
+      for (const audience of this.audiences.values()) audience.forget(node);
       if (this.lookup.get(node.id) === node) this.lookup.delete(node.id);
       if (this.lookup.get(node.addr) === node) this.lookup.delete(node.addr);
       this.removed.push(tracked.key);
     }
   }
 
-  private columnJson(node: Node, tracked: Tracked): string {
+  /** The node's column for `audience`, or the shared one (every container) without. */
+  private columnJson(node: Node, tracked: Tracked, audience: Audience<Client> | undefined): string {
     // An ID learnt after the first sight (an engine that connected) finds the node for events too.
     if (node.id !== '' && !this.lookup.has(node.id)) this.lookup.set(node.id, node);
+    if (audience) return audience.column(node, tracked.key, tracked.version);
     tracked.json ??= JSON.stringify(presentNode(node, tracked.key));
     return tracked.json;
   }
 
+  /** Each group of browsers that gets the same frames: those who see everything, then each scoped audience. */
+  private *groups(): Generator<[Audience<Client> | undefined, ReadonlySet<Client>]> {
+    if (this.everything.size > 0) yield [undefined, this.everything];
+    for (const audience of this.audiences.values()) yield [audience, audience.clients];
+  }
+
   private tick(): void {
     this.syncMembership();
-    const now = Date.now();
     if (this.clients.size === 0) {
       // Lingering: changed nodes' JSON was dropped when they changed; nobody needs a message.
       this.dirty.clear();
@@ -228,41 +266,58 @@ export class LiveCluster {
       return;
     }
     if (this.dirty.size > 0 || this.removed.length > 0) {
-      const changed: string[] = [];
-      for (const node of this.dirty) {
+      const changed = [...this.dirty].flatMap((node) => {
         const tracked = this.tracked.get(node);
-        if (tracked) changed.push(this.columnJson(node, tracked));
-      }
+        return tracked ? [[node, tracked] as const] : [];
+      });
       this.dirty.clear();
-      const removed = this.removed;
+      const removed = JSON.stringify(this.removed);
       this.removed = [];
-      this.broadcast(frame('nodes', `{"changed":[${changed.join(',')}],"removed":${JSON.stringify(removed)}}`));
+      for (const [audience, clients] of this.groups()) {
+        const columns = changed.map(([node, tracked]) => this.columnJson(node, tracked, audience));
+        this.broadcast(clients, frame('nodes', `{"changed":[${columns.join(',')}],"removed":${removed}}`));
+      }
     }
-    if (this.activity.length > 0) {
-      const batch = this.activity.length > this.maxActivity ? this.activity.slice(-this.maxActivity) : this.activity;
-      this.activity = [];
-      this.broadcast(frame('activity', JSON.stringify(batch)));
+    if (this.activity.length > 0) this.sendActivity();
+    const now = Date.now();
+    for (const client of this.clients) {
+      if (!client.congested && now - client.lastWrite >= this.keepAliveMs) this.write(client, ': keep-alive\n\n');
     }
-    if (now - this.lastWrite >= this.keepAliveMs) this.broadcast(': keep-alive\n\n');
   }
 
-  private snapshotFrame(): string {
+  /** The tick's activity: all of it to those who see everything, each audience the lines about what it sees. */
+  private sendActivity(): void {
+    const batch = this.activity.length > this.maxActivity ? this.activity.slice(-this.maxActivity) : this.activity;
+    this.activity = [];
+    const judge =
+      this.audiences.size > 0
+        ? new ActivityJudge(
+            (event) => this.nodeOf(event),
+            () => this.view.containers(),
+          )
+        : undefined;
+    for (const [audience, clients] of this.groups()) {
+      const lines = audience && judge ? batch.filter((entry) => judge.visible(entry, audience.sees)) : batch;
+      if (lines.length > 0) this.broadcast(clients, frame('activity', JSON.stringify(lines.map((entry) => entry.item))));
+    }
+  }
+
+  private snapshotFrame(audience: Audience<Client> | undefined): string {
     const columns: string[] = [];
     for (const node of this.view.nodes()) {
       const tracked = this.tracked.get(node);
-      if (tracked) columns.push(this.columnJson(node, tracked));
+      if (tracked) columns.push(this.columnJson(node, tracked, audience));
     }
     return frame('snapshot', `{"cluster":${JSON.stringify(this.cluster)},"nodes":[${columns.join(',')}]}`);
   }
 
   private sendSnapshot(client: Client): void {
     this.syncMembership();
-    this.write(client, this.snapshotFrame());
+    this.write(client, this.snapshotFrame(client.audience));
   }
 
-  private broadcast(text: string): void {
-    this.lastWrite = Date.now();
-    for (const client of this.clients) {
+  private broadcast(clients: ReadonlySet<Client>, text: string): void {
+    for (const client of clients) {
       if (client.congested) client.missed = true;
       else this.write(client, text);
     }
@@ -270,6 +325,7 @@ export class LiveCluster {
 
   /** Write, and when the client cannot keep up, hold back until it drained (then resync it if it missed changes). */
   private write(client: Client, text: string): void {
+    client.lastWrite = Date.now();
     if (client.stream.write(text)) return;
     client.congested = true;
     void client.stream.drained().then(() => {

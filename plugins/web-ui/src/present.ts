@@ -38,11 +38,16 @@ function slotsOf(labels: Readonly<Record<string, string>>): number | undefined {
   return Number(raw);
 }
 
-/** A node's column, containers sorted by name so cards keep their places between updates. */
-export function presentNode(node: Node, key: string): WireNode {
+/**
+ * A node's column, containers sorted by name so cards keep their places between updates. With
+ * `visible`, only the containers it lets through (a scoped viewer's): the column's cards and counts
+ * are then theirs. Nodes themselves belong to nobody, so the node's own figures stay whole.
+ */
+export function presentNode(node: Node, key: string, visible?: (container: Container) => boolean): WireNode {
   const labels = node.labels();
   const error = node.status() === 'healthy' ? undefined : node.lastError();
-  const containers = node.containers().map(presentContainer);
+  const all = node.containers();
+  const containers = (visible ? all.filter(visible) : all).map(presentContainer);
   containers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     key,

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
-import type { ManagerView, WebExtension, WebHost, WebRequest, WebResponse, WebRoute } from '@swarm/plugin-sdk/web';
+import type { ManagerView, WebExtension, WebHost, WebRequest, WebResponse, WebRoute, WebViewer } from '@swarm/plugin-sdk/web';
 import { UiErrors } from './errors.js';
 import { LiveCluster, type LiveClusterOptions } from './live-cluster.js';
 import { presentContainer } from './present.js';
 import { StaticAssets } from './static-assets.js';
+import { scopeOf } from './viewer.js';
 import type { ContainerDetails, ExplainAnswer, StatusAnswer, WireCluster } from './wire.js';
 
 // The same from src/ (tests) and dist/ (the package): the page is built into dist/page.
@@ -22,25 +23,39 @@ function readOnlyOption(options: WebHost['options']): boolean {
   return value;
 }
 
-function statusOf(view: ManagerView): StatusAnswer {
+/** The manager's figures; a scoped viewer's container counts are of the containers they see. */
+function statusOf(view: ManagerView, viewer: WebViewer | undefined): StatusAnswer {
+  const metrics = view.metrics();
+  const sees = scopeOf(viewer);
+  let containers = metrics.containers;
+  if (sees) {
+    const visible = view.containers().filter(sees);
+    containers = { total: visible.length, running: visible.filter((container) => container.state === 'running').length };
+  }
   return {
     plugins: view.plugins(),
     discovery: view.discovery(),
     replication: view.replication(),
-    metrics: view.metrics(),
+    metrics: { ...metrics, containers },
     clusterRows: view.clusterRows(),
   };
 }
 
-/** By full or short ID (the page has short ones); a prefix two containers share finds nothing. */
-function findContainer(view: ManagerView, id: string) {
-  const found = id === '' ? [] : view.containers().filter((candidate) => candidate.id.startsWith(id));
+/**
+ * By full or short ID (the page has short ones); a prefix two containers share finds nothing. A
+ * container the viewer may not see is not a candidate at all: it answers the same 404 as a missing
+ * one, and never makes a prefix ambiguous (which would tell that it exists).
+ */
+function findContainer(view: ManagerView, id: string, viewer: WebViewer | undefined) {
+  const sees = scopeOf(viewer);
+  const found =
+    id === '' ? [] : view.containers().filter((candidate) => candidate.id.startsWith(id) && (sees === undefined || sees(candidate)));
   if (found.length !== 1) throw UiErrors.noSuchContainer({ id });
   return found[0]!;
 }
 
-function detailsOf(view: ManagerView, id: string): ContainerDetails {
-  const container = findContainer(view, id);
+function detailsOf(view: ManagerView, id: string, viewer: WebViewer | undefined): ContainerDetails {
+  const container = findContainer(view, id, viewer);
   const restart = container.config.HostConfig?.RestartPolicy as { Name?: string; MaximumRetryCount?: number } | undefined;
   const command = container.summary.Command;
   return {
@@ -58,9 +73,9 @@ function detailsOf(view: ManagerView, id: string): ContainerDetails {
 }
 
 /** `{ "args": [...] }`: docker run options, as `swarm schedule --explain` takes them; `{ "container": id }`: that container's own config. */
-function explainConfig(view: ManagerView, body: unknown): ContainerConfig {
+function explainConfig(view: ManagerView, body: unknown, viewer: WebViewer | undefined): ContainerConfig {
   const input = (typeof body === 'object' && body !== null ? body : {}) as { args?: unknown; container?: unknown };
-  if (typeof input.container === 'string') return findContainer(view, input.container).config;
+  if (typeof input.container === 'string') return findContainer(view, input.container, viewer).config;
   if (!Array.isArray(input.args) || !input.args.every((arg) => typeof arg === 'string')) {
     throw UiErrors.explainBody();
   }
@@ -70,7 +85,10 @@ function explainConfig(view: ManagerView, body: unknown): ContainerConfig {
 
 /**
  * The web view: a page (a Preact app bundled at build time, shipped in the package) and the small
- * JSON and event-stream API it reads. Every route only reads the manager.
+ * JSON and event-stream API it reads. Every route only reads the manager, and shows a viewer
+ * (access control) only what `viewer.sees` lets through; the host has already authorized the
+ * request itself (`swarm.web`, `swarm.web.action`), and the page's actions are Docker API calls
+ * that the host authorizes as any other.
  */
 export class UiExtension implements WebExtension {
   private live: LiveCluster | undefined;
@@ -112,20 +130,20 @@ export class UiExtension implements WebExtension {
             { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
             { compress: true },
           );
-          live.serve(stream, request.signal);
+          live.serve(stream, request.signal, request.viewer);
         },
       },
-      { method: 'GET', path: '/api/status', handle: (_request, response) => response.json(200, statusOf(view)) },
+      { method: 'GET', path: '/api/status', handle: (request, response) => response.json(200, statusOf(view, request.viewer)) },
       {
         method: 'GET',
         path: '/api/containers/:id',
-        handle: (request, response) => response.json(200, detailsOf(view, request.params.id ?? '')),
+        handle: (request, response) => response.json(200, detailsOf(view, request.params.id ?? '', request.viewer)),
       },
       {
         method: 'POST',
         path: '/api/explain',
         handle: async (request, response) => {
-          const config = explainConfig(view, await request.json());
+          const config = explainConfig(view, await request.json(), request.viewer);
           const { explanation, text } = view.explain(config);
           const answer: ExplainAnswer = { text, explanation, image: config.Image };
           response.json(200, answer);

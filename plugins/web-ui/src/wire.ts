@@ -46,7 +46,22 @@ export interface WireCluster {
   readonly readOnly: boolean;
 }
 
-/** `event: snapshot`: the whole cluster, first thing on the live stream and after a resync. */
+/**
+ * `event: viewer`: who is watching, sent once per connection before the snapshot when the
+ * deployment has access control (never without it, so the page then shows no identity).
+ */
+export interface WireViewer {
+  readonly user: string;
+  /** How they were authenticated: `TLS`, `token`, or empty for anonymous. */
+  readonly method: string;
+  readonly groups: readonly string[];
+  /** What the authorizers say they may do, in words (`edit on team a`). */
+  readonly roles: readonly string[];
+  /** True when they see only their scope: the map, details and activity leave the rest out. */
+  readonly scoped: boolean;
+}
+
+/** `event: snapshot`: the whole cluster (as far as the viewer may see it), on connection and after a resync. */
 export interface SnapshotMessage {
   readonly cluster: WireCluster;
   readonly nodes: readonly WireNode[];

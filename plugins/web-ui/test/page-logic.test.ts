@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shellWords } from '../page/src/explain/shell-words.js';
 import { columnHeight, columnsFor, filterNodes, groupNodes, labelKeys, layoutMap, SIZES, visibleItems } from '../page/src/map/layout.js';
+import { viewerText } from '../page/src/viewer/viewer-text.js';
 import type { WireContainer, WireNode } from '../src/wire.js';
 
 function container(name: string, image = 'busybox'): WireContainer {
@@ -104,5 +105,30 @@ describe('explain input', () => {
     expect(shellWords('swarm schedule --explain -m 1g busybox')).toEqual(['-m', '1g', 'busybox']);
     expect(shellWords("''")).toEqual(['']);
     expect(() => shellWords('-e "open')).toThrow('unclosed double quote');
+  });
+
+  it('says who is watching: user, how they authenticated, their teams (not system groups) and roles', () => {
+    expect(
+      viewerText({
+        user: 'alice',
+        method: 'TLS',
+        groups: ['team-a', 'system:authenticated'],
+        roles: ['edit on team team-a'],
+        scoped: true,
+      }),
+    ).toEqual({
+      user: 'alice',
+      how: 'TLS client certificate',
+      groups: 'team-a',
+      roles: 'edit on team team-a',
+      scope: 'Showing only what you may see',
+    });
+    expect(viewerText({ user: 'system:anonymous', method: '', groups: ['system:unauthenticated'], roles: [], scoped: false })).toEqual({
+      user: 'system:anonymous',
+      how: 'not authenticated',
+      groups: 'none',
+      roles: 'none reported',
+      scope: 'Showing everything',
+    });
   });
 });

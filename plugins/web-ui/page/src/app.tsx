@@ -6,6 +6,7 @@ import { ExplainView } from './explain/explain-view.js';
 import type { LiveState, LiveStore } from './live-store.js';
 import { ClusterMap } from './map/cluster-map.js';
 import { StatusView } from './status/status-view.js';
+import { ViewerBadge } from './viewer/viewer-badge.js';
 
 const TABS = [
   { id: 'map', label: 'Cluster map' },
@@ -58,7 +59,7 @@ function Summary({ state }: { state: LiveState }) {
   );
 }
 
-/** The page: header with the cluster's totals and the live state, then one of three views. */
+/** The page: header with the cluster's totals, who is watching and the live state, then one of three views. */
 export function App({ store }: { store: LiveStore }) {
   const state = useLive(store);
   const [tab, setTab] = useState<TabId>(tabFromHash);
@@ -104,6 +105,7 @@ export function App({ store }: { store: LiveStore }) {
           ) : null}
         </div>
         <Summary state={state} />
+        <ViewerBadge viewer={state.viewer} />
         <p class={`connection connection-${state.connection}`} role="status">
           {live ? 'Live' : state.connection === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
         </p>

@@ -1,4 +1,4 @@
-import type { ActivityItem, NodesMessage, SnapshotMessage, WireCluster, WireNode } from '../../src/wire.js';
+import type { ActivityItem, NodesMessage, SnapshotMessage, WireCluster, WireNode, WireViewer } from '../../src/wire.js';
 import { pageUrl } from './api.js';
 import { byName } from './format.js';
 
@@ -6,6 +6,8 @@ export type Connection = 'connecting' | 'live' | 'reconnecting';
 
 export interface LiveState {
   readonly cluster: WireCluster | undefined;
+  /** Who is watching, when the manager has access control; undefined without it. */
+  readonly viewer: WireViewer | undefined;
   /** Sorted by name. */
   readonly nodes: readonly WireNode[];
   readonly connection: Connection;
@@ -26,7 +28,7 @@ function sorted(nodes: Iterable<WireNode>): WireNode[] {
  * (re)connection, then the nodes that changed. The browser's EventSource reconnects by itself.
  */
 export class LiveStore {
-  private state: LiveState = { cluster: undefined, nodes: [], connection: 'connecting', activity: [], revision: 0 };
+  private state: LiveState = { cluster: undefined, viewer: undefined, nodes: [], connection: 'connecting', activity: [], revision: 0 };
   private readonly byKey = new Map<string, WireNode>();
   private readonly listeners = new Set<() => void>();
   private source: EventSource | undefined;
@@ -43,6 +45,7 @@ export class LiveStore {
   connect(): void {
     const source = new EventSource(pageUrl('api/live'));
     this.source = source;
+    source.addEventListener('viewer', (event) => this.update({ viewer: JSON.parse((event as MessageEvent<string>).data) as WireViewer }));
     source.addEventListener('snapshot', (event) => this.snapshot(JSON.parse((event as MessageEvent<string>).data) as SnapshotMessage));
     source.addEventListener('nodes', (event) => this.changes(JSON.parse((event as MessageEvent<string>).data) as NodesMessage));
     source.addEventListener('activity', (event) => this.addActivity(JSON.parse((event as MessageEvent<string>).data) as ActivityItem[]));

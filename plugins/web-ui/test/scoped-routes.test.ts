@@ -1,0 +1,85 @@
+import type { Container, Logger } from '@swarm/plugin-sdk';
+import { TEAM_LABEL } from '@swarm/plugin-sdk/access';
+import type { WebRoute, WebViewer } from '@swarm/plugin-sdk/web';
+import { describe, expect, it } from 'vitest';
+import { UiExtension } from '../src/index.js';
+import type { ContainerDetails, StatusAnswer } from '../src/wire.js';
+import { callRoute, TestNode, TestView } from './support.js';
+
+// Container details, explain and status under access control: what a viewer may not see does not
+// exist for them.
+
+const ignore = (): void => undefined;
+const silent: Logger = { level: 'silent', trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, child: () => silent };
+
+function teamViewer(team: string, scoped = true): WebViewer {
+  return {
+    user: `${team}-user`,
+    groups: [team],
+    method: 'TLS',
+    roles: [],
+    scoped,
+    sees: (container: Container) => !scoped || container.labels[TEAM_LABEL] === team,
+  };
+}
+
+function mount() {
+  const view = new TestView();
+  const node = new TestNode('node1');
+  view.nodeList = [node];
+  const routes = new UiExtension().mount({ prefix: '/swarm/ui', options: {}, view: view.view, logger: silent }) as readonly WebRoute[];
+  const route = (method: string, path: string) =>
+    routes.find((item) => item.path === path && [item.method].flat().includes(method as never))!.handle;
+  // IDs chosen so that `abc` is a prefix of alice's and bob's: a prefix must not tell alice bob's exists
+  const alice = node.addContainer('alice-web', 'running', { id: 'abc1'.padEnd(64, '1'), labels: { [TEAM_LABEL]: 'team-a' } });
+  const bob = node.addContainer('bob-db', 'exited', { id: 'abc2'.padEnd(64, '2'), labels: { [TEAM_LABEL]: 'team-b' } });
+  return { view, route, alice, bob };
+}
+
+describe('the web view’s routes under access control', () => {
+  it('answers a container the viewer may not see with the same 404 as a missing one, and never finds it by prefix', async () => {
+    const { route, alice, bob } = mount();
+    const details = route('GET', '/api/containers/:id');
+    const asAlice = teamViewer('team-a');
+    const own = await callRoute(details, { params: { id: alice.id }, viewer: asAlice });
+    expect(own.json<ContainerDetails>().container.name).toBe('alice-web');
+    const hidden = callRoute(details, { params: { id: bob.id }, viewer: asAlice });
+    await expect(hidden).rejects.toThrow(`No such container: ${bob.id}`);
+    await expect(hidden).rejects.toMatchObject({ code: 'SWARM_ERR_NOT_FOUND' });
+    await expect(callRoute(details, { params: { id: 'f'.repeat(64) }, viewer: asAlice })).rejects.toMatchObject({
+      code: 'SWARM_ERR_NOT_FOUND',
+    });
+    // `abc` names two containers, but alice sees one: it is hers (the other does not exist for her)
+    expect((await callRoute(details, { params: { id: 'abc' }, viewer: asAlice })).json<ContainerDetails>().container.name).toBe(
+      'alice-web',
+    );
+    // without access control, or for a viewer who sees everything, the prefix is ambiguous as before
+    await expect(callRoute(details, { params: { id: 'abc' } })).rejects.toThrow('No such container: abc');
+    await expect(callRoute(details, { params: { id: 'abc' }, viewer: teamViewer('admins', false) })).rejects.toThrow(
+      'No such container: abc',
+    );
+    expect((await callRoute(details, { params: { id: bob.id } })).json<ContainerDetails>().container.name).toBe('bob-db');
+  });
+
+  it('explains only a container the viewer sees', async () => {
+    const { route, view, alice, bob } = mount();
+    const explain = route('POST', '/api/explain');
+    await callRoute(explain, { method: 'POST', body: { container: alice.id }, viewer: teamViewer('team-a') });
+    expect(view.explained).toHaveLength(1);
+    await expect(callRoute(explain, { method: 'POST', body: { container: bob.id }, viewer: teamViewer('team-a') })).rejects.toThrow(
+      `No such container: ${bob.id}`,
+    );
+    expect(view.explained).toHaveLength(1);
+  });
+
+  it('counts only the viewer’s containers in the status figures', async () => {
+    const { route } = mount();
+    const status = route('GET', '/api/status');
+    const forBob = (await callRoute(status, { viewer: teamViewer('team-b') })).json<StatusAnswer>();
+    expect(forBob.metrics.containers).toEqual({ total: 1, running: 0 });
+    const forAlice = (await callRoute(status, { viewer: teamViewer('team-a') })).json<StatusAnswer>();
+    expect(forAlice.metrics.containers).toEqual({ total: 1, running: 1 });
+    // unscoped: the manager's own figures, untouched
+    expect((await callRoute(status, {})).json<StatusAnswer>().metrics.containers).toEqual({ total: 0, running: 0 });
+  });
+});
