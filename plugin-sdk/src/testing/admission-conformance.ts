@@ -15,7 +15,9 @@ import { noopLogger } from './noop-logger.js';
 
 /** One request for the kit: a create (the default) or an update, by a caller (default: anonymous). */
 export interface AdmissionCase {
+  /** Default: the anonymous caller. */
   readonly caller?: Caller;
+  /** Default: `container.create`. */
   readonly action?: AdmissionRequest['action'];
   /**
    * The create body; for an update, what the host sends: the container's config with the update's
@@ -24,6 +26,7 @@ export interface AdmissionCase {
   readonly config: ContainerConfig;
 }
 
+/** What `admissionConformance` builds the controller with, and the requests it must allow and refuse. */
 export interface AdmissionConformanceOptions {
   /** The controller's registered name, for the check names (`admission "policy": ...`). Default `admission`. */
   readonly name?: string;
