@@ -18,6 +18,7 @@ export function isUnderPrefixes(path: string, prefixes: readonly string[]): bool
 
 /** Why a host path is refused: `: /etc is outside /data, /var/log/apps`. */
 export function outsideDetail(path: string, prefixes: readonly string[]): string {
+  if (path === '') return ': no source path';
   const shown = path.startsWith('/') ? normaliseHostPath(path) : path;
   return prefixes.length === 0 ? `: ${shown} is a host path (none are allowed)` : `: ${shown} is outside ${prefixes.join(', ')}`;
 }

@@ -56,6 +56,7 @@ cases('bind mounts', [
 cases('mounts', [
   ['a bind outside', { Mounts: [{ Type: 'bind', Source: '/etc', Target: '/e' }] }, forbids(`HostConfig.Mounts[0].Source: /etc ${OUTSIDE}`)],
   ['a bind under a prefix', { Mounts: [{ Type: 'bind', Source: '/data/x', Target: '/x', ReadOnly: true }] }, 'allowed'],
+  ['a bind without a source', { Mounts: [{ Type: 'bind', Target: '/x' }] }, forbids('HostConfig.Mounts[0].Source: no source path')],
   [
     'a bind with shared propagation',
     { Mounts: [{ Type: 'bind', Source: '/data', Target: '/d', BindOptions: { Propagation: 'shared' } }] },
