@@ -16,6 +16,8 @@ export interface LineSink {
   close(): Promise<void>;
 }
 
+const ignoreError = (): void => undefined;
+
 /**
  * A stream (standard output for `--audit-log -`): each batch is written once the stream has
  * drained, so a slow reader slows the log's queue, never a request.
@@ -23,8 +25,9 @@ export interface LineSink {
 export class StreamSink implements LineSink {
   constructor(private readonly stream: Writable) {
     // A reader that went away (EPIPE) fails the write, whose callback reports it; unheard, the
-    // stream's own 'error' event would be an uncaught exception.
-    stream.on('error', () => undefined);
+    // stream's own 'error' event would be an uncaught exception. It stays after close, as the
+    // event may come after the callback; one listener serves every sink on the stream.
+    if (!stream.listeners('error').includes(ignoreError)) stream.on('error', ignoreError);
   }
 
   write(lines: readonly string[]): Promise<WriteOutcome> {
