@@ -30,8 +30,12 @@ const BASELINE: Rules = [
 /** Restricted is baseline and then its own rules. */
 const RESTRICTED: Rules = [...BASELINE, runAsNonRootRule, noNewPrivilegesRule, restrictedCapabilitiesRule, resourceLimitsRule];
 
-/** An update changes resources only: the rules that read them (what it cannot change was judged at create). */
-const BASELINE_UPDATE: Rules = [shapeRule, devicesRule];
+/**
+ * dockerd's update changes limits and the restart policy only (not devices, not namespaces):
+ * what it cannot change was judged at create, and judging it again would refuse a caller's
+ * update of a container another level created. So baseline checks only the body's shape.
+ */
+const BASELINE_UPDATE: Rules = [shapeRule];
 const RESTRICTED_UPDATE: Rules = [...BASELINE_UPDATE, limitsKeptRule];
 
 /** The rules a level applies to an action; privileged applies none. */
