@@ -46,6 +46,10 @@ const VIEW = [
   'volume.inspect',
   'node.list',
   'node.inspect',
+  // Engine plugins are the cluster's, like nodes: reading them shows nobody's objects, and
+  // `docker inspect NAME` asks for a plugin last, after a container, image, network and volume.
+  'plugin.list',
+  'plugin.inspect',
   'system.info',
   'system.version',
   'system.events',
@@ -106,7 +110,7 @@ function rows(role: Role, reach: Reach, actions: readonly string[]): [string, Ac
   return actions.map((action) => [action, { role, reach }]);
 }
 
-/** Every action a role below admin may do. Anything else (`plugin.*`, `unknown`, a new kind) is admin only: fail closed. */
+/** Every action a role below admin may do. Anything else (installing or changing `plugin.*`, `unknown`, a new kind) is admin only: fail closed. */
 export const ACTION_TABLE: ReadonlyMap<string, ActionNeed> = new Map([
   ...rows('view', 'object', VIEW),
   ...rows('view', 'all', VIEW_ALL),
