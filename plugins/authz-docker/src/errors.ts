@@ -7,7 +7,8 @@ import { ErrorCodes, defineError } from '@swarm/plugin-sdk';
 export const DockerAuthzErrors = {
   optionMissing: defineError('authz-docker.option-missing', {
     code: ErrorCodes.CONFIG_INVALID,
-    message: () => 'authz "docker" needs the option "plugin": a plugin name (as dockerd\'s --authorization-plugin) or a unix://, http:// or https:// URL',
+    message: () =>
+      'authz "docker" needs the option "plugin": a plugin name (as dockerd\'s --authorization-plugin) or a unix://, http:// or https:// URL',
   }),
   optionInvalid: defineError('authz-docker.option-invalid', {
     code: ErrorCodes.CONFIG_INVALID,
@@ -15,8 +16,7 @@ export const DockerAuthzErrors = {
   }),
   notFound: defineError('authz-docker.not-found', {
     code: ErrorCodes.PLUGIN_NOT_FOUND,
-    message: (p: { name: string; looked: readonly string[] }) =>
-      `plugin "${p.name}" not found (looked for ${p.looked.join(', ')})`,
+    message: (p: { name: string; looked: readonly string[] }) => `plugin "${p.name}" not found (looked for ${p.looked.join(', ')})`,
   }),
   specInvalid: defineError('authz-docker.spec-invalid', {
     code: ErrorCodes.CONFIG_INVALID,
@@ -34,3 +34,12 @@ export const DockerAuthzErrors = {
     message: (p: { name: string; reason: string }) => `plugin ${p.name} failed with error: ${p.reason}`,
   }),
 } as const;
+
+/**
+ * A failure worded as dockerd's plugin client and Go's encoding/json word it (`AuthZPlugin.AuthZReq:
+ * ...`, `Post "...": EOF`, `invalid character ...`). Never shown as is: `callFailed` or
+ * `activationFailed` wrap its text.
+ */
+export class PluginWireError extends Error {
+  override readonly name = 'PluginWireError';
+}

@@ -1,3 +1,5 @@
+import { PluginWireError } from './errors.js';
+
 /*
  * JSON as Go's encoding/json writes and reads it, for the plugin wire: dockerd's plugin client
  * encodes with json.Encoder (HTML-safe escapes, a trailing newline) and decodes answers into
@@ -53,12 +55,12 @@ export function decodeGoStruct(text: string, goType: string, fields: Readonly<Re
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new Error(syntaxError(text));
+    throw new PluginWireError(syntaxError(text));
   }
   const result: Record<string, unknown> = {};
   if (parsed === null) return result;
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error(`json: cannot unmarshal ${goKind(parsed)} into Go value of type ${goType}`);
+    throw new PluginWireError(`json: cannot unmarshal ${goKind(parsed)} into Go value of type ${goType}`);
   }
   const byLowerName = new Map(Object.keys(fields).map((name) => [name.toLowerCase(), name]));
   let typeError: string | undefined;
@@ -73,6 +75,6 @@ export function decodeGoStruct(text: string, goType: string, fields: Readonly<Re
     }
     if (value !== null) result[field] = value;
   }
-  if (typeError !== undefined) throw new Error(typeError);
+  if (typeError !== undefined) throw new PluginWireError(typeError);
   return result;
 }

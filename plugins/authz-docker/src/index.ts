@@ -3,7 +3,14 @@ import { createDockerAuthorizer } from './factory.js';
 
 export { AUTHZ_IMPLEMENTS, createDockerAuthorizer } from './factory.js';
 export { AUTHZ_REQUEST, AUTHZ_RESPONSE, DockerAuthorizer } from './docker-authorizer.js';
-export { DOCKER_PLUGIN_DIRS, candidatePaths, locatePlugin, type DiscoveryDirs, type PluginEndpoint, type PluginTlsConfig } from './discovery.js';
+export {
+  DOCKER_PLUGIN_DIRS,
+  candidatePaths,
+  locatePlugin,
+  type DiscoveryDirs,
+  type PluginEndpoint,
+  type PluginTlsConfig,
+} from './discovery.js';
 export { DockerAuthzErrors } from './errors.js';
 export { PLUGIN_MIME_TYPE } from './plugin-client.js';
 export { MAX_BODY_SIZE, type AuthZRequest } from './wire-request.js';

@@ -37,7 +37,8 @@ export function parseOptions(settings: Pick<AccessPluginSettings, 'options' | 'c
   const { options, configDir } = settings;
   const known = new Set(['plugin', 'name', 'socketsDir', 'specDirs', 'retryMs']);
   const unknown = Object.keys(options).find((key) => !known.has(key));
-  if (unknown !== undefined) throw DockerAuthzErrors.optionInvalid({ key: unknown, expected: `one of ${[...known].join(', ')} (unknown option)` });
+  if (unknown !== undefined)
+    throw DockerAuthzErrors.optionInvalid({ key: unknown, expected: `one of ${[...known].join(', ')} (unknown option)` });
   if (options.plugin === undefined) throw DockerAuthzErrors.optionMissing();
   const plugin = optionalString(options, 'plugin')!;
   const at = (path: string) => (isAbsolute(path) ? path : resolve(configDir, path));

@@ -4,6 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { RetryableFailure, withRetry } from './backoff.js';
 import type { PluginEndpoint } from './discovery.js';
 import { goTransportError, goUrlError, type DialTarget } from './go-errors.js';
+import { PluginWireError } from './errors.js';
 import { decodeGoStruct } from './go-json.js';
 
 /*
@@ -56,15 +57,17 @@ interface Answer {
 }
 
 export class PluginClient {
-  private constructor(
-    private readonly target: Target,
-    private readonly agent: HttpAgent,
-    private readonly retryBudgetMs: number,
-  ) {}
+  private readonly target: Target;
+  private readonly agent: HttpAgent;
+  private readonly retryBudgetMs: number;
+
+  private constructor(parts: { target: Target; agent: HttpAgent; retryBudgetMs: number }) {
+    ({ target: this.target, agent: this.agent, retryBudgetMs: this.retryBudgetMs } = parts);
+  }
 
   static async create(endpoint: PluginEndpoint, retryBudgetMs: number): Promise<PluginClient> {
     const target = targetOf(endpoint.addr);
-    return new PluginClient(target, await agentFor(endpoint, target.scheme), retryBudgetMs);
+    return new PluginClient({ target, agent: await agentFor(endpoint, target.scheme), retryBudgetMs });
   }
 
   /**
@@ -81,7 +84,7 @@ export class PluginClient {
     } catch {
       // not JSON: dockerd quotes the body as it came
     }
-    throw new Error(`${method}: ${reason}`);
+    throw new PluginWireError(`${method}: ${reason}`);
   }
 
   close(): void {
@@ -120,7 +123,7 @@ export class PluginClient {
     return new Promise<Answer>((resolve, reject) => {
       const fail = (error: Error) => {
         const url = `${target.scheme}://${target.host}${path}`;
-        const worded = new Error(goUrlError(url, goTransportError(error, target.dial)));
+        const worded = new PluginWireError(goUrlError(url, goTransportError(error, target.dial)));
         reject(req.reusedSocket && !answered ? new StaleConnection(worded) : new RetryableFailure(worded));
       };
       let answered = false;

@@ -38,7 +38,10 @@ export function canonicalHeaderName(name: string): string {
  * Go's `headers()`: one value per name, the last one when a name repeats, credentials left out.
  * Node.js joins most repeated headers with ", " before we see them; arrays (set-cookie) give their last.
  */
-export function flattenHeaders(headers: Readonly<Record<string, string | readonly string[] | undefined>>, drop: ReadonlySet<string> = new Set()): Record<string, string> {
+export function flattenHeaders(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  drop: ReadonlySet<string> = new Set(),
+): Record<string, string> {
   const entries: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();

@@ -37,7 +37,9 @@ export interface ResponseFields {
 }
 
 function headersWithout(response: WireResponse, drop: (name: string) => boolean): Record<string, string> {
-  const names = Object.keys(response.headers).filter(drop).map((name) => name.toLowerCase());
+  const names = Object.keys(response.headers)
+    .filter(drop)
+    .map((name) => name.toLowerCase());
   return flattenHeaders(response.headers, new Set(names));
 }
 
@@ -54,13 +56,27 @@ export function responseFields(method: string, uri: string, response: WireRespon
   if (length > MAX_BUFFER_SIZE) return { fields: {}, verdictIgnored: false };
   if (PING.test(uri)) {
     // HEAD /_ping sets its Content-Type and Content-Length itself
-    const written = method === 'HEAD' ? new Set(['date', 'transfer-encoding', 'connection', 'keep-alive']) : new Set([...SERVER_HEADERS, 'content-type']);
-    return { fields: withHeaders({}, headersWithout(response, (name) => written.has(name.toLowerCase()))), verdictIgnored: false };
+    const written =
+      method === 'HEAD' ? new Set(['date', 'transfer-encoding', 'connection', 'keep-alive']) : new Set([...SERVER_HEADERS, 'content-type']);
+    return {
+      fields: withHeaders(
+        {},
+        headersWithout(response, (name) => written.has(name.toLowerCase())),
+      ),
+      verdictIgnored: false,
+    };
   }
   const fields: ResponseFields['fields'] = { ResponseStatusCode: response.statusCode };
   const body = response.body;
-  const withBody = body !== undefined && body.length > 0 && sendBody(uri, headerValue(response.headers, 'content-type'))
-    ? { ...fields, ResponseBody: Buffer.from(body).toString('base64') }
-    : fields;
-  return { fields: withHeaders(withBody, headersWithout(response, (name) => SERVER_HEADERS.has(name.toLowerCase()))), verdictIgnored: false };
+  const withBody =
+    body !== undefined && body.length > 0 && sendBody(uri, headerValue(response.headers, 'content-type'))
+      ? { ...fields, ResponseBody: Buffer.from(body).toString('base64') }
+      : fields;
+  return {
+    fields: withHeaders(
+      withBody,
+      headersWithout(response, (name) => SERVER_HEADERS.has(name.toLowerCase())),
+    ),
+    verdictIgnored: false,
+  };
 }

@@ -29,13 +29,24 @@ const createBody = json({ Image: 'busybox:local', Cmd: ['sleep', '60'], Labels: 
 const createWire = {
   method: 'POST',
   uri: '/v1.41/containers/create?name=web',
-  headers: { 'content-type': 'application/json', 'content-length': String(createBody.length), host: '127.0.0.1:2375', 'user-agent': 'Docker-Client/28.2.2 (linux)' },
+  headers: {
+    'content-type': 'application/json',
+    'content-length': String(createBody.length),
+    host: '127.0.0.1:2375',
+    'user-agent': 'Docker-Client/28.2.2 (linux)',
+  },
   body: createBody,
 };
 
 describe('AuthZPlugin.AuthZReq', () => {
-  it('sends dockerd\'s fields: user and method, Go-canonical headers without Host or credentials, the JSON body base64', async () => {
-    const headers = { ...createWire.headers, authorization: 'Bearer x', 'x-registry-auth': 'secret', 'x-registry-config': 'c', 'x-custom-thing': ['one', 'two'] };
+  it("sends dockerd's fields: user and method, Go-canonical headers without Host or credentials, the JSON body base64", async () => {
+    const headers = {
+      ...createWire.headers,
+      authorization: 'Bearer x',
+      'x-registry-auth': 'secret',
+      'x-registry-config': 'c',
+      'x-custom-thing': ['one', 'two'],
+    };
     expect(await authorizer.authorize(accessRequest({ ...createWire, headers }))).toEqual({ allowed: true });
     const [call] = plugin.calls;
     expect(call!.path).toBe('/AuthZPlugin.AuthZReq');
@@ -46,7 +57,12 @@ describe('AuthZPlugin.AuthZReq', () => {
       RequestMethod: 'POST',
       RequestUri: '/v1.41/containers/create?name=web',
       RequestBody: b64(createBody),
-      RequestHeaders: { 'Content-Length': String(createBody.length), 'Content-Type': 'application/json', 'User-Agent': 'Docker-Client/28.2.2 (linux)', 'X-Custom-Thing': 'two' },
+      RequestHeaders: {
+        'Content-Length': String(createBody.length),
+        'Content-Type': 'application/json',
+        'User-Agent': 'Docker-Client/28.2.2 (linux)',
+        'X-Custom-Thing': 'two',
+      },
     });
     // Go's encoder: struct field order, sorted map keys, HTML-safe escapes, a trailing newline
     expect(call!.raw.startsWith('{"User":"alice","UserAuthNMethod":"TLS","RequestMethod":"POST","RequestUri":')).toBe(true);
@@ -79,13 +95,17 @@ describe('AuthZPlugin.AuthZReq', () => {
 
   it('sends each TLS peer certificate as Go marshals PeerCertificate: base64 of its PEM text', async () => {
     const raw = new Uint8Array(100).map((_, i) => i);
-    await authorizer.authorize(accessRequest({ method: 'GET', uri: '/info', peerCertificates: [{ subject: { CN: 'alice', O: [] }, raw }] }));
+    await authorizer.authorize(
+      accessRequest({ method: 'GET', uri: '/info', peerCertificates: [{ subject: { CN: 'alice', O: [] }, raw }] }),
+    );
     const [pem] = plugin.authzCalls()[0]!.RequestPeerCertificates!;
     const der = Buffer.from(raw).toString('base64');
-    expect(Buffer.from(pem!, 'base64').toString()).toBe(`-----BEGIN CERTIFICATE-----\n${der.slice(0, 64)}\n${der.slice(64, 128)}\n${der.slice(128)}\n-----END CERTIFICATE-----\n`);
+    expect(Buffer.from(pem!, 'base64').toString()).toBe(
+      `-----BEGIN CERTIFICATE-----\n${der.slice(0, 64)}\n${der.slice(64, 128)}\n${der.slice(128)}\n-----END CERTIFICATE-----\n`,
+    );
   });
 
-  it('denies with the engine\'s text, 403, naming the plugin; by method and URI, and by user', async () => {
+  it("denies with the engine's text, 403, naming the plugin; by method and URI, and by user", async () => {
     plugin.setRules([
       { method: 'DELETE', uri: /^\/v[\d.]+\/containers\//, msg: 'removing containers is not allowed' },
       { user: 'bob', msg: 'bob is read-only' },
@@ -108,51 +128,99 @@ describe('AuthZPlugin.AuthZReq', () => {
     expect(isSwarmError(remote, ErrorCodes.PLUGIN_FAILED) && remote.httpStatus).toBe(500);
     expect((remote as Error).message).toBe('plugin test-authz failed with error: AuthZPlugin.AuthZReq: the policy engine is down');
     plugin.setMode('garbage');
-    expect(((await failure()) as Error).message).toBe("plugin test-authz failed with error: invalid character '<' looking for beginning of value");
+    expect(((await failure()) as Error).message).toBe(
+      "plugin test-authz failed with error: invalid character '<' looking for beginning of value",
+    );
     plugin.setMode('hang-up');
-    expect(((await failure()) as Error).message).toBe('plugin test-authz failed with error: Post "http://plugin.moby.localhost/AuthZPlugin.AuthZReq": EOF');
+    expect(((await failure()) as Error).message).toBe(
+      'plugin test-authz failed with error: Post "http://plugin.moby.localhost/AuthZPlugin.AuthZReq": EOF',
+    );
   });
 });
 
 describe('AuthZPlugin.AuthZRes', () => {
-  const listHeaders = { 'content-type': 'application/json', 'api-version': '1.41', server: 'Docker/20.10.24+dfsg1 (linux)', ostype: 'linux', 'docker-experimental': 'false', date: 'x', 'content-length': '3' };
+  const listHeaders = {
+    'content-type': 'application/json',
+    'api-version': '1.41',
+    server: 'Docker/20.10.24+dfsg1 (linux)',
+    ostype: 'linux',
+    'docker-experimental': 'false',
+    date: 'x',
+    'content-length': '3',
+  };
 
-  it('sends the request fields again with the status, headers Go\'s server did not add, and a JSON body', async () => {
+  it("sends the request fields again with the status, headers Go's server did not add, and a JSON body", async () => {
     const request = accessRequest(createWire);
     await authorizer.authorize(request);
     const body = json({ Id: 'abc', Warnings: [] });
-    expect(await authorizer.review!(request, { statusCode: 201, headers: { ...listHeaders, 'content-length': String(body.length) }, body })).toEqual({ allowed: true });
+    expect(
+      await authorizer.review!(request, { statusCode: 201, headers: { ...listHeaders, 'content-length': String(body.length) }, body }),
+    ).toEqual({ allowed: true });
     const [req, res] = plugin.authzCalls();
     expect(res).toEqual({
       ...req,
       phase: 'response',
       ResponseStatusCode: 201,
       ResponseBody: b64(body),
-      ResponseHeaders: { 'Api-Version': '1.41', 'Content-Type': 'application/json', 'Docker-Experimental': 'false', Ostype: 'linux', Server: 'Docker/20.10.24+dfsg1 (linux)' },
+      ResponseHeaders: {
+        'Api-Version': '1.41',
+        'Content-Type': 'application/json',
+        'Docker-Experimental': 'false',
+        Ostype: 'linux',
+        Server: 'Docker/20.10.24+dfsg1 (linux)',
+      },
     });
   });
 
-  it('a failed handler: no status, no body, the middlewares\' headers only, and the plugin cannot turn the error into a denial', async () => {
+  it("a failed handler: no status, no body, the middlewares' headers only, and the plugin cannot turn the error into a denial", async () => {
     plugin.setRules([{ phase: 'response', msg: 'never' }]);
     const request = accessRequest({ method: 'GET', uri: '/v1.41/containers/nope/json' });
-    const answer = await authorizer.review!(request, { statusCode: 404, headers: listHeaders, body: json({ message: 'No such container: nope' }) });
+    const answer = await authorizer.review!(request, {
+      statusCode: 404,
+      headers: listHeaders,
+      body: json({ message: 'No such container: nope' }),
+    });
     expect(answer).toEqual({ allowed: true });
     const [res] = plugin.authzCalls();
-    expect(res).toEqual({ phase: 'response', User: 'alice', UserAuthNMethod: 'TLS', RequestMethod: 'GET', RequestUri: '/v1.41/containers/nope/json', ResponseHeaders: { 'Api-Version': '1.41', 'Docker-Experimental': 'false', Ostype: 'linux', Server: 'Docker/20.10.24+dfsg1 (linux)' } });
+    expect(res).toEqual({
+      phase: 'response',
+      User: 'alice',
+      UserAuthNMethod: 'TLS',
+      RequestMethod: 'GET',
+      RequestUri: '/v1.41/containers/nope/json',
+      ResponseHeaders: { 'Api-Version': '1.41', 'Docker-Experimental': 'false', Ostype: 'linux', Server: 'Docker/20.10.24+dfsg1 (linux)' },
+    });
   });
 
   it('an answer over 64 KiB was flushed before AuthZRes in dockerd: no status, headers or body', async () => {
     const request = accessRequest({ method: 'GET', uri: '/v1.41/containers/json?all=1' });
     await authorizer.review!(request, { statusCode: 200, headers: listHeaders, body: new Uint8Array(MAX_BUFFER_SIZE + 1).fill(32) });
-    expect(plugin.authzCalls()[0]).toEqual({ phase: 'response', User: 'alice', UserAuthNMethod: 'TLS', RequestMethod: 'GET', RequestUri: '/v1.41/containers/json?all=1' });
+    expect(plugin.authzCalls()[0]).toEqual({
+      phase: 'response',
+      User: 'alice',
+      UserAuthNMethod: 'TLS',
+      RequestMethod: 'GET',
+      RequestUri: '/v1.41/containers/json?all=1',
+    });
   });
 
   it('no body for text answers; /_ping without a status', async () => {
-    await authorizer.review!(accessRequest({ method: 'GET', uri: '/_ping' }), { statusCode: 200, headers: { 'content-type': 'text/plain; charset=utf-8', pragma: 'no-cache', 'api-version': '1.41' }, body: new TextEncoder().encode('OK') });
-    expect(plugin.authzCalls()[0]).toEqual({ phase: 'response', User: 'alice', UserAuthNMethod: 'TLS', RequestMethod: 'GET', RequestUri: '/_ping', ResponseHeaders: { 'Api-Version': '1.41', Pragma: 'no-cache' } });
+    await authorizer.review!(accessRequest({ method: 'GET', uri: '/_ping' }), {
+      statusCode: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8', pragma: 'no-cache', 'api-version': '1.41' },
+      body: new TextEncoder().encode('OK'),
+    });
+    expect(plugin.authzCalls()[0]).toEqual({
+      phase: 'response',
+      User: 'alice',
+      UserAuthNMethod: 'TLS',
+      RequestMethod: 'GET',
+      RequestUri: '/_ping',
+      ResponseHeaders: { 'Api-Version': '1.41', Pragma: 'no-cache' },
+    });
   });
 
-  it('denies an answer with the engine\'s text; a failure there is a 500', async () => {
+  it("denies an answer with the engine's text; a failure there is a 500", async () => {
     plugin.setRules([{ phase: 'response', uri: /\/info$/, msg: 'info leaks too much' }]);
     const request = accessRequest({ method: 'GET', uri: '/v1.41/info' });
     expect(await authorizer.review!(request, { statusCode: 200, headers: listHeaders, body: json({}) })).toEqual({

@@ -26,7 +26,7 @@ async function askedThrough(options: Record<string, unknown>, ...plugins: AuthzP
 }
 
 describe('discovery as dockerd finds --authorization-plugin NAME', () => {
-  it('looks in dockerd\'s order: NAME.sock, NAME/NAME.sock, then per spec folder .spec, NAME/.spec, .json, NAME/.json', () => {
+  it("looks in dockerd's order: NAME.sock, NAME/NAME.sock, then per spec folder .spec, NAME/.spec, .json, NAME/.json", () => {
     expect(candidatePaths('opa', DOCKER_PLUGIN_DIRS)).toEqual([
       '/run/docker/plugins/opa.sock',
       '/run/docker/plugins/opa/opa.sock',
@@ -49,7 +49,11 @@ describe('discovery as dockerd finds --authorization-plugin NAME', () => {
     expect(await askedThrough({ ...dirs.options, plugin: 'flat' }, flat, nested)).toBe(0);
     const activate = flat.calls[0]!;
     expect(activate).toMatchObject({ path: '/Plugin.Activate', method: 'POST', raw: '' });
-    expect(activate.headers).toMatchObject({ accept: 'application/vnd.docker.plugins.v1.2+json', host: 'plugin.moby.localhost', 'content-length': '0' });
+    expect(activate.headers).toMatchObject({
+      accept: 'application/vnd.docker.plugins.v1.2+json',
+      host: 'plugin.moby.localhost',
+      'content-length': '0',
+    });
     expect(await askedThrough({ ...dirs.options, plugin: 'nested' }, flat, nested)).toBe(1);
   });
 
@@ -89,7 +93,9 @@ describe('discovery as dockerd finds --authorization-plugin NAME', () => {
       reason: `authorization denied by plugin ${unix.url}: no`,
       rule: unix.url,
     });
-    expect(await (await authorizerFor({ plugin: tcp.url, name: 'opa' })).authorize(request)).toMatchObject({ reason: 'authorization denied by plugin opa: nope' });
+    expect(await (await authorizerFor({ plugin: tcp.url, name: 'opa' })).authorize(request)).toMatchObject({
+      reason: 'authorization denied by plugin opa: nope',
+    });
   });
 
   it('refuses to start as dockerd does: a missing plugin, a spec without a scheme, a plugin that is no authz plugin, one that does not answer', async () => {
@@ -97,13 +103,19 @@ describe('discovery as dockerd finds --authorization-plugin NAME', () => {
     mkdirSync(dirs.etc, { recursive: true });
     const missing = await authorizerFor({ ...dirs.options, plugin: 'ghost' }).catch((error: unknown) => error);
     expect(DockerAuthzErrors.notFound.is(missing) && isSwarmError(missing, ErrorCodes.PLUGIN_NOT_FOUND)).toBe(true);
-    expect((missing as Error).message).toBe(`plugin "ghost" not found (looked for ${candidatePaths('ghost', { socketsDir: dirs.socketsDir, specDirs: [dirs.etc, dirs.usrLib] }).join(', ')})`);
+    expect((missing as Error).message).toBe(
+      `plugin "ghost" not found (looked for ${candidatePaths('ghost', { socketsDir: dirs.socketsDir, specDirs: [dirs.etc, dirs.usrLib] }).join(', ')})`,
+    );
 
     writeFileSync(join(dirs.etc, 'bare.spec'), '127.0.0.1:9');
-    await expect(authorizerFor({ ...dirs.options, plugin: 'bare' })).rejects.toThrow(`authorization plugin spec ${join(dirs.etc, 'bare.spec')}: Unknown protocol`);
+    await expect(authorizerFor({ ...dirs.options, plugin: 'bare' })).rejects.toThrow(
+      `authorization plugin spec ${join(dirs.etc, 'bare.spec')}: Unknown protocol`,
+    );
 
     const volume = await plugin({ port: 0, implements: ['VolumeDriver'] });
-    await expect(authorizerFor({ plugin: volume.url, name: 'vol' })).rejects.toThrow('authorization plugin vol: legacy plugin: Plugin does not implement the requested driver');
+    await expect(authorizerFor({ plugin: volume.url, name: 'vol' })).rejects.toThrow(
+      'authorization plugin vol: legacy plugin: Plugin does not implement the requested driver',
+    );
 
     const gone = join(dirs.root, 'gone.sock');
     await expect(authorizerFor({ plugin: `unix://${gone}`, name: 'gone' })).rejects.toThrow(
@@ -111,7 +123,7 @@ describe('discovery as dockerd finds --authorization-plugin NAME', () => {
     );
   });
 
-  it('waits for a plugin that appears after start-up, on dockerd\'s 1 s / 2 s schedule', async () => {
+  it("waits for a plugin that appears after start-up, on dockerd's 1 s / 2 s schedule", async () => {
     const dirs = pluginDirs();
     mkdirSync(dirs.socketsDir, { recursive: true });
     const starting = authorizerFor({ ...dirs.options, plugin: 'late', retryMs: 2500 });
