@@ -51,6 +51,8 @@ export interface AuthzPlugin {
   /** `unix:///path.sock` or `http://127.0.0.1:PORT`. */
   readonly url: string;
   readonly calls: RecordedCall[];
+  /** Calls per path (`/AuthZPlugin.AuthZReq`: 12), kept even when not recording. */
+  readonly counts: Record<string, number>;
   authzCalls(): AuthzCall[];
   setRules(rules: readonly DenyRule[]): void;
   setMode(mode: PluginMode): void;
@@ -59,5 +61,9 @@ export interface AuthzPlugin {
   close(): Promise<void>;
 }
 
-export function denyingRule(rules: readonly DenyRule[], phase: 'request' | 'response', request: Record<string, unknown>): DenyRule | undefined;
+export function denyingRule(
+  rules: readonly DenyRule[],
+  phase: 'request' | 'response',
+  request: Record<string, unknown>,
+): DenyRule | undefined;
 export function startAuthzPlugin(options?: AuthzPluginOptions): Promise<AuthzPlugin>;

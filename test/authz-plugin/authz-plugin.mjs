@@ -32,6 +32,7 @@ export async function startAuthzPlugin(options = {}) {
     record: options.record ?? true,
   };
   const calls = [];
+  const counts = {};
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
@@ -43,6 +44,7 @@ export async function startAuthzPlugin(options = {}) {
       } catch {
         body = undefined;
       }
+      counts[req.url] = (counts[req.url] ?? 0) + 1;
       if (state.record) calls.push({ path: req.url, method: req.method, headers: req.headers, raw, body });
       const send = (status, value) => {
         const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -74,8 +76,13 @@ export async function startAuthzPlugin(options = {}) {
     url: typeof address === 'string' ? `unix://${address}` : `http://127.0.0.1:${address.port}`,
     /** Every call, in arrival order: path, method, headers, raw text and parsed body. */
     calls,
+    /** Calls per path, kept even when not recording. */
+    counts,
     /** The AuthZReq and AuthZRes bodies only, in order. */
-    authzCalls: () => calls.filter((call) => call.path.startsWith('/AuthZPlugin.')).map((call) => ({ phase: call.path === '/AuthZPlugin.AuthZReq' ? 'request' : 'response', ...call.body })),
+    authzCalls: () =>
+      calls
+        .filter((call) => call.path.startsWith('/AuthZPlugin.'))
+        .map((call) => ({ phase: call.path === '/AuthZPlugin.AuthZReq' ? 'request' : 'response', ...call.body })),
     setRules: (rules) => void (state.rules = rules),
     setMode: (mode) => void (state.mode = mode),
     setRecording: (on) => void (state.record = on),

@@ -33,7 +33,9 @@ export async function startEngineWithAuthz(index: number, pluginName: string, pl
   const ip = `127.0.0.${index + 1}`;
   await mkdir(join(dir, 'etc', 'plugins'), { recursive: true });
   await writeFile(join(dir, 'etc', 'plugins', `${pluginName}.spec`), `unix://${pluginSocket}\n`);
-  await sh(`ip link show br${index} >/dev/null 2>&1 || { ip link add br${index} type bridge; ip addr add 172.30.${index}.1/24 dev br${index}; }; ip link set br${index} up`);
+  await sh(
+    `ip link show br${index} >/dev/null 2>&1 || { ip link add br${index} type bridge; ip addr add 172.30.${index}.1/24 dev br${index}; }; ip link set br${index} up`,
+  );
   await sh(
     `setsid nohup unshare --uts --mount --propagation private sh -c "mount --bind ${dir}/etc /etc/docker && hostname node${index} && exec dockerd ` +
       `--host unix://${dir}/docker.sock --host tcp://${ip}:2375 --ip ${ip} --iptables=false --bridge br${index} --storage-driver vfs ` +
@@ -47,7 +49,8 @@ export async function startEngineWithAuthz(index: number, pluginName: string, pl
       await run('docker', ['-H', `unix://${socket}`, 'version'], { timeout: 5000 });
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`dockerd ${index} did not start:\n${await readFile(join(dir, 'dockerd.log'), 'utf8').catch(() => '')}`);
+      if (Date.now() > deadline)
+        throw new Error(`dockerd ${index} did not start:\n${await readFile(join(dir, 'dockerd.log'), 'utf8').catch(() => '')}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
