@@ -91,7 +91,49 @@ export interface AccessClusterOptions {
   readonly args?: readonly string[];
 }
 
-function httpsCall(
+/** The CA, the managers' certificate (O=swarm-managers, for 127.0.0.1 and the engines) and one per person. */
+export async function makeAccessCertificates(dir: string, engineIps: readonly string[]): Promise<void> {
+  await makeCertificates(dir, {
+    ca: '/CN=swarm-access-ca',
+    certificates: [
+      { name: 'server', subject: '/CN=127.0.0.1/O=swarm-managers', ips: ['127.0.0.1', ...engineIps], usage: ['serverAuth', 'clientAuth'] },
+      ...Object.entries(PEOPLE).map(([name, subject]) => ({ name, subject, usage: ['clientAuth' as const] })),
+    ],
+  });
+}
+
+/** `swarm manage`'s TLS flags with the managers' certificate. */
+export function managerTlsArgs(dir: string): string[] {
+  return [
+    '--tlsverify',
+    '--tlscacert',
+    join(dir, 'ca.pem'),
+    '--tlscert',
+    join(dir, 'server-cert.pem'),
+    '--tlskey',
+    join(dir, 'server-key.pem'),
+  ];
+}
+
+/** The docker CLI against `host` with a person's certificate. */
+export function dockerAs(dir: string, host: string, person: Person, args: string[], options?: { input?: string }): Promise<CliResult> {
+  return docker(
+    host,
+    [
+      '--tlsverify',
+      '--tlscacert',
+      join(dir, 'ca.pem'),
+      '--tlscert',
+      join(dir, `${person}-cert.pem`),
+      '--tlskey',
+      join(dir, `${person}-key.pem`),
+      ...args,
+    ],
+    options,
+  );
+}
+
+export function httpsCall(
   dir: string,
   port: number,
   person: Person | undefined,
@@ -130,13 +172,7 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
   const dir = temp.path;
   const first = options.firstEngine;
   const ips = Array.from({ length: options.engines }, (_, i) => `127.0.0.${first + i + 1}`);
-  await makeCertificates(dir, {
-    ca: '/CN=swarm-access-ca',
-    certificates: [
-      { name: 'server', subject: '/CN=127.0.0.1/O=swarm-managers', ips: ['127.0.0.1', ...ips], usage: ['serverAuth', 'clientAuth'] },
-      ...Object.entries(PEOPLE).map(([name, subject]) => ({ name, subject, usage: ['clientAuth' as const] })),
-    ],
-  });
+  await makeAccessCertificates(dir, ips);
   const testbeds = await Promise.all(
     Array.from({ length: options.engines }, (_, i) =>
       startTestbed({ first: first + i, count: 1, tlsDir: dir, labels: [...(options.labels?.[i] ?? [])] }),
@@ -181,21 +217,7 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
     testbed,
     manager,
     dir,
-    as: (person, args, cliOptions) =>
-      docker(
-        manager.host,
-        [
-          '--tlsverify',
-          '--tlscacert',
-          join(dir, 'ca.pem'),
-          '--tlscert',
-          join(dir, `${person}-cert.pem`),
-          '--tlskey',
-          join(dir, `${person}-key.pem`),
-          ...args,
-        ],
-        cliOptions,
-      ),
+    as: (person, args, cliOptions) => dockerAs(dir, manager.host, person, args, cliOptions),
     call: (person, method, path, body, headers) => httpsCall(dir, options.port, person, method, path, body, headers),
     stop: async () => {
       await manager.stop();

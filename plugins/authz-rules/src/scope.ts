@@ -15,13 +15,14 @@ export function teamOf(caller: Caller): string | undefined {
 }
 
 /**
- * Objects that are in every binding's scope, because nobody owns them: nodes and the system, the
+ * Objects that are in every binding's scope, because nobody owns them: nodes, the engines' plugins and the system, the
  * predefined networks (`bridge`, or `node1/bridge` as swarm names them), and images when
  * `images: 'everyone'`.
  */
 export function isShared(object: AccessObject, images: ImageAccess): boolean {
   switch (object.kind) {
     case 'node':
+    case 'plugin':
     case 'system':
       return true;
     case 'image':

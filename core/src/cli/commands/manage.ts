@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import { Command, Option } from 'commander';
 import type { SwarmConfigInput, TlsInput } from '../../config/input.js';
 import { Defaults } from '../../config/defaults.js';
@@ -51,7 +52,8 @@ function accessFromFlags(flags: ManageFlags): SwarmConfigInput['access'] {
   if (!plugins?.length && !flags.tokenAuthFile && !flags.auditLog) return undefined;
   return {
     authorizationPlugins: plugins?.length ? plugins : undefined,
-    tokenFile: flags.tokenAuthFile,
+    // A flag's path is the shell's, relative to where swarm runs; the plugin reads paths against the config's folder.
+    tokenFile: flags.tokenAuthFile === undefined ? undefined : resolvePath(flags.tokenAuthFile),
     audit: flags.auditLog
       ? { path: flags.auditLog, maxSize: flags.auditLogMaxsize, maxBackups: integer('--audit-log-maxbackup', flags.auditLogMaxbackup) }
       : undefined,
