@@ -337,7 +337,7 @@ export const CoreErrors = {
     code: ErrorCodes.PLUGIN_INCOMPATIBLE,
     message: (p: { plugin: string; wants: string; provided: string; changes: string }) =>
       `plugin ${p.plugin} requires plugin API ${p.wants}; this swarm provides ${p.provided}: ${p.changes} — rebuild ${p.plugin} ` +
-      `against the @swarm/plugin-sdk of plugin API ${p.provided} and declare apiVersion '^${p.provided}' (see the SDK README's 'Moving to 2.0')`,
+      `against the @swarm/plugin-sdk of plugin API ${p.provided} and declare apiVersion '^${p.provided.split('.')[0]}.0.0' (see the SDK README's 'Moving to 2.0')`,
   }),
   tlsFileUnreadable: defineError('core.tls.unreadable', {
     code: ErrorCodes.CONFIG_INVALID,

@@ -20,14 +20,29 @@ describe('the SDK test kit and the host', () => {
       context.strategy('s', provider);
       context.discovery('x', provider);
       context.web('w', provider);
+      context.authn('n', provider);
+      context.authz('z', provider);
+      context.admission('a', provider);
     };
     const host = recorded((provide) => register(createPluginContext(provide)));
     const manifest = definePlugin({ name: 'probe', version: '1.0.0', apiVersion: '^2.0.0', register });
     const kit = pluginProviders(manifest);
-    const kinds = [Tokens.ClusterDriver, Tokens.Filter, Tokens.Strategy, Tokens.DiscoveryBackend, Tokens.WebExtension] as const;
+    const kinds = [
+      Tokens.ClusterDriver,
+      Tokens.Filter,
+      Tokens.Strategy,
+      Tokens.DiscoveryBackend,
+      Tokens.WebExtension,
+      Tokens.Authenticator,
+      Tokens.Authorizer,
+      Tokens.AdmissionController,
+    ] as const;
     expect(kinds.flatMap((kind) => kit.names(kind).map((name) => [kind, name]))).toEqual(host);
     expect(Object.keys(createPluginContext(() => undefined)).sort()).toEqual([
+      'admission',
       'apiVersion',
+      'authn',
+      'authz',
       'discovery',
       'driver',
       'filter',

@@ -226,3 +226,30 @@ export type AdmissionFactory = (settings: AccessPluginSettings) => AdmissionCont
 /** Labels the manager writes on the containers, networks and volumes a caller creates. */
 export const OWNER_LABEL = 'com.docker.swarm.owner';
 export const TEAM_LABEL = 'com.docker.swarm.team';
+
+/** One access plugin the config names, with the options it is given (`['rules', { ... }]`). */
+export interface AccessEntry {
+  readonly name: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** Who may do what (plugin API 2.1): the access plugins to use, in order, and the audit log. */
+export interface AccessSettings {
+  readonly authn: readonly AccessEntry[];
+  /** Docker AuthZ plugins (`--authorization-plugin`) come first, as `docker` entries, then the config's. */
+  readonly authz: readonly AccessEntry[];
+  readonly admission: readonly AccessEntry[];
+  /**
+   * Callers in this group (a certificate's O) are managers: a replica among them may forward a
+   * caller's identity to the primary. Without it no forwarded identity is believed.
+   */
+  readonly managersGroup?: string;
+  readonly audit?: AuditSettings;
+}
+
+export interface AuditSettings {
+  /** A file, or `-` for standard output. */
+  readonly path: string;
+  readonly maxSizeBytes: number;
+  readonly maxBackups: number;
+}

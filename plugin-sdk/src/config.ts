@@ -1,3 +1,4 @@
+import type { AccessSettings } from './access.js';
 import type { WebSettings } from './web.js';
 
 /** PEM file paths for a TLS connection. */
@@ -48,33 +49,6 @@ export interface ReplicationSettings {
   readonly advertise?: string;
   /** Seconds. */
   readonly ttl: number;
-}
-
-/** One access plugin the config names, with the options it is given (`['rules', { ... }]`). */
-export interface AccessEntry {
-  readonly name: string;
-  readonly options: Readonly<Record<string, unknown>>;
-}
-
-/** Who may do what (plugin API 2.1): the access plugins to use, in order, and the audit log. */
-export interface AccessSettings {
-  readonly authn: readonly AccessEntry[];
-  /** Docker AuthZ plugins (`--authorization-plugin`) come first, as `docker` entries, then the config's. */
-  readonly authz: readonly AccessEntry[];
-  readonly admission: readonly AccessEntry[];
-  /**
-   * Callers in this group (a certificate's O) are managers: a replica among them may forward a
-   * caller's identity to the primary. Without it no forwarded identity is believed.
-   */
-  readonly managersGroup?: string;
-  readonly audit?: AuditSettings;
-}
-
-export interface AuditSettings {
-  /** A file, or `-` for standard output. */
-  readonly path: string;
-  readonly maxSizeBytes: number;
-  readonly maxBackups: number;
 }
 
 /** A deployment's resolved configuration (file + flags + defaults), as drivers and plugins see it. */

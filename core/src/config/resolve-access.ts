@@ -1,4 +1,4 @@
-import type { AccessEntry, AccessSettings } from '@swarm/plugin-sdk';
+import type { AccessEntry, AccessSettings } from '@swarm/plugin-sdk/access';
 import { configError } from './config-error.js';
 import type { AccessEntryInput } from './input.js';
 import { pick, type ConfigLayer } from './layers.js';

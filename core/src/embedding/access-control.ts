@@ -1,5 +1,5 @@
-import { Tokens, isSwarmError, type AccessEntry, type Logger } from '@swarm/plugin-sdk';
-import type { AccessPluginSettings, AdmissionController, Authenticator, Authorizer } from '@swarm/plugin-sdk/access';
+import { Tokens, isSwarmError, type Logger } from '@swarm/plugin-sdk';
+import type { AccessEntry, AccessPluginSettings, AdmissionController, Authenticator, Authorizer } from '@swarm/plugin-sdk/access';
 import { AccessControl, type Named } from '../access/access-control.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { named } from '../plugins/extension-kinds.js';
