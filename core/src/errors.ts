@@ -538,6 +538,10 @@ export const CoreErrors = {
     httpStatus: 500,
     message: (p: { rules: string; detail: string }) => `no node is open to you: ${p.rules}${p.detail}`,
   }),
+  volumeNameTaken: defineError('core.access.volume-name-taken', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { name: string }) => `Conflict: the volume name "${p.name}" is already in use: choose another name for your volume`,
+  }),
   accessPluginFailed: defineError('core.access.plugin-failed', {
     code: ErrorCodes.PLUGIN_FAILED,
     httpStatus: 500,

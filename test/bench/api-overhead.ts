@@ -27,8 +27,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { machineDescription, median } from './core-machine.js';
@@ -57,9 +59,14 @@ const NOTES_HEADING = '## Notes';
 
 const engineHost = (index: number) => `tcp://127.0.0.${index + 1}:2375`;
 
-function cliEnv(): NodeJS.ProcessEnv {
+/** Managers with access control, by host: the docker CLI talks to them with the bench caller's token (DOCKER_CONFIG). */
+const ACCESS_CONFIG_DIRS = new Map<string, string>();
+
+function cliEnv(host?: string): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env['DOCKER_API_VERSION'];
+  const dockerConfig = host === undefined ? undefined : ACCESS_CONFIG_DIRS.get(host);
+  if (dockerConfig) env['DOCKER_CONFIG'] = dockerConfig;
   return env;
 }
 
@@ -74,7 +81,7 @@ interface Timed {
 function timeDocker(host: string, args: string[]): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('docker', ['-H', host, ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('docker', ['-H', host, ...args], { env: cliEnv(host), stdio: ['ignore', 'pipe', 'pipe'] });
     let bytes = 0;
     let head = '';
     let stderr = '';
@@ -110,11 +117,11 @@ function engineCall(index: number, method: string, path: string, body?: unknown)
  * Wall time of one API call without the CLI (`tcp://host:port` as docker -H takes it), on a new
  * connection as the CLI makes one: the server's share of a `docker ps -a`.
  */
-function timeApi(host: string, path: string): Promise<number> {
+function timeApi(host: string, path: string, headers: Record<string, string> = {}): Promise<number> {
   const [address, port] = host.replace('tcp://', '').split(':');
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request({ host: address, port: Number(port), path, agent: false }, (res) => {
+    const req = request({ host: address, port: Number(port), path, agent: false, headers }, (res) => {
       res.on('data', () => undefined);
       res.on('end', () => resolve(performance.now() - started));
     });
@@ -196,14 +203,14 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-async function startManager(port: number, engines: number[], cli = SWARM): Promise<BenchManager> {
+async function startManager(port: number, engines: number[], cli = SWARM, extraArgs: readonly string[] = []): Promise<BenchManager> {
   const discovery = engines.map((index) => `127.0.0.${index + 1}:2375`).join(',');
-  const child = spawn(process.execPath, [cli, 'manage', '-H', `tcp://127.0.0.1:${port}`, discovery], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [cli, 'manage', '-H', `tcp://127.0.0.1:${port}`, ...extraArgs, discovery], { stdio: 'ignore' });
   const host = `tcp://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let attempt = 0; attempt < 150; attempt++) {
     try {
-      const { stdout } = await run('docker', ['-H', host, 'info', '--format', '{{json .SystemStatus}}'], { env: cliEnv() });
+      const { stdout } = await run('docker', ['-H', host, 'info', '--format', '{{json .SystemStatus}}'], { env: cliEnv(host) });
       const healthy = (JSON.parse(stdout) as Array<[string, string]>).filter(
         ([key, value]) => key.trim() === '└ Status' && value === 'Healthy',
       );
@@ -223,6 +230,37 @@ async function startManager(port: number, engines: number[], cli = SWARM): Promi
   }
   child.kill('SIGKILL');
   throw new Error(`manager on ${port} never saw ${engines.length} healthy engines`);
+}
+
+/**
+ * A manager with the built-in access plugins on (issue 33's cost target): the bench caller is
+ * known by a bearer token (kube's token file; the docker CLI sends it from its config's
+ * HttpHeaders), bound to role edit over everything by `rules`, and held to `baseline` by `policy`.
+ */
+async function startAccessManager(port: number, engines: number[]): Promise<BenchManager> {
+  const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-access-'));
+  const token = randomBytes(16).toString('hex');
+  writeFileSync(join(dir, 'tokens.csv'), `${token},bench,1000,"bench"\n`);
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ HttpHeaders: { Authorization: `Bearer ${token}` } }));
+  writeFileSync(
+    join(dir, 'swarm.config.json'),
+    JSON.stringify({
+      access: {
+        authn: [['token-file', { path: 'tokens.csv' }]],
+        authz: [['rules', { bindings: [{ group: 'bench', role: 'edit', scope: 'all' }] }]],
+        admission: [['policy', { default: 'baseline' }]],
+      },
+    }),
+  );
+  ACCESS_CONFIG_DIRS.set(`tcp://127.0.0.1:${port}`, dir);
+  return startManager(port, engines, SWARM, ['--config', join(dir, 'swarm.config.json')]);
+}
+
+/** The Authorization header the bench caller sends to a manager with access control. */
+function benchTokenHeader(host: string): Record<string, string> {
+  const dir = ACCESS_CONFIG_DIRS.get(host);
+  if (!dir) return {};
+  return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { HttpHeaders: Record<string, string> }).HttpHeaders;
 }
 
 /** Resident memory of a process from /proc, in kB: all of it, anonymous, and file-backed (mostly the node binary's pages). */
@@ -369,7 +407,7 @@ function resultsText(runSection: string): string {
     '',
     `The real docker CLI 28 (wall time per command, ${ROUNDS} rounds, front and direct alternating, medians) against \`swarm manage\` and against the same real engine (dockerd 20.10, vfs) directly, engines ${ONE}-${THREE[THREE.length - 1]} of the testbed. The 2-core machine is shared with other work (see the load averages), so wall times are noisy; the manager's CPU time per 50 MB of logs is the steadier measure of the front's own cost. Each run adds a section (newest first); \`## Notes\` sections are kept as written.`,
     '',
-    "Targets (#4, #13): ratio ≤ 1.10 for run (exiting and long-running) and logs; `ps -a` over 3 engines × 100 ≤ 1.10 × one engine's `ps -a` of 100. (#34) The manager's settled RSS over 3 engines × 100 containers ≤ 50 MB.",
+    "Targets (#4, #13): ratio ≤ 1.10 for run (exiting and long-running) and logs; `ps -a` over 3 engines × 100 ≤ 1.10 × one engine's `ps -a` of 100. (#34) The manager's settled RSS over 3 engines × 100 containers ≤ 50 MB. (#33) With access control on, `run -d` and `ps -a` ≤ 1.05 × the same build without it (the rows whose 'engine directly' column is the manager without access control).",
     '',
     ...earlier.notes.map((section) => `${section}\n`),
     runSection,
@@ -389,6 +427,10 @@ async function main(): Promise<void> {
     managers.push(one);
     const three = await startManager(25121, THREE);
     managers.push(three);
+    const oneAccess = await startAccessManager(25124, [ONE]);
+    managers.push(oneAccess);
+    const threeAccess = await startAccessManager(25125, THREE);
+    managers.push(threeAccess);
     const rss = await measureRss();
     process.stdout.write(`${rssTable(rss).join('\n')}\n`);
 
@@ -454,6 +496,21 @@ async function main(): Promise<void> {
         'GET /containers/json?all=1 without the CLI, manager over 3 engines × 100 vs 1 engine × 100',
         () => timeApi(three.host, '/v1.41/containers/json?all=1'),
         () => timeApi(engineHost(THREE[0]!), '/v1.41/containers/json?all=1'),
+      ),
+      await measure(
+        'docker run -d with access control (authz-rules, admission-policy, a token) vs the same build without (1 engine)',
+        () => timeRun(oneAccess.host, runArgs, true, []),
+        () => timeRun(one.host, runArgs, true, []),
+      ),
+      await measure(
+        'docker ps -a with access control vs the same build without (3 engines × 100)',
+        async () => (await timeDocker(threeAccess.host, ['ps', '-a'])).ms,
+        async () => (await timeDocker(three.host, ['ps', '-a'])).ms,
+      ),
+      await measure(
+        'GET /containers/json?all=1 without the CLI, with access control vs without (3 engines × 100)',
+        () => timeApi(threeAccess.host, '/v1.41/containers/json?all=1', benchTokenHeader(threeAccess.host)),
+        () => timeApi(three.host, '/v1.41/containers/json?all=1'),
       ),
       await measure(
         'docker logs, 50 MB',

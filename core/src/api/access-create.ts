@@ -2,7 +2,8 @@ import type { Container } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL, type Caller } from '@swarm/plugin-sdk/access';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
-import { containerObject } from '../access/access-objects.js';
+import { containerObject, volumeObject } from '../access/access-objects.js';
+import { CoreErrors } from '../errors.js';
 import type { RequestContext } from './context.js';
 import { findContainer, findNetwork } from './lookups.js';
 
@@ -70,6 +71,34 @@ export function checkReferences(ctx: RequestContext, config: ContainerConfig): v
   }
 }
 
+/** The named volumes a config mounts (`-v name:/path`, `--mount type=volume,source=name`). */
+function namedVolumes(config: ContainerConfig): string[] {
+  const host = config.HostConfig ?? {};
+  const names: string[] = [];
+  for (const bind of (host.Binds as string[] | undefined) ?? []) {
+    const source = bind.split(':')[0] ?? '';
+    if (source !== '' && !source.startsWith('/')) names.push(source);
+  }
+  for (const mount of (host.Mounts as Array<{ Type?: string; Source?: string }> | undefined) ?? []) {
+    if ((mount.Type ?? 'volume') === 'volume' && mount.Source) names.push(mount.Source);
+  }
+  return names;
+}
+
+/**
+ * A named volume another team holds is refused as taken, as a container name is: mounting it would
+ * hand over their data. A name nobody holds is created by the engine, as Docker does.
+ */
+function checkVolumes(ctx: RequestContext, config: ContainerConfig): void {
+  const access = ctx.access;
+  const volumes = ctx.api.cluster.capabilities?.volumes;
+  if (!access?.scoped || !volumes) return;
+  for (const name of namedVolumes(config)) {
+    const held = volumes.list().filter((volume) => volume.name === name);
+    if (held.length > 0 && !held.some((volume) => access.sees(volumeObject(volume)))) throw CoreErrors.volumeNameTaken({ name });
+  }
+}
+
 /** Adds the authorizers' node constraints to a create's placement. */
 function withPlacement(ctx: RequestContext, config: ContainerConfig): ContainerConfig {
   const placement = ctx.access?.placement ?? [];
@@ -88,6 +117,7 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return config;
   checkReferences(ctx, config);
+  checkVolumes(ctx, config);
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
   const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
   return withPlacement(ctx, admitted);
@@ -98,6 +128,9 @@ export async function admitUpdate(ctx: RequestContext, container: Container, upd
   const access = ctx.access;
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return;
-  const config: ContainerConfig = { ...container.config, HostConfig: { ...(container.config.HostConfig ?? {}), ...update } };
+  // dockerd's update leaves a field as it is when the request gives it as zero (the CLI sends every
+  // field): only the fields it changes are laid over what the container has.
+  const changed = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== 0 && value !== '' && value !== null));
+  const config: ContainerConfig = { ...container.config, HostConfig: { ...(container.config.HostConfig ?? {}), ...changed } };
   await control.admit({ caller: access.caller, action: 'container.update', config, object: containerObject(container) });
 }
