@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { ANONYMOUS_USER, type AccessRequest, type PeerCertificate } from '@swarm/plugin-sdk/access';
 
 /*
@@ -80,6 +81,25 @@ export function encodePeerCertificate(certificate: PeerCertificate): string {
   return Buffer.from(pem).toString('base64');
 }
 
+function selfIssued(certificate: PeerCertificate): boolean {
+  try {
+    const parsed = new X509Certificate(certificate.raw);
+    return parsed.checkIssued(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The chain as the client presented it, which is what dockerd sends (Go's
+ * `tls.ConnectionState.PeerCertificates`). The host gives the verified chain, which Node.js ends
+ * with the trust anchor from the CA file; clients do not send their root, so a self-issued last
+ * certificate is left out.
+ */
+export function presentedChain(chain: readonly PeerCertificate[]): readonly PeerCertificate[] {
+  return chain.length > 1 && selfIssued(chain[chain.length - 1]!) ? chain.slice(0, -1) : chain;
+}
+
 /** Go headers are dropped from what the handler sees: Host and Transfer-Encoding live in other fields. */
 const TRANSPORT_REQUEST_HEADERS = new Set(['host', 'transfer-encoding']);
 
@@ -103,6 +123,7 @@ export function buildAuthZRequest(request: AccessRequest): AuthZRequest {
   }
   const headers = flattenHeaders(wire.headers, TRANSPORT_REQUEST_HEADERS);
   if (Object.keys(headers).length > 0) out.RequestHeaders = headers;
-  if (wire.peerCertificates.length > 0) out.RequestPeerCertificates = wire.peerCertificates.map(encodePeerCertificate);
+  const presented = presentedChain(wire.peerCertificates);
+  if (presented.length > 0) out.RequestPeerCertificates = presented.map(encodePeerCertificate);
   return out;
 }

@@ -1,10 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
 import type { Authorizer } from '@swarm/plugin-sdk/access';
 import { MAX_BODY_SIZE, MAX_BUFFER_SIZE } from '@swarm/authz-docker';
 import { startAuthzPlugin, type AuthzPlugin } from '../../../test/authz-plugin/authz-plugin.mjs';
+import { makeCertificates } from '../../../test/harness/certificates.js';
 import { accessRequest, alice, anonymous, authorizerFor, pluginDirs } from './support.js';
 
 let plugin: AuthzPlugin;
@@ -103,6 +106,22 @@ describe('AuthZPlugin.AuthZReq', () => {
     expect(Buffer.from(pem!, 'base64').toString()).toBe(
       `-----BEGIN CERTIFICATE-----\n${der.slice(0, 64)}\n${der.slice(64, 128)}\n${der.slice(128)}\n-----END CERTIFICATE-----\n`,
     );
+  });
+
+  it('sends the chain the client presented: the trust anchor Node.js appends to the verified chain is left out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-authz-docker-certs-'));
+    await makeCertificates(dir, {
+      ca: '/CN=authz-test-ca',
+      certificates: [{ name: 'alice', subject: '/CN=alice', usage: ['clientAuth'] }],
+    });
+    const der = (name: string) => ({ subject: { CN: name, O: [] }, raw: new X509Certificate(readFileSync(join(dir, `${name}.pem`))).raw });
+    const [leaf, root] = [der('alice-cert'), der('ca')];
+    await authorizer.authorize(accessRequest({ method: 'GET', uri: '/info', peerCertificates: [leaf, root] }));
+    // openssl's PEM file is the text Go's pem.EncodeToMemory writes
+    expect(plugin.authzCalls()[0]!.RequestPeerCertificates).toEqual([readFileSync(join(dir, 'alice-cert.pem')).toString('base64')]);
+    plugin.clear();
+    await authorizer.authorize(accessRequest({ method: 'GET', uri: '/info', peerCertificates: [root] }));
+    expect(plugin.authzCalls()[0]!.RequestPeerCertificates).toHaveLength(1);
   });
 
   it("denies with the engine's text, 403, naming the plugin; by method and URI, and by user", async () => {
