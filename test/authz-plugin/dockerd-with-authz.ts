@@ -15,7 +15,7 @@ const run = promisify(execFile);
 
 export interface AuthzEngine {
   readonly index: number;
-  /** `tcp://127.0.0.<index+1>:2375`. */
+  /** `tcp://127.0.0.<index+1>:2375` (2376 with TLS). */
   readonly host: string;
   readonly socket: string;
   stop(): Promise<void>;
@@ -27,10 +27,24 @@ async function sh(script: string): Promise<string> {
   return (await run('bash', ['-c', script], { maxBuffer: 1 << 20 })).stdout;
 }
 
+export interface AuthzEngineOptions {
+  /** Folder with ca.pem, server-cert.pem, server-key.pem: the engine then listens with --tlsverify on 2376. */
+  readonly tlsDir?: string;
+}
+
 /** Start engine `index` asking `pluginName` (reached at `pluginSocket`) about every request. */
-export async function startEngineWithAuthz(index: number, pluginName: string, pluginSocket: string): Promise<AuthzEngine> {
+export async function startEngineWithAuthz(
+  index: number,
+  pluginName: string,
+  pluginSocket: string,
+  options: AuthzEngineOptions = {},
+): Promise<AuthzEngine> {
   const dir = join(root(), `engine${index}`);
   const ip = `127.0.0.${index + 1}`;
+  const tls = options.tlsDir;
+  const port = tls === undefined ? 2375 : 2376;
+  const tlsArgs =
+    tls === undefined ? '' : `--tlsverify --tlscacert ${tls}/ca.pem --tlscert ${tls}/server-cert.pem --tlskey ${tls}/server-key.pem `;
   await mkdir(join(dir, 'etc', 'plugins'), { recursive: true });
   await writeFile(join(dir, 'etc', 'plugins', `${pluginName}.spec`), `unix://${pluginSocket}\n`);
   await sh(
@@ -38,7 +52,7 @@ export async function startEngineWithAuthz(index: number, pluginName: string, pl
   );
   await sh(
     `setsid nohup unshare --uts --mount --propagation private sh -c "mount --bind ${dir}/etc /etc/docker && hostname node${index} && exec dockerd ` +
-      `--host unix://${dir}/docker.sock --host tcp://${ip}:2375 --ip ${ip} --iptables=false --bridge br${index} --storage-driver vfs ` +
+      `--host unix://${dir}/docker.sock --host tcp://${ip}:${port} ${tlsArgs}--ip ${ip} --iptables=false --bridge br${index} --storage-driver vfs ` +
       `--data-root ${dir}/data --exec-root ${dir}/exec --pidfile ${dir}/pid --shutdown-timeout 2 --authorization-plugin ${pluginName}" ` +
       `>${dir}/dockerd.log 2>&1 &`,
   );
@@ -56,7 +70,7 @@ export async function startEngineWithAuthz(index: number, pluginName: string, pl
   }
   return {
     index,
-    host: `tcp://${ip}:2375`,
+    host: `tcp://${ip}:${port}`,
     socket,
     stop: () => stopEngine(index, dir),
   };

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile, spawn } from 'node:child_process';
@@ -7,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthzPlugin, type AuthzCall, type AuthzPlugin, type DenyRule } from '../authz-plugin/authz-plugin.mjs';
 import { startEngineWithAuthz, type AuthzEngine } from '../authz-plugin/dockerd-with-authz.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
-import { startManager, type Manager } from '../harness/manager.js';
+import { makeCertificates } from '../harness/certificates.js';
+import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import type { CliResult } from './api-support.js';
 
 /*
@@ -19,13 +21,14 @@ import type { CliResult } from './api-support.js';
  *
  * Both sides find the plugin by the same name through a `.spec` file: dockerd in its own
  * /etc/docker/plugins (testbed engines bind-mount their own /etc/docker), the manager in the
- * host's. Engines 230-231 (127.0.0.231-232), manager port 27001.
+ * host's. Engines 230-231 (127.0.0.231-232), manager port 27001; over TLS engines 232-233 and port 27002.
  */
 
 const run = promisify(execFile);
 const NAME = 'swarm-e2e-authz';
 const HOST_SPEC = `/etc/docker/plugins/${NAME}.spec`;
 const MANAGER_PORT = 27001;
+const TLS_MANAGER_PORT = 27002;
 const SWARM_FIRST = 231;
 
 let dir: string;
@@ -133,18 +136,60 @@ function cli(host: string, args: string[]): Promise<CliResult> {
   });
 }
 
+interface BothResult {
+  engine: CliResult;
+  swarm: CliResult;
+  engineSaw: Seen[];
+  swarmSaw: Seen[];
+  /** The AuthZ calls as each plugin got them. */
+  engineCalls: AuthzCall[];
+  swarmCalls: AuthzCall[];
+}
+
 /** Runs the same CLI command against both sides and returns each side's result and what its plugin saw. */
-async function both(args: string[]): Promise<{ engine: CliResult; swarm: CliResult; engineSaw: Seen[]; swarmSaw: Seen[] }> {
+async function both(args: string[], hosts?: { engine: string; swarm: string }): Promise<BothResult> {
   enginePlugin.clear();
   swarmPlugin.clear();
-  const engineResult = await cli(engine!.host, args);
-  const swarmResult = await cli(manager!.host, args);
+  const engineResult = await cli(hosts?.engine ?? engine!.host, args);
+  const swarmResult = await cli(hosts?.swarm ?? manager!.host, args);
+  const [engineCalls, swarmCalls] = [enginePlugin.authzCalls(), swarmPlugin.authzCalls()];
   return {
     engine: engineResult,
     swarm: swarmResult,
-    engineSaw: enginePlugin.authzCalls().map(seen),
-    swarmSaw: swarmPlugin.authzCalls().map(seen),
+    engineSaw: engineCalls.map(seen),
+    swarmSaw: swarmCalls.map(seen),
+    engineCalls,
+    swarmCalls,
   };
+}
+
+/** /info over TLS with a client certificate, for startManager's readiness wait. */
+function tlsInfo(port: number, files: { ca: string; cert: string; key: string }): Promise<InfoAnswer | undefined> {
+  return new Promise((resolve) => {
+    const options = {
+      host: '127.0.0.1',
+      port,
+      path: '/info',
+      ca: readFileSync(files.ca),
+      cert: readFileSync(files.cert),
+      key: readFileSync(files.key),
+      timeout: 2000,
+    };
+    const req = httpsRequest(options, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(text) as InfoAnswer);
+        } catch {
+          resolve(undefined);
+        }
+      });
+    });
+    req.on('error', () => resolve(undefined));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
 }
 
 function setRules(rules: DenyRule[]): void {
@@ -152,7 +197,12 @@ function setRules(rules: DenyRule[]): void {
   swarmPlugin.setRules(rules);
 }
 
-const requests = (calls: Seen[]) => calls.filter((call) => call.phase === 'request');
+/**
+ * The AuthZReq calls, sorted: the CLI sends some in parallel (`rm` of several containers), so
+ * their order is the CLI's scheduling, not the server's.
+ */
+const sorted = (calls: Seen[]) => [...calls].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+const requests = (calls: Seen[]) => sorted(calls.filter((call) => call.phase === 'request'));
 
 /**
  * dockerd sends AuthZRes for a streamed answer too (`wait`, `logs`, attach), once the stream has
@@ -161,7 +211,7 @@ const requests = (calls: Seen[]) => calls.filter((call) => call.phase === 'reque
  * plugin gets no AuthZRes for them: the one difference on the wire, left out of the comparison.
  */
 const STREAMED = /\/containers\/<id>\/(wait|logs|attach)\b/;
-const bufferedResponses = (calls: Seen[]) => calls.filter((call) => call.phase === 'response' && !STREAMED.test(call.uri ?? ''));
+const bufferedResponses = (calls: Seen[]) => sorted(calls.filter((call) => call.phase === 'response' && !STREAMED.test(call.uri ?? '')));
 
 const COMMANDS: string[][] = [
   ['ps'],
@@ -176,7 +226,7 @@ const COMMANDS: string[][] = [
 describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
   // in order: each command works on what the one before made
   describe.each(COMMANDS.map((args) => [args.join(' '), args] as const))('docker %s', (_, args) => {
-    let result: Awaited<ReturnType<typeof both>>;
+    let result: BothResult;
 
     it('gets the same AuthZReq calls (method, URI, user, body, headers) and the CLI the same answer', async () => {
       result = await both(args);
@@ -226,5 +276,89 @@ describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
     } finally {
       setRules([]);
     }
+  });
+
+  describe('over TLS (engines 232-233, port 27002)', () => {
+    let certs: string;
+    let tlsEngine: AuthzEngine | undefined;
+    let tlsBackend: Testbed | undefined;
+    let tlsManager: Manager | undefined;
+    const file = (name: string) => join(certs, name);
+    const clientFlags = () => [
+      '--tlsverify',
+      '--tlscacert',
+      file('ca.pem'),
+      '--tlscert',
+      file('alice-cert.pem'),
+      '--tlskey',
+      file('alice-key.pem'),
+    ];
+
+    beforeAll(async () => {
+      certs = join(dir, 'certs');
+      mkdirSync(certs);
+      await makeCertificates(certs, {
+        ca: '/CN=swarm-authz-e2e-ca',
+        certificates: [
+          {
+            name: 'server',
+            subject: '/CN=127.0.0.1',
+            ips: ['127.0.0.1', '127.0.0.233', '127.0.0.234'],
+            usage: ['serverAuth', 'clientAuth'],
+          },
+          { name: 'alice', subject: '/CN=alice/O=dev', usage: ['clientAuth'] },
+        ],
+      });
+      tlsBackend = await startTestbed({ first: 233, count: 1, tlsDir: certs });
+      tlsEngine = await startEngineWithAuthz(232, NAME, join(dir, 'engine-side.sock'), { tlsDir: certs });
+      const rootfs = `${process.env.SWARM_TESTBED_DIR ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;
+      await run('docker', ['-H', `unix://${tlsEngine.socket}`, 'import', rootfs, 'busybox:local']);
+      const serverFlags = [
+        '--tlsverify',
+        '--tlscacert',
+        file('ca.pem'),
+        '--tlscert',
+        file('server-cert.pem'),
+        '--tlskey',
+        file('server-key.pem'),
+      ];
+      tlsManager = await startManager({
+        discovery: tlsBackend.addrs,
+        port: TLS_MANAGER_PORT,
+        expectNodes: 1,
+        args: [...serverFlags, '--authorization-plugin', NAME],
+        readInfo: () => tlsInfo(TLS_MANAGER_PORT, { ca: file('ca.pem'), cert: file('alice-cert.pem'), key: file('alice-key.pem') }),
+      });
+    }, 180_000);
+
+    afterAll(async () => {
+      setRules([]);
+      await tlsManager?.stop();
+      await tlsEngine?.stop();
+      await tlsBackend?.stop();
+    });
+
+    it('sends User (the CN), UserAuthNMethod TLS and the client certificate as dockerd does (base64 of its PEM)', async () => {
+      const hosts = { engine: tlsEngine!.host, swarm: tlsManager!.host };
+      const result = await both([...clientFlags(), 'ps'], hosts);
+      expect([result.swarm.code, result.swarm.stderr]).toEqual([result.engine.code, result.engine.stderr]);
+      expect(requests(result.swarmSaw)).toEqual(requests(result.engineSaw));
+      const engineList = result.engineCalls.find((call) => call.phase === 'request' && call.RequestUri?.includes('/containers/json'));
+      const swarmList = result.swarmCalls.find((call) => call.phase === 'request' && call.RequestUri?.includes('/containers/json'));
+      expect(engineList).toMatchObject({ User: 'alice', UserAuthNMethod: 'TLS' });
+      expect(swarmList).toMatchObject({ User: 'alice', UserAuthNMethod: 'TLS' });
+      // openssl writes PEM as Go's pem.EncodeToMemory does (64-column lines)
+      expect(engineList?.RequestPeerCertificates).toEqual([readFileSync(file('alice-cert.pem')).toString('base64')]);
+      expect(swarmList?.RequestPeerCertificates).toEqual(engineList?.RequestPeerCertificates);
+    });
+
+    it('denies by user with the same text', async () => {
+      setRules([{ user: 'alice', uri: /\/containers\/json/, msg: 'alice may not list containers' }]);
+      const result = await both([...clientFlags(), 'ps'], { engine: tlsEngine!.host, swarm: tlsManager!.host });
+      expect(result.engine.stderr.trim()).toBe(
+        `Error response from daemon: authorization denied by plugin ${NAME}: alice may not list containers`,
+      );
+      expect([result.swarm.code, result.swarm.stderr]).toEqual([result.engine.code, result.engine.stderr]);
+    });
   });
 });
