@@ -113,6 +113,8 @@ describe('the web view (swarm manage --ui) in Chromium', () => {
     await expect.poll(() => card('job').locator('.pill').textContent()).toBe('exited');
     expect(await column('node122').textContent()).toContain('zone=b');
     expect(await column('node122').textContent()).toContain('1 container, 3 slots');
+    // no access control: nobody to show in the header (web-ui-access.test.ts has the signed-in view)
+    expect(await page.getByRole('group', { name: 'Signed in' }).count()).toBe(0);
     const memory = column((await card('db').locator('xpath=ancestor::article').getAttribute('data-node'))!).getByRole('meter', {
       name: 'Memory reserved',
     });
