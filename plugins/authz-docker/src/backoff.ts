@@ -12,11 +12,14 @@ export function backoffMs(retries: number): number {
   return Math.min(1000 * 2 ** Math.min(retries, 5), MAX_WAIT_MS);
 }
 
+/** Told before each wait, so the operator hears why a start or a request takes seconds. */
+export type RetryListener = (failure: Error, waitMs: number) => void;
+
 /**
  * Runs `attempt` until it returns a value; an attempt that throws `RetryableFailure` is tried again
  * on dockerd's schedule within `budgetMs` (dockerd's is 30 000), then its cause is thrown.
  */
-export async function withRetry<T>(attempt: () => Promise<T>, budgetMs: number): Promise<T> {
+export async function withRetry<T>(attempt: () => Promise<T>, budgetMs: number, onRetry?: RetryListener): Promise<T> {
   const start = Date.now();
   for (let retries = 0; ; retries++) {
     try {
@@ -25,6 +28,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, budgetMs: number):
       if (!(error instanceof RetryableFailure)) throw error;
       const wait = backoffMs(retries);
       if (wait + (Date.now() - start) >= budgetMs) throw error.cause;
+      onRetry?.(error.cause, wait);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

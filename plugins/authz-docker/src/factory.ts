@@ -1,3 +1,4 @@
+import type { Logger } from '@swarm/plugin-sdk';
 import type { AccessPluginSettings, AuthorizerFactory } from '@swarm/plugin-sdk/access';
 import { RetryableFailure, withRetry } from './backoff.js';
 import { candidatePaths, endpointFromUrl, locatePlugin, type PluginEndpoint } from './discovery.js';
@@ -11,14 +12,18 @@ import { PluginClient } from './plugin-client.js';
 export const AUTHZ_IMPLEMENTS = 'authz';
 
 /** Finds the plugin as dockerd does, retrying while it is not there yet (a plugin starting alongside). */
-async function findEndpoint(options: DockerAuthzOptions): Promise<PluginEndpoint> {
+async function findEndpoint(options: DockerAuthzOptions, logger: Logger): Promise<PluginEndpoint> {
   if (isPluginUrl(options.plugin)) return endpointFromUrl(options.name, options.plugin, 'the "plugin" option');
   const notFound = () => DockerAuthzErrors.notFound({ name: options.plugin, looked: candidatePaths(options.plugin, options.dirs) });
-  return withRetry(async () => {
-    const found = await locatePlugin(options.plugin, options.dirs);
-    if (found === undefined) throw new RetryableFailure(notFound());
-    return found;
-  }, options.retryMs);
+  return withRetry(
+    async () => {
+      const found = await locatePlugin(options.plugin, options.dirs);
+      if (found === undefined) throw new RetryableFailure(notFound());
+      return found;
+    },
+    options.retryMs,
+    (_, waitMs) => logger.warn(`Unable to locate plugin: ${options.plugin}, retrying in ${waitMs / 1000}s`),
+  );
 }
 
 /** `/Plugin.Activate`: the manifest must say `Implements: ["authz"]`, or dockerd refuses to start. */
@@ -41,14 +46,18 @@ async function activate(client: PluginClient, name: string): Promise<void> {
  */
 export const createDockerAuthorizer: AuthorizerFactory = async (settings: AccessPluginSettings) => {
   const options = parseOptions(settings);
-  const endpoint = await findEndpoint(options);
-  const client = await PluginClient.create(endpoint, options.retryMs);
+  const { logger } = settings;
+  const endpoint = await findEndpoint(options, logger);
+  // dockerd's words, so an operator who knows its log knows what this one means
+  const onRetry = (failure: Error, waitMs: number) =>
+    logger.warn(`Unable to connect to plugin ${endpoint.name}: ${failure.message}, retrying in ${waitMs / 1000}s`);
+  const client = await PluginClient.create(endpoint, { budgetMs: options.retryMs, onRetry });
   try {
     await activate(client, endpoint.name);
   } catch (error) {
     client.close();
     throw error;
   }
-  settings.logger.info(`authorization plugin ${endpoint.name} at ${endpoint.addr} (from ${endpoint.source}) activated`);
+  logger.info(`authorization plugin ${endpoint.name} at ${endpoint.addr} (from ${endpoint.source}) activated`);
   return new DockerAuthorizer(endpoint.name, client);
 };

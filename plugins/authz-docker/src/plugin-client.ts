@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { RetryableFailure, withRetry } from './backoff.js';
+import { RetryableFailure, withRetry, type RetryListener } from './backoff.js';
 import type { PluginEndpoint } from './discovery.js';
 import { goTransportError, goUrlError, type DialTarget } from './go-errors.js';
 import { PluginWireError } from './errors.js';
@@ -60,14 +60,20 @@ export class PluginClient {
   private readonly target: Target;
   private readonly agent: HttpAgent;
   private readonly retryBudgetMs: number;
+  private readonly onRetry: RetryListener | undefined;
 
-  private constructor(parts: { target: Target; agent: HttpAgent; retryBudgetMs: number }) {
-    ({ target: this.target, agent: this.agent, retryBudgetMs: this.retryBudgetMs } = parts);
+  private constructor(parts: { target: Target; agent: HttpAgent; retryBudgetMs: number; onRetry?: RetryListener }) {
+    ({ target: this.target, agent: this.agent, retryBudgetMs: this.retryBudgetMs, onRetry: this.onRetry } = parts);
   }
 
-  static async create(endpoint: PluginEndpoint, retryBudgetMs: number): Promise<PluginClient> {
+  static async create(endpoint: PluginEndpoint, retry: { budgetMs: number; onRetry?: RetryListener }): Promise<PluginClient> {
     const target = targetOf(endpoint.addr);
-    return new PluginClient({ target, agent: await agentFor(endpoint, target.scheme), retryBudgetMs });
+    return new PluginClient({
+      target,
+      agent: await agentFor(endpoint, target.scheme),
+      retryBudgetMs: retry.budgetMs,
+      onRetry: retry.onRetry,
+    });
   }
 
   /**
@@ -75,7 +81,7 @@ export class PluginClient {
    * worded as dockerd's plugin client words it (`AuthZPlugin.AuthZReq: <Err>`, `Post "...": ...`).
    */
   async call(method: string, body: string): Promise<string> {
-    const answer = await withRetry(() => this.post(method, body), this.retryBudgetMs);
+    const answer = await withRetry(() => this.post(method, body), this.retryBudgetMs, this.onRetry);
     if (answer.status === 200) return answer.text;
     let reason = answer.text;
     try {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
 import { DockerAuthzErrors, candidatePaths, DOCKER_PLUGIN_DIRS } from '@swarm/authz-docker';
 import { startAuthzPlugin, type AuthzPlugin } from '../../../test/authz-plugin/authz-plugin.mjs';
-import { accessRequest, authorizerFor, pluginDirs } from './support.js';
+import { accessRequest, authorizerFor, pluginDirs, warningsLogger } from './support.js';
 
 const started: AuthzPlugin[] = [];
 afterEach(async () => {
@@ -126,12 +126,30 @@ describe('discovery as dockerd finds --authorization-plugin NAME', () => {
   it("waits for a plugin that appears after start-up, on dockerd's 1 s / 2 s schedule", async () => {
     const dirs = pluginDirs();
     mkdirSync(dirs.socketsDir, { recursive: true });
-    const starting = authorizerFor({ ...dirs.options, plugin: 'late', retryMs: 2500 });
+    const logger = warningsLogger();
+    const starting = authorizerFor({ ...dirs.options, plugin: 'late', retryMs: 2500 }, logger);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const late = await plugin({ socketPath: join(dirs.socketsDir, 'late.sock') });
     const authorizer = await starting;
     expect(await authorizer.authorize(accessRequest({ method: 'GET', uri: '/_ping' }))).toEqual({ allowed: true });
     expect(late.calls.map((call) => call.path)).toEqual(['/Plugin.Activate', '/AuthZPlugin.AuthZReq']);
+    // dockerd's warning, once per wait
+    expect(logger.warnings).toEqual(['Unable to locate plugin: late, retrying in 1s']);
+  });
+
+  it('retries a call the plugin cannot take (restarting) on the same schedule, then answers', async () => {
+    const dirs = pluginDirs();
+    mkdirSync(dirs.socketsDir, { recursive: true });
+    const socketPath = join(dirs.socketsDir, 'restarting.sock');
+    const first = await startAuthzPlugin({ socketPath });
+    const logger = warningsLogger();
+    const authorizer = await authorizerFor({ ...dirs.options, plugin: 'restarting', retryMs: 2500 }, logger);
+    await first.close();
+    setTimeout(() => void plugin({ socketPath }), 300);
+    expect(await authorizer.authorize(accessRequest({ method: 'GET', uri: '/v1.41/info' }))).toEqual({ allowed: true });
+    expect(logger.warnings).toEqual([
+      `Unable to connect to plugin restarting: Post "http://plugin.moby.localhost/AuthZPlugin.AuthZReq": dial unix ${socketPath}: connect: no such file or directory, retrying in 1s`,
+    ]);
   });
 
   it('rejects unknown and malformed options with the option named', async () => {

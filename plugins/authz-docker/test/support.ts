@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Tokens } from '@swarm/plugin-sdk';
+import { Tokens, type Logger } from '@swarm/plugin-sdk';
 import type { AccessRequest, AuthorizerFactory, Authorizer, Caller, WireRequest } from '@swarm/plugin-sdk/access';
 import { noopLogger, pluginProviders } from '@swarm/plugin-sdk/testing';
 import plugin from '@swarm/authz-docker';
@@ -17,8 +17,15 @@ export function pluginDirs(): { root: string; socketsDir: string; etc: string; u
   return { root, socketsDir, etc, usrLib, options: { socketsDir, specDirs: [etc, usrLib] } };
 }
 
-export function authorizerFor(options: Record<string, unknown>): Promise<Authorizer> {
-  return Promise.resolve(factory({ options: { retryMs: 0, ...options }, configDir: '/', logger: noopLogger }));
+export function authorizerFor(options: Record<string, unknown>, logger: Logger = noopLogger): Promise<Authorizer> {
+  return Promise.resolve(factory({ options: { retryMs: 0, ...options }, configDir: '/', logger }));
+}
+
+/** A logger keeping its warnings. */
+export function warningsLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  const logger = { ...noopLogger, warnings, warn: (message: unknown) => void warnings.push(String(message)), child: () => logger };
+  return logger as Logger & { warnings: string[] };
 }
 
 export const alice: Caller = { user: 'alice', groups: [], method: 'TLS' };
