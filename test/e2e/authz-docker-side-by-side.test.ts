@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile, spawn } from 'node:child_process';
@@ -163,33 +162,10 @@ async function both(args: string[], hosts?: { engine: string; swarm: string }): 
   };
 }
 
-/** /info over TLS with a client certificate, for startManager's readiness wait. */
-function tlsInfo(port: number, files: { ca: string; cert: string; key: string }): Promise<InfoAnswer | undefined> {
-  return new Promise((resolve) => {
-    const options = {
-      host: '127.0.0.1',
-      port,
-      path: '/info',
-      ca: readFileSync(files.ca),
-      cert: readFileSync(files.cert),
-      key: readFileSync(files.key),
-      timeout: 2000,
-    };
-    const req = httpsRequest(options, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text) as InfoAnswer);
-        } catch {
-          resolve(undefined);
-        }
-      });
-    });
-    req.on('error', () => resolve(undefined));
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
+/** /info as the docker CLI reads it (classic's SystemStatus rows included), for startManager's readiness wait. */
+async function infoThroughCli(host: string, flags: string[]): Promise<InfoAnswer | undefined> {
+  const result = await cli(host, [...flags, 'info', '--format', '{{json .SystemStatus}}']);
+  return result.code === 0 ? { SystemStatus: JSON.parse(result.stdout) as InfoAnswer['SystemStatus'] } : undefined;
 }
 
 function setRules(rules: DenyRule[]): void {
@@ -327,7 +303,7 @@ describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
         port: TLS_MANAGER_PORT,
         expectNodes: 1,
         args: [...serverFlags, '--authorization-plugin', NAME],
-        readInfo: () => tlsInfo(TLS_MANAGER_PORT, { ca: file('ca.pem'), cert: file('alice-cert.pem'), key: file('alice-key.pem') }),
+        readInfo: () => infoThroughCli(`tcp://127.0.0.1:${TLS_MANAGER_PORT}`, clientFlags()),
       });
     }, 180_000);
 
