@@ -241,6 +241,23 @@ describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
     }
   });
 
+  it('a denial of the answer (AuthZRes) replaces it with the same error', async () => {
+    setRules([{ phase: 'response', method: 'GET', uri: /\/containers\/json/, msg: 'this list is not for you' }]);
+    try {
+      const listing = await both(['ps', '-a']);
+      expect(listing.engine.stderr.trim()).toBe(
+        `Error response from daemon: authorization denied by plugin ${NAME}: this list is not for you`,
+      );
+      expect([listing.swarm.code, listing.swarm.stdout, listing.swarm.stderr]).toEqual([
+        listing.engine.code,
+        listing.engine.stdout,
+        listing.engine.stderr,
+      ]);
+    } finally {
+      setRules([]);
+    }
+  });
+
   it("a plugin that fails gives the engine's 500 text: plugin NAME failed with error: ...", async () => {
     setRules([{ method: 'GET', uri: /\/containers\/json/, fail: 'the policy engine is down' }]);
     try {
