@@ -21,6 +21,8 @@ export interface AuthzPluginOptions {
   readonly mode?: PluginMode;
   readonly answerDelayMs?: number;
   readonly record?: boolean;
+  /** Serve https with this certificate and key (PEM). */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
 }
 
 export interface RecordedCall {

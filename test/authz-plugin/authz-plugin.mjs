@@ -4,6 +4,7 @@
 // swarm's `docker` authorizer can sit in front of the same code, so what each sends can be compared.
 // Plain JavaScript, so benchmarks run it without a build.
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { rm } from 'node:fs/promises';
 
 const matches = (pattern, value) => pattern === undefined || (typeof pattern === 'string' ? pattern === value : pattern.test(value ?? ''));
@@ -33,7 +34,7 @@ export async function startAuthzPlugin(options = {}) {
   };
   const calls = [];
   const counts = {};
-  const server = createServer((req, res) => {
+  const handle = (req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
@@ -63,7 +64,9 @@ export async function startAuthzPlugin(options = {}) {
       if (options.answerDelayMs) setTimeout(() => send(200, answer), options.answerDelayMs);
       else send(200, answer);
     });
-  });
+  };
+  // `tls: { cert, key }` (PEM) serves https, for plugins reached through a spec's TLSConfig
+  const server = options.tls === undefined ? createServer(handle) : createTlsServer(options.tls, handle);
   if (options.socketPath !== undefined) {
     await rm(options.socketPath, { force: true });
     await new Promise((resolve, reject) => server.once('error', reject).listen(options.socketPath, resolve));
@@ -73,7 +76,7 @@ export async function startAuthzPlugin(options = {}) {
   const address = server.address();
   return {
     socketPath: options.socketPath,
-    url: typeof address === 'string' ? `unix://${address}` : `http://127.0.0.1:${address.port}`,
+    url: typeof address === 'string' ? `unix://${address}` : `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${address.port}`,
     /** Every call, in arrival order: path, method, headers, raw text and parsed body. */
     calls,
     /** Calls per path, kept even when not recording. */

@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
 import { DockerAuthzErrors, candidatePaths, DOCKER_PLUGIN_DIRS } from '@swarm/authz-docker';
 import { startAuthzPlugin, type AuthzPlugin } from '../../../test/authz-plugin/authz-plugin.mjs';
+import { makeCertificates } from '../../../test/harness/certificates.js';
 import { accessRequest, authorizerFor, pluginDirs, warningsLogger } from './support.js';
 
 const started: AuthzPlugin[] = [];
@@ -80,6 +81,27 @@ describe('discovery as dockerd finds --authorization-plugin NAME', () => {
     writeFileSync(join(dirs.usrLib, 'deep', 'deep.spec'), deep.url.replace('http://', 'tcp://'));
     expect(await askedThrough({ ...dirs.options, plugin: 'j' }, byJson, deep)).toBe(0);
     expect(await askedThrough({ ...dirs.options, plugin: 'deep' }, byJson, deep)).toBe(1);
+  });
+
+  it('reaches an https plugin as dockerd does: a .json TLSConfig with a CAFile verifies, one without skips checks, none verifies against the system', async () => {
+    const dirs = pluginDirs();
+    mkdirSync(dirs.etc, { recursive: true });
+    const certs = join(dirs.root, 'certs');
+    mkdirSync(certs);
+    await makeCertificates(certs, {
+      ca: '/CN=authz-plugin-ca',
+      certificates: [{ name: 'plugin', subject: '/CN=127.0.0.1', ips: ['127.0.0.1'], usage: ['serverAuth'] }],
+    });
+    const tls = { cert: readFileSync(join(certs, 'plugin-cert.pem')), key: readFileSync(join(certs, 'plugin-key.pem')) };
+    const secure = await plugin({ port: 0, tls });
+    writeFileSync(join(dirs.etc, 'verified.json'), JSON.stringify({ Addr: secure.url, TLSConfig: { CAFile: join(certs, 'ca.pem') } }));
+    writeFileSync(join(dirs.etc, 'unchecked.json'), JSON.stringify({ Addr: secure.url, TLSConfig: {} }));
+    writeFileSync(join(dirs.etc, 'spec.spec'), secure.url);
+    writeFileSync(join(dirs.etc, 'system.json'), JSON.stringify({ Addr: secure.url }));
+    for (const name of ['verified', 'unchecked', 'spec']) expect(await askedThrough({ ...dirs.options, plugin: name }, secure)).toBe(0);
+    await expect(authorizerFor({ ...dirs.options, plugin: 'system' })).rejects.toThrow(
+      /^authorization plugin system: legacy plugin: Post "https:\/\/127\.0\.0\.1:\d+\/Plugin\.Activate": .*certificate/,
+    );
   });
 
   it('takes a unix:// or http:// URL instead of a name, named by the URL (or the "name" option) in texts', async () => {
