@@ -29,7 +29,11 @@ export const Tokens = {
 } as const;
 
 export type ExtensionKind =
-  typeof Tokens.ClusterDriver | typeof Tokens.Filter | typeof Tokens.Strategy | typeof Tokens.DiscoveryBackend | typeof Tokens.WebExtension
+  | typeof Tokens.ClusterDriver
+  | typeof Tokens.Filter
+  | typeof Tokens.Strategy
+  | typeof Tokens.DiscoveryBackend
+  | typeof Tokens.WebExtension
   | typeof Tokens.Authenticator
   | typeof Tokens.Authorizer
   | typeof Tokens.AdmissionController;
