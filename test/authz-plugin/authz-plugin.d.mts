@@ -58,6 +58,8 @@ export interface AuthzPlugin {
   authzCalls(): AuthzCall[];
   setRules(rules: readonly DenyRule[]): void;
   setMode(mode: PluginMode): void;
+  /** Answer every AuthZ call 200 with exactly this text (undefined: answer by the rules again). */
+  setAnswerText(text: string | undefined): void;
   setRecording(on: boolean): void;
   clear(): void;
   close(): Promise<void>;

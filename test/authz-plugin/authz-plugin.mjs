@@ -57,6 +57,7 @@ export async function startAuthzPlugin(options = {}) {
       if (phase === undefined) return send(404, { Err: `unknown method ${req.url}` });
       if (state.mode === 'error') return send(500, { Err: 'the policy engine is down' });
       if (state.mode === 'garbage') return send(200, '<html>bad gateway</html>');
+      if (state.answerText !== undefined) return send(200, state.answerText);
       if (state.mode === 'hang-up') return res.socket.destroy();
       const rule = denyingRule(state.rules, phase, body ?? {});
       if (rule?.fail !== undefined) return send(500, { Err: rule.fail });
@@ -88,6 +89,7 @@ export async function startAuthzPlugin(options = {}) {
         .map((call) => ({ phase: call.path === '/AuthZPlugin.AuthZReq' ? 'request' : 'response', ...call.body })),
     setRules: (rules) => void (state.rules = rules),
     setMode: (mode) => void (state.mode = mode),
+    setAnswerText: (text) => void (state.answerText = text),
     setRecording: (on) => void (state.record = on),
     clear: () => void calls.splice(0),
     close: async () => {

@@ -36,13 +36,21 @@ function fits(value: unknown, type: GoFieldType): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === 'string' || item === null);
 }
 
-/** A JSON syntax error in Go's words, as near as its messages go. */
-function syntaxError(text: string): string {
+const LITERALS = ['null', 'true', 'false'];
+
+/** A JSON syntax error in Go's words where they are easy to know; Node.js's otherwise. */
+function syntaxError(text: string, parseError: Error): string {
   const trimmed = text.trimStart();
   if (trimmed === '') return 'EOF';
   const first = trimmed[0]!;
   if (!'{["-0123456789tfn'.includes(first)) return `invalid character '${first}' looking for beginning of value`;
-  return 'unexpected EOF';
+  const literal = LITERALS.find((word) => word[0] === first);
+  if (literal !== undefined) {
+    const at = [...literal].findIndex((c, i) => i < trimmed.length && trimmed[i] !== c);
+    if (at > 0) return `invalid character '${trimmed[at]}' in literal ${literal} (expecting '${literal[at]}')`;
+  }
+  if (/end of JSON input/i.test(parseError.message)) return 'unexpected EOF';
+  return parseError.message;
 }
 
 /**
@@ -54,8 +62,8 @@ export function decodeGoStruct(text: string, goType: string, fields: Readonly<Re
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch {
-    throw new PluginWireError(syntaxError(text));
+  } catch (error) {
+    throw new PluginWireError(syntaxError(text, error as Error));
   }
   const result: Record<string, unknown> = {};
   if (parsed === null) return result;

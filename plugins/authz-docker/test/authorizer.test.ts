@@ -24,6 +24,7 @@ beforeEach(() => {
   plugin.clear();
   plugin.setRules([]);
   plugin.setMode('answer');
+  plugin.setAnswerText(undefined);
 });
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -154,6 +155,33 @@ describe('AuthZPlugin.AuthZReq', () => {
     expect(((await failure()) as Error).message).toBe(
       'plugin test-authz failed with error: Post "http://plugin.moby.localhost/AuthZPlugin.AuthZReq": EOF',
     );
+  });
+});
+
+describe('answers read as Go reads authorization.Response', () => {
+  const ask = () => authorizer.authorize(accessRequest({ method: 'GET', uri: '/v1.41/info' }));
+  const reason = async (text: string) => {
+    plugin.setAnswerText(text);
+    return ask().then(
+      (decision) => (decision.allowed ? 'allowed' : decision.reason),
+      (error: unknown) => (error as Error).message,
+    );
+  };
+
+  it('matches field names in any case; Allow false without Msg denies with an empty message; Err alone is not read', async () => {
+    expect(await reason('{"allow": true}')).toBe('allowed');
+    expect(await reason('{"ALLOW": false, "msg": "quiet"}')).toBe('authorization denied by plugin test-authz: quiet');
+    expect(await reason('{"Allow": false, "Err": "boom"}')).toBe('authorization denied by plugin test-authz: ');
+    expect(await reason('null')).toBe('authorization denied by plugin test-authz: ');
+  });
+
+  it("words bad answers as Go's encoding/json", async () => {
+    const failed = (text: string) => `plugin test-authz failed with error: ${text}`;
+    expect(await reason('')).toBe(failed('EOF'));
+    expect(await reason('nope')).toBe(failed("invalid character 'o' in literal null (expecting 'u')"));
+    expect(await reason('{"Allow":')).toBe(failed('unexpected EOF'));
+    expect(await reason('{"Allow": "yes"}')).toBe(failed('json: cannot unmarshal string into Go struct field Response.Allow of type bool'));
+    expect(await reason('[]')).toBe(failed('json: cannot unmarshal array into Go value of type authorization.Response'));
   });
 });
 
