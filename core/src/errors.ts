@@ -533,10 +533,11 @@ export const CoreErrors = {
     message: (p: { label: string }) =>
       `label ${p.label} is written by the manager: remove it from the request (only a caller an authorizer lets set it, such as an admin, may)`,
   }),
-  placementRefusedByAccess: defineError('core.access.placement', {
-    code: ErrorCodes.NO_NODE_AVAILABLE,
-    httpStatus: 500,
-    message: (p: { rules: string; detail: string }) => `no node is open to you: ${p.rules}${p.detail}`,
+  /** The scheduler's refusal of a placement that access control limited, with the rules named; its code kept. */
+  placementLimitedByAccess: defineError('core.access.placement-limited', {
+    code: (p: { code: ErrorCode; refusal: string; rules: string }) => p.code,
+    message: (p: { code: ErrorCode; refusal: string; rules: string }) =>
+      `${p.refusal}\n(your access limits where your containers may run: ${p.rules})`,
   }),
   volumeNameTaken: defineError('core.access.volume-name-taken', {
     code: ErrorCodes.CONFLICT,

@@ -1,4 +1,4 @@
-import type { Container } from '@swarm/plugin-sdk';
+import { ErrorCodes, isSwarmError, type Container } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL, type Caller } from '@swarm/plugin-sdk/access';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
@@ -121,6 +121,22 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
   const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
   return withPlacement(ctx, admitted);
+}
+
+/**
+ * A placement refused while the caller's access limited it to some nodes: the refusal says so and
+ * names the rules (`bindings[1] (group team-b): nodes zone==b`), since the constraint it lists is
+ * one the caller never wrote. Same code and status as the scheduler's own refusal.
+ */
+export function namingAccessLimits(ctx: RequestContext, error: unknown): unknown {
+  const placement = ctx.access?.placement ?? [];
+  if (placement.length === 0 || !isSwarmError(error)) return error;
+  if (error.code !== ErrorCodes.FILTER_UNSATISFIED && error.code !== ErrorCodes.NO_NODE_AVAILABLE && error.code !== ErrorCodes.NO_RESOURCES)
+    return error;
+  return CoreErrors.placementLimitedByAccess(
+    { code: error.code, refusal: error.message, rules: placement.map((constraint) => constraint.rule).join('; ') },
+    { httpStatus: error.httpStatus, cause: error, ...(error.details === undefined ? {} : { details: error.details }) },
+  );
 }
 
 /** An update's resources judged as the container would run with them. */

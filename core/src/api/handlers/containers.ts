@@ -11,7 +11,7 @@ import { containerEngine, findContainer, nodeJson, registryAuth } from '../looku
 import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
-import { admitCreate, admitUpdate } from '../access-create.js';
+import { admitCreate, admitUpdate, namingAccessLimits } from '../access-create.js';
 
 /** POST /containers/create: placed by the cluster's scheduler. */
 export async function createContainer(ctx: RequestContext): Promise<void> {
@@ -29,7 +29,7 @@ export async function createContainer(ctx: RequestContext): Promise<void> {
     ctx.api.metrics.observeScheduling('container', true);
   } catch (error) {
     ctx.api.metrics.observeScheduling('container', false);
-    throw error;
+    throw namingAccessLimits(ctx, error);
   }
   sendJson(ctx.res, 201, { Id: container.id, Warnings: [] });
 }
