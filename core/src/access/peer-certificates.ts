@@ -12,9 +12,22 @@ function values(field: string | string[] | undefined): string[] {
  * certificate, or when the listener did not verify it (`--tls` without `--tlsverify`: a certificate
  * nobody checked names nobody).
  */
-export function peerCertificates(socket: Socket | null | undefined): PeerCertificate[] {
-  const tls = socket as TLSSocket | null | undefined;
-  if (!tls || typeof tls.getPeerCertificate !== 'function' || !tls.authorized) return [];
+// A connection's certificates do not change: read once per socket (parsing the chain is not free).
+const read = new WeakMap<Socket, readonly PeerCertificate[]>();
+
+export function peerCertificates(socket: Socket | null | undefined): readonly PeerCertificate[] {
+  if (!socket) return [];
+  let chain = read.get(socket);
+  if (!chain) {
+    chain = readChain(socket);
+    read.set(socket, chain);
+  }
+  return chain;
+}
+
+function readChain(socket: Socket): PeerCertificate[] {
+  const tls = socket as TLSSocket;
+  if (typeof tls.getPeerCertificate !== 'function' || !tls.authorized) return [];
   const chain: PeerCertificate[] = [];
   let certificate: DetailedPeerCertificate | undefined = tls.getPeerCertificate(true);
   const seen = new Set<DetailedPeerCertificate>();
