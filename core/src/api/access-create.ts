@@ -27,8 +27,8 @@ export function ownershipLabels(
   if (!access || !ctx.api.access?.enforcing) return labels ? { ...labels } : undefined;
   const out: Record<string, string> = { ...(labels ?? {}) };
   out[OWNER_LABEL] ??= access.caller.user;
-  const team = teamOf(access.caller);
-  if (team !== undefined) out[TEAM_LABEL] ??= team;
+  // Written even for a caller with no team, so a team label of the image does not stay on the container.
+  out[TEAM_LABEL] ??= teamOf(access.caller) ?? '';
   return out;
 }
 
@@ -86,17 +86,16 @@ function namedVolumes(config: ContainerConfig): string[] {
 }
 
 /**
- * A named volume another team holds is refused as taken, as a container name is: mounting it would
- * hand over their data. A name nobody holds is created by the engine, as Docker does.
+ * A volume name another team holds is refused as taken, as a container name is: mounting it, or
+ * "creating" it (an engine answers a create of a name it holds with that volume), would hand over
+ * their data. A name nobody holds is created by the engine, as Docker does.
  */
-function checkVolumes(ctx: RequestContext, config: ContainerConfig): void {
+export function refuseHeldVolume(ctx: RequestContext, name: string): void {
   const access = ctx.access;
   const volumes = ctx.api.cluster.capabilities?.volumes;
-  if (!access?.scoped || !volumes) return;
-  for (const name of namedVolumes(config)) {
-    const held = volumes.list().filter((volume) => volume.name === name);
-    if (held.length > 0 && !held.some((volume) => access.sees(volumeObject(volume)))) throw CoreErrors.volumeNameTaken({ name });
-  }
+  if (!access?.scoped || !volumes || name === '') return;
+  const held = volumes.list().filter((volume) => volume.name === name);
+  if (held.length > 0 && !held.some((volume) => access.sees(volumeObject(volume)))) throw CoreErrors.volumeNameTaken({ name });
 }
 
 /** Adds the authorizers' node constraints to a create's placement. */
@@ -117,7 +116,7 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return config;
   checkReferences(ctx, config);
-  checkVolumes(ctx, config);
+  for (const name of namedVolumes(config)) refuseHeldVolume(ctx, name);
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
   const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
   return withPlacement(ctx, admitted);
@@ -137,6 +136,16 @@ export function namingAccessLimits(ctx: RequestContext, error: unknown): unknown
     { code: error.code, refusal: error.message, rules: placement.map((constraint) => constraint.rule).join('; ') },
     { httpStatus: error.httpStatus, cause: error, ...(error.details === undefined ? {} : { details: error.details }) },
   );
+}
+
+/**
+ * A config as `/_swarm/v1/explain` dry-runs it for this caller: naming another team's container
+ * (an affinity, a link) is the same 404 as in a create, and their node limits apply.
+ */
+export function configToExplain(ctx: RequestContext, config: ContainerConfig): ContainerConfig {
+  if (!ctx.access || !ctx.api.access?.enforcing) return config;
+  checkReferences(ctx, config);
+  return withPlacement(ctx, config);
 }
 
 /** An update's resources judged as the container would run with them. */

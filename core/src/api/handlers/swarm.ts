@@ -5,13 +5,14 @@ import { sendJson } from '../../http/responses.js';
 import { checkBody } from '../validation/check-body.js';
 import { containerCreateBody } from '../validation/engine-bodies.js';
 import { CoreErrors } from '../../errors.js';
+import { configToExplain } from '../access-create.js';
 
 /** POST /_swarm/v1/explain: a dry run of the scheduler for a container create config. */
 export const explain: RouteHandler = async (ctx) => {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), containerCreateBody);
   if (typeof body.Image !== 'string')
     throw CoreErrors.missingParameter({ text: 'the body must be a container create config with an Image' });
-  sendJson(ctx.res, 200, ctx.api.cluster.explain(body as ContainerConfig));
+  sendJson(ctx.res, 200, ctx.api.cluster.explain(configToExplain(ctx, body as ContainerConfig)));
 };
 
 /** GET /_swarm/metrics: Prometheus text format. */
