@@ -99,6 +99,10 @@ describe('the live stream under access control', () => {
       ['bob-cache', 'legacy'],
     ]);
     expect(admin.frames()[1]).toEqual(anonymous.frames()[0]);
+    // a scoped column is the whole one cut down to their cards, byte for byte in the same order
+    const bob = watch(teamViewer('bob', 'team-b')).frames()[1]!.data;
+    const cut = whole.nodes.map((node) => ({ ...node, containers: node.containers.filter((card) => card.name.startsWith('bob-')) }));
+    expect(bob).toBe(JSON.stringify({ cluster: CLUSTER, nodes: cut }));
   });
 
   it('filters every change for each scoped viewer, and shares the unscoped frame without asking sees', async () => {
