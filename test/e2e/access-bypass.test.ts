@@ -30,7 +30,7 @@ const SLEEP = ['busybox:local', 'sleep', '600'];
 const NOBODY = 'nobody-x';
 
 /** What setup learnt about bob's and alice's objects. */
-const bob = { id: '', node: '', execId: '', volumeNode: '', composeIds: [] as string[] };
+const bob = { id: '', node: '', execId: '', volumeNode: '', composeIds: [] as string[], webId: '', webNode: '' };
 const alice = { id: '', prefix: '' };
 let eventsSince = 0;
 let eventsUntil = 0;
@@ -90,6 +90,18 @@ function compose(person: Person, project: string, file: string, args: string[]):
   });
 }
 
+/** `docker run` as the admin on a node, its container removed before this returns (`--rm` removes it later). */
+async function adminRun(node: string, args: string[]): Promise<string> {
+  const id = await ok('admin', ['create', '-e', `constraint:node==${node}`, ...args]);
+  try {
+    await ok('admin', ['start', id]);
+    await ok('admin', ['wait', id]);
+    return await ok('admin', ['logs', id]);
+  } finally {
+    await ok('admin', ['rm', '-f', id]);
+  }
+}
+
 /** Everything there is, as the admin sees it: containers (state and labels), networks, volumes, bob's container's details. */
 async function world(): Promise<string> {
   const [containers, networks, volumes, bobDb] = await Promise.all([
@@ -129,8 +141,11 @@ function changes(before: string, after: string): string[] {
   return [...[...a].filter((row) => !b.has(row)).map((row) => `- ${row}`), ...[...b].filter((row) => !a.has(row)).map((row) => `+ ${row}`)];
 }
 
+/** Replaces `from` where it stands as a whole (not inside a longer word or ID: a short ID prefix is in `daemon`). */
 function replaceAll(text: string, from: string, to: string): string {
-  return from === '' ? text : text.split(from).join(to);
+  if (from === '') return text;
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(?<![0-9A-Za-z])${escaped}(?![0-9A-Za-z])`, 'g'), to);
 }
 
 /** What must never show in an answer to alice: bob's ID (past any prefix she typed), team and owner. */
@@ -253,10 +268,16 @@ beforeAll(async () => {
       alice.id = await ok('alice', ['run', '-d', '--name', 'alice-app', ...SLEEP]);
     })(),
     ok('alice', ['create', '--name', 'alice-other', ...SLEEP]),
+    // on the default bridge, which every team shares
+    (async () => {
+      bob.webId = await ok('bob', ['run', '-d', '--name', 'bob-web', ...BOB_RUN, ...SLEEP]);
+    })(),
   ]);
+  bob.webNode = (await ok('admin', ['ps', '--filter', 'name=bob-web', '--format', '{{.Names}}'])).split('/')[0]!;
+  await ok('alice', ['run', '-d', '--name', 'alice-on-bridge', '-e', `constraint:node==${bob.webNode}`, ...SLEEP]);
   bob.node = (await ok('admin', ['ps', '--filter', 'name=bob-db', '--format', '{{.Names}}'])).split('/')[0]!;
   bob.volumeNode = bob.node;
-  await ok('admin', ['run', '--rm', '-e', `constraint:node==${bob.node}`, '-v', 'bob-vol:/d', 'busybox:local', 'sh', '-c', 'echo bob-secret > /d/s']);
+  await adminRun(bob.node, ['-v', 'bob-vol:/d', 'busybox:local', 'sh', '-c', 'echo bob-secret > /d/s']);
   // bob's container named as alice's ID prefix: it must not shadow hers
   alice.prefix = alice.id.slice(0, 7);
   await ok('bob', ['create', '--name', alice.prefix, ...BOB_RUN, ...SLEEP]);
@@ -467,7 +488,7 @@ describe('creates that name bob’s objects', () => {
   it('-v bob-vol:/d (bob’s named volume, on its node)', () =>
     attempt('create reference', 'run -v bob-vol:/d', async () => {
       const read = await as('alice', ['run', '--rm', '--pull', 'never', '-e', `constraint:node==${bob.volumeNode}`, '-v', 'bob-vol:/d', 'busybox:local', 'sh', '-c', 'cat /d/s; echo alice > /d/s']);
-      const secret = await ok('admin', ['run', '--rm', '-e', `constraint:node==${bob.volumeNode}`, '-v', 'bob-vol:/d', 'busybox:local', 'cat', '/d/s']);
+      const secret = await adminRun(bob.volumeNode, ['-v', 'bob-vol:/d', 'busybox:local', 'cat', '/d/s']);
       const leaks = [
         ...(read.stdout.includes('bob-secret') ? ["alice read bob's volume"] : []),
         ...(secret !== 'bob-secret' ? [`alice wrote into bob's volume: ${secret}`] : []),
@@ -502,6 +523,20 @@ describe('networks and volumes of bob’s', () => {
   it('network connect alice-net bob-db (bob’s container in the body)', () =>
     attempt('network', 'network connect alice-net bob-db', () => sameAsNobody((r) => ['network', 'connect', 'alice-net', r], 'bob-db')));
   it('network disconnect bob-net bob-db', () => attempt('network', 'network disconnect bob-net bob-db', () => sameAsNobody((r) => ['network', 'disconnect', r, 'bob-db'], 'bob-net', 'nobody-net')));
+  it('network disconnect <shared bridge> bob-web', () =>
+    attempt('network', 'network disconnect node/bridge bob-web', () => sameAsNobody((r) => ['network', 'disconnect', `${bob.webNode}/bridge`, r], 'bob-web')));
+  it('network disconnect -f <shared bridge> bob-web', () =>
+    attempt('network', 'network disconnect -f node/bridge bob-web', () => sameAsNobody((r) => ['network', 'disconnect', '-f', `${bob.webNode}/bridge`, r], 'bob-web')));
+  it('network connect <shared bridge> bob-db', () =>
+    attempt('network', 'network connect node/bridge bob-db', () => sameAsNobody((r) => ['network', 'connect', `${bob.node}/bridge`, r], 'bob-db')));
+  it('network inspect of the shared bridge lists alice’s containers, not bob’s', () =>
+    attempt('network', 'network inspect node/bridge (its Containers)', async () => {
+      const result = await as('alice', ['network', 'inspect', '-f', '{{json .Containers}}', `${bob.webNode}/bridge`]);
+      const listed = result.code === 0 ? Object.entries(JSON.parse(result.stdout) as Record<string, { Name: string }>) : [];
+      const leaks = listed.filter(([id, endpoint]) => id === bob.webId || endpoint.Name === 'bob-web').map(([id, endpoint]) => `the bridge lists bob's ${endpoint.Name} (${id.slice(0, 12)})`);
+      if (!listed.some(([, endpoint]) => endpoint.Name === 'alice-on-bridge')) leaks.push(`the bridge does not list alice's own container: ${result.stdout.slice(0, 200)}${result.stderr}`);
+      return { refused: result.code === 0, leaks, answer: `exit ${result.code}: ${listed.map(([, endpoint]) => endpoint.Name).join(', ')}` };
+    }));
   it('network ls --filter name=bob-net', () =>
     attempt('network', 'network ls --filter name', () => sameListAsNobody((r) => ['network', 'ls', '-q', '--filter', `name=${r}`], 'bob-net', 'nobody-net')));
   it('volume inspect', () => attempt('volume', 'volume inspect bob-vol', () => sameAsNobody((r) => ['volume', 'inspect', r], 'bob-vol', 'nobody-vol')));

@@ -487,6 +487,27 @@ describe('what a scoped caller sees of the whole cluster', () => {
   });
 });
 
+describe('everyday docker CLI workflows of a team member', () => {
+  it('docker inspect of a name nobody has is "No such object", not a refusal', async () => {
+    const result = await cluster.as('alice', ['inspect', 'roles-nobody-has-this']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('Error: No such object: roles-nobody-has-this');
+  });
+
+  it('a named volume that docker run creates is the caller’s: listed, mounted again, removed', async () => {
+    const first = await cluster.as('alice', ['run', '-d', '--pull', 'never', '--name', 'roles-autovol-1', '-v', 'roles-autovol:/x', ...SLEEP]);
+    expect(first.stderr).toBe('');
+    // a second container of hers on the same node mounts the same volume (what `-v name:/x` is for)
+    const second = await cluster.as('alice', ['run', '-d', '--pull', 'never', '--name', 'roles-autovol-2', '-e', 'affinity:container==roles-autovol-1', '-v', 'roles-autovol:/x', ...SLEEP]);
+    const listed = await ok('alice', ['volume', 'ls', '-q', '--filter', 'name=roles-autovol']);
+    await ok('alice', ['rm', '-f', 'roles-autovol-1', ...(second.code === 0 ? ['roles-autovol-2'] : [])]);
+    const removed = await cluster.as('alice', ['volume', 'rm', 'roles-autovol']);
+    expect(second.stderr).toBe('');
+    expect(listed).toMatch(/roles-autovol/);
+    expect(removed.stderr).toBe('');
+  });
+});
+
 describe("swarm's routes and the web view", () => {
   const explainBody = { Image: 'busybox:local', Cmd: ['true'] };
 
