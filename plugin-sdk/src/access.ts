@@ -173,14 +173,23 @@ export interface Authorizer {
   roles?(caller: Caller): readonly string[];
 }
 
-/** A create or update that an admission controller judges. */
+/** What an admission controller judges: something that would run, or hold a host's files. */
 export interface AdmissionRequest {
   readonly caller: Caller;
-  /** `container.create` or `container.update`. */
-  readonly action: 'container.create' | 'container.update';
-  /** The container's config as the host will send it on (its own copy: amend it through `amended`). */
+  /**
+   * - `container.create`: the create's config.
+   * - `container.update`: the container's config with the fields the update changes laid over
+   *   its `HostConfig`.
+   * - `container.exec`: the container's config with the exec's `User` and its `Privileged` (as
+   *   `HostConfig.Privileged`) laid over: what the exec would run as.
+   * - `volume.create`: the volume as the one mount of a config (`HostConfig.Mounts[0]`: `Type`
+   *   `volume`, `Source` its name, `VolumeOptions.DriverConfig` its driver and options), so that
+   *   the rules for mounts judge it; name fields of the volume create (`DriverOpts.device`).
+   */
+  readonly action: 'container.create' | 'container.update' | 'container.exec' | 'volume.create';
+  /** The config as described for the action (the controller's own copy: amend it through `amended`). */
   readonly config: Readonly<ContainerConfig>;
-  /** The container being updated, for `container.update`. */
+  /** The container being updated or exec'd into. */
   readonly object?: AccessObject;
 }
 

@@ -159,3 +159,37 @@ export async function admitUpdate(ctx: RequestContext, container: Container, upd
   const config: ContainerConfig = { ...container.config, HostConfig: { ...(container.config.HostConfig ?? {}), ...changed } };
   await control.admit({ caller: access.caller, action: 'container.update', config, object: containerObject(container) });
 }
+
+/** An exec judged as what it would run: the container's config with the exec's user and privileges. */
+export async function admitExec(ctx: RequestContext, container: Container, exec: Record<string, unknown>): Promise<void> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return;
+  const host = container.config.HostConfig ?? {};
+  const user = typeof exec.User === 'string' && exec.User !== '' ? exec.User : container.config.User;
+  const config: ContainerConfig = {
+    ...container.config,
+    ...(user === undefined ? {} : { User: user }),
+    HostConfig: { ...host, Privileged: exec.Privileged === true || host.Privileged === true },
+  };
+  await control.admit({ caller: access.caller, action: 'container.exec', config, object: containerObject(container) });
+}
+
+/** A volume create judged as the mount it would make (a local volume can bind a host path). */
+export async function admitVolume(ctx: RequestContext, volume: Record<string, unknown>): Promise<void> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return;
+  const mount = {
+    Type: 'volume',
+    Source: typeof volume.Name === 'string' ? volume.Name : '',
+    Target: '/',
+    VolumeOptions: {
+      DriverConfig: {
+        Name: typeof volume.Driver === 'string' && volume.Driver !== '' ? volume.Driver : 'local',
+        Options: volume.DriverOpts ?? {},
+      },
+    },
+  };
+  await control.admit({ caller: access.caller, action: 'volume.create', config: { Image: '', HostConfig: { Mounts: [mount] } } });
+}

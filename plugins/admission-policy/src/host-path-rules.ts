@@ -80,3 +80,13 @@ export function mountsRule(context: RuleContext): Violation | undefined {
   }
   return undefined;
 }
+
+/**
+ * `docker volume create -d local -o o=bind -o device=/etc`: the volume the host hands in as the
+ * one mount of a config (see AdmissionRequest), named in the fields of the volume create.
+ */
+export function volumeCreateRule(context: RuleContext): Violation | undefined {
+  const [mount] = listOf<Fields>(context.host, 'Mounts');
+  const device = mount === undefined ? undefined : volumeDevice(mount);
+  return device === undefined ? undefined : hostPathViolation(device, 'DriverOpts.device', context.allowedHostPaths);
+}

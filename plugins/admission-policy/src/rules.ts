@@ -1,6 +1,7 @@
 import { baselineCapabilitiesRule, restrictedCapabilitiesRule } from './capabilities.js';
 import { devicesRule } from './device-rules.js';
-import { bindsRule, mountsRule } from './host-path-rules.js';
+import type { AdmissionRequest } from '@swarm/plugin-sdk/access';
+import { bindsRule, mountsRule, volumeCreateRule } from './host-path-rules.js';
 import type { Level } from './levels.js';
 import { hostNamespacesRule, privilegedRule } from './namespace-rules.js';
 import { procMountRule } from './proc-mount-rule.js';
@@ -38,9 +39,27 @@ const RESTRICTED: Rules = [...BASELINE, runAsNonRootRule, noNewPrivilegesRule, r
 const BASELINE_UPDATE: Rules = [shapeRule];
 const RESTRICTED_UPDATE: Rules = [...BASELINE_UPDATE, limitsKeptRule];
 
+/**
+ * An exec runs in the container's namespaces with its own user and privileges: `docker exec
+ * --privileged` or `-u 0` would give what the create was refused.
+ */
+const BASELINE_EXEC: Rules = [shapeRule, privilegedRule];
+const RESTRICTED_EXEC: Rules = [...BASELINE_EXEC, runAsNonRootRule];
+
+/** A volume of the local driver can bind a host path (`-o o=bind -o device=/etc`): the same prefixes as binds. */
+const VOLUME_CREATE: Rules = [volumeCreateRule];
+
 /** The rules a level applies to an action; privileged applies none. */
-export function rulesFor(level: Level, action: 'container.create' | 'container.update'): Rules {
+export function rulesFor(level: Level, action: AdmissionRequest['action']): Rules {
   if (level === 'privileged') return [];
-  if (action === 'container.update') return level === 'restricted' ? RESTRICTED_UPDATE : BASELINE_UPDATE;
-  return level === 'restricted' ? RESTRICTED : BASELINE;
+  switch (action) {
+    case 'container.update':
+      return level === 'restricted' ? RESTRICTED_UPDATE : BASELINE_UPDATE;
+    case 'container.exec':
+      return level === 'restricted' ? RESTRICTED_EXEC : BASELINE_EXEC;
+    case 'volume.create':
+      return VOLUME_CREATE;
+    default:
+      return level === 'restricted' ? RESTRICTED : BASELINE;
+  }
 }

@@ -11,7 +11,7 @@ import { containerEngine, findContainer, nodeJson, registryAuth } from '../looku
 import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
-import { admitCreate, admitUpdate, namingAccessLimits } from '../access-create.js';
+import { admitCreate, admitExec, admitUpdate, namingAccessLimits } from '../access-create.js';
 
 /** POST /containers/create: placed by the cluster's scheduler. */
 export async function createContainer(ctx: RequestContext): Promise<void> {
@@ -77,6 +77,7 @@ async function renameContainer(ctx: RequestContext, container: Container): Promi
 async function createExec(ctx: RequestContext, container: Container): Promise<void> {
   const engine = containerEngine(ctx.api, container);
   const request = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), execCreateBody);
+  await admitExec(ctx, container, request);
   const body = await engine.json<{ Id?: unknown }>({
     method: 'POST',
     path: `${ctx.versionPrefix}/containers/${encodeURIComponent(container.id)}/exec`,

@@ -9,7 +9,7 @@ import { forwardToEngine } from '../../forwarding/index.js';
 import { findVolume, nodeEngine } from '../lookups.js';
 import { sendJson, sendNoContent } from '../../http/responses.js';
 import { volumeObject } from '../../access/access-objects.js';
-import { ownershipLabels, refuseHeldVolume } from '../access-create.js';
+import { admitVolume, ownershipLabels, refuseHeldVolume } from '../access-create.js';
 import type { Volume } from '@swarm/plugin-sdk';
 
 const VOLUME_FILTERS = ['name', 'driver', 'label', 'dangling', 'node'];
@@ -45,6 +45,7 @@ export const listVolumes: RouteHandler = async (ctx) => {
 export const createVolume: RouteHandler = async (ctx) => {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), volumeCreateBody);
   if (typeof body.Name === 'string') refuseHeldVolume(ctx, body.Name);
+  await admitVolume(ctx, body);
   const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
   const request = { ...(body as VolumeCreateRequest), ...(labels ? { Labels: labels } : {}) };
   const volume = await capability(ctx.api.cluster, 'volumeManagement', 'volume create').create(request);
