@@ -13,6 +13,9 @@ import { flattenHeaders, headerValue, sendBody, type AuthZRequest } from './wire
  * - The modifier buffers 64 KiB; a larger JSON answer (one write) is flushed before AuthZRes,
  *   which clears the status and headers, so the plugin gets neither, nor the body (its content type
  *   went with the headers).
+ * - A streamed answer (`logs`, `wait`, `events`, a pull's progress) flushes as it goes, so it too
+ *   comes with neither status, headers nor body. The host holds an answer whole or not at all: an
+ *   answer without a body is one it let stream out.
  * - `/_ping` writes without a status (status omitted); its GET's Content-Type is sniffed by Go when
  *   written, so the plugin does not see it.
  * - Headers Go's server adds while writing (Content-Length, Date, ...) are never in the modifier.
@@ -52,8 +55,8 @@ export function responseFields(method: string, uri: string, response: WireRespon
   if (response.statusCode >= 300) {
     return { fields: withHeaders({}, headersWithout(response, EVERYTHING_BUT_MIDDLEWARE)), verdictIgnored: true };
   }
-  const length = response.body?.length ?? Number(headerValue(response.headers, 'content-length') ?? 0);
-  if (length > MAX_BUFFER_SIZE) return { fields: {}, verdictIgnored: false };
+  // no body: the host let the answer stream out (a flushed head, or past 1 MiB), as dockerd flushed it
+  if (response.body === undefined || response.body.length > MAX_BUFFER_SIZE) return { fields: {}, verdictIgnored: false };
   if (PING.test(uri)) {
     // HEAD /_ping sets its Content-Type and Content-Length itself
     const written =

@@ -251,6 +251,21 @@ describe('AuthZPlugin.AuthZRes', () => {
     });
   });
 
+  it('a streamed answer (the host held no body) was flushed in dockerd: no status, headers or body', async () => {
+    const request = accessRequest({ method: 'GET', uri: '/v1.41/containers/abc/logs?stdout=1' });
+    await authorizer.review!(request, {
+      statusCode: 200,
+      headers: { 'content-type': 'application/vnd.docker.multiplexed-stream', 'api-version': '1.41' },
+    });
+    expect(plugin.authzCalls()[0]).toEqual({
+      phase: 'response',
+      User: 'alice',
+      UserAuthNMethod: 'TLS',
+      RequestMethod: 'GET',
+      RequestUri: '/v1.41/containers/abc/logs?stdout=1',
+    });
+  });
+
   it('no body for text answers; /_ping without a status', async () => {
     await authorizer.review!(accessRequest({ method: 'GET', uri: '/_ping' }), {
       statusCode: 200,
