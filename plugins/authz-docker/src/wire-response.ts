@@ -55,8 +55,6 @@ export function responseFields(method: string, uri: string, response: WireRespon
   if (response.statusCode >= 300) {
     return { fields: withHeaders({}, headersWithout(response, EVERYTHING_BUT_MIDDLEWARE)), verdictIgnored: true };
   }
-  // no body: the host let the answer stream out (a flushed head, or past 1 MiB), as dockerd flushed it
-  if (response.body === undefined || response.body.length > MAX_BUFFER_SIZE) return { fields: {}, verdictIgnored: false };
   if (PING.test(uri)) {
     // HEAD /_ping sets its Content-Type and Content-Length itself
     const written =
@@ -69,10 +67,12 @@ export function responseFields(method: string, uri: string, response: WireRespon
       verdictIgnored: false,
     };
   }
+  // no body: the host let the answer stream out (a flushed head, or past 1 MiB), as dockerd flushed it
+  if (response.body === undefined || response.body.length > MAX_BUFFER_SIZE) return { fields: {}, verdictIgnored: false };
   const fields: ResponseFields['fields'] = { ResponseStatusCode: response.statusCode };
   const body = response.body;
   const withBody =
-    body !== undefined && body.length > 0 && sendBody(uri, headerValue(response.headers, 'content-type'))
+    body.length > 0 && sendBody(uri, headerValue(response.headers, 'content-type'))
       ? { ...fields, ResponseBody: Buffer.from(body).toString('base64') }
       : fields;
   return {
