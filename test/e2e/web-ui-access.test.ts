@@ -225,6 +225,16 @@ describe('the web view under access control', () => {
     const explained = await cluster.call('alice', 'POST', '/swarm/ui/api/explain', { container: ids.bob! });
     expect(explained.status).toBe(404);
     expect((await cluster.call('alice', 'POST', '/swarm/ui/api/explain', { container: ids.alice! })).status).toBe(200);
+    // a dry run may not find out where bob's container runs through an affinity to it
+    const probe = await cluster.call('alice', 'POST', '/swarm/ui/api/explain', {
+      args: ['-e', 'affinity:container==bob-db', 'busybox:local'],
+    });
+    expect(probe.status).toBe(404);
+    expect(JSON.parse(probe.text)).toEqual({ message: 'No such container: bob-db' });
+    const ownAffinity = await cluster.call('alice', 'POST', '/swarm/ui/api/explain', {
+      args: ['-e', 'affinity:container==alice-web', 'busybox:local'],
+    });
+    expect(ownAffinity.status).toBe(200);
     // the Docker API agrees: bob's container does not exist for alice
     expect((await cluster.call('alice', 'GET', `/containers/${ids.bob!}/json`)).status).toBe(404);
   });

@@ -5,6 +5,7 @@ import { UiErrors } from './errors.js';
 import { LiveCluster, type LiveClusterOptions } from './live-cluster.js';
 import { presentContainer } from './present.js';
 import { StaticAssets } from './static-assets.js';
+import { findVisible, namedContainers } from './references.js';
 import { scopeOf } from './viewer.js';
 import type { ContainerDetails, ExplainAnswer, StatusAnswer, WireCluster } from './wire.js';
 
@@ -84,6 +85,19 @@ function explainConfig(view: ManagerView, body: unknown, viewer: WebViewer | und
 }
 
 /**
+ * A scoped viewer's dry run may name only containers they see (an affinity, a link, ...), as the
+ * host's own explain and create judge it: otherwise where the filters let the container go would
+ * tell where another team's container runs. Another team's is the same 404 as a missing one.
+ */
+function checkReferences(view: ManagerView, config: ContainerConfig, viewer: WebViewer | undefined): void {
+  const sees = scopeOf(viewer);
+  if (!sees) return;
+  for (const name of namedContainers(config)) {
+    if (!findVisible(view.containers(), name, sees)) throw UiErrors.noSuchContainer({ id: name });
+  }
+}
+
+/**
  * The web view: a page (a Preact app bundled at build time, shipped in the package) and the small
  * JSON and event-stream API it reads. Every route only reads the manager, and shows a viewer
  * (access control) only what `viewer.sees` lets through; the host has already authorized the
@@ -144,6 +158,7 @@ export class UiExtension implements WebExtension {
         path: '/api/explain',
         handle: async (request, response) => {
           const config = explainConfig(view, await request.json(), request.viewer);
+          checkReferences(view, config, request.viewer);
           const { explanation, text } = view.explain(config);
           const answer: ExplainAnswer = { text, explanation, image: config.Image };
           response.json(200, answer);

@@ -27,13 +27,23 @@ function mount() {
   const view = new TestView();
   const node = new TestNode('node1');
   view.nodeList = [node];
-  const routes = new UiExtension().mount({ prefix: '/swarm/ui', options: {}, view: view.view, logger: silent }) as readonly WebRoute[];
+  // `-e X` as the CLI reads it, enough for the dry runs here
+  const runConfig = (args: readonly string[]) => ({
+    Image: args.at(-1)!,
+    Env: args.flatMap((arg, at) => (args[at - 1] === '-e' ? [arg] : [])),
+  });
+  const routes = new UiExtension().mount({
+    prefix: '/swarm/ui',
+    options: {},
+    view: { ...view.view, runConfig },
+    logger: silent,
+  }) as readonly WebRoute[];
   const route = (method: string, path: string) =>
     routes.find((item) => item.path === path && [item.method].flat().includes(method as never))!.handle;
   // IDs chosen so that `abc` is a prefix of alice's and bob's: a prefix must not tell alice bob's exists
   const alice = node.addContainer('alice-web', 'running', { id: 'abc1'.padEnd(64, '1'), labels: { [TEAM_LABEL]: 'team-a' } });
   const bob = node.addContainer('bob-db', 'exited', { id: 'abc2'.padEnd(64, '2'), labels: { [TEAM_LABEL]: 'team-b' } });
-  return { view, route, alice, bob };
+  return { view, node, route, alice, bob };
 }
 
 describe('the web view’s routes under access control', () => {
@@ -70,6 +80,32 @@ describe('the web view’s routes under access control', () => {
       `No such container: ${bob.id}`,
     );
     expect(view.explained).toHaveLength(1);
+  });
+
+  it('refuses a dry run that names a container the viewer may not see, as the host’s explain does', async () => {
+    const { route, view, node, alice, bob } = mount();
+    const explain = route('POST', '/api/explain');
+    const asAlice = teamViewer('team-a');
+    const dryRun = (args: string[], viewer?: WebViewer) =>
+      callRoute(explain, { method: 'POST', body: { args }, ...(viewer ? { viewer } : {}) });
+    await dryRun(['-e', 'affinity:container==alice-web', 'busybox'], asAlice);
+    await dryRun(['-e', `affinity:container!=${alice.id.slice(0, 12)}`, 'busybox'], asAlice);
+    await dryRun(['-e', 'affinity:container==web*', 'busybox'], asAlice);
+    expect(view.explained).toHaveLength(3);
+    for (const named of ['bob-db', bob.id, 'abc2', 'nobody']) {
+      await expect(dryRun(['-e', `affinity:container==${named}`, 'busybox'], asAlice)).rejects.toThrow(`No such container: ${named}`);
+    }
+    // links, volumes-from and container: modes name containers too (alice's own config here)
+    const linked = node.addContainer('alice-linked', 'running', {
+      labels: { [TEAM_LABEL]: 'team-a' },
+      config: { Image: 'busybox', HostConfig: { Links: ['/bob-db:/alice-linked/db'], NetworkMode: 'container:alice-web' } },
+    });
+    await expect(callRoute(explain, { method: 'POST', body: { container: linked.id }, viewer: asAlice })).rejects.toThrow(
+      'No such container: bob-db',
+    );
+    // without access control the dry run goes through as before
+    await dryRun(['-e', 'affinity:container==bob-db', 'busybox']);
+    expect(view.explained).toHaveLength(4);
   });
 
   it('counts only the viewer’s containers in the status figures', async () => {
