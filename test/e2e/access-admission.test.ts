@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from './api-support.js';
 import { startAccessCluster, type AccessCluster, type Person } from './access-support.js';
@@ -250,6 +252,66 @@ describe('around the policy', () => {
   it('privileged: an admin may create one', async () => {
     const made = await cluster.as('admin', ['volume', 'create', '-o', 'type=none', '-o', 'o=bind', '-o', 'device=/etc', 'adm-etc-admin']);
     expect(made.stderr).toBe('');
+  });
+});
+
+/** A create with a body written by hand (JSON that dockerd reads differently from JSON.parse). */
+function rawCreate(person: Person, name: string, body: string, path = `/v1.41/containers/create?name=${name}`): Promise<{ status: number; text: string }> {
+  const file = (f: string) => readFileSync(join(cluster.dir, f));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method: 'POST',
+        path,
+        ca: file('ca.pem'),
+        cert: file(`${person}-cert.pem`),
+        key: file(`${person}-key.pem`),
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+// dockerd decodes JSON with Go's encoding/json: object keys match struct fields whatever their case,
+// and a key given twice is decoded twice into the same struct. A field admission does not see under
+// those spellings must not reach the engine: the create is refused, or runs without it.
+const SPELLINGS: ReadonlyArray<readonly [string, string, string]> = [
+  ['"hostconfig" (lower case)', '{"Image":"busybox:local","Cmd":["sleep","600"],"hostconfig":{"Privileged":true}}', '{{.HostConfig.Privileged}}'],
+  ['"HostConfig":{"privileged":true} (lower case field)', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"privileged":true}}', '{{.HostConfig.Privileged}}'],
+  ['"HostConfig":{"binds":["/etc:/x"]}', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"binds":["/etc:/x"]}}', '{{json .HostConfig.Binds}}'],
+  ['"HostConfig" twice (privileged first)', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"Privileged":true},"HostConfig":{"Memory":0}}', '{{.HostConfig.Privileged}}'],
+  ['"Privileged" twice in HostConfig', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"Privileged":true,"Privileged":false}}', '{{.HostConfig.Privileged}}'],
+];
+const SAFE: Readonly<Record<string, string>> = { '{{.HostConfig.Privileged}}': 'false', '{{json .HostConfig.Binds}}': 'null' };
+
+describe('JSON that dockerd reads differently from JSON.parse (baseline: alice)', () => {
+  it.each(SPELLINGS)('%s is refused, or created without the field', async (what, body, field) => {
+    const name = `adm-spelling-${SPELLINGS.findIndex(([w]) => w === what)}`;
+    const answer = await rawCreate('alice', name, body);
+    if (answer.status >= 400) {
+      expected.set(name, false);
+      return;
+    }
+    expected.set(name, true);
+    expect(await ok('admin', ['container', 'inspect', '-f', field, name])).toBe(SAFE[field]);
+  });
+});
+
+describe('an update spelt as dockerd reads it (restricted: bob)', () => {
+  it('"cpuquota": -1 is refused, or leaves the limit', async () => {
+    await ok('bob', ['run', '-d', '--name', 'adm-bob-update', '--cpu-quota', '50000', '--user', '1000', '--security-opt', 'no-new-privileges', '-m', '64m', ...IMAGE]);
+    expected.set('adm-bob-update', true);
+    const answer = await rawCreate('bob', 'adm-bob-update', '{"cpuquota":-1}', '/v1.41/containers/adm-bob-update/update');
+    if (answer.status < 400) expect(await ok('admin', ['container', 'inspect', '-f', '{{.HostConfig.CpuQuota}}', 'adm-bob-update'])).toBe('50000');
   });
 });
 

@@ -510,9 +510,14 @@ describe('creates that name bob’s objects', () => {
       rawSameAsNobody('POST', () => '/_swarm/v1/explain', 'bob-db', NOBODY, (r) => ({ Image: 'busybox:local', Env: [`affinity:container==${r}`] })),
     ));
   it('/_swarm/v1/explain with affinity:com.docker.swarm.owner==bob', () =>
-    attempt('create reference', 'explain affinity:owner==bob', () =>
-      rawSameAsNobody('POST', () => '/_swarm/v1/explain', 'bob', 'nobody', (r) => ({ Image: 'busybox:local', Env: [`affinity:com.docker.swarm.owner==${r}`] })),
-    ));
+    attempt('create reference', 'explain affinity:owner==bob', async () => {
+      const outcome = await rawSameAsNobody('POST', () => '/_swarm/v1/explain', 'bob', 'nobody', (r) => ({
+        Image: 'busybox:local',
+        Env: [`affinity:com.docker.swarm.owner==${r}`],
+      }));
+      // a label affinity names no object: the dry run answers 200 either way, and must say the same
+      return { ...outcome, refused: outcome.leaks.length === 0 };
+    }));
 });
 
 describe('networks and volumes of bob’s', () => {
@@ -605,6 +610,85 @@ describe('forged owner and team labels', () => {
       // alice's own image and container come and go
       { worldMayChange: true },
     ));
+});
+
+/** A request with a body written by hand (JSON that dockerd reads differently from JSON.parse). */
+function rawCall(person: Person, method: string, path: string, body: string): Promise<{ status: number; text: string }> {
+  const file = (name: string) => readFileSync(join(cluster.dir, name));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method,
+        path,
+        ca: file('ca.pem'),
+        cert: file(`${person}-cert.pem`),
+        key: file(`${person}-key.pem`),
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+// dockerd's Go decoder matches keys to fields whatever their case, in the order they come: a
+// `labels` after `Labels` adds to (and overrides) the labels the manager wrote.
+const FORGED_SPELLINGS: ReadonlyArray<readonly [string, string, string, (name: string) => string[]]> = [
+  [
+    'container create with "labels" after "Labels"',
+    '/v1.41/containers/create?name=forged-case-c',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"Labels":{"app":"x"},"labels":{"com.docker.swarm.owner":"bob","com.docker.swarm.team":"team-b"}}',
+    (name) => ['container', 'inspect', '-f', '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}', name],
+  ],
+  [
+    'container create with "labels" alone',
+    '/v1.41/containers/create?name=forged-case-d',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"labels":{"com.docker.swarm.owner":"bob","com.docker.swarm.team":"team-b"}}',
+    (name) => ['container', 'inspect', '-f', '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}', name],
+  ],
+  [
+    'network create with "labels" after "Labels"',
+    '/v1.41/networks/create',
+    '{"Name":"forged-case-n","Labels":{"app":"x"},"labels":{"com.docker.swarm.owner":"bob","com.docker.swarm.team":"team-b"}}',
+    (name) => ['network', 'inspect', '-f', '{{index .Labels "com.docker.swarm.owner"}} {{index .Labels "com.docker.swarm.team"}}', name],
+  ],
+  [
+    'volume create with "labels" after "Labels"',
+    '/v1.41/volumes/create',
+    '{"Name":"forged-case-v","Labels":{"app":"x"},"labels":{"com.docker.swarm.owner":"bob","com.docker.swarm.team":"team-b"}}',
+    (name) => ['volume', 'inspect', '-f', '{{index .Labels "com.docker.swarm.owner"}} {{index .Labels "com.docker.swarm.team"}}', name],
+  ],
+];
+
+describe('forged labels spelt as dockerd reads them', () => {
+  it.each(FORGED_SPELLINGS)('%s', (what, path, body, inspect) =>
+    attempt(
+      'forged label',
+      what,
+      async () => {
+        const name = /"Name":"([^"]+)"/.exec(body)?.[1] ?? new URL(`https://x${path}`).searchParams.get('name')!;
+        const answer = await rawCall('alice', 'POST', path, body);
+        if (answer.status >= 400) return { refused: true, leaks: [], answer: `${answer.status} ${answer.text.slice(0, 160)}` };
+        // a volume is made on every node: ask about one of them
+        const target = path.startsWith('/v1.41/volumes') ? `${bob.node}/${name}` : name;
+        const labels = (await ok('admin', inspect(target))).split('\n')[0]!;
+        return {
+          refused: labels === 'alice team-a',
+          leaks: labels === 'alice team-a' ? [] : [`created with owner/team "${labels}"`],
+          answer: `${answer.status}; owner/team ${labels}`,
+        };
+      },
+      // alice's own object may be made: what matters is whose it is
+      { worldMayChange: true },
+    ),
+  );
 });
 
 describe('names bob holds', () => {
