@@ -6,6 +6,7 @@ import { containerObject, volumeObject } from '../access/access-objects.js';
 import { CoreErrors } from '../errors.js';
 import type { RequestContext } from './context.js';
 import { findContainer, findNetwork } from './lookups.js';
+import { scopeAffinities } from './scoped-affinities.js';
 
 // Network modes that name no network object.
 const MODES_WITHOUT_NETWORK = new Set(['', 'default', 'bridge', 'host', 'none']);
@@ -94,7 +95,9 @@ export function refuseHeldVolume(ctx: RequestContext, name: string): void {
   const access = ctx.access;
   const volumes = ctx.api.cluster.capabilities?.volumes;
   if (!access?.scoped || !volumes || name === '') return;
-  const held = volumes.list().filter((volume) => volume.name === name);
+  // `node1/name` creates `name` on node1 (Swarm classic's syntax): the name is what is held.
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const held = volumes.list().filter((volume) => volume.name === base);
   if (held.length > 0 && !held.some((volume) => access.sees(volumeObject(volume)))) throw CoreErrors.volumeNameTaken({ name });
 }
 
@@ -119,7 +122,7 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   for (const name of namedVolumes(config)) refuseHeldVolume(ctx, name);
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
   const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
-  return withPlacement(ctx, admitted);
+  return withPlacement(ctx, access.scoped ? scopeAffinities(admitted, ctx.api.cluster.nodes(), access) : admitted);
 }
 
 /**
@@ -145,7 +148,7 @@ export function namingAccessLimits(ctx: RequestContext, error: unknown): unknown
 export function configToExplain(ctx: RequestContext, config: ContainerConfig): ContainerConfig {
   if (!ctx.access || !ctx.api.access?.enforcing) return config;
   checkReferences(ctx, config);
-  return withPlacement(ctx, config);
+  return withPlacement(ctx, ctx.access.scoped ? scopeAffinities(config, ctx.api.cluster.nodes(), ctx.access) : config);
 }
 
 /** An update's resources judged as the container would run with them. */

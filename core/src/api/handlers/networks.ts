@@ -12,7 +12,7 @@ import { findContainer, findNetwork, nodeEngine } from '../lookups.js';
 import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
-import { networkObject } from '../../access/access-objects.js';
+import { containerObject, networkObject } from '../../access/access-objects.js';
 import { ownershipLabels } from '../access-create.js';
 
 const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
@@ -60,6 +60,21 @@ export const createNetwork: RouteHandler = async (ctx) => {
 };
 
 async function inspectNetwork(ctx: RequestContext, network: Network): Promise<void> {
+  const access = ctx.access;
+  if (access?.scoped) {
+    // A network everyone sees (the bridge) lists every team's containers: only the caller's are shown.
+    const path = `${ctx.versionPrefix}/networks/${encodeURIComponent(network.id)}${queryString(ctx.query)}`;
+    const answer = await nodeEngine(ctx.api, network.node).json<Record<string, unknown>>({ path });
+    const attached = (answer?.Containers ?? {}) as Record<string, unknown>;
+    const visible = Object.fromEntries(
+      Object.entries(attached).filter(([id]) => {
+        const container = ctx.api.cluster.container(id);
+        return container !== undefined && access.sees(containerObject(container));
+      }),
+    );
+    sendJson(ctx.res, 200, { ...answer, Containers: visible });
+    return;
+  }
   await forwardToEngine(
     nodeEngine(ctx.api, network.node),
     `${ctx.versionPrefix}/networks/${encodeURIComponent(network.id)}${queryString(ctx.query)}`,
