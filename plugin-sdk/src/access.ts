@@ -151,6 +151,11 @@ export interface WireResponse {
 /** Which objects a caller may see. What they may not see does not exist for them. */
 export interface Visibility {
   sees(object: AccessObject): boolean;
+  /**
+   * True when `sees` answers true for every object: the host then shows the caller the cluster
+   * as it is, without asking `sees` of each object (lists, streams and the web view's shared frames).
+   */
+  readonly everything?: boolean;
 }
 
 export interface Authorizer {

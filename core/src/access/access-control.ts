@@ -39,7 +39,7 @@ export interface DecisionRecord {
 
 export const ANONYMOUS: Caller = Object.freeze({ user: ANONYMOUS_USER, groups: Object.freeze([UNAUTHENTICATED_GROUP]), method: '' });
 
-const SEES_ALL: Visibility = { sees: () => true };
+const SEES_ALL: Visibility = { sees: () => true, everything: true };
 
 /**
  * A plugin that throws denies: access control fails closed. Its own coded errors pass as they are
@@ -101,12 +101,14 @@ export class AccessControl {
     return ANONYMOUS;
   }
 
-  /** What the caller may see: every authorizer's view at once; `undefined` when they see everything. */
+  /** What the caller may see: every authorizer's view at once; `undefined` when every one of them lets them see everything. */
   async visibility(caller: Caller): Promise<Visibility | undefined> {
     if (this.scopers.length === 0) return undefined;
-    const views = await Promise.all(
+    const all = await Promise.all(
       this.scopers.map(({ name, plugin }) => guarded('authz', name, () => plugin.visibility?.(caller) ?? SEES_ALL)),
     );
+    const views = all.filter((view) => view.everything !== true);
+    if (views.length === 0) return undefined;
     if (views.length === 1) return views[0];
     return { sees: (object: AccessObject) => views.every((view) => view.sees(object)) };
   }

@@ -2,7 +2,7 @@ import type { AccessDecision, AccessRequest, Authorizer, Caller, Visibility } fr
 import type { RulesConfig } from './binding.js';
 import { managerLabelsIn } from './manager-labels.js';
 import { placementFor } from './placement.js';
-import { Reasons } from './reasons.js';
+import { Reasons, describeBinding } from './reasons.js';
 import { ACTION_TABLE, LABELLED_ACTIONS, OPEN_ACTIONS, ROLE_RANK, actionNeed } from './roles.js';
 import { createdObject, inScope } from './scope.js';
 import { BindingIndex } from './subjects.js';
@@ -58,5 +58,12 @@ export class RulesAuthorizer implements Authorizer {
 
   visibility(caller: Caller): Visibility {
     return visibilityFor(this.index.forCaller(caller), caller, this.config.images);
+  }
+
+  /** The caller's bindings in words (`role edit on team team-a (bindings[0])`), for the web view. */
+  roles(caller: Caller): readonly string[] {
+    const bindings = this.index.forCaller(caller);
+    if (bindings.length === 0) return [];
+    return bindings.map((binding) => describeBinding(binding, caller));
   }
 }

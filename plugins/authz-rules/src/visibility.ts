@@ -3,7 +3,7 @@ import type { Binding, ImageAccess } from './binding.js';
 import { isShared, teamsOf } from './scope.js';
 
 const NOTHING: Visibility = { sees: () => false };
-const EVERYTHING: Visibility = { sees: () => true };
+const EVERYTHING: Visibility = { sees: () => true, everything: true };
 
 /**
  * The caller's view, worked out once per request: `sees` runs per container of a `docker ps`,
