@@ -691,6 +691,31 @@ describe('forged labels spelt as dockerd reads them', () => {
   );
 });
 
+// The references checks read HostConfig as JSON.parse sees it; dockerd reads `hostconfig` and
+// `volumesfrom` as HostConfig and VolumesFrom.
+const REFERENCE_SPELLINGS: ReadonlyArray<readonly [string, (ref: string) => string, () => [string, string]]> = [
+  ['"hostconfig":{"NetworkMode":"container:<bob-db>"}', (r) => `"hostconfig":{"NetworkMode":"container:${r}"}`, () => ['bob-db', NOBODY]],
+  ['"HostConfig":{"volumesfrom":["<bob-db>"]}', (r) => `"HostConfig":{"volumesfrom":["${r}"]}`, () => ['bob-db', NOBODY]],
+  ['"hostconfig":{"Binds":["<bob-vol>:/d"]}', (r) => `"hostconfig":{"Binds":["${r}:/d"]}`, () => ['bob-vol', 'nobody-vol']],
+];
+
+describe('creates that name bob’s objects, spelt as dockerd reads them', () => {
+  it.each(REFERENCE_SPELLINGS)('%s', (what, host, refs) =>
+    attempt('create reference', `raw create ${what}`, async () => {
+      const [theirs, nobodys] = refs();
+      const body = (r: string) => `{"Image":"busybox:local","Cmd":["sleep","600"],"Env":["constraint:node==${bob.node}"],${host(r)}}`;
+      const [a, b] = await Promise.all([
+        rawCall('alice', 'POST', '/v1.41/containers/create', body(theirs)),
+        rawCall('alice', 'POST', '/v1.41/containers/create', body(nobodys)),
+      ]);
+      // clean what nobody's made (a volume name nobody holds is created, as by docker run) so the world check sees only bob's
+      if (b.status < 300) await ok('admin', ['rm', '-f', '-v', (JSON.parse(b.text) as { Id: string }).Id]);
+      const leaks = theirs === 'bob-vol' ? (a.status < 300 ? [`created (${a.status}): alice's container mounts bob's volume`] : []) : compare(what, http(a), http(b), [[theirs, nobodys]]);
+      return { refused: a.status >= 400, leaks, answer: `${a.status} ${a.text.slice(0, 160)}` };
+    }),
+  );
+});
+
 describe('names bob holds', () => {
   // A name is the cluster's: taking bob's is refused as taking alice's own other container's name
   // is, in the same words, without his ID.
