@@ -69,9 +69,21 @@ const BASELINE_REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
   ['--cgroupns host', ['--cgroupns', 'host'], 'HostConfig.CgroupnsMode=host'],
   ['-v /etc:/x', ['-v', '/etc:/x'], 'HostConfig.Binds[0]: /etc is outside /tmp/swarm-access-data'],
   ['-v /:/host', ['-v', '/:/host'], 'HostConfig.Binds[0]: / is outside /tmp/swarm-access-data'],
-  ['-v <allowed>/../../etc:/x (climbs out)', ['-v', '/tmp/swarm-access-data/../../etc:/x'], 'HostConfig.Binds[0]: /etc is outside /tmp/swarm-access-data'],
-  ['-v /tmp/swarm-access-database:/x (not a whole segment)', ['-v', '/tmp/swarm-access-database:/x'], 'HostConfig.Binds[0]: /tmp/swarm-access-database is outside /tmp/swarm-access-data'],
-  ['--mount type=bind,src=/etc', ['--mount', 'type=bind,src=/etc,dst=/x'], 'HostConfig.Mounts[0].Source: /etc is outside /tmp/swarm-access-data'],
+  [
+    '-v <allowed>/../../etc:/x (climbs out)',
+    ['-v', '/tmp/swarm-access-data/../../etc:/x'],
+    'HostConfig.Binds[0]: /etc is outside /tmp/swarm-access-data',
+  ],
+  [
+    '-v /tmp/swarm-access-database:/x (not a whole segment)',
+    ['-v', '/tmp/swarm-access-database:/x'],
+    'HostConfig.Binds[0]: /tmp/swarm-access-database is outside /tmp/swarm-access-data',
+  ],
+  [
+    '--mount type=bind,src=/etc',
+    ['--mount', 'type=bind,src=/etc,dst=/x'],
+    'HostConfig.Mounts[0].Source: /etc is outside /tmp/swarm-access-data',
+  ],
   [
     '--mount type=volume with o=bind,device=/etc',
     ['--mount', 'type=volume,src=etc-by-mount,dst=/x,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/etc'],
@@ -86,7 +98,11 @@ const BASELINE_REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
   ['--security-opt seccomp=unconfined', ['--security-opt', 'seccomp=unconfined'], 'HostConfig.SecurityOpt[0]: seccomp=unconfined'],
   ['--security-opt apparmor=unconfined', ['--security-opt', 'apparmor=unconfined'], 'HostConfig.SecurityOpt[0]: apparmor=unconfined'],
   ['--security-opt label=disable', ['--security-opt', 'label=disable'], 'HostConfig.SecurityOpt[0]: label=disable'],
-  ['--security-opt systempaths=unconfined', ['--security-opt', 'systempaths=unconfined'], 'HostConfig.MaskedPaths: it leaves out /proc/acpi'],
+  [
+    '--security-opt systempaths=unconfined',
+    ['--security-opt', 'systempaths=unconfined'],
+    'HostConfig.MaskedPaths: it leaves out /proc/acpi',
+  ],
   ['--sysctl kernel.msgmax=1', ['--sysctl', 'kernel.msgmax=1'], 'HostConfig.Sysctls["kernel.msgmax"]: not in the safe set'],
 ];
 
@@ -123,18 +139,38 @@ describe('baseline (the default level: alice, team a)', () => {
 });
 
 const RESTRICTED_REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
-  ['no --user', ['--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'], 'User unset: the image may run as root; give a UID (--user 1000)'],
+  [
+    'no --user',
+    ['--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'],
+    'User unset: the image may run as root; give a UID (--user 1000)',
+  ],
   ['--user 0', ['--user', '0', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'], 'User: 0 is root'],
   ['--user root (a name)', ['--user', 'root', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'], 'User: root is root'],
-  ['--user app (a name the manager cannot resolve)', ['--user', 'app', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'], 'User'],
-  ['no no-new-privileges', ['--user', '1000', '-m', '64m', '--cpus', '0.5'], 'HostConfig.SecurityOpt without no-new-privileges (--security-opt no-new-privileges)'],
+  [
+    '--user app (a name the manager cannot resolve)',
+    ['--user', 'app', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'],
+    'User',
+  ],
+  [
+    'no no-new-privileges',
+    ['--user', '1000', '-m', '64m', '--cpus', '0.5'],
+    'HostConfig.SecurityOpt without no-new-privileges (--security-opt no-new-privileges)',
+  ],
   [
     'no-new-privileges turned off again',
     ['--user', '1000', '--security-opt', 'no-new-privileges', '--security-opt', 'no-new-privileges=false', '-m', '64m', '--cpus', '0.5'],
     'HostConfig.SecurityOpt',
   ],
-  ['no -m', ['--user', '1000', '--security-opt', 'no-new-privileges', '--cpus', '0.5'], 'HostConfig.Memory unset: restricted needs a memory limit (--memory)'],
-  ['no --cpus', ['--user', '1000', '--security-opt', 'no-new-privileges', '-m', '64m'], 'HostConfig.NanoCpus unset: restricted needs a CPU limit (--cpus or --cpu-quota)'],
+  [
+    'no -m',
+    ['--user', '1000', '--security-opt', 'no-new-privileges', '--cpus', '0.5'],
+    'HostConfig.Memory unset: restricted needs a memory limit (--memory)',
+  ],
+  [
+    'no --cpus',
+    ['--user', '1000', '--security-opt', 'no-new-privileges', '-m', '64m'],
+    'HostConfig.NanoCpus unset: restricted needs a CPU limit (--cpus or --cpu-quota)',
+  ],
   ['--cap-add NET_ADMIN', [...BOB_OK, '--cap-add', 'NET_ADMIN'], "HostConfig.CapAdd[0]: NET_ADMIN is not in Docker's default set"],
   ['--cap-add CHOWN (baseline would allow it)', [...BOB_OK, '--cap-add', 'CHOWN'], 'HostConfig.CapAdd[0]'],
   ['--privileged', [...BOB_OK, '--privileged'], 'HostConfig.Privileged'],
@@ -171,7 +207,10 @@ describe('privileged (the admins): anything goes', () => {
     ['-v /etc:/x:ro', ['-v', '/etc:/x:ro']],
     ['--cap-add ALL', ['--cap-add', 'ALL']],
     ['--device /dev/null', ['--device', '/dev/null']],
-    ['--security-opt seccomp=unconfined --security-opt apparmor=unconfined', ['--security-opt', 'seccomp=unconfined', '--security-opt', 'apparmor=unconfined']],
+    [
+      '--security-opt seccomp=unconfined --security-opt apparmor=unconfined',
+      ['--security-opt', 'seccomp=unconfined', '--security-opt', 'apparmor=unconfined'],
+    ],
     ['--sysctl kernel.msgmax=65536', ['--sysctl', 'kernel.msgmax=65536']],
   ];
   it.each(ANYTHING)('allows %s', async (_, flags) => {
@@ -185,7 +224,9 @@ describe('updates (docker update: only what it changes is judged)', () => {
   it('restricted: --memory 0 leaves the limit as it is, and is allowed', async () => {
     const result = await cluster.as('bob', ['update', '--memory', '0', 'adm-bob-app']);
     expect(result.stderr).toBe('');
-    expect(await ok('bob', ['container', 'inspect', '-f', '{{.HostConfig.Memory}} {{.HostConfig.NanoCpus}}', 'adm-bob-app'])).toBe('67108864 500000000');
+    expect(await ok('bob', ['container', 'inspect', '-f', '{{.HostConfig.Memory}} {{.HostConfig.NanoCpus}}', 'adm-bob-app'])).toBe(
+      '67108864 500000000',
+    );
   });
   it('restricted: --memory 128m (another limit) is allowed', async () => {
     const result = await cluster.as('bob', ['update', '--memory', '128m', '--memory-swap', '256m', 'adm-bob-app']);
@@ -200,7 +241,9 @@ describe('updates (docker update: only what it changes is judged)', () => {
   it('restricted: Memory -1 through the API is refused', async () => {
     const answer = await cluster.call('bob', 'POST', '/v1.41/containers/adm-bob-app/update', { Memory: -1 });
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.text).message).toBe('admission policy "restricted" forbids HostConfig.Memory: -1 removes the limit restricted needs');
+    expect(JSON.parse(answer.text).message).toBe(
+      'admission policy "restricted" forbids HostConfig.Memory: -1 removes the limit restricted needs',
+    );
   });
   it('baseline: --cpu-quota -1 is allowed (baseline needs no limits)', async () => {
     const result = await cluster.as('alice', ['update', '--cpu-quota', '-1', 'adm-alice-app']);
@@ -213,7 +256,9 @@ describe('updates (docker update: only what it changes is judged)', () => {
     expect(answer.status).toBe(200);
   });
   it('nothing was changed by the refused (and the ignored) updates', async () => {
-    expect(await ok('admin', ['container', 'inspect', '-f', '{{.HostConfig.CpuQuota}} {{json .HostConfig.Devices}}', 'adm-bob-app'])).toBe('0 []');
+    expect(await ok('admin', ['container', 'inspect', '-f', '{{.HostConfig.CpuQuota}} {{json .HostConfig.Devices}}', 'adm-bob-app'])).toBe(
+      '0 []',
+    );
     expect(await ok('admin', ['container', 'inspect', '-f', '{{json .HostConfig.Devices}}', 'adm-alice-app'])).toBe('[]');
   });
 });
@@ -256,7 +301,12 @@ describe('around the policy', () => {
 });
 
 /** A create with a body written by hand (JSON that dockerd reads differently from JSON.parse). */
-function rawCreate(person: Person, name: string, body: string, path = `/v1.41/containers/create?name=${name}`): Promise<{ status: number; text: string }> {
+function rawCreate(
+  person: Person,
+  name: string,
+  body: string,
+  path = `/v1.41/containers/create?name=${name}`,
+): Promise<{ status: number; text: string }> {
   const file = (f: string) => readFileSync(join(cluster.dir, f));
   return new Promise((resolve, reject) => {
     const req = request(
@@ -285,11 +335,31 @@ function rawCreate(person: Person, name: string, body: string, path = `/v1.41/co
 // and a key given twice is decoded twice into the same struct. A field admission does not see under
 // those spellings must not reach the engine: the create is refused, or runs without it.
 const SPELLINGS: ReadonlyArray<readonly [string, string, string]> = [
-  ['"hostconfig" (lower case)', '{"Image":"busybox:local","Cmd":["sleep","600"],"hostconfig":{"Privileged":true}}', '{{.HostConfig.Privileged}}'],
-  ['"HostConfig":{"privileged":true} (lower case field)', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"privileged":true}}', '{{.HostConfig.Privileged}}'],
-  ['"HostConfig":{"binds":["/etc:/x"]}', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"binds":["/etc:/x"]}}', '{{json .HostConfig.Binds}}'],
-  ['"HostConfig" twice (privileged first)', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"Privileged":true},"HostConfig":{"Memory":0}}', '{{.HostConfig.Privileged}}'],
-  ['"Privileged" twice in HostConfig', '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"Privileged":true,"Privileged":false}}', '{{.HostConfig.Privileged}}'],
+  [
+    '"hostconfig" (lower case)',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"hostconfig":{"Privileged":true}}',
+    '{{.HostConfig.Privileged}}',
+  ],
+  [
+    '"HostConfig":{"privileged":true} (lower case field)',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"privileged":true}}',
+    '{{.HostConfig.Privileged}}',
+  ],
+  [
+    '"HostConfig":{"binds":["/etc:/x"]}',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"binds":["/etc:/x"]}}',
+    '{{json .HostConfig.Binds}}',
+  ],
+  [
+    '"HostConfig" twice (privileged first)',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"Privileged":true},"HostConfig":{"Memory":0}}',
+    '{{.HostConfig.Privileged}}',
+  ],
+  [
+    '"Privileged" twice in HostConfig',
+    '{"Image":"busybox:local","Cmd":["sleep","600"],"HostConfig":{"Privileged":true,"Privileged":false}}',
+    '{{.HostConfig.Privileged}}',
+  ],
 ];
 const SAFE: Readonly<Record<string, string>> = { '{{.HostConfig.Privileged}}': 'false', '{{json .HostConfig.Binds}}': 'null' };
 
@@ -308,19 +378,38 @@ describe('JSON that dockerd reads differently from JSON.parse (baseline: alice)'
 
 describe('an update spelt as dockerd reads it (restricted: bob)', () => {
   it('"cpuquota": -1 is refused, or leaves the limit', async () => {
-    await ok('bob', ['run', '-d', '--name', 'adm-bob-update', '--cpu-quota', '50000', '--user', '1000', '--security-opt', 'no-new-privileges', '-m', '64m', ...IMAGE]);
+    await ok('bob', [
+      'run',
+      '-d',
+      '--name',
+      'adm-bob-update',
+      '--cpu-quota',
+      '50000',
+      '--user',
+      '1000',
+      '--security-opt',
+      'no-new-privileges',
+      '-m',
+      '64m',
+      ...IMAGE,
+    ]);
     expected.set('adm-bob-update', true);
     const answer = await rawCreate('bob', 'adm-bob-update', '{"cpuquota":-1}', '/v1.41/containers/adm-bob-update/update');
-    if (answer.status < 400) expect(await ok('admin', ['container', 'inspect', '-f', '{{.HostConfig.CpuQuota}}', 'adm-bob-update'])).toBe('50000');
+    if (answer.status < 400)
+      expect(await ok('admin', ['container', 'inspect', '-f', '{{.HostConfig.CpuQuota}}', 'adm-bob-update'])).toBe('50000');
   });
 });
 
 describe('what the refusals left behind', () => {
   it('every refused create made nothing, every allowed one a container', async () => {
     const names = new Set(
-      (await ok('admin', ['ps', '-a', '--filter', 'name=adm-', '--format', '{{.Names}}'])).split('\n').map((name) => name.replace(/^node\d+\//, '')),
+      (await ok('admin', ['ps', '-a', '--filter', 'name=adm-', '--format', '{{.Names}}']))
+        .split('\n')
+        .map((name) => name.replace(/^node\d+\//, '')),
     );
-    const wrong = [...expected].filter(([name, should]) => names.has(name) !== should).map(([name, should]) => `${name}: ${should ? 'missing' : 'created'}`);
+    const wrong = [...expected]
+      .filter(([name, should]) => names.has(name) !== should)
+      .map(([name, should]) => `${name}: ${should ? 'missing' : 'created'}`);
     expect(wrong).toEqual([]);
   });
 });

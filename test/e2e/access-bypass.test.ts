@@ -46,7 +46,15 @@ const tally: Row[] = [];
 
 function certArgs(person: Person): string[] {
   const dir = cluster.dir;
-  return ['--tlsverify', '--tlscacert', join(dir, 'ca.pem'), '--tlscert', join(dir, `${person}-cert.pem`), '--tlskey', join(dir, `${person}-key.pem`)];
+  return [
+    '--tlsverify',
+    '--tlscacert',
+    join(dir, 'ca.pem'),
+    '--tlscert',
+    join(dir, `${person}-cert.pem`),
+    '--tlskey',
+    join(dir, `${person}-key.pem`),
+  ];
 }
 
 /** The docker CLI as alice (or someone else), with `DOCKER_CONFIG` when headers are to be sent. */
@@ -115,7 +123,11 @@ async function world(): Promise<string> {
     rows.push(`container ${c.Id} ${c.Names.join(',')} ${c.State} ${JSON.stringify(c.Labels)}`);
   }
   for (const n of JSON.parse(networks.text) as Array<{ Id: string; Name: string; Containers?: Record<string, unknown> }>) {
-    rows.push(`network ${n.Id} ${n.Name} ${Object.keys(n.Containers ?? {}).sort().join(',')}`);
+    rows.push(
+      `network ${n.Id} ${n.Name} ${Object.keys(n.Containers ?? {})
+        .sort()
+        .join(',')}`,
+    );
   }
   for (const v of (JSON.parse(volumes.text) as { Volumes: Array<{ Name: string; Labels?: Record<string, string> }> }).Volumes ?? []) {
     rows.push(`volume ${v.Name} ${JSON.stringify(v.Labels ?? {})}`);
@@ -183,7 +195,8 @@ function compare(label: string, theirs: Answer, nobodys: Answer, names: Readonly
   });
   const leaks: string[] = [];
   if (theirs.code !== nobodys.code) leaks.push(`${label}: ${theirs.code} for bob's, ${nobodys.code} for nobody's`);
-  if (a !== b) leaks.push(`${label}: answers differ:\n  bob's:    ${JSON.stringify(a.slice(0, 600))}\n  nobody's: ${JSON.stringify(b.slice(0, 600))}`);
+  if (a !== b)
+    leaks.push(`${label}: answers differ:\n  bob's:    ${JSON.stringify(a.slice(0, 600))}\n  nobody's: ${JSON.stringify(b.slice(0, 600))}`);
   for (const fragment of bobFragments(a)) leaks.push(`${label}: the answer shows ${fragment}`);
   return leaks;
 }
@@ -198,12 +211,19 @@ interface Outcome {
 
 /** The first line that says something: the CLI's error, or its output. */
 function gist(result: CliResult): string {
-  const line = [...result.stderr.split('\n'), ...result.stdout.split('\n')].map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('Run \'docker'));
+  const line = [...result.stderr.split('\n'), ...result.stdout.split('\n')]
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !l.startsWith("Run 'docker"));
   return `exit ${result.code}${line ? `: ${line.slice(0, 160)}` : ', nothing'}`;
 }
 
 /** Runs one attempt between two snapshots of the world, records it in the tally and fails on a leak. */
-async function attempt(area: string, name: string, body: () => Promise<Outcome>, options: { worldMayChange?: boolean } = {}): Promise<void> {
+async function attempt(
+  area: string,
+  name: string,
+  body: () => Promise<Outcome>,
+  options: { worldMayChange?: boolean } = {},
+): Promise<void> {
   const before = await world();
   let outcome: Outcome;
   try {
@@ -222,7 +242,11 @@ async function attempt(area: string, name: string, body: () => Promise<Outcome>,
 /** The same CLI command on bob's reference and on nobody's, answers compared. */
 async function sameAsNobody(args: (ref: string) => string[], theirs: string, nobodys = NOBODY, person: Person = 'alice'): Promise<Outcome> {
   const [a, b] = await Promise.all([as(person, args(theirs)), as(person, args(nobodys))]);
-  return { refused: a.code !== 0, leaks: compare(`docker ${args(theirs).join(' ')}`, cli(a), cli(b), [[theirs, nobodys]]), answer: gist(a) };
+  return {
+    refused: a.code !== 0,
+    leaks: compare(`docker ${args(theirs).join(' ')}`, cli(a), cli(b), [[theirs, nobodys]]),
+    answer: gist(a),
+  };
 }
 
 /** Lists: the filter naming bob's object gives the same (empty) list as one naming nobody's. */
@@ -236,12 +260,22 @@ async function sameListAsNobody(args: (ref: string) => string[], theirs: string,
 }
 
 /** A raw request on bob's object and on nobody's. */
-async function rawSameAsNobody(method: string, path: (ref: string) => string, theirs: string, nobodys: string, body?: (ref: string) => unknown): Promise<Outcome> {
+async function rawSameAsNobody(
+  method: string,
+  path: (ref: string) => string,
+  theirs: string,
+  nobodys: string,
+  body?: (ref: string) => unknown,
+): Promise<Outcome> {
   const [a, b] = await Promise.all([
     cluster.call('alice', method, path(theirs), body?.(theirs)),
     cluster.call('alice', method, path(nobodys), body?.(nobodys)),
   ]);
-  return { refused: a.status >= 400, leaks: compare(`${method} ${path(theirs)}`, http(a), http(b), [[theirs, nobodys]]), answer: `${a.status} ${a.text.slice(0, 160)}` };
+  return {
+    refused: a.status >= 400,
+    leaks: compare(`${method} ${path(theirs)}`, http(a), http(b), [[theirs, nobodys]]),
+    answer: `${a.status} ${a.text.slice(0, 160)}`,
+  };
 }
 
 function randomHex(length: number, avoid: readonly string[]): string {
@@ -306,14 +340,15 @@ afterAll(async () => {
   const leaked = tally.filter((row) => row.leaks.length > 0).length;
   const summary = `tried ${tried}, refused ${refused}, leaked ${leaked}`;
   console.log(`access bypass suite: ${summary}`);
-  for (const row of tally.filter((r) => r.leaks.length > 0 || !r.refused)) console.log(`  LEAK ${row.area} / ${row.name}:\n    ${row.leaks.join('\n    ')}`);
+  for (const row of tally.filter((r) => r.leaks.length > 0 || !r.refused))
+    console.log(`  LEAK ${row.area} / ${row.name}:\n    ${row.leaks.join('\n    ')}`);
   if (process.env.SWARM_ACCESS_RESULTS) {
     mkdirSync(dirname(RESULTS), { recursive: true });
     const lines = [
       '# Access control bypass suite (test/e2e/access-bypass.test.ts)',
       '',
       `${new Date().toISOString().slice(0, 10)}: alice (team-a) against bob's (team-b) objects through a real \`swarm manage --tlsverify\` (tls + rules + policy) on two dockerd 20.10 engines, with the docker CLI 28 and docker-compose 1.29.`,
-      'Each attempt is compared with the same attempt on a name nobody has (same status, same text modulo the name, none of bob\'s ID, team or owner), and the whole cluster is compared, as the admin sees it, before and after.',
+      "Each attempt is compared with the same attempt on a name nobody has (same status, same text modulo the name, none of bob's ID, team or owner), and the whole cluster is compared, as the admin sees it, before and after.",
       '',
       `**${summary}**`,
       '',
@@ -333,21 +368,32 @@ afterAll(async () => {
 
 describe('looking bob’s container up', () => {
   it('by name', () => attempt('lookup', 'container inspect bob-db', () => sameAsNobody((r) => ['container', 'inspect', r], 'bob-db')));
-  it('by full ID', () => attempt('lookup', 'container inspect <full ID>', () => sameAsNobody((r) => ['container', 'inspect', r], bob.id, randomHex(64, allIds))));
+  it('by full ID', () =>
+    attempt('lookup', 'container inspect <full ID>', () =>
+      sameAsNobody((r) => ['container', 'inspect', r], bob.id, randomHex(64, allIds)),
+    ));
   it('by 12-character ID prefix', () =>
-    attempt('lookup', 'container inspect <12-char prefix>', () => sameAsNobody((r) => ['container', 'inspect', r], bob.id.slice(0, 12), randomHex(12, allIds))));
+    attempt('lookup', 'container inspect <12-char prefix>', () =>
+      sameAsNobody((r) => ['container', 'inspect', r], bob.id.slice(0, 12), randomHex(12, allIds)),
+    ));
   it('by the shortest ID prefix that only bob’s container has', () =>
     attempt('lookup', 'container inspect <short prefix>', async () => {
       let length = 1;
       while (allIds.filter((id) => id.startsWith(bob.id.slice(0, length))).length > 1) length += 1;
       return sameAsNobody((r) => ['container', 'inspect', r], bob.id.slice(0, length), randomHex(length, allIds));
     }));
-  it('by node/name', () => attempt('lookup', 'container inspect node/bob-db', () => sameAsNobody((r) => ['container', 'inspect', r], `${bob.node}/bob-db`, `${bob.node}/${NOBODY}`)));
+  it('by node/name', () =>
+    attempt('lookup', 'container inspect node/bob-db', () =>
+      sameAsNobody((r) => ['container', 'inspect', r], `${bob.node}/bob-db`, `${bob.node}/${NOBODY}`),
+    ));
   it('with docker inspect (no --type)', () => attempt('lookup', 'inspect bob-db', () => sameAsNobody((r) => ['inspect', r], 'bob-db')));
   it('bob’s container named as alice’s ID prefix does not shadow hers', () =>
     attempt('lookup', "inspect <alice's prefix> = bob's name", async () => {
       const found = await as('alice', ['container', 'inspect', '-f', '{{.Id}}', alice.prefix]);
-      const leaks = found.stdout.trim() === alice.id ? [] : [`alice's prefix ${alice.prefix} found ${found.stdout.trim() || found.stderr.trim()}, not her ${alice.id}`];
+      const leaks =
+        found.stdout.trim() === alice.id
+          ? []
+          : [`alice's prefix ${alice.prefix} found ${found.stdout.trim() || found.stderr.trim()}, not her ${alice.id}`];
       return { refused: true, leaks };
     }));
 });
@@ -392,19 +438,33 @@ describe('every verb on bob’s container', () => {
 
 describe('ps filters', () => {
   const ps = (filter: string) => ['ps', '-aq', '--no-trunc', '--filter', filter];
-  it('id=<full ID>', () => attempt('ps filter', 'ps --filter id=<ID>', () => sameListAsNobody((r) => ps(`id=${r}`), bob.id, randomHex(64, allIds))));
-  it('id=<prefix>', () => attempt('ps filter', 'ps --filter id=<prefix>', () => sameListAsNobody((r) => ps(`id=${r}`), bob.id.slice(0, 6), randomHex(6, allIds))));
-  it('name=bob-db', () => attempt('ps filter', 'ps --filter name=bob-db', () => sameListAsNobody((r) => ps(`name=${r}`), 'bob-db', NOBODY)));
+  it('id=<full ID>', () =>
+    attempt('ps filter', 'ps --filter id=<ID>', () => sameListAsNobody((r) => ps(`id=${r}`), bob.id, randomHex(64, allIds))));
+  it('id=<prefix>', () =>
+    attempt('ps filter', 'ps --filter id=<prefix>', () =>
+      sameListAsNobody((r) => ps(`id=${r}`), bob.id.slice(0, 6), randomHex(6, allIds)),
+    ));
+  it('name=bob-db', () =>
+    attempt('ps filter', 'ps --filter name=bob-db', () => sameListAsNobody((r) => ps(`name=${r}`), 'bob-db', NOBODY)));
   it('name=<part>', () => attempt('ps filter', 'ps --filter name=bob', () => sameListAsNobody((r) => ps(`name=${r}`), 'bob', 'nobod')));
   it('label=com.docker.swarm.owner=bob', () =>
-    attempt('ps filter', 'ps --filter label=owner=bob', () => sameListAsNobody((r) => ps(`label=com.docker.swarm.owner=${r}`), 'bob', 'nobody')));
+    attempt('ps filter', 'ps --filter label=owner=bob', () =>
+      sameListAsNobody((r) => ps(`label=com.docker.swarm.owner=${r}`), 'bob', 'nobody'),
+    ));
   it('label=com.docker.swarm.team=team-b', () =>
-    attempt('ps filter', 'ps --filter label=team=team-b', () => sameListAsNobody((r) => ps(`label=com.docker.swarm.team=${r}`), 'team-b', 'team-z')));
-  it('label=app=bob-db (bob’s own label)', () => attempt('ps filter', 'ps --filter label=app=bob-db', () => sameListAsNobody((r) => ps(`label=app=${r}`), 'bob-db', NOBODY)));
+    attempt('ps filter', 'ps --filter label=team=team-b', () =>
+      sameListAsNobody((r) => ps(`label=com.docker.swarm.team=${r}`), 'team-b', 'team-z'),
+    ));
+  it('label=app=bob-db (bob’s own label)', () =>
+    attempt('ps filter', 'ps --filter label=app=bob-db', () => sameListAsNobody((r) => ps(`label=app=${r}`), 'bob-db', NOBODY)));
   it('label=com.docker.compose.project=bobproject', () =>
-    attempt('ps filter', 'ps --filter label=compose project', () => sameListAsNobody((r) => ps(`label=com.docker.compose.project=${r}`), 'bobproject', 'nobodyproject')));
-  it('network=bob-net', () => attempt('ps filter', 'ps --filter network=bob-net', () => sameListAsNobody((r) => ps(`network=${r}`), 'bob-net', 'nobody-net')));
-  it('volume=bob-vol', () => attempt('ps filter', 'ps --filter volume=bob-vol', () => sameListAsNobody((r) => ps(`volume=${r}`), 'bob-vol', 'nobody-vol')));
+    attempt('ps filter', 'ps --filter label=compose project', () =>
+      sameListAsNobody((r) => ps(`label=com.docker.compose.project=${r}`), 'bobproject', 'nobodyproject'),
+    ));
+  it('network=bob-net', () =>
+    attempt('ps filter', 'ps --filter network=bob-net', () => sameListAsNobody((r) => ps(`network=${r}`), 'bob-net', 'nobody-net')));
+  it('volume=bob-vol', () =>
+    attempt('ps filter', 'ps --filter volume=bob-vol', () => sameListAsNobody((r) => ps(`volume=${r}`), 'bob-vol', 'nobody-vol')));
   it('stats --no-stream of everything', () =>
     attempt('ps filter', 'stats --no-stream (all)', async () => {
       const stats = await as('alice', ['stats', '--no-stream', '--no-trunc', '--format', '{{.ID}} {{.Name}}']);
@@ -414,34 +474,73 @@ describe('ps filters', () => {
 });
 
 describe('events filters', () => {
-  const events = (filter: string) => ['events', '--since', String(eventsSince), '--until', String(eventsUntil), '--format', '{{json .}}', ...(filter ? ['--filter', filter] : [])];
+  const events = (filter: string) => [
+    'events',
+    '--since',
+    String(eventsSince),
+    '--until',
+    String(eventsUntil),
+    '--format',
+    '{{json .}}',
+    ...(filter ? ['--filter', filter] : []),
+  ];
   it('bob’s events exist (the admin sees them)', async () => {
     const all = await ok('admin', events('container=bob-db'));
     expect(all).toContain('"restart"');
   });
-  it('container=bob-db', () => attempt('events filter', 'events --filter container=bob-db', () => sameListAsNobody((r) => events(`container=${r}`), 'bob-db', NOBODY)));
-  it('container=<ID>', () => attempt('events filter', 'events --filter container=<ID>', () => sameListAsNobody((r) => events(`container=${r}`), bob.id, randomHex(64, allIds))));
+  it('container=bob-db', () =>
+    attempt('events filter', 'events --filter container=bob-db', () =>
+      sameListAsNobody((r) => events(`container=${r}`), 'bob-db', NOBODY),
+    ));
+  it('container=<ID>', () =>
+    attempt('events filter', 'events --filter container=<ID>', () =>
+      sameListAsNobody((r) => events(`container=${r}`), bob.id, randomHex(64, allIds)),
+    ));
   it('label=com.docker.swarm.owner=bob', () =>
-    attempt('events filter', 'events --filter label=owner=bob', () => sameListAsNobody((r) => events(`label=com.docker.swarm.owner=${r}`), 'bob', 'nobody')));
+    attempt('events filter', 'events --filter label=owner=bob', () =>
+      sameListAsNobody((r) => events(`label=com.docker.swarm.owner=${r}`), 'bob', 'nobody'),
+    ));
   it('label=com.docker.swarm.team=team-b', () =>
-    attempt('events filter', 'events --filter label=team=team-b', () => sameListAsNobody((r) => events(`label=com.docker.swarm.team=${r}`), 'team-b', 'team-z')));
-  it('network=bob-net', () => attempt('events filter', 'events --filter network=bob-net', () => sameListAsNobody((r) => events(`network=${r}`), 'bob-net', 'nobody-net')));
+    attempt('events filter', 'events --filter label=team=team-b', () =>
+      sameListAsNobody((r) => events(`label=com.docker.swarm.team=${r}`), 'team-b', 'team-z'),
+    ));
+  it('network=bob-net', () =>
+    attempt('events filter', 'events --filter network=bob-net', () =>
+      sameListAsNobody((r) => events(`network=${r}`), 'bob-net', 'nobody-net'),
+    ));
   it('no filter: nothing of bob’s', () =>
     attempt('events filter', 'events (no filter)', async () => {
       const all = await as('alice', events(''));
-      const leaks = [...bobFragments(all.stdout), ...(all.stdout.includes('bob-db') || all.stdout.includes(bob.id) ? ["bob's container's events"] : [])];
+      const leaks = [
+        ...bobFragments(all.stdout),
+        ...(all.stdout.includes('bob-db') || all.stdout.includes(bob.id) ? ["bob's container's events"] : []),
+      ];
       return { refused: all.code === 0, leaks };
     }));
 });
 
 describe('exec IDs bob created', () => {
   const fake = () => randomHex(64, [bob.execId]);
-  it('GET /exec/{id}/json', () => attempt('exec', 'GET /exec/<bob exec>/json', () => rawSameAsNobody('GET', (r) => `/v1.41/exec/${r}/json`, bob.execId, fake())));
+  it('GET /exec/{id}/json', () =>
+    attempt('exec', 'GET /exec/<bob exec>/json', () => rawSameAsNobody('GET', (r) => `/v1.41/exec/${r}/json`, bob.execId, fake())));
   it('POST /exec/{id}/start', () =>
-    attempt('exec', 'POST /exec/<bob exec>/start', () => rawSameAsNobody('POST', (r) => `/v1.41/exec/${r}/start`, bob.execId, fake(), () => ({ Detach: true }))));
-  it('POST /exec/{id}/resize', () => attempt('exec', 'POST /exec/<bob exec>/resize', () => rawSameAsNobody('POST', (r) => `/v1.41/exec/${r}/resize?h=10&w=10`, bob.execId, fake())));
+    attempt('exec', 'POST /exec/<bob exec>/start', () =>
+      rawSameAsNobody(
+        'POST',
+        (r) => `/v1.41/exec/${r}/start`,
+        bob.execId,
+        fake(),
+        () => ({ Detach: true }),
+      ),
+    ));
+  it('POST /exec/{id}/resize', () =>
+    attempt('exec', 'POST /exec/<bob exec>/resize', () =>
+      rawSameAsNobody('POST', (r) => `/v1.41/exec/${r}/resize?h=10&w=10`, bob.execId, fake()),
+    ));
   it('GET /exec/{prefix}/json', () =>
-    attempt('exec', 'GET /exec/<prefix>/json', () => rawSameAsNobody('GET', (r) => `/v1.41/exec/${r}/json`, bob.execId.slice(0, 12), randomHex(12, [bob.execId]))));
+    attempt('exec', 'GET /exec/<prefix>/json', () =>
+      rawSameAsNobody('GET', (r) => `/v1.41/exec/${r}/json`, bob.execId.slice(0, 12), randomHex(12, [bob.execId])),
+    ));
   it('bob’s exec never ran', async () => {
     const [inspect, file] = await Promise.all([
       cluster.call('bob', 'GET', `/v1.41/exec/${bob.execId}/json`),
@@ -469,11 +568,23 @@ const REFERENCES: ReadonlyArray<readonly [string, (ref: string) => string[], () 
   ['-e affinity:container==ID', (r) => run(['-e', `affinity:container==${r}`]), () => [bob.id, randomHex(64, allIds)]],
   ['-e affinity:container==~name (soft)', (r) => run(['-e', `affinity:container==~${r}`]), () => ['bob-db', NOBODY]],
   ['-e affinity:container!=name', (r) => run(['-e', `affinity:container!=${r}`]), () => ['bob-db', NOBODY]],
-  ['--label com.docker.swarm.affinities', (r) => run(['--label', `com.docker.swarm.affinities=["container==${r}"]`]), () => ['bob-db', NOBODY]],
+  [
+    '--label com.docker.swarm.affinities',
+    (r) => run(['--label', `com.docker.swarm.affinities=["container==${r}"]`]),
+    () => ['bob-db', NOBODY],
+  ],
   ['-e affinity:container==glob*', (r) => run(['-e', `affinity:container==${r}*`]), () => ['bob-d', 'nobody-']],
   ['-e affinity:container==/regexp/', (r) => run(['-e', `affinity:container==/${r}.*/`]), () => ['bob-d', 'nobody-']],
-  ['-e affinity:com.docker.swarm.owner==bob (label affinity)', (r) => run(['-e', `affinity:com.docker.swarm.owner==${r}`]), () => ['bob', 'nobody']],
-  ['-e affinity:com.docker.swarm.team==team-b (label affinity)', (r) => run(['-e', `affinity:com.docker.swarm.team==${r}`]), () => ['team-b', 'team-z']],
+  [
+    '-e affinity:com.docker.swarm.owner==bob (label affinity)',
+    (r) => run(['-e', `affinity:com.docker.swarm.owner==${r}`]),
+    () => ['bob', 'nobody'],
+  ],
+  [
+    '-e affinity:com.docker.swarm.team==team-b (label affinity)',
+    (r) => run(['-e', `affinity:com.docker.swarm.team==${r}`]),
+    () => ['team-b', 'team-z'],
+  ],
   ['-e affinity:app==bob-db (bob’s own label)', (r) => run(['-e', `affinity:app==${r}`]), () => ['bob-db', NOBODY]],
   ['--network bob-net', (r) => run(['--network', r]), () => ['bob-net', 'nobody-net']],
 ];
@@ -487,7 +598,20 @@ describe('creates that name bob’s objects', () => {
   );
   it('-v bob-vol:/d (bob’s named volume, on its node)', () =>
     attempt('create reference', 'run -v bob-vol:/d', async () => {
-      const read = await as('alice', ['run', '--rm', '--pull', 'never', '-e', `constraint:node==${bob.volumeNode}`, '-v', 'bob-vol:/d', 'busybox:local', 'sh', '-c', 'cat /d/s; echo alice > /d/s']);
+      const read = await as('alice', [
+        'run',
+        '--rm',
+        '--pull',
+        'never',
+        '-e',
+        `constraint:node==${bob.volumeNode}`,
+        '-v',
+        'bob-vol:/d',
+        'busybox:local',
+        'sh',
+        '-c',
+        'cat /d/s; echo alice > /d/s',
+      ]);
       const secret = await adminRun(bob.volumeNode, ['-v', 'bob-vol:/d', 'busybox:local', 'cat', '/d/s']);
       const leaks = [
         ...(read.stdout.includes('bob-secret') ? ["alice read bob's volume"] : []),
@@ -498,7 +622,19 @@ describe('creates that name bob’s objects', () => {
     }));
   it('--mount type=volume,src=bob-vol', () =>
     attempt('create reference', 'run --mount src=bob-vol', async () => {
-      const read = await as('alice', ['run', '--rm', '--pull', 'never', '-e', `constraint:node==${bob.volumeNode}`, '--mount', 'type=volume,src=bob-vol,dst=/d', 'busybox:local', 'cat', '/d/s']);
+      const read = await as('alice', [
+        'run',
+        '--rm',
+        '--pull',
+        'never',
+        '-e',
+        `constraint:node==${bob.volumeNode}`,
+        '--mount',
+        'type=volume,src=bob-vol,dst=/d',
+        'busybox:local',
+        'cat',
+        '/d/s',
+      ]);
       return {
         refused: read.code !== 0,
         leaks: [...(read.stdout.includes('bob-secret') ? ["alice read bob's volume"] : []), ...bobFragments(read.stderr)],
@@ -507,47 +643,92 @@ describe('creates that name bob’s objects', () => {
     }));
   it('/_swarm/v1/explain with affinity:container==bob-db', () =>
     attempt('create reference', 'explain affinity:container==bob-db', () =>
-      rawSameAsNobody('POST', () => '/_swarm/v1/explain', 'bob-db', NOBODY, (r) => ({ Image: 'busybox:local', Env: [`affinity:container==${r}`] })),
+      rawSameAsNobody(
+        'POST',
+        () => '/_swarm/v1/explain',
+        'bob-db',
+        NOBODY,
+        (r) => ({ Image: 'busybox:local', Env: [`affinity:container==${r}`] }),
+      ),
     ));
   it('/_swarm/v1/explain with affinity:com.docker.swarm.owner==bob', () =>
     attempt('create reference', 'explain affinity:owner==bob', async () => {
-      const outcome = await rawSameAsNobody('POST', () => '/_swarm/v1/explain', 'bob', 'nobody', (r) => ({
-        Image: 'busybox:local',
-        Env: [`affinity:com.docker.swarm.owner==${r}`],
-      }));
+      const outcome = await rawSameAsNobody(
+        'POST',
+        () => '/_swarm/v1/explain',
+        'bob',
+        'nobody',
+        (r) => ({
+          Image: 'busybox:local',
+          Env: [`affinity:com.docker.swarm.owner==${r}`],
+        }),
+      );
       // a label affinity names no object: the dry run answers 200 either way, and must say the same
       return { ...outcome, refused: outcome.leaks.length === 0 };
     }));
 });
 
 describe('networks and volumes of bob’s', () => {
-  it('network inspect', () => attempt('network', 'network inspect bob-net', () => sameAsNobody((r) => ['network', 'inspect', r], 'bob-net', 'nobody-net')));
-  it('network inspect node/name', () => attempt('network', 'network inspect node/bob-net', () => sameAsNobody((r) => ['network', 'inspect', r], `${bob.node}/bob-net`, `${bob.node}/nobody-net`)));
-  it('network rm', () => attempt('network', 'network rm bob-net', () => sameAsNobody((r) => ['network', 'rm', r], 'bob-net', 'nobody-net')));
-  it('network connect bob-net alice-app', () => attempt('network', 'network connect bob-net alice-app', () => sameAsNobody((r) => ['network', 'connect', r, 'alice-app'], 'bob-net', 'nobody-net')));
+  it('network inspect', () =>
+    attempt('network', 'network inspect bob-net', () => sameAsNobody((r) => ['network', 'inspect', r], 'bob-net', 'nobody-net')));
+  it('network inspect node/name', () =>
+    attempt('network', 'network inspect node/bob-net', () =>
+      sameAsNobody((r) => ['network', 'inspect', r], `${bob.node}/bob-net`, `${bob.node}/nobody-net`),
+    ));
+  it('network rm', () =>
+    attempt('network', 'network rm bob-net', () => sameAsNobody((r) => ['network', 'rm', r], 'bob-net', 'nobody-net')));
+  it('network connect bob-net alice-app', () =>
+    attempt('network', 'network connect bob-net alice-app', () =>
+      sameAsNobody((r) => ['network', 'connect', r, 'alice-app'], 'bob-net', 'nobody-net'),
+    ));
   it('network connect alice-net bob-db (bob’s container in the body)', () =>
     attempt('network', 'network connect alice-net bob-db', () => sameAsNobody((r) => ['network', 'connect', 'alice-net', r], 'bob-db')));
-  it('network disconnect bob-net bob-db', () => attempt('network', 'network disconnect bob-net bob-db', () => sameAsNobody((r) => ['network', 'disconnect', r, 'bob-db'], 'bob-net', 'nobody-net')));
+  it('network disconnect bob-net bob-db', () =>
+    attempt('network', 'network disconnect bob-net bob-db', () =>
+      sameAsNobody((r) => ['network', 'disconnect', r, 'bob-db'], 'bob-net', 'nobody-net'),
+    ));
   it('network disconnect <shared bridge> bob-web', () =>
-    attempt('network', 'network disconnect node/bridge bob-web', () => sameAsNobody((r) => ['network', 'disconnect', `${bob.webNode}/bridge`, r], 'bob-web')));
+    attempt('network', 'network disconnect node/bridge bob-web', () =>
+      sameAsNobody((r) => ['network', 'disconnect', `${bob.webNode}/bridge`, r], 'bob-web'),
+    ));
   it('network disconnect -f <shared bridge> bob-web', () =>
-    attempt('network', 'network disconnect -f node/bridge bob-web', () => sameAsNobody((r) => ['network', 'disconnect', '-f', `${bob.webNode}/bridge`, r], 'bob-web')));
+    attempt('network', 'network disconnect -f node/bridge bob-web', () =>
+      sameAsNobody((r) => ['network', 'disconnect', '-f', `${bob.webNode}/bridge`, r], 'bob-web'),
+    ));
   it('network connect <shared bridge> bob-db', () =>
-    attempt('network', 'network connect node/bridge bob-db', () => sameAsNobody((r) => ['network', 'connect', `${bob.node}/bridge`, r], 'bob-db')));
+    attempt('network', 'network connect node/bridge bob-db', () =>
+      sameAsNobody((r) => ['network', 'connect', `${bob.node}/bridge`, r], 'bob-db'),
+    ));
   it('network inspect of the shared bridge lists alice’s containers, not bob’s', () =>
     attempt('network', 'network inspect node/bridge (its Containers)', async () => {
       const result = await as('alice', ['network', 'inspect', '-f', '{{json .Containers}}', `${bob.webNode}/bridge`]);
       const listed = result.code === 0 ? Object.entries(JSON.parse(result.stdout) as Record<string, { Name: string }>) : [];
-      const leaks = listed.filter(([id, endpoint]) => id === bob.webId || endpoint.Name === 'bob-web').map(([id, endpoint]) => `the bridge lists bob's ${endpoint.Name} (${id.slice(0, 12)})`);
-      if (!listed.some(([, endpoint]) => endpoint.Name === 'alice-on-bridge')) leaks.push(`the bridge does not list alice's own container: ${result.stdout.slice(0, 200)}${result.stderr}`);
-      return { refused: result.code === 0, leaks, answer: `exit ${result.code}: ${listed.map(([, endpoint]) => endpoint.Name).join(', ')}` };
+      const leaks = listed
+        .filter(([id, endpoint]) => id === bob.webId || endpoint.Name === 'bob-web')
+        .map(([id, endpoint]) => `the bridge lists bob's ${endpoint.Name} (${id.slice(0, 12)})`);
+      if (!listed.some(([, endpoint]) => endpoint.Name === 'alice-on-bridge'))
+        leaks.push(`the bridge does not list alice's own container: ${result.stdout.slice(0, 200)}${result.stderr}`);
+      return {
+        refused: result.code === 0,
+        leaks,
+        answer: `exit ${result.code}: ${listed.map(([, endpoint]) => endpoint.Name).join(', ')}`,
+      };
     }));
   it('network ls --filter name=bob-net', () =>
-    attempt('network', 'network ls --filter name', () => sameListAsNobody((r) => ['network', 'ls', '-q', '--filter', `name=${r}`], 'bob-net', 'nobody-net')));
-  it('volume inspect', () => attempt('volume', 'volume inspect bob-vol', () => sameAsNobody((r) => ['volume', 'inspect', r], 'bob-vol', 'nobody-vol')));
-  it('volume inspect node/name', () => attempt('volume', 'volume inspect node/bob-vol', () => sameAsNobody((r) => ['volume', 'inspect', r], `${bob.volumeNode}/bob-vol`, `${bob.volumeNode}/nobody-vol`)));
+    attempt('network', 'network ls --filter name', () =>
+      sameListAsNobody((r) => ['network', 'ls', '-q', '--filter', `name=${r}`], 'bob-net', 'nobody-net'),
+    ));
+  it('volume inspect', () =>
+    attempt('volume', 'volume inspect bob-vol', () => sameAsNobody((r) => ['volume', 'inspect', r], 'bob-vol', 'nobody-vol')));
+  it('volume inspect node/name', () =>
+    attempt('volume', 'volume inspect node/bob-vol', () =>
+      sameAsNobody((r) => ['volume', 'inspect', r], `${bob.volumeNode}/bob-vol`, `${bob.volumeNode}/nobody-vol`),
+    ));
   it('volume rm', () => attempt('volume', 'volume rm bob-vol', () => sameAsNobody((r) => ['volume', 'rm', r], 'bob-vol', 'nobody-vol')));
-  it('volume ls --filter name=bob-vol', () => attempt('volume', 'volume ls --filter name', () => sameListAsNobody((r) => ['volume', 'ls', '-q', '--filter', `name=${r}`], 'bob-vol', 'nobody-vol')));
+  it('volume ls --filter name=bob-vol', () =>
+    attempt('volume', 'volume ls --filter name', () =>
+      sameListAsNobody((r) => ['volume', 'ls', '-q', '--filter', `name=${r}`], 'bob-vol', 'nobody-vol'),
+    ));
 });
 
 describe('forged owner and team labels', () => {
@@ -556,22 +737,43 @@ describe('forged owner and team labels', () => {
     return {
       answer: gist(result),
       refused: result.code !== 0 && pattern.test(result.stderr),
-      leaks: [...bobFragments(result.stderr.replace(/com\.docker\.swarm\.owner=bob|team-b/g, '')), ...(result.code === 0 ? [`accepted: ${result.stdout.trim()}`] : [])],
+      leaks: [
+        ...bobFragments(result.stderr.replace(/com\.docker\.swarm\.owner=bob|team-b/g, '')),
+        ...(result.code === 0 ? [`accepted: ${result.stdout.trim()}`] : []),
+      ],
     };
   };
   const refusal = (kind: string, label: string) =>
-    new RegExp(`user alice \\(groups team-a\\) may not ${kind}: label ${label.replace(/\./g, '\\.')} is written by the manager, and only the admin role may set it`);
+    new RegExp(
+      `user alice \\(groups team-a\\) may not ${kind}: label ${label.replace(/\./g, '\\.')} is written by the manager, and only the admin role may set it`,
+    );
   it('run --label com.docker.swarm.owner=bob', () =>
-    attempt('forged label', 'run --label owner=bob', () => forged(run(['--label', 'com.docker.swarm.owner=bob']), refusal('container.create', 'com.docker.swarm.owner'))));
+    attempt('forged label', 'run --label owner=bob', () =>
+      forged(run(['--label', 'com.docker.swarm.owner=bob']), refusal('container.create', 'com.docker.swarm.owner')),
+    ));
   it('run --label com.docker.swarm.team=team-b', () =>
-    attempt('forged label', 'run --label team=team-b', () => forged(run(['--label', 'com.docker.swarm.team=team-b']), refusal('container.create', 'com.docker.swarm.team'))));
+    attempt('forged label', 'run --label team=team-b', () =>
+      forged(run(['--label', 'com.docker.swarm.team=team-b']), refusal('container.create', 'com.docker.swarm.team')),
+    ));
   it('network create --label com.docker.swarm.team=team-b', () =>
-    attempt('forged label', 'network create --label team', () => forged(['network', 'create', '--label', 'com.docker.swarm.team=team-b', 'forged-net'], refusal('network.create', 'com.docker.swarm.team'))));
+    attempt('forged label', 'network create --label team', () =>
+      forged(
+        ['network', 'create', '--label', 'com.docker.swarm.team=team-b', 'forged-net'],
+        refusal('network.create', 'com.docker.swarm.team'),
+      ),
+    ));
   it('volume create --label com.docker.swarm.owner=bob', () =>
-    attempt('forged label', 'volume create --label owner', () => forged(['volume', 'create', '--label', 'com.docker.swarm.owner=bob', 'forged-vol'], refusal('volume.create', 'com.docker.swarm.owner'))));
+    attempt('forged label', 'volume create --label owner', () =>
+      forged(
+        ['volume', 'create', '--label', 'com.docker.swarm.owner=bob', 'forged-vol'],
+        refusal('volume.create', 'com.docker.swarm.owner'),
+      ),
+    ));
   it('POST /containers/{id}/update with Labels', () =>
     attempt('forged label', 'update Labels owner=bob', async () => {
-      const answer = await cluster.call('alice', 'POST', '/v1.41/containers/alice-app/update', { Labels: { 'com.docker.swarm.owner': 'bob' } });
+      const answer = await cluster.call('alice', 'POST', '/v1.41/containers/alice-app/update', {
+        Labels: { 'com.docker.swarm.owner': 'bob' },
+      });
       return {
         refused: answer.status === 403 && refusal('container.update', 'com.docker.swarm.owner').test(answer.text),
         leaks: [],
@@ -585,17 +787,33 @@ describe('forged owner and team labels', () => {
         Cmd: ['sleep', '600'],
         Labels: ['com.docker.swarm.owner=bob', 'com.docker.swarm.team=team-b'],
       });
-      return { refused: answer.status >= 400, leaks: answer.status < 300 ? [`created: ${answer.text}`] : [], answer: `${answer.status} ${answer.text.slice(0, 160)}` };
+      return {
+        refused: answer.status >= 400,
+        leaks: answer.status < 300 ? [`created: ${answer.text}`] : [],
+        answer: `${answer.status} ${answer.text.slice(0, 160)}`,
+      };
     }));
   it('an image whose LABELs name bob does not make alice’s container his', () =>
     attempt(
       'forged label',
       'commit --change LABEL owner/team, then run',
       async () => {
-        await ok('alice', ['commit', '--change', 'LABEL com.docker.swarm.owner=bob com.docker.swarm.team=team-b', 'alice-app', 'alice-forged:1']);
+        await ok('alice', [
+          'commit',
+          '--change',
+          'LABEL com.docker.swarm.owner=bob com.docker.swarm.team=team-b',
+          'alice-app',
+          'alice-forged:1',
+        ]);
         const made = await as('alice', ['run', '-d', '--pull', 'never', '--name', 'alice-forged', 'alice-forged:1', 'sleep', '600']);
         const [labels, bobSees, aliceSees] = await Promise.all([
-          ok('admin', ['container', 'inspect', '-f', '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}', 'alice-forged']),
+          ok('admin', [
+            'container',
+            'inspect',
+            '-f',
+            '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}',
+            'alice-forged',
+          ]),
           as('bob', ['container', 'inspect', 'alice-forged']),
           as('alice', ['container', 'inspect', 'alice-forged']),
         ]);
@@ -645,13 +863,25 @@ const FORGED_SPELLINGS: ReadonlyArray<readonly [string, string, string, (name: s
     'container create with "labels" after "Labels"',
     '/v1.41/containers/create?name=forged-case-c',
     '{"Image":"busybox:local","Cmd":["sleep","600"],"Labels":{"app":"x"},"labels":{"com.docker.swarm.owner":"bob","com.docker.swarm.team":"team-b"}}',
-    (name) => ['container', 'inspect', '-f', '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}', name],
+    (name) => [
+      'container',
+      'inspect',
+      '-f',
+      '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}',
+      name,
+    ],
   ],
   [
     'container create with "labels" alone',
     '/v1.41/containers/create?name=forged-case-d',
     '{"Image":"busybox:local","Cmd":["sleep","600"],"labels":{"com.docker.swarm.owner":"bob","com.docker.swarm.team":"team-b"}}',
-    (name) => ['container', 'inspect', '-f', '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}', name],
+    (name) => [
+      'container',
+      'inspect',
+      '-f',
+      '{{index .Config.Labels "com.docker.swarm.owner"}} {{index .Config.Labels "com.docker.swarm.team"}}',
+      name,
+    ],
   ],
   [
     'network create with "labels" after "Labels"',
@@ -710,7 +940,12 @@ describe('creates that name bob’s objects, spelt as dockerd reads them', () =>
       ]);
       // clean what nobody's made (a volume name nobody holds is created, as by docker run) so the world check sees only bob's
       if (b.status < 300) await ok('admin', ['rm', '-f', '-v', (JSON.parse(b.text) as { Id: string }).Id]);
-      const leaks = theirs === 'bob-vol' ? (a.status < 300 ? [`created (${a.status}): alice's container mounts bob's volume`] : []) : compare(what, http(a), http(b), [[theirs, nobodys]]);
+      const leaks =
+        theirs === 'bob-vol'
+          ? a.status < 300
+            ? [`created (${a.status}): alice's container mounts bob's volume`]
+            : []
+          : compare(what, http(a), http(b), [[theirs, nobodys]]);
       return { refused: a.status >= 400, leaks, answer: `${a.status} ${a.text.slice(0, 160)}` };
     }),
   );
@@ -721,13 +956,27 @@ describe('names bob holds', () => {
   // is, in the same words, without his ID.
   it('rename alice-app onto bob-db', () =>
     attempt('name', 'rename onto bob-db', async () => {
-      const [theirs, own] = await Promise.all([as('alice', ['rename', 'alice-app', 'bob-db']), as('alice', ['rename', 'alice-app', 'alice-other'])]);
-      return { refused: theirs.code !== 0, leaks: compare('rename alice-app bob-db', cli(theirs), cli(own), [['bob-db', 'alice-other']]), answer: gist(theirs) };
+      const [theirs, own] = await Promise.all([
+        as('alice', ['rename', 'alice-app', 'bob-db']),
+        as('alice', ['rename', 'alice-app', 'alice-other']),
+      ]);
+      return {
+        refused: theirs.code !== 0,
+        leaks: compare('rename alice-app bob-db', cli(theirs), cli(own), [['bob-db', 'alice-other']]),
+        answer: gist(theirs),
+      };
     }));
   it('run --name bob-db', () =>
     attempt('name', 'create --name bob-db', async () => {
-      const [theirs, own] = await Promise.all([as('alice', ['create', '--name', 'bob-db', ...SLEEP]), as('alice', ['create', '--name', 'alice-other', ...SLEEP])]);
-      return { refused: theirs.code !== 0, leaks: compare('create --name bob-db', cli(theirs), cli(own), [['bob-db', 'alice-other']]), answer: gist(theirs) };
+      const [theirs, own] = await Promise.all([
+        as('alice', ['create', '--name', 'bob-db', ...SLEEP]),
+        as('alice', ['create', '--name', 'alice-other', ...SLEEP]),
+      ]);
+      return {
+        refused: theirs.code !== 0,
+        leaks: compare('create --name bob-db', cli(theirs), cli(own), [['bob-db', 'alice-other']]),
+        answer: gist(theirs),
+      };
     }));
 });
 
@@ -751,14 +1000,24 @@ describe('compose', () => {
     };
   };
   it('volumes_from: container:bob-db', () =>
-    attempt('compose', 'volumes_from container:bob-db', () => composeSame('volumes_from', (r) => `    network_mode: bridge\n    volumes_from: ["container:${r}"]\n`)));
-  it('network_mode: container:bob-db', () => attempt('compose', 'network_mode container:bob-db', () => composeSame('network_mode', (r) => `    network_mode: "container:${r}"\n`)));
-  it('pid: container:bob-db', () => attempt('compose', 'pid container:bob-db', () => composeSame('pid', (r) => `    network_mode: bridge\n    pid: "container:${r}"\n`)));
-  it('external_links: bob-db', () => attempt('compose', 'external_links bob-db', () => composeSame('external_links', (r) => `    network_mode: bridge\n    external_links: ["${r}:db"]\n`)));
+    attempt('compose', 'volumes_from container:bob-db', () =>
+      composeSame('volumes_from', (r) => `    network_mode: bridge\n    volumes_from: ["container:${r}"]\n`),
+    ));
+  it('network_mode: container:bob-db', () =>
+    attempt('compose', 'network_mode container:bob-db', () => composeSame('network_mode', (r) => `    network_mode: "container:${r}"\n`)));
+  it('pid: container:bob-db', () =>
+    attempt('compose', 'pid container:bob-db', () => composeSame('pid', (r) => `    network_mode: bridge\n    pid: "container:${r}"\n`)));
+  it('external_links: bob-db', () =>
+    attempt('compose', 'external_links bob-db', () =>
+      composeSame('external_links', (r) => `    network_mode: bridge\n    external_links: ["${r}:db"]\n`),
+    ));
   it('docker-compose -p bobproject ps/down by alice do not touch bob’s project', () =>
     attempt('compose', '-p bobproject ps, stop, down', async () => {
       const file = join(scratch, 'bob-compose.yml');
-      const [ps, psNobody] = await Promise.all([compose('alice', 'bobproject', file, ['ps', '-q']), compose('alice', 'nobodyproject', file, ['ps', '-q'])]);
+      const [ps, psNobody] = await Promise.all([
+        compose('alice', 'bobproject', file, ['ps', '-q']),
+        compose('alice', 'nobodyproject', file, ['ps', '-q']),
+      ]);
       const stop = await compose('alice', 'bobproject', file, ['stop', '-t', '0']);
       const down = await compose('alice', 'bobproject', file, ['down']);
       const downNobody = await compose('alice', 'nobodyproject', file, ['down']);
@@ -769,7 +1028,9 @@ describe('compose', () => {
         leaks: [
           ...compare('compose ps', cli(ps), cli(psNobody), [['bobproject', 'nobodyproject']]),
           ...compare('compose down', cli(down), cli(downNobody), [['bobproject', 'nobodyproject']]),
-          ...(running.split('\n').sort().join() !== [...bob.composeIds].sort().join() ? [`bob's project's containers are now ${running}`] : []),
+          ...(running.split('\n').sort().join() !== [...bob.composeIds].sort().join()
+            ? [`bob's project's containers are now ${running}`]
+            : []),
         ],
       };
     }));
@@ -778,12 +1039,30 @@ describe('compose', () => {
       'compose',
       'forged compose project label',
       async () => {
-        await ok('alice', run(['--name', 'alice-in-bobproject', '--label', 'com.docker.compose.project=bobproject', '--label', 'com.docker.compose.service=db']));
+        await ok(
+          'alice',
+          run([
+            '--name',
+            'alice-in-bobproject',
+            '--label',
+            'com.docker.compose.project=bobproject',
+            '--label',
+            'com.docker.compose.service=db',
+          ]),
+        );
         const file = join(scratch, 'bob-compose.yml');
         const bobPs = await compose('bob', 'bobproject', file, ['ps', '-q']);
         const aliceDown = await compose('alice', 'bobproject', file, ['down']);
         const [left, mine] = await Promise.all([
-          ok('admin', ['ps', '-aq', '--no-trunc', '--filter', 'label=com.docker.compose.project=bobproject', '--filter', 'label=com.docker.swarm.team=team-b']),
+          ok('admin', [
+            'ps',
+            '-aq',
+            '--no-trunc',
+            '--filter',
+            'label=com.docker.compose.project=bobproject',
+            '--filter',
+            'label=com.docker.swarm.team=team-b',
+          ]),
           as('alice', ['container', 'inspect', 'alice-in-bobproject']),
         ]);
         await as('alice', ['rm', '-f', 'alice-in-bobproject']);
@@ -822,7 +1101,9 @@ describe('forwarded-identity headers sent by a client', () => {
         refused: theirs.status === 404 && metrics.status === 403,
         leaks: [
           ...compare('GET /containers/bob-db/json', http(theirs), http(nobodys), [['bob-db', NOBODY]]),
-          ...(metrics.status !== 403 || !metrics.text.includes('user alice (groups team-a)') ? [`metrics answered ${metrics.status} ${metrics.text.slice(0, 100)}`] : []),
+          ...(metrics.status !== 403 || !metrics.text.includes('user alice (groups team-a)')
+            ? [`metrics answered ${metrics.status} ${metrics.text.slice(0, 100)}`]
+            : []),
         ],
       };
     }),
@@ -831,7 +1112,10 @@ describe('forwarded-identity headers sent by a client', () => {
     attempt('forwarded identity', 'CLI HttpHeaders X-Swarm-Forwarded-Caller', async () => {
       const config = join(scratch, 'docker-config');
       mkdirSync(config, { recursive: true });
-      writeFileSync(join(config, 'config.json'), JSON.stringify({ HttpHeaders: { 'X-Swarm-Forwarded-Caller': forwarded('bob', ['team-b']) } }));
+      writeFileSync(
+        join(config, 'config.json'),
+        JSON.stringify({ HttpHeaders: { 'X-Swarm-Forwarded-Caller': forwarded('bob', ['team-b']) } }),
+      );
       const env = { DOCKER_CONFIG: config };
       const [theirs, nobodys, ps] = await Promise.all([
         as('alice', ['container', 'inspect', 'bob-db'], env),
@@ -841,7 +1125,10 @@ describe('forwarded-identity headers sent by a client', () => {
       return {
         answer: gist(theirs),
         refused: theirs.code !== 0 && !ps.stdout.includes('bob-db'),
-        leaks: [...compare('container inspect bob-db', cli(theirs), cli(nobodys), [['bob-db', NOBODY]]), ...(ps.stdout.includes('bob-db') ? ['ps lists bob-db'] : [])],
+        leaks: [
+          ...compare('container inspect bob-db', cli(theirs), cli(nobodys), [['bob-db', NOBODY]]),
+          ...(ps.stdout.includes('bob-db') ? ['ps lists bob-db'] : []),
+        ],
       };
     }));
   it('(control) a manager’s certificate is believed: forwarding alice, it sees what alice sees', async () => {
@@ -858,19 +1145,40 @@ describe('forwarded-identity headers sent by a client', () => {
 describe('the web view', () => {
   const randomId = () => randomHex(64, allIds);
   it('api/containers/<bob’s ID>', () =>
-    attempt('web', 'GET /swarm/ui/api/containers/<ID>', () => rawSameAsNobody('GET', (r) => `/swarm/ui/api/containers/${r}`, bob.id, randomId())));
+    attempt('web', 'GET /swarm/ui/api/containers/<ID>', () =>
+      rawSameAsNobody('GET', (r) => `/swarm/ui/api/containers/${r}`, bob.id, randomId()),
+    ));
   it('api/containers/<bob’s ID prefix>', () =>
-    attempt('web', 'GET /swarm/ui/api/containers/<prefix>', () => rawSameAsNobody('GET', (r) => `/swarm/ui/api/containers/${r}`, bob.id.slice(0, 12), randomHex(12, allIds))));
+    attempt('web', 'GET /swarm/ui/api/containers/<prefix>', () =>
+      rawSameAsNobody('GET', (r) => `/swarm/ui/api/containers/${r}`, bob.id.slice(0, 12), randomHex(12, allIds)),
+    ));
   it('api/explain of bob’s container', () =>
-    attempt('web', 'POST /swarm/ui/api/explain {container}', () => rawSameAsNobody('POST', () => '/swarm/ui/api/explain', bob.id, randomId(), (r) => ({ container: r }))));
+    attempt('web', 'POST /swarm/ui/api/explain {container}', () =>
+      rawSameAsNobody(
+        'POST',
+        () => '/swarm/ui/api/explain',
+        bob.id,
+        randomId(),
+        (r) => ({ container: r }),
+      ),
+    ));
   it('api/explain with affinity:container==bob-db', () =>
     attempt('web', 'POST /swarm/ui/api/explain affinity', () =>
-      rawSameAsNobody('POST', () => '/swarm/ui/api/explain', 'bob-db', NOBODY, (r) => ({ args: ['-e', `affinity:container==${r}`, 'busybox:local'] })),
+      rawSameAsNobody(
+        'POST',
+        () => '/swarm/ui/api/explain',
+        'bob-db',
+        NOBODY,
+        (r) => ({ args: ['-e', `affinity:container==${r}`, 'busybox:local'] }),
+      ),
     ));
   it('api/live: the first snapshot holds nothing of bob’s', () =>
     attempt('web', 'GET /swarm/ui/api/live snapshot', async () => {
       const text = await firstSnapshot('alice');
-      const leaks = [...bobFragments(text), ...(text.includes(bob.id.slice(0, 12)) || text.includes('bob-db') ? ["bob's container is in the snapshot"] : [])];
+      const leaks = [
+        ...bobFragments(text),
+        ...(text.includes(bob.id.slice(0, 12)) || text.includes('bob-db') ? ["bob's container is in the snapshot"] : []),
+      ];
       return { refused: text.includes(alice.id.slice(0, 12)) || text.includes('alice-app'), leaks };
     }));
 });
@@ -884,7 +1192,14 @@ function firstSnapshot(person: Person): Promise<string> {
   const file = (name: string) => readFileSync(join(cluster.dir, name));
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: PORT, path: '/swarm/ui/api/live', ca: file('ca.pem'), cert: file(`${person}-cert.pem`), key: file(`${person}-key.pem`) },
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: '/swarm/ui/api/live',
+        ca: file('ca.pem'),
+        cert: file(`${person}-cert.pem`),
+        key: file(`${person}-key.pem`),
+      },
       (res) => {
         let text = '';
         const timer = setTimeout(() => {
