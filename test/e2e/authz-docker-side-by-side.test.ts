@@ -204,6 +204,13 @@ const COMMANDS: string[][] = [
   ['inspect', 'authz-big'],
   ['ps', '-a'],
   ['rm', 'authz-big'],
+  // exec: a JSON create body, then a hijacked start that carries a JSON body too. dockerd sends that
+  // body in AuthZReq (JSON, with a length) and, when the hijacked connection closes, an AuthZRes with
+  // the middlewares' headers only (moby never skips AuthZRes for a hijacked answer)
+  ['create', '--name', 'authz-exec', 'busybox:local', 'sleep', '300'],
+  ['start', 'authz-exec'],
+  ['exec', 'authz-exec', 'echo', 'hi'],
+  ['rm', '-f', 'authz-exec'],
 ];
 
 describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
@@ -213,8 +220,8 @@ describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
 
     it('gets the same AuthZReq calls (method, URI, user, body, headers) and the CLI the same answer', async () => {
       result = await both(args);
-      expect([result.swarm.code, result.swarm.stderr]).toEqual([result.engine.code, result.engine.stderr]);
       expect(requests(result.swarmSaw)).toEqual(requests(result.engineSaw));
+      expect([result.swarm.code, result.swarm.stderr]).toEqual([result.engine.code, result.engine.stderr]);
       if (args.includes('authz-body') && args[0] === 'create') {
         const create = result.engineSaw.find((call) => call.phase === 'request' && call.uri?.startsWith('/v*/containers/create'));
         expect(create?.body).toMatchObject({ Image: 'busybox:local', Env: ['A=<b>&c'], HostConfig: { Memory: 32 * 1024 * 1024 } });
