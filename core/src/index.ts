@@ -1,7 +1,15 @@
 // The public API of @swarm/core for hosts that embed swarm.
 export { createSwarm, type CreateSwarmOptions } from './embedding/create-swarm.js';
 export type { Swarm, SwarmEvents, StartOptions } from './embedding/swarm.js';
-export type { SwarmConfigInput, TlsInput, OptionValue, DurationInput, WebExtensionInput } from './config/input.js';
+export type {
+  SwarmConfigInput,
+  TlsInput,
+  OptionValue,
+  DurationInput,
+  WebExtensionInput,
+  AccessInput,
+  AccessEntryInput,
+} from './config/input.js';
 export { loadConfigFile, CONFIG_SEARCH_PLACES, type LoadedConfigFile, type LoadConfigOptions } from './config/load.js';
 export { resolveConfig, type ResolvedConfig } from './config/resolve.js';
 export type { ConfigLayer, ConfigOrigin } from './config/layers.js';
