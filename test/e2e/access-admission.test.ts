@@ -400,6 +400,24 @@ describe('an update spelt as dockerd reads it (restricted: bob)', () => {
   });
 });
 
+describe('an exec spelt as dockerd reads it', () => {
+  const execWith = async (person: Person, container: string, body: string) => {
+    const made = await rawCreate(person, container, body, `/v1.41/containers/${container}/exec`);
+    if (made.status >= 400) return undefined;
+    const id = (JSON.parse(made.text) as { Id: string }).Id;
+    const inspect = await cluster.call('admin', 'GET', `/v1.41/exec/${id}/json`);
+    return (JSON.parse(inspect.text) as { ProcessConfig: { privileged: boolean; user: string } }).ProcessConfig;
+  };
+  it('baseline: "privileged": true (lower case) is refused, or makes an unprivileged exec', async () => {
+    const config = await execWith('alice', 'adm-alice-app', '{"Cmd":["true"],"privileged":true}');
+    if (config) expect(config.privileged).toBe(false);
+  });
+  it('restricted: "user": "0" (lower case) is refused, or makes an exec as the container’s user', async () => {
+    const config = await execWith('bob', 'adm-bob-app', '{"Cmd":["true"],"user":"0"}');
+    if (config) expect(config.user).not.toBe('0');
+  });
+});
+
 describe('what the refusals left behind', () => {
   it('every refused create made nothing, every allowed one a container', async () => {
     const names = new Set(
