@@ -214,7 +214,7 @@ const FAMILIES: readonly Family[] = [
     name: 'attach',
     need: 'operate',
     actions: ['container.attach', 'container.inspect'],
-    followMs: 2500,
+    followMs: 4000,
     // The CLI shows no body of a refused upgrade (`unable to upgrade to tcp, received 403`), as with dockerd's AuthZ plugins.
     cliRefusal: /unable to upgrade to tcp, received 403/,
     args: () => ['attach', '--no-stdin', '--sig-proxy=false', TICKER],
