@@ -140,7 +140,12 @@ export interface PlacementConstraint {
   readonly rule: string;
 }
 
-/** The answer a request got, for authorizers that look at it after (Docker's `AuthZRes`). */
+/**
+ * The answer a request got, for authorizers that look at it after (Docker's `AuthZRes`). As dockerd,
+ * the host also tells them of answers it cannot change, with `statusCode` 0 and no body: a
+ * handler's error, and a hijacked connection (attach, exec) once it ended; their decision then
+ * changes nothing.
+ */
 export interface WireResponse {
   readonly statusCode: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;

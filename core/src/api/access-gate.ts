@@ -12,6 +12,7 @@ import { keepBody } from '../http/buffered-body.js';
 import type { ApiContext } from './context.js';
 import { capability } from './capabilities.js';
 import { CoreErrors } from '../errors.js';
+import { ACCESS_BODIES } from './validation/engine-bodies.js';
 
 /** dockerd sends its AuthZ plugins bodies up to this size (moby's pkg/authorization maxBodySize). */
 const WIRE_BODY_LIMIT = 1024 * 1024;
@@ -41,7 +42,7 @@ function isJsonType(type: string | undefined): boolean {
 async function readBodyForAccess(req: IncomingMessage, whole: boolean, limit: number): Promise<{ raw?: Buffer; wire?: Buffer }> {
   const json = isJsonType(req.headers['content-type']);
   const declared = Number(req.headers['content-length'] ?? 'NaN');
-  const wireSized = json && Number.isFinite(declared) && declared > 0 && declared <= WIRE_BODY_LIMIT;
+  const wireSized = json && Number.isFinite(declared) && declared > 0 && declared < WIRE_BODY_LIMIT;
   if (!wireSized && !whole) return {};
   if (Number.isFinite(declared) && declared > limit) return {};
   const chunks: Buffer[] = [];
@@ -56,13 +57,24 @@ async function readBodyForAccess(req: IncomingMessage, whole: boolean, limit: nu
   return { raw, ...(wireSized ? { wire: raw } : {}) };
 }
 
-function parseJson(raw: Buffer | undefined): unknown {
+/** The JSON body that arrived with an upgraded request's head, when all of it did. */
+function bodyInHead(req: IncomingMessage, head: Buffer): Buffer | undefined {
+  if (!isJsonType(req.headers['content-type'])) return undefined;
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (!Number.isFinite(declared) || declared <= 0 || declared >= WIRE_BODY_LIMIT || head.length < declared) return undefined;
+  return Buffer.from(head.subarray(0, declared));
+}
+
+/** A body as authorizers judge it: its fields under their own names, as the engine will read them (`hostconfig` is `HostConfig`). */
+function judgedBody(action: string, raw: Buffer | undefined): unknown {
   if (!raw) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
+    parsed = JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
     return undefined;
   }
+  return ACCESS_BODIES[action]?.canonical(parsed) ?? parsed;
 }
 
 /** The caller: a replica in the managers group may vouch for the one it forwards; nobody else can. */
@@ -194,10 +206,10 @@ export async function checkAccess(
   api: ApiContext,
   access: AccessControl,
   caller: Caller,
-  request: { req: IncomingMessage; path: string; query: URLSearchParams; upgraded: boolean },
+  request: { req: IncomingMessage; path: string; query: URLSearchParams; upgradeHead?: Buffer },
   trail: AccessTrail,
 ): Promise<RequestAccess> {
-  const { req, path, query, upgraded } = request;
+  const { req, path, query, upgradeHead } = request;
   const method = req.method ?? 'GET';
   const { action, target, withBody } = requestAction(method, path, query);
   trail.action = action;
@@ -208,14 +220,17 @@ export async function checkAccess(
   const lookups = new ScopedLookups(api, visibility);
   const object = await targetObject(api, lookups, target);
   if (object) trail.object = object;
-  // An upgraded request's body is already on the raw socket: it goes to the engine untouched.
-  const { raw, wire: wireBody } = upgraded ? {} : await readBodyForAccess(req, withBody === true, api.limits.maxJsonBodyBytes);
+  // An upgraded request's body is on the raw socket and goes to the engine untouched; what came
+  // with the head (an exec start's `{"Detach":false}`) is shown to authorizers, as dockerd shows it.
+  const { raw, wire: wireBody } = upgradeHead
+    ? { raw: undefined, wire: bodyInHead(req, upgradeHead) }
+    : await readBodyForAccess(req, withBody === true, api.limits.maxJsonBodyBytes);
   const wire: WireRequest = { method, uri: req.url ?? '/', headers: req.headers, peerCertificates: peerCertificates(req.socket) };
   const question: AccessRequest = {
     caller,
     action,
     ...(object ? { object } : {}),
-    ...(withBody && raw ? { body: parseJson(raw) } : {}),
+    ...(withBody && raw ? { body: judgedBody(action, raw) } : {}),
     wire: wireBody ? { ...wire, body: wireBody } : wire,
   };
   const allowed = await access.authorize(question);

@@ -12,7 +12,7 @@ import { auditRecord } from './audit-entry.js';
 import type { RequestAccess } from '../access/request-access.js';
 import type { AccessControl } from '../access/access-control.js';
 import type { AccessRequest } from '@swarm/plugin-sdk/access';
-import { HeldAnswer } from './held-answer.js';
+import { HeldAnswer, wireHeaders } from './held-answer.js';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
@@ -155,6 +155,11 @@ export class Dispatcher {
     held.release();
   }
 
+  /** Tells the authorizers that judge answers of one they cannot change (an error, a hijacked connection that ended), as dockerd does. */
+  private async told(control: AccessControl, question: AccessRequest, res: ServerResponse): Promise<void> {
+    await control.review(question, { statusCode: 0, headers: res.headersSent ? {} : wireHeaders(res) }).catch(() => undefined);
+  }
+
   /** The last guard: a fault outside the handler's own error answer is logged, never fatal. */
   private failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     this.api.logger.error({ err: error, method: req.method, url: req.url }, 'api request failed outside its handler');
@@ -217,13 +222,21 @@ export class Dispatcher {
       route = match.route;
       const query = parseQuery(target.rawQuery);
       if (control && trail.caller)
-        access = await checkAccess(this.api, control, trail.caller, { req, path, query, upgraded: upgrade !== undefined }, trail);
+        access = await checkAccess(
+          this.api,
+          control,
+          trail.caller,
+          { req, path, query, ...(upgrade ? { upgradeHead: upgrade.head } : {}) },
+          trail,
+        );
       held = control?.reviewsAnswers && access?.question && !upgrade ? new HeldAnswer(res) : undefined;
       await match.handler({ req, res, params: match.params, query, versionPrefix, upgrade, api: this.api, ...(access ? { access } : {}) });
       if (held && control && access?.question) await this.reviewed(held, control, access.question, res);
+      else if (upgrade && control?.reviewsAnswers && access?.question) await this.told(control, access.question, res);
     } catch (error) {
       failure = error;
       held?.discard();
+      if (control?.reviewsAnswers && access?.question) await this.told(control, access.question, res);
       if (CoreErrors.pluginFailed.is(error)) {
         const { kind, name, plugin } = error.details as { kind: string; name: string; plugin: string };
         this.api.metrics.observePluginFailure(kind, name, plugin);

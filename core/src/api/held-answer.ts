@@ -4,6 +4,13 @@ import type { WireResponse } from '@swarm/plugin-sdk/access';
 /** dockerd's AuthZ plugins get answer bodies up to this size (moby's pkg/authorization maxBodySize). */
 const HELD_BODY_LIMIT = 1024 * 1024;
 
+/** A response's headers as authorizers get them (numbers written out, as on the wire). */
+export function wireHeaders(res: ServerResponse): WireResponse['headers'] {
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) headers[name] = typeof value === 'number' ? String(value) : value;
+  return headers;
+}
+
 /**
  * An answer held back until the authorizers that judge answers (Docker's `AuthZRes`) have seen
  * it, as dockerd's response modifier holds it: status, headers and body are kept until the
@@ -38,10 +45,12 @@ export class HeldAnswer {
       return res;
     }) as ServerResponse['writeHead'];
     res.flushHeaders = () => {
-      // A head with a length announces a whole answer: it can still be this.
+      // A head with a length announces a whole answer: it can still be held. Any other flush is a
+      // stream starting (`wait`, `logs -f`): its head goes now, as the client waits for it.
       const length = Number(res.getHeader('content-length') ?? 'NaN');
-      if (!this.released && !(Number.isFinite(length) && length <= HELD_BODY_LIMIT)) this.release();
-      else if (this.released) this.original.flushHeaders.call(res);
+      if (!this.released && Number.isFinite(length) && length <= HELD_BODY_LIMIT) return;
+      this.release();
+      this.original.flushHeaders.call(res);
     };
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       if (this.released) return (this.original.write as (...args: unknown[]) => boolean).call(res, chunk, ...rest);
@@ -69,7 +78,7 @@ export class HeldAnswer {
 
   /** What the authorizers see: the body only when it was held whole. */
   response(): WireResponse {
-    const headers = this.res.getHeaders() as WireResponse['headers'];
+    const headers = wireHeaders(this.res);
     const whole = !this.released && this.ended;
     return {
       statusCode: this.released ? this.res.statusCode : this.status,

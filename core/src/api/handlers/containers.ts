@@ -3,7 +3,8 @@ import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { queryFlag, queryInteger, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';
-import { containerCreateBody, execCreateBody } from '../validation/engine-bodies.js';
+import { containerCreateBody, containerUpdateBody, execCreateBody } from '../validation/engine-bodies.js';
+import { keepBody } from '../../http/buffered-body.js';
 import { capability } from '../capabilities.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { placeWithNetwork } from '../network-placement.js';
@@ -100,9 +101,16 @@ async function forward(ctx: RequestContext, container: Container, operation: str
   );
 }
 
-/** POST /containers/{name}/update: forwarded once admission accepts the resources it leaves. */
+/**
+ * POST /containers/{name}/update: forwarded once admission accepts the resources it leaves; under
+ * access control the engine gets the body as it was judged, its fields under their own names.
+ */
 async function updateContainer(ctx: RequestContext, container: Container, operation: string): Promise<void> {
-  if (ctx.api.access?.enforcing) await admitUpdate(ctx, container, await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes));
+  if (ctx.api.access?.enforcing) {
+    const update = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), containerUpdateBody);
+    await admitUpdate(ctx, container, update);
+    keepBody(ctx.req, Buffer.from(JSON.stringify(update)), update);
+  }
   await forward(ctx, container, operation);
 }
 

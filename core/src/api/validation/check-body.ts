@@ -12,10 +12,12 @@ function jsonKind(value: unknown, goType: string): string {
 }
 
 /**
- * Checks a decoded request body against its Engine API type; a mismatch is refused with 400 in
- * the words of Go's decoder, naming the field's path (`HostConfig.PortBindings.80/tcp.0.HostPort`).
+ * Checks a decoded request body against its Engine API type and returns it with its fields under
+ * their own names (`hostconfig` read as `HostConfig`, as dockerd reads it); a mismatch is refused
+ * with 400 in the words of Go's decoder, naming the field's path (`HostConfig.PortBindings.80/tcp.0.HostPort`).
  */
-export function checkBody<T extends Record<string, unknown>>(body: T, type: GoType): T {
+export function checkBody<T extends Record<string, unknown>>(raw: T, type: GoType): T {
+  const body = type.canonical(raw) as T;
   const found = type.check(body);
   if (!found) return body;
   throw CoreErrors.bodyFieldInvalid({

@@ -1,4 +1,18 @@
-import { goBody, goBool, goInt, goList, goMap, goSet, goString, goStringMap, goStrings, goStrSlice, goStruct, goUint } from './go-types.js';
+import {
+  goBody,
+  goBool,
+  goInt,
+  goList,
+  goMap,
+  goSet,
+  goString,
+  goStringMap,
+  goStrings,
+  goStrSlice,
+  goStruct,
+  goUint,
+  type GoType,
+} from './go-types.js';
 
 // The request bodies swarm reads or forwards, with the Engine API v1.41 field types (api/types in moby).
 
@@ -27,7 +41,7 @@ const mount = goStruct('mount.Mount', {
   TmpfsOptions: goStruct('mount.TmpfsOptions', { SizeBytes: goInt, Mode: goUint }),
 });
 
-const hostConfig = goStruct('container.HostConfig', {
+const hostConfigFields = {
   Binds: goStrings,
   ContainerIDFile: goString,
   LogConfig: goStruct('container.LogConfig', { Type: goString, Config: goStringMap }),
@@ -92,7 +106,12 @@ const hostConfig = goStruct('container.HostConfig', {
   MaskedPaths: goStrings,
   ReadonlyPaths: goStrings,
   Init: goBool,
-});
+};
+
+const hostConfig = goStruct('container.HostConfig', hostConfigFields);
+
+/** `docker update`'s body (container.UpdateConfig): the resources and restart policy, HostConfig's own fields. */
+export const containerUpdateBody = goBody('container.UpdateConfig', hostConfigFields);
 
 const endpointSettings = goStruct('network.EndpointSettings', {
   IPAMConfig: goStruct('network.EndpointIPAMConfig', { IPv4Address: goString, IPv6Address: goString, LinkLocalIPs: goStrings }),
@@ -207,3 +226,13 @@ export const authBody = goBody('types.AuthConfig', {
   identitytoken: goString,
   registrytoken: goString,
 });
+
+/** The body type of each action whose body access control judges. */
+export const ACCESS_BODIES: Readonly<Record<string, GoType>> = {
+  'container.create': containerCreateBody,
+  'container.update': containerUpdateBody,
+  'network.create': networkCreateBody,
+  'volume.create': volumeCreateBody,
+  'network.connect': networkAttachBody,
+  'network.disconnect': networkAttachBody,
+};

@@ -18,7 +18,16 @@ export interface GoMismatch {
 export interface GoType {
   /** The first mismatch in `value` (depth-first, in field order), or undefined when it decodes. */
   check(value: unknown): GoMismatch | undefined;
+  /**
+   * `value` with every struct field under its own name, as Go's decoder reads it: a key that names
+   * a field in another case (`hostconfig`, `privileged`) is that field, and a later key for the
+   * same struct or map field is decoded into what an earlier one filled. Swarm judges this and
+   * sends the engine this, so what was judged is what runs.
+   */
+  canonical(value: unknown): unknown;
 }
+
+const same = (value: unknown): unknown => value;
 
 type Shape = Record<string, GoType>;
 
@@ -35,11 +44,22 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** A field as Go decodes it: absent and `null` both leave the zero value. */
 function field(type: GoType): GoType {
-  return { check: (value) => (value === undefined || value === null ? undefined : type.check(value)) };
+  return {
+    check: (value) => (value === undefined || value === null ? undefined : type.check(value)),
+    canonical: (value) => (value === undefined || value === null ? value : type.canonical(value)),
+  };
 }
 
 function scalar(name: string, accepts: (value: unknown) => boolean): GoType {
-  return field({ check: (value) => (accepts(value) ? undefined : mismatch(name)) });
+  return field({ check: (value) => (accepts(value) ? undefined : mismatch(name)), canonical: same });
+}
+
+/** Go decodes a later value for a struct or map field into what an earlier one filled; anything else it replaces. */
+function decodedInto(earlier: unknown, later: unknown): unknown {
+  if (!isObject(earlier) || !isObject(later)) return later;
+  const merged: Record<string, unknown> = { ...earlier };
+  for (const [key, value] of Object.entries(later)) merged[key] = key in merged ? decodedInto(merged[key], value) : value;
+  return merged;
 }
 
 /** JavaScript numbers hold integers exactly up to 2^53; a larger one in a body is refused rather than rounded. */
@@ -47,6 +67,7 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 
 function list(name: string, element: GoType): GoType {
   return {
+    canonical: (value) => (Array.isArray(value) ? value.map((item) => element.canonical(item)) : value),
     check: (value) => {
       if (!Array.isArray(value)) return mismatch(name);
       for (let index = 0; index < value.length; index++) {
@@ -60,6 +81,12 @@ function list(name: string, element: GoType): GoType {
 
 function map(name: string, element: GoType): GoType {
   return {
+    canonical: (value) => {
+      if (!isObject(value)) return value;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) if (key !== '__proto__') out[key] = element.canonical(item);
+      return out;
+    },
     check: (value) => {
       if (!isObject(value)) return mismatch(name);
       for (const key of Object.keys(value)) {
@@ -73,9 +100,30 @@ function map(name: string, element: GoType): GoType {
   };
 }
 
+/**
+ * A key as Go's decoder compares it with field names (bytes.EqualFold): besides ASCII case, the
+ * Kelvin sign folds to k and the long s to s, so `Bindſ` is `Binds` to dockerd.
+ */
+const folded = (key: string): string => key.toUpperCase().toLowerCase();
+
 function struct(name: string, shape: Shape): GoType {
   const fields = Object.entries(shape);
+  const byFoldedName = new Map(fields.map(([key]) => [folded(key), key]));
   return {
+    canonical: (value) => {
+      if (!isObject(value)) return value;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const name = Object.hasOwn(shape, key) ? key : byFoldedName.get(folded(key));
+        if (name === undefined) {
+          if (key !== '__proto__') out[key] = item;
+          continue;
+        }
+        const decoded = shape[name]!.canonical(item);
+        out[name] = name in out ? decodedInto(out[name], decoded) : decoded;
+      }
+      return out;
+    },
     check: (value) => {
       if (!isObject(value)) return mismatch(name);
       for (const [key, type] of fields) {
@@ -87,9 +135,9 @@ function struct(name: string, shape: Shape): GoType {
   };
 }
 
-const anything: GoType = { check: () => undefined };
+const anything: GoType = { check: () => undefined, canonical: same };
 const nullableString: GoType = scalar('string', (value) => typeof value === 'string');
-const string: GoType = { check: (value) => (typeof value === 'string' ? undefined : mismatch('string')) };
+const string: GoType = { check: (value) => (typeof value === 'string' ? undefined : mismatch('string')), canonical: same };
 
 export const goString = nullableString;
 export const goBool = scalar('bool', (value) => typeof value === 'boolean');
