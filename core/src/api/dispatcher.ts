@@ -139,20 +139,16 @@ export class Dispatcher {
   }
 
   /**
-   * Lets the authorizers that judge answers see this one before it goes (Docker's `AuthZRes`). A
-   * denial replaces an answer still held; one that already streamed out is cut.
+   * After the handler: a held answer was judged at its end; one that streamed out is judged now,
+   * without its body, and cut if denied (its head is gone).
    */
   private async reviewed(held: HeldAnswer, control: AccessControl, question: AccessRequest, res: ServerResponse): Promise<void> {
+    if (held.judged) return held.settled();
     try {
       await control.review(question, held.response());
-    } catch (error) {
-      if (held.sent) {
-        res.destroy();
-        return;
-      }
-      throw error;
+    } catch {
+      res.destroy();
     }
-    held.release();
   }
 
   /** Tells the authorizers that judge answers of one they cannot change (an error, a hijacked connection that ended), as dockerd does. */
@@ -229,7 +225,9 @@ export class Dispatcher {
           { req, path, query, ...(upgrade ? { upgradeHead: upgrade.head } : {}) },
           trail,
         );
-      held = control?.reviewsAnswers && access?.question && !upgrade ? new HeldAnswer(res) : undefined;
+      const question = access?.question;
+      held =
+        control?.reviewsAnswers && question && !upgrade ? new HeldAnswer(res, (response) => control.review(question, response)) : undefined;
       await match.handler({ req, res, params: match.params, query, versionPrefix, upgrade, api: this.api, ...(access ? { access } : {}) });
       if (held && control && access?.question) await this.reviewed(held, control, access.question, res);
       else if (upgrade && control?.reviewsAnswers && access?.question) await this.told(control, access.question, res);

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { WireResponse } from '@swarm/plugin-sdk/access';
+import { sendError } from '../http/responses.js';
 
 /** dockerd's AuthZ plugins get answer bodies up to this size (moby's pkg/authorization maxBodySize). */
 const HELD_BODY_LIMIT = 1024 * 1024;
@@ -14,9 +15,11 @@ export function wireHeaders(res: ServerResponse): WireResponse['headers'] {
 /**
  * An answer held back until the authorizers that judge answers (Docker's `AuthZRes`) have seen
  * it, as dockerd's response modifier holds it: status, headers and body are kept until the
- * handler ends, then sent, or replaced by the denial. An answer that streams (it flushes its head
- * with no length, or grows past 1 MiB) goes out as it comes, and is judged without its body
- * after it ended, as dockerd judges a flushed one.
+ * handler ends the answer, then judged (`judge` throws a denial), then sent or replaced by the
+ * denial. The judging starts at `end()`, not when the handler returns, since a proxy's handler
+ * waits for its answer to go out. An answer that streams (it flushes its head with no length, or
+ * grows past 1 MiB) goes out as it comes, and is judged without its body after it ended, as
+ * dockerd judges a flushed one.
  */
 export class HeldAnswer {
   private status = 200;
@@ -30,7 +33,12 @@ export class HeldAnswer {
   /** Headers set before the handler ran (CORS): a denial keeps them. */
   private readonly before: OutgoingHttpHeaders;
 
-  constructor(private readonly res: ServerResponse) {
+  private settling: Promise<void> | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly judge: (response: WireResponse) => Promise<void>,
+  ) {
     this.before = res.getHeaders();
     this.original = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
     res.writeHead = ((status: number, ...rest: unknown[]) => {
@@ -65,6 +73,7 @@ export class HeldAnswer {
       const callback = rest.find((value) => typeof value === 'function');
       if (callback) this.endCallback = callback as () => void;
       this.ended = true;
+      this.settling = this.settle();
       return res;
     }) as ServerResponse['end'];
   }
@@ -87,11 +96,29 @@ export class HeldAnswer {
     };
   }
 
-  /** The handler ended its answer and it is still this. */
-  get complete(): boolean {
-    return !this.released && this.ended;
+  /** Judged whole at the handler's `end()`: sent, or replaced by the denial. */
+  private async settle(): Promise<void> {
+    try {
+      await this.judge(this.response());
+    } catch (error) {
+      this.discard();
+      sendError(this.res, error);
+      return;
+    }
+    this.release();
   }
 
+  /** Resolves once a held answer was judged and sent; at once for one that streamed. */
+  settled(): Promise<void> {
+    return this.settling ?? Promise.resolve();
+  }
+
+  /** It was judged whole (else it streamed, or the handler failed before ending it). */
+  get judged(): boolean {
+    return this.settling !== undefined;
+  }
+
+  /** Its head went out (it streamed, or it was judged and sent). */
   get sent(): boolean {
     return this.released;
   }
