@@ -253,7 +253,8 @@ async function sameAsNobody(args: (ref: string) => string[], theirs: string, nob
 async function sameListAsNobody(args: (ref: string) => string[], theirs: string, nobodys: string): Promise<Outcome> {
   const [a, b] = await Promise.all([as('alice', args(theirs)), as('alice', args(nobodys))]);
   return {
-    refused: a.code === 0 && a.stdout.trim() === '',
+    // An empty list, or the same refusal as for a name nobody has (`before=` a missing container).
+    refused: a.code !== 0 || a.stdout.trim() === '',
     leaks: compare(`docker ${args(theirs).join(' ')}`, cli(a), cli(b), [[theirs, nobodys]]),
     answer: gist(a),
   };

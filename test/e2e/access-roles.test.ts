@@ -684,7 +684,7 @@ describe("swarm's routes and the web view", () => {
     });
   });
 
-  it('the web view: the page and its status are views, its explain an action (edit)', async () => {
+  it('the web view: the page, its status and its explain (a read through the view) are views', async () => {
     const pages = await Promise.all(ROLES.map((role) => cluster.call(role as Person, 'GET', '/swarm/ui/')));
     const statuses = await Promise.all(ROLES.map((role) => cluster.call(role as Person, 'GET', '/swarm/ui/api/status')));
     const explains = await Promise.all(
@@ -699,7 +699,7 @@ describe("swarm's routes and the web view", () => {
         expect(pages[i]!.status, role).toBe(403);
         expect(JSON.parse(pages[i]!.text).message).toMatch(new RegExp(`^${escape(WHO[role])} may not swarm.web`));
       }
-      if (allowed(role, 'edit')) {
+      if (allowed(role, 'view')) {
         expect(explains[i]!.status, `${role}: ${explains[i]!.text}`).toBe(200);
       } else {
         expect(explains[i]!.status, role).toBe(403);

@@ -13,14 +13,14 @@ import type { CliResult } from './api-support.js';
 
 /*
  * The same engine authorization plugin (test/authz-plugin) in front of a real dockerd 20.10
- * (`--authorization-plugin`, engine 230) and, as a second instance, in front of a swarm manager
- * (`swarm manage --authorization-plugin`, over engine 231). The same docker CLI commands run
+ * (`--authorization-plugin`, engine 203) and, as a second instance, in front of a swarm manager
+ * (`swarm manage --authorization-plugin`, over engine 204). The same docker CLI commands run
  * against both; each plugin instance records what it was asked, and the two records must match
  * once normalised (IDs, hosts, API version prefix), as must the CLI's errors for a denial.
  *
  * Both sides find the plugin by the same name through a `.spec` file: dockerd in its own
  * /etc/docker/plugins (testbed engines bind-mount their own /etc/docker), the manager in the
- * host's. Engines 230-231 (127.0.0.231-232), manager port 27001; over TLS engines 232-233 and port 27002.
+ * host's. Engines 203-204 (127.0.0.204-205), manager port 27001; over TLS engines 205-206 and port 27002.
  */
 
 const run = promisify(execFile);
@@ -28,7 +28,7 @@ const NAME = 'swarm-e2e-authz';
 const HOST_SPEC = `/etc/docker/plugins/${NAME}.spec`;
 const MANAGER_PORT = 27001;
 const TLS_MANAGER_PORT = 27002;
-const SWARM_FIRST = 231;
+const SWARM_FIRST = 204;
 
 let dir: string;
 let enginePlugin: AuthzPlugin;
@@ -43,7 +43,7 @@ beforeAll(async () => {
   swarmPlugin = await startAuthzPlugin({ socketPath: join(dir, 'swarm-side.sock') });
   // the testbed engine first: it builds the busybox root filesystem the other engine imports
   backend = await startTestbed({ first: SWARM_FIRST, count: 1 });
-  engine = await startEngineWithAuthz(230, NAME, join(dir, 'engine-side.sock'));
+  engine = await startEngineWithAuthz(203, NAME, join(dir, 'engine-side.sock'));
   const rootfs = `${process.env.SWARM_TESTBED_DIR ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;
   await run('docker', ['-H', `unix://${engine.socket}`, 'import', rootfs, 'busybox:local']);
   mkdirSync('/etc/docker/plugins', { recursive: true });
@@ -290,7 +290,7 @@ describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
     }
   });
 
-  describe('over TLS (engines 232-233, port 27002)', () => {
+  describe('over TLS (engines 205-206, port 27002)', () => {
     let certs: string;
     let tlsEngine: AuthzEngine | undefined;
     let tlsBackend: Testbed | undefined;
@@ -315,14 +315,14 @@ describe('the same AuthZ plugin in front of dockerd 20.10 and of swarm', () => {
           {
             name: 'server',
             subject: '/CN=127.0.0.1',
-            ips: ['127.0.0.1', '127.0.0.233', '127.0.0.234'],
+            ips: ['127.0.0.1', '127.0.0.206', '127.0.0.207'],
             usage: ['serverAuth', 'clientAuth'],
           },
           { name: 'alice', subject: '/CN=alice/O=dev', usage: ['clientAuth'] },
         ],
       });
-      tlsBackend = await startTestbed({ first: 233, count: 1, tlsDir: certs });
-      tlsEngine = await startEngineWithAuthz(232, NAME, join(dir, 'engine-side.sock'), { tlsDir: certs });
+      tlsBackend = await startTestbed({ first: 206, count: 1, tlsDir: certs });
+      tlsEngine = await startEngineWithAuthz(205, NAME, join(dir, 'engine-side.sock'), { tlsDir: certs });
       const rootfs = `${process.env.SWARM_TESTBED_DIR ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;
       await run('docker', ['-H', `unix://${tlsEngine.socket}`, 'import', rootfs, 'busybox:local']);
       const serverFlags = [

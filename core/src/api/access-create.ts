@@ -72,20 +72,6 @@ export function checkReferences(ctx: RequestContext, config: ContainerConfig): v
   }
 }
 
-/** The named volumes a config mounts (`-v name:/path`, `--mount type=volume,source=name`). */
-function namedVolumes(config: ContainerConfig): string[] {
-  const host = config.HostConfig ?? {};
-  const names: string[] = [];
-  for (const bind of (host.Binds as string[] | undefined) ?? []) {
-    const source = bind.split(':')[0] ?? '';
-    if (source !== '' && !source.startsWith('/')) names.push(source);
-  }
-  for (const mount of (host.Mounts as Array<{ Type?: string; Source?: string }> | undefined) ?? []) {
-    if ((mount.Type ?? 'volume') === 'volume' && mount.Source) names.push(mount.Source);
-  }
-  return names;
-}
-
 /**
  * A volume name another team holds is refused as taken, as a container name is: mounting it, or
  * "creating" it (an engine answers a create of a name it holds with that volume), would hand over
@@ -99,6 +85,64 @@ export function refuseHeldVolume(ctx: RequestContext, name: string): void {
   const base = name.slice(name.lastIndexOf('/') + 1);
   const held = volumes.list().filter((volume) => volume.name === base);
   if (held.length > 0 && !held.some((volume) => access.sees(volumeObject(volume)))) throw CoreErrors.volumeNameTaken({ name });
+}
+
+interface NewVolume {
+  readonly name: string;
+  readonly driver?: string;
+  readonly options?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** The volumes a config names, with what `--mount` says of how to make them. */
+function volumesToMake(config: ContainerConfig): NewVolume[] {
+  const host = config.HostConfig ?? {};
+  const made: NewVolume[] = [];
+  for (const bind of (host.Binds as string[] | undefined) ?? []) {
+    const source = bind.split(':')[0] ?? '';
+    if (source !== '' && !source.startsWith('/')) made.push({ name: source });
+  }
+  type VolumeMount = {
+    Type?: string;
+    Source?: string;
+    VolumeOptions?: { Labels?: Record<string, string>; DriverConfig?: { Name?: string; Options?: Record<string, string> } };
+  };
+  for (const mount of (host.Mounts as VolumeMount[] | undefined) ?? []) {
+    if ((mount.Type ?? 'volume') !== 'volume' || !mount.Source) continue;
+    const driver = mount.VolumeOptions?.DriverConfig;
+    made.push({
+      name: mount.Source,
+      ...(driver?.Name ? { driver: driver.Name } : {}),
+      ...(driver?.Options ? { options: driver.Options } : {}),
+      ...(mount.VolumeOptions?.Labels ? { labels: mount.VolumeOptions.Labels } : {}),
+    });
+  }
+  return made;
+}
+
+/**
+ * Named volumes a create would make (`-v data:/x` of a name nobody holds) are made here first,
+ * with the caller's ownership labels and what `--mount` says of them, as `docker volume create`
+ * would make them: the engine would make them without labels, and they would belong to nobody
+ * the caller's scope covers. After admission, which judged the mounts' options.
+ */
+async function ownNewVolumes(ctx: RequestContext, config: ContainerConfig): Promise<void> {
+  const volumes = ctx.api.cluster.capabilities?.volumes;
+  const management = ctx.api.cluster.capabilities?.volumeManagement;
+  if (!volumes || !management) return;
+  const fallbackDriver =
+    typeof config.HostConfig?.VolumeDriver === 'string' && config.HostConfig.VolumeDriver !== '' ? config.HostConfig.VolumeDriver : 'local';
+  const seen = new Set<string>();
+  for (const volume of volumesToMake(config)) {
+    if (seen.has(volume.name) || volumes.list().some((held) => held.name === volume.name)) continue;
+    seen.add(volume.name);
+    await management.create({
+      Name: volume.name,
+      Driver: volume.driver ?? fallbackDriver,
+      ...(volume.options ? { DriverOpts: { ...volume.options } } : {}),
+      Labels: ownershipLabels(ctx, volume.labels) ?? {},
+    });
+  }
 }
 
 /** Adds the authorizers' node constraints to a create's placement. */
@@ -119,9 +163,10 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return config;
   checkReferences(ctx, config);
-  for (const name of namedVolumes(config)) refuseHeldVolume(ctx, name);
+  for (const volume of volumesToMake(config)) refuseHeldVolume(ctx, volume.name);
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
   const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
+  await ownNewVolumes(ctx, admitted);
   return withPlacement(ctx, access.scoped ? scopeAffinities(admitted, ctx.api.cluster.nodes(), access) : admitted);
 }
 

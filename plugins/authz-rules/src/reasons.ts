@@ -85,6 +85,6 @@ export const Reasons = {
     return `${headline(caller, action, undefined)}: the new ${created.kind} ${belongs}, and ${have(bindings, caller)}, which do not reach it; bind role ${need.role} for that team or on their own objects`;
   },
   labelsSet(caller: Caller, action: string, labels: readonly string[]): string {
-    return `${headline(caller, action, undefined)}: label ${labels.join(' and ')} is written by the manager, and only the admin role may set it; remove ${labels.length > 1 ? 'them' : 'it'} from the request`;
+    return `${headline(caller, action, undefined)}: ${labels.length > 1 ? 'labels' : 'label'} ${labels.join(' and ')} ${labels.length > 1 ? 'are' : 'is'} written by the manager, and only the admin role may set ${labels.length > 1 ? 'them' : 'it'}; remove ${labels.length > 1 ? 'them' : 'it'} from the request`;
   },
 } as const;

@@ -57,6 +57,8 @@ const VIEW = [
   'system.auth',
   'swarm.explain',
   'swarm.web',
+  // A web extension's POST reads the manager through its read-only view (the web view's explain).
+  'swarm.web.action',
 ] as const;
 
 const VIEW_ALL = ['swarm.metrics'] as const;
@@ -100,11 +102,13 @@ const EDIT = [
   'network.disconnect',
   'volume.create',
   'volume.remove',
-  'swarm.web.action',
+  // Images are everyone's, as shared as nodes: removing one a team built or pulled is theirs to do;
+  // the engine refuses to remove an image a running container uses.
+  'image.remove',
 ] as const;
 
-// Prunes remove objects of every owner; an image is shared by every team that runs it.
-const EDIT_ALL = ['container.prune', 'image.remove', 'image.prune', 'network.prune', 'volume.prune'] as const;
+// Prunes remove objects of every owner.
+const EDIT_ALL = ['container.prune', 'image.prune', 'network.prune', 'volume.prune'] as const;
 
 function rows(role: Role, reach: Reach, actions: readonly string[]): [string, ActionNeed][] {
   return actions.map((action) => [action, { role, reach }]);

@@ -125,7 +125,7 @@ describe("rules authorizer: the manager's labels", () => {
   it('reads the old list form of Labels, and lets other labels through', () => {
     expect(
       refusal(decide(amy, 'volume.create', undefined, { Name: 'v', Labels: [`${TEAM_LABEL}=team-b`, `${OWNER_LABEL}=x`] })).reason,
-    ).toContain('label com.docker.swarm.owner and com.docker.swarm.team is written');
+    ).toContain('labels com.docker.swarm.owner and com.docker.swarm.team are written');
     expect(allowed(amy, 'container.create', undefined, { Image: 'busybox', Labels: { 'com.docker.swarm.ownerish': 'x' } })).toBe(true);
     expect(allowed(amy, 'container.create', undefined, 'not json')).toBe(true);
   });
@@ -187,11 +187,12 @@ describe('rules authorizer: shared objects', () => {
   const busybox = ownedObject('image', 'busybox:latest');
   const bridge = ownedObject('network', 'node1/bridge');
 
-  it('lets every bound caller read images by default, and keeps removing them to scope all', () => {
+  it('lets every bound caller read images by default, and editors remove them', () => {
     expect(allowed(amy, 'image.inspect', busybox)).toBe(true);
     expect(allowed(amy, 'image.tag', busybox)).toBe(true);
     expect(allowed(amy, 'image.pull')).toBe(true);
-    expect(allowed(amy, 'image.remove', busybox)).toBe(false);
+    expect(allowed(amy, 'image.remove', busybox)).toBe(true);
+    expect(allowed(olga, 'image.remove', busybox)).toBe(false);
     expect(allowed(nobody, 'image.inspect', busybox)).toBe(false);
     expect(authz.visibility!(amy).sees(busybox)).toBe(true);
     expect(authz.visibility!(nobody).sees(busybox)).toBe(false);

@@ -2,7 +2,7 @@ import type { Container } from '@swarm/plugin-sdk';
 import type { ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { queryFlag, type RequestContext } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
-import { healthyNodes, nodeEngine } from '../lookups.js';
+import { findContainer, healthyNodes, nodeEngine } from '../lookups.js';
 import { sendJsonArray } from '../../http/responses.js';
 import { CoreErrors } from '../../errors.js';
 import { containerObject } from '../../access/access-objects.js';
@@ -50,9 +50,8 @@ function checkValues(filters: DockerFilters, key: string, allowed: readonly stri
 function createdBound(ctx: RequestContext, filters: DockerFilters, key: 'before' | 'since'): number | undefined {
   const ref = filters.get(key)?.[0] ?? ctx.query.get(key);
   if (!ref) return undefined;
-  const container = ctx.api.cluster.container(ref);
-  if (!container) throw CoreErrors.noSuchContainer({ name: ref });
-  return container.summary.Created;
+  // findContainer looks among what the caller may see: another team's is missing here too.
+  return findContainer(ctx, ref).summary.Created;
 }
 
 function stateOf(container: Container): string {

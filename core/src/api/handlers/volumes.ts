@@ -1,5 +1,5 @@
 import type { VolumeCreateRequest, VolumeSummary } from '@swarm/plugin-sdk/docker';
-import { queryFlag, queryString, type RouteHandler } from '../context.js';
+import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { readJsonObject } from '../body.js';
 import { checkBody } from '../validation/check-body.js';
 import { volumeCreateBody } from '../validation/engine-bodies.js';
@@ -9,6 +9,7 @@ import { forwardToEngine } from '../../forwarding/index.js';
 import { findVolume, nodeEngine } from '../lookups.js';
 import { sendJson, sendNoContent } from '../../http/responses.js';
 import { volumeObject } from '../../access/access-objects.js';
+import { CoreErrors } from '../../errors.js';
 import { admitVolume, ownershipLabels, refuseHeldVolume } from '../access-create.js';
 import type { Volume } from '@swarm/plugin-sdk';
 
@@ -52,6 +53,20 @@ export const createVolume: RouteHandler = async (ctx) => {
   sendJson(ctx.res, 201, volume.summary);
 };
 
+/** The copies of `name` (or of `node/name`) the caller may see; Docker's 404 when there are none. */
+function visibleCopies(ctx: RequestContext, name: string): Volume[] {
+  const access = ctx.access;
+  const slash = name.lastIndexOf('/');
+  const [node, base] = slash < 0 ? [undefined, name] : [name.slice(0, slash), name.slice(slash + 1)];
+  const copies = capability(ctx.api.cluster, 'volumes', 'volume lookup')
+    .list()
+    .filter(
+      (volume) => volume.name === base && (node === undefined || volume.node.name === node) && access?.sees(volumeObject(volume)) !== false,
+    );
+  if (copies.length === 0) throw CoreErrors.noSuchVolume({ name });
+  return copies;
+}
+
 function scopedVolumeName(volume: Volume): string {
   return volume.driver === 'local' ? `${volume.node.name}/${volume.name}` : volume.name;
 }
@@ -63,9 +78,13 @@ function scopedVolumeName(volume: Volume): string {
 export const volumeOperation: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
   if (ctx.req.method === 'DELETE') {
-    // A scoped caller removes the copy they may see, never another team's copy of the same name.
-    const target = ctx.access?.scoped ? scopedVolumeName(findVolume(ctx, name)) : name;
-    await capability(ctx.api.cluster, 'volumeManagement', 'volume removal').remove(target, queryFlag(ctx.query, 'force'));
+    const management = capability(ctx.api.cluster, 'volumeManagement', 'volume removal');
+    const force = queryFlag(ctx.query, 'force');
+    const access = ctx.access;
+    if (!access?.scoped) await management.remove(name, force);
+    // A scoped caller removes the copies they may see (a volume made through the manager has one
+    // on every node), never another team's copy of the same name.
+    else for (const copy of visibleCopies(ctx, name)) await management.remove(scopedVolumeName(copy), force);
     return sendNoContent(ctx.res);
   }
   const volume = findVolume(ctx, name);
