@@ -178,6 +178,7 @@ describe('the Engine API body checks (go-types.ts) answer as the zod schemas the
     expect(names.sort()).toEqual([
       'authBody',
       'containerCreateBody',
+      'containerUpdateBody',
       'execCreateBody',
       'networkAttachBody',
       'networkCreateBody',

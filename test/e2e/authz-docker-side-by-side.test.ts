@@ -151,6 +151,9 @@ async function both(args: string[], hosts?: { engine: string; swarm: string }): 
   swarmPlugin.clear();
   const engineResult = await cli(hosts?.engine ?? engine!.host, args);
   const swarmResult = await cli(hosts?.swarm ?? manager!.host, args);
+  // A hijacked connection's AuthZRes follows its end, which may come just after the CLI exits: on
+  // either side, calls are read once no new one came for a moment.
+  await Promise.all([settledCalls(enginePlugin), settledCalls(swarmPlugin)]);
   const [engineCalls, swarmCalls] = [enginePlugin.authzCalls(), swarmPlugin.authzCalls()];
   return {
     engine: engineResult,
@@ -160,6 +163,14 @@ async function both(args: string[], hosts?: { engine: string; swarm: string }): 
     engineCalls,
     swarmCalls,
   };
+}
+
+async function settledCalls(plugin: { authzCalls(): unknown[] }): Promise<void> {
+  let count = -1;
+  for (let round = 0; round < 20 && count !== plugin.authzCalls().length; round++) {
+    count = plugin.authzCalls().length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
 }
 
 /** /info as the docker CLI reads it (classic's SystemStatus rows included), for startManager's readiness wait. */

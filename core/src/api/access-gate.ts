@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Container, Network, Volume } from '@swarm/plugin-sdk';
 import type { AccessObject, AccessRequest, Caller, Visibility, WireRequest } from '@swarm/plugin-sdk/access';
 import type { AccessControl } from '../access/access-control.js';
@@ -55,6 +56,50 @@ async function readBodyForAccess(req: IncomingMessage, whole: boolean, limit: nu
   const raw = Buffer.concat(chunks);
   keepBody(req, raw);
   return { raw, ...(wireSized ? { wire: raw } : {}) };
+}
+
+const HEAD_WAIT_MS = 5_000;
+
+/**
+ * An upgraded request's first bytes with its small JSON body whole (an exec start's
+ * `{"Detach":false,"Tty":false}` may come a packet after the head): read from the socket, which is
+ * paused again at once so nothing is lost before the handler joins it to the engine. dockerd
+ * reads that body before it hijacks the connection; so must access control, to show it to
+ * authorizers.
+ */
+export async function headWithBody(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<Buffer> {
+  if (!isJsonType(req.headers['content-type'])) return head;
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (!Number.isFinite(declared) || declared <= 0 || declared >= WIRE_BODY_LIMIT || head.length >= declared) return head;
+  const chunks = [head];
+  let size = head.length;
+  while (size < declared) {
+    const chunk = await nextChunk(socket);
+    if (!chunk) break;
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks);
+}
+
+function nextChunk(socket: Duplex): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const done = (chunk: Buffer | undefined) => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      resolve(chunk);
+    };
+    const onData = (chunk: Buffer) => {
+      socket.pause();
+      done(chunk);
+    };
+    const onClose = () => done(undefined);
+    const timer = setTimeout(() => done(undefined), HEAD_WAIT_MS);
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.resume();
+  });
 }
 
 /** The JSON body that arrived with an upgraded request's head, when all of it did. */

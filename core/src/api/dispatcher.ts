@@ -7,7 +7,7 @@ import { splitVersion, type ApiRouter } from './router.js';
 import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
 import { parseQuery, readRequestTarget } from './request-path.js';
 import { CoreErrors } from '../errors.js';
-import { checkAccess, identifyCaller, vouchForCaller, type AccessTrail } from './access-gate.js';
+import { checkAccess, headWithBody, identifyCaller, vouchForCaller, type AccessTrail } from './access-gate.js';
 import { auditRecord } from './audit-entry.js';
 import type { RequestAccess } from '../access/request-access.js';
 import type { AccessControl } from '../access/access-control.js';
@@ -173,7 +173,8 @@ export class Dispatcher {
     }
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, upgrade: RequestContext['upgrade']): Promise<void> {
+  private async serve(req: IncomingMessage, res: ServerResponse, upgradeAsked: RequestContext['upgrade']): Promise<void> {
+    let upgrade = upgradeAsked;
     if (this.draining) res.shouldKeepAlive = false;
     const started = process.hrtime.bigint();
     const startedAt = Date.now();
@@ -217,6 +218,7 @@ export class Dispatcher {
       if (!match) throw CoreErrors.pageNotFound();
       route = match.route;
       const query = parseQuery(target.rawQuery);
+      if (upgrade && control?.enforcing) upgrade = { socket: upgrade.socket, head: await headWithBody(req, upgrade.socket, upgrade.head) };
       if (control && trail.caller)
         access = await checkAccess(
           this.api,
