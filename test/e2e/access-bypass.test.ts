@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docker, type CliResult } from './api-support.js';
-import { startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
 
 /*
  * Issue #33's bypass suite: alice (team a) tries every way there is to reach bob's (team b)
@@ -45,16 +45,7 @@ interface Row {
 const tally: Row[] = [];
 
 function certArgs(person: Person): string[] {
-  const dir = cluster.dir;
-  return [
-    '--tlsverify',
-    '--tlscacert',
-    join(dir, 'ca.pem'),
-    '--tlscert',
-    join(dir, `${person}-cert.pem`),
-    '--tlskey',
-    join(dir, `${person}-key.pem`),
-  ];
+  return certFlags(cluster.dir, person);
 }
 
 /** The docker CLI as alice (or someone else), with `DOCKER_CONFIG` when headers are to be sent. */

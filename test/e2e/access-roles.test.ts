@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { docker, type CliResult } from './api-support.js';
-import { accessConfig, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { accessConfig, startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
 
 /*
  * The role matrix of issue #33 with the real docker CLI: every command family, for each kind of
@@ -85,16 +85,7 @@ function refusal(role: Role, actions: readonly string[]): RegExp {
 }
 
 function certArgs(person: Person): string[] {
-  const dir = cluster.dir;
-  return [
-    '--tlsverify',
-    '--tlscacert',
-    join(dir, 'ca.pem'),
-    '--tlscert',
-    join(dir, `${person}-cert.pem`),
-    '--tlskey',
-    join(dir, `${person}-key.pem`),
-  ];
+  return certFlags(cluster.dir, person);
 }
 
 /** The docker CLI as a person, killed after `timeoutMs` (for commands that follow a stream: attach). */

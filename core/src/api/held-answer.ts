@@ -123,15 +123,21 @@ export class HeldAnswer {
     return this.released;
   }
 
-  /** Sends what was held and lets the rest through. */
-  release(): void {
-    if (this.released) return;
+  /** The response with its own methods again. */
+  private giveBack(): ServerResponse {
     this.released = true;
     const { res, original } = this;
     res.writeHead = original.writeHead;
     res.write = original.write;
     res.end = original.end;
     res.flushHeaders = original.flushHeaders;
+    return res;
+  }
+
+  /** Sends what was held and lets the rest through. */
+  release(): void {
+    if (this.released) return;
+    const res = this.giveBack();
     if (!res.headersSent) {
       if (this.statusMessage !== undefined) res.writeHead(this.status, this.statusMessage);
       else res.writeHead(this.status);
@@ -143,12 +149,7 @@ export class HeldAnswer {
   /** Drops what was held (the answer is replaced by a denial) and gives the response back. */
   discard(): void {
     if (this.released) return;
-    this.released = true;
-    const { res, original } = this;
-    res.writeHead = original.writeHead;
-    res.write = original.write;
-    res.end = original.end;
-    res.flushHeaders = original.flushHeaders;
+    const res = this.giveBack();
     this.chunks.length = 0;
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     for (const [name, value] of Object.entries(this.before)) if (value !== undefined) res.setHeader(name, value);
