@@ -115,22 +115,22 @@ export function managerTlsArgs(dir: string): string[] {
   ];
 }
 
+/** The docker CLI's TLS flags for a person's certificate. */
+export function certArgs(dir: string, person: Person): string[] {
+  return [
+    '--tlsverify',
+    '--tlscacert',
+    join(dir, 'ca.pem'),
+    '--tlscert',
+    join(dir, `${person}-cert.pem`),
+    '--tlskey',
+    join(dir, `${person}-key.pem`),
+  ];
+}
+
 /** The docker CLI against `host` with a person's certificate. */
 export function dockerAs(dir: string, host: string, person: Person, args: string[], options?: { input?: string }): Promise<CliResult> {
-  return docker(
-    host,
-    [
-      '--tlsverify',
-      '--tlscacert',
-      join(dir, 'ca.pem'),
-      '--tlscert',
-      join(dir, `${person}-cert.pem`),
-      '--tlskey',
-      join(dir, `${person}-key.pem`),
-      ...args,
-    ],
-    options,
-  );
+  return docker(host, [...certArgs(dir, person), ...args], options);
 }
 
 export function httpsCall(
