@@ -57,6 +57,8 @@ export class RotatingFile implements LineSink {
   private readonly naming: ReturnType<typeof backupNaming>;
   /** A failed write may have left part of a line that could not be cut off: start the next on a new line. */
   private torn = false;
+  /** When the newest backup was made (ms): the next is never stamped before it. */
+  private lastRotation = 0;
 
   constructor(
     private readonly path: string,
@@ -152,12 +154,15 @@ export class RotatingFile implements LineSink {
   private async rotate(): Promise<unknown> {
     const { dir, name } = this.naming;
     try {
-      let date = new Date();
-      // Two rotations in one millisecond (a tiny limit, a burst): the later takes the next free name.
+      // Backups must sort in the order they were made, as the oldest are removed by name: a later
+      // rotation never takes an earlier time than the one before (a wall clock set back), and two
+      // in one millisecond (a tiny limit, a burst) take the next free name.
+      let date = new Date(Math.max(Date.now(), this.lastRotation + 1));
       const taken = new Set(await readdir(dir));
       while (taken.has(name(backupStamp(date)))) date = new Date(date.getTime() + 1);
       await this.close();
       await rename(this.path, join(dir, name(backupStamp(date))));
+      this.lastRotation = date.getTime();
       await this.open();
       await this.removeOldBackups();
       return undefined;
