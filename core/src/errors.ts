@@ -528,11 +528,6 @@ export const CoreErrors = {
     code: ErrorCodes.PERMISSION_DENIED,
     message: (p: { policy: string; field: string; detail: string }) => `admission policy "${p.policy}" forbids ${p.field}${p.detail}`,
   }),
-  ownershipLabelsForbidden: defineError('core.access.ownership-labels', {
-    code: ErrorCodes.PERMISSION_DENIED,
-    message: (p: { label: string }) =>
-      `label ${p.label} is written by the manager: remove it from the request (only a caller an authorizer lets set it, such as an admin, may)`,
-  }),
   /** The scheduler's refusal of a placement that access control limited, with the rules named; its code kept. */
   placementLimitedByAccess: defineError('core.access.placement-limited', {
     code: (p: { code: ErrorCode; refusal: string; rules: string }) => p.code,
@@ -547,11 +542,6 @@ export const CoreErrors = {
     code: ErrorCodes.PLUGIN_FAILED,
     httpStatus: 500,
     message: (p: { kind: string; name: string; reason: string }) => `${p.kind} "${p.name}" failed: ${p.reason}`,
-  }),
-  accessEntryUnknown: defineError('core.access.unknown-entry', {
-    code: ErrorCodes.CONFIG_INVALID,
-    message: (p: { keyPath: string; kind: string; name: string; known: string }) =>
-      `${p.keyPath}: no ${p.kind} "${p.name}" is installed (installed: ${p.known || 'none'})`,
   }),
   accessOptionsInvalid: defineError('core.access.options', {
     code: ErrorCodes.CONFIG_INVALID,

@@ -1,9 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:https';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from './api-support.js';
-import { startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { RawJson, httpsCall, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
 
 /*
  * Issue #33's admission cases for each PodSecurity level, with the real docker CLI: baseline (the
@@ -307,28 +305,7 @@ function rawCreate(
   body: string,
   path = `/v1.41/containers/create?name=${name}`,
 ): Promise<{ status: number; text: string }> {
-  const file = (f: string) => readFileSync(join(cluster.dir, f));
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: PORT,
-        method: 'POST',
-        path,
-        ca: file('ca.pem'),
-        cert: file(`${person}-cert.pem`),
-        key: file(`${person}-key.pem`),
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return httpsCall(cluster.dir, PORT, person, 'POST', path, new RawJson(body));
 }
 
 // dockerd decodes JSON with Go's encoding/json: object keys match struct fields whatever their case,

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docker, type CliResult } from './api-support.js';
-import { startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
+import { RawJson, httpsCall, startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
 
 /*
  * Issue #33's bypass suite: alice (team a) tries every way there is to reach bob's (team b)
@@ -831,28 +831,7 @@ describe('forged owner and team labels', () => {
 
 /** A request with a body written by hand (JSON that dockerd reads differently from JSON.parse). */
 function rawCall(person: Person, method: string, path: string, body: string): Promise<{ status: number; text: string }> {
-  const file = (name: string) => readFileSync(join(cluster.dir, name));
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: PORT,
-        method,
-        path,
-        ca: file('ca.pem'),
-        cert: file(`${person}-cert.pem`),
-        key: file(`${person}-key.pem`),
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return httpsCall(cluster.dir, PORT, person, method, path, new RawJson(body));
 }
 
 // dockerd's Go decoder matches keys to fields whatever their case, in the order they come: a

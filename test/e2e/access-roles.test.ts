@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { docker, type CliResult } from './api-support.js';
-import { accessConfig, startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
+import { accessConfig, httpsCall, startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
 
 /*
  * The role matrix of issue #33 with the real docker CLI: every command family, for each kind of
@@ -313,30 +312,7 @@ function cellTargets(): Array<{ family: Family; role: Role; name: string }> {
 }
 
 function tokenCall(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; text: string }> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: TOKEN_PORT,
-        method,
-        path,
-        ca: readFileSync(join(cluster.dir, 'ca.pem')),
-        headers: {
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}),
-        },
-        timeout: 15_000,
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return httpsCall(cluster.dir, TOKEN_PORT, undefined, method, path, body, token ? { Authorization: `Bearer ${token}` } : {});
 }
 
 /** The docker CLI on the token listener: no client certificate, the token from `~/.docker/config.json`'s HttpHeaders. */

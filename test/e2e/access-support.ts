@@ -133,6 +133,11 @@ export function dockerAs(dir: string, host: string, person: Person, args: string
   return docker(host, [...certArgs(dir, person), ...args], options);
 }
 
+/** A body sent as written (JSON that dockerd reads differently from JSON.parse), not stringified. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export function httpsCall(
   dir: string,
   port: number,
@@ -143,7 +148,7 @@ export function httpsCall(
   headers: Record<string, string> = {},
 ): Promise<{ status: number; text: string }> {
   const file = (name: string) => readFileSync(join(dir, name));
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const payload = body === undefined ? undefined : Buffer.from(body instanceof RawJson ? body.text : JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = request(
       {

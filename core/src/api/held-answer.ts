@@ -118,11 +118,6 @@ export class HeldAnswer {
     return this.settling !== undefined;
   }
 
-  /** Its head went out (it streamed, or it was judged and sent). */
-  get sent(): boolean {
-    return this.released;
-  }
-
   /** The response with its own methods again. */
   private giveBack(): ServerResponse {
     this.released = true;
