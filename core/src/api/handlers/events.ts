@@ -1,7 +1,7 @@
 import type { ClusterEvent } from '@swarm/plugin-sdk';
 import type { RequestContext } from '../context.js';
-import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { eventTimeNano } from '../event-history.js';
+import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { CoreErrors } from '../../errors.js';
 import { seesEvent } from '../scoped-views.js';
 
@@ -51,6 +51,7 @@ function matchesTypedFilter(filters: DockerFilters, key: string, event: ClusterE
 }
 
 export function eventMatches(filters: DockerFilters, event: ClusterEvent): boolean {
+  if (filters.size === 0) return true;
   const attrs = attributes(event);
   const type = event.Type ?? 'container';
   if (!matchesAny(filters, 'type', [type])) return false;
@@ -97,6 +98,24 @@ export function presentEvent(event: ClusterEvent): ClusterEvent {
   return { ...event, Actor: { ...actor, Attributes: attributes } };
 }
 
+/**
+ * Each event's line as `docker events` receives it, made once: a `--since` replay sends thousands
+ * of kept events to every such client, and live streams send each event to every listener.
+ * Keyed by the event, so a line lives as long as the history keeps its event.
+ */
+const lines = new WeakMap<ClusterEvent, string>();
+function lineOf(event: ClusterEvent): string {
+  let line = lines.get(event);
+  if (line === undefined) {
+    line = `${JSON.stringify(presentEvent(event))}\n`;
+    lines.set(event, line);
+  }
+  return line;
+}
+
+/** Replayed lines go out in writes of about this size: one write per event made most of a replay's cost. */
+const REPLAY_WRITE_BYTES = 64 * 1024;
+
 /** GET /events: history since `since`, then live events until `until` (when given). */
 export async function getEvents(ctx: RequestContext): Promise<void> {
   const since = parseEventTime(ctx.query.get('since'), 'since');
@@ -105,23 +124,32 @@ export async function getEvents(ctx: RequestContext): Promise<void> {
   checkFilterKeys(filters, EVENT_FILTERS);
   const { res } = ctx;
   const nowNano = BigInt(Date.now()) * 1_000_000n;
-  const inWindow = (event: ClusterEvent) => {
-    const time = eventTimeNano(event);
-    return (since === undefined || time >= since) && (until === undefined || time <= until);
-  };
   const access = ctx.access;
   const sees = access?.scoped ? (event: ClusterEvent) => seesEvent(ctx.api, access, event) : () => true;
-  const write = (event: ClusterEvent) => {
-    if (inWindow(event) && eventMatches(filters, event) && sees(event)) res.write(`${JSON.stringify(presentEvent(event))}\n`);
-  };
+  const wanted = (event: ClusterEvent) => eventMatches(filters, event) && sees(event);
 
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.flushHeaders();
-  if (since !== undefined) for (const event of ctx.api.events.past()) write(event);
+  if (since !== undefined) {
+    let pending = '';
+    ctx.api.events.replay(since, until, (event) => {
+      if (!wanted(event)) return;
+      pending += lineOf(event);
+      if (pending.length < REPLAY_WRITE_BYTES) return;
+      res.write(pending);
+      pending = '';
+    });
+    if (pending !== '') res.write(pending);
+  }
   if (until !== undefined && until <= nowNano) {
     res.end();
     return;
   }
+  const write = (event: ClusterEvent) => {
+    const time = since === undefined && until === undefined ? 0n : eventTimeNano(event);
+    if ((since !== undefined && time < since) || (until !== undefined && time > until)) return;
+    if (wanted(event)) res.write(lineOf(event));
+  };
   await new Promise<void>((resolve) => {
     const stop = ctx.api.events.listen(write);
     let timer: NodeJS.Timeout | undefined;
