@@ -8,6 +8,7 @@
  *
  *   npm run soak                      (60 minutes)
  *   npm run soak -- --minutes 3       (the short variant: gross leaks only, see results/soak.md)
+ *   npm run soak -- --cpu-profile     (also writes manager A's V8 CPU profile over the load)
  *
  * Ports: --port-base P (default 26330) and the next 5: etcd P, P+1; managers P+2, P+3; their
  * inspectors P+4, P+5. Engines listen on free ports of 127.0.0.1.
@@ -45,12 +46,13 @@ const { values } = parseArgs({
     loops: { type: 'string', default: '64' },
     'port-base': { type: 'string', default: '26330' },
     out: { type: 'string' },
+    'cpu-profile': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
   console.log(
-    `npm run soak -- [--minutes 60] [--engines 200] [--containers 5 per engine] [--rate 300 calls/s] [--loops 64] [--port-base 26330] [--out DIR]`,
+    `npm run soak -- [--minutes 60] [--engines 200] [--containers 5 per engine] [--rate 300 calls/s] [--loops 64] [--port-base 26330] [--out DIR] [--cpu-profile]`,
   );
   process.exit(0);
 }
@@ -105,6 +107,7 @@ try {
   const startedAt = Date.now();
   const endAt = startedAt + minutes * 60_000;
   await inspector.resetTotal();
+  if (values['cpu-profile']) await inspector.startProfile();
   const idle = new IdleBaseline();
   const sampler = new Sampler({ a, b, inspector, startedAt, intervalMs: 10_000 });
   sampler.start();
@@ -132,6 +135,10 @@ try {
   await sampler.sample();
   sampler.stop();
   const loopTotal = await inspector.loopDelayTotal().catch(() => undefined);
+  if (values['cpu-profile']) {
+    writeFileSync(`${stem}-a.cpuprofile`, JSON.stringify(await inspector.stopProfile()));
+    log(`A's CPU profile: ${stem}-a.cpuprofile`);
+  }
   const loopIdle = await idle.stop();
   inspector.close();
   const loadAtEnd = loadNow();
