@@ -7,16 +7,20 @@ export type EventListener = (event: ClusterEvent) => void;
  * can replay what happened before the client connected.
  */
 export class EventHistory {
-  private readonly buffer: ClusterEvent[] = [];
+  /** A ring: once full, each new event takes the oldest one's place, so the history never holds more than `capacity`. */
+  private readonly events: ClusterEvent[] = [];
   /** Each kept event's time, computed once: a `--since` replay compares every kept event's. */
   private readonly times: bigint[] = [];
   /**
-   * The latest time among the events up to each index. Engines' events arrive merged, not sorted
-   * by time, so `times` cannot be searched; this can (it never decreases), and every event before
-   * the first index where it reaches `since` is older than `since`. After a trim it still bounds
-   * the kept events' times from above, which is all the search needs.
+   * The latest time among the events up to each one, oldest first. Engines' events arrive merged,
+   * not sorted by time, so `times` cannot be searched; this can (it never decreases from the oldest
+   * kept event to the newest), and every event before the first one where it reaches `since` is
+   * older than `since`. Overwritten events only ever made it larger, so it still bounds every kept
+   * event's time from above, which is all the search needs.
    */
   private readonly latest: bigint[] = [];
+  /** Where the oldest kept event is, once the ring is full. */
+  private oldest = 0;
   private readonly listeners = new Set<EventListener>();
   private readonly unsubscribe: () => void;
 
@@ -29,42 +33,44 @@ export class EventHistory {
 
   private record(event: ClusterEvent): void {
     const time = eventTimeNano(event);
-    const previous = this.latest.at(-1);
-    this.buffer.push(event);
-    this.times.push(time);
-    this.latest.push(previous !== undefined && previous > time ? previous : time);
-    // trimmed once it holds twice the history, not at every event: each trim moves the whole array
-    if (this.buffer.length >= 2 * this.capacity) {
-      const drop = this.buffer.length - this.capacity;
-      this.buffer.splice(0, drop);
-      this.times.splice(0, drop);
-      this.latest.splice(0, drop);
+    const count = this.events.length;
+    const previous = count === 0 ? undefined : this.latest[this.slot(count - 1)]!;
+    const latest = previous !== undefined && previous > time ? previous : time;
+    if (count < this.capacity) {
+      this.events.push(event);
+      this.times.push(time);
+      this.latest.push(latest);
+    } else {
+      this.events[this.oldest] = event;
+      this.times[this.oldest] = time;
+      this.latest[this.oldest] = latest;
+      this.oldest = (this.oldest + 1) % this.capacity;
     }
     for (const listener of this.listeners) listener(event);
   }
 
-  /** The last `capacity` events, oldest first. */
-  past(): readonly ClusterEvent[] {
-    return this.buffer.length > this.capacity ? this.buffer.slice(this.buffer.length - this.capacity) : this.buffer;
+  /** Where the `index`th kept event (0 the oldest) is. */
+  private slot(index: number): number {
+    return (this.oldest + index) % this.capacity;
   }
 
   /** Calls `visit` with each kept event whose time is within `[since, until]` (either end open), oldest first. */
   replay(since: bigint | undefined, until: bigint | undefined, visit: EventListener): void {
-    const first = Math.max(0, this.buffer.length - this.capacity);
-    const start = since === undefined ? first : this.firstReaching(since, first);
-    for (let index = start; index < this.buffer.length; index++) {
-      const time = this.times[index]!;
-      if ((since === undefined || time >= since) && (until === undefined || time <= until)) visit(this.buffer[index]!);
+    const count = this.events.length;
+    for (let index = since === undefined ? 0 : this.firstReaching(since); index < count; index++) {
+      const slot = this.slot(index);
+      const time = this.times[slot]!;
+      if ((since === undefined || time >= since) && (until === undefined || time <= until)) visit(this.events[slot]!);
     }
   }
 
-  /** The first index from `from` on whose running latest time is at least `time`. */
-  private firstReaching(time: bigint, from: number): number {
-    let low = from;
-    let high = this.latest.length;
+  /** The first kept event (0 the oldest) whose running latest time is at least `time`. */
+  private firstReaching(time: bigint): number {
+    let low = 0;
+    let high = this.events.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.latest[middle]! < time) low = middle + 1;
+      if (this.latest[this.slot(middle)]! < time) low = middle + 1;
       else high = middle;
     }
     return low;
