@@ -94,6 +94,27 @@ const b = new ManagedManager({ name: 'B', port: portBase + 3, inspectPort: portB
 const clientA = new ApiClient(a.spec.port);
 const clientB = new ApiClient(b.spec.port);
 let exitCode = 1;
+let cleaning: Promise<void> | undefined;
+/** Stops what the soak started, once: at the end, or when interrupted (etcd and the managers would outlive it). */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    clientA.close();
+    clientB.close();
+    await Promise.all([a.stop('SIGTERM'), b.stop('SIGTERM')]);
+    a.close();
+    b.close();
+    store.close();
+    await fleet.stop();
+    await etcd.stop();
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the managers, the engines and etcd`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
 try {
   // A first, so that it starts as the primary: the failovers then alternate from a known state.
   a.start();
@@ -187,13 +208,6 @@ try {
 } catch (error) {
   log(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  clientA.close();
-  clientB.close();
-  await Promise.all([a.stop('SIGTERM'), b.stop('SIGTERM')]);
-  a.close();
-  b.close();
-  store.close();
-  await fleet.stop();
-  await etcd.stop();
+  await cleanUp();
 }
 process.exit(exitCode);

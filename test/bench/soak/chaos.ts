@@ -6,10 +6,11 @@ import type { Store } from './store.js';
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const between = (low: number, high: number): number => low + Math.random() * (high - low);
 
-/** Engines 0-19 flap; the discovery entries of engines 20-39 come and go; the rest stay put. */
-export const FLAPPERS = 20;
-const CHURNED_FROM = 20;
-const CHURNED = 20;
+/**
+ * A tenth of the engines (20 of the hour's 200) flap, the discovery entries of the next tenth come
+ * and go, the rest stay put.
+ */
+const faultyShare = (engines: number): number => Math.max(1, Math.min(20, Math.floor(engines / 10)));
 
 export interface ChaosOptions {
   fleet: Fleet;
@@ -39,7 +40,7 @@ export class Chaos {
   private async flapping(): Promise<void> {
     const { fleet, faults, endAt } = this.options;
     while (Date.now() < endAt - 30_000) {
-      const engine = Math.floor(Math.random() * FLAPPERS);
+      const engine = Math.floor(Math.random() * faultyShare(fleet.engines.length));
       const fault = faults.begin({ kind: 'engine-down', engine, detail: `${fleet.engines[engine]!.name} stopped` });
       await fleet.stopEngine(engine);
       await sleep(between(5_000, 20_000));
@@ -54,7 +55,8 @@ export class Chaos {
   private async churning(): Promise<void> {
     const { fleet, store, faults, endAt } = this.options;
     while (Date.now() < endAt - 40_000) {
-      const engine = CHURNED_FROM + Math.floor(Math.random() * CHURNED);
+      const share = faultyShare(fleet.engines.length);
+      const engine = share + Math.floor(Math.random() * share);
       const fault = faults.begin({ kind: 'entry-removed', engine, detail: `${fleet.addr(engine)} left discovery` });
       await store.unregister(fleet.addr(engine));
       await sleep(between(10_000, 30_000));

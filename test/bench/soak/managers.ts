@@ -3,7 +3,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readRole, type Role } from '../../e2e/replication-support.js';
 
-const BIN = fileURLToPath(new URL('../../../../../../core/dist/cli/bin.js', import.meta.url));
+// The launcher users run (`swarm`), with the V8 settings it gives the manager.
+const BIN = fileURLToPath(new URL('../../../../../../core/bin/swarm.js', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface ManagerSpec {
@@ -16,7 +17,7 @@ export interface ManagerSpec {
 }
 
 /**
- * One `swarm manage --replication` process, started as users start it (the built CLI, no test
+ * One `swarm manage --replication` process, started as users start it (the launcher, no test
  * flags) plus `--inspect` on loopback, which the sampler uses; its output goes to a log file, not
  * into the soak's memory.
  */

@@ -6,8 +6,8 @@ import type { Sample } from './sampler.js';
 export const CALLS_PER_SECOND_TARGET = 1_000_000 / 3600;
 /**
  * +10 % from minute 10 to the end of the hour. A run shorter than 10 minutes starts from minute 1,
- * still in warm-up: the manager's bounded buffers (10,000-20,000 events kept for `docker events
- * --since`, 10,000 exec IDs) fill during the first minutes at this call rate, so the short run's
+ * still in warm-up: the manager's bounded buffers (10,000 events kept for `docker events --since`,
+ * 10,000 exec IDs) are still filling at the lower rates a shared machine allows, so the short run's
  * bound is +20 %; it catches gross leaks only, the hour's run is the real test.
  */
 export const growthBound = (minutes: number): number => (minutes >= 10 ? 0.1 : 0.2);
@@ -16,8 +16,8 @@ const FD_SLACK = 10;
 const LOOP_P99_BOUND_MS = 50;
 /**
  * Each end of the growth comparison is a window of samples: 30 s in a short run, 2 s a minute of
- * run (2 minutes of the hour) so that it spans a whole period of the event history's sawtooth
- * (the manager keeps 10,000-20,000 events for `docker events --since` and trims them in one go).
+ * run (2 minutes of the hour) so that it spans whole periods of the heap's sawtooth between full
+ * collections.
  */
 export const windowSeconds = (minutes: number): number => Math.max(30, minutes * 2);
 
