@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import module from 'node:module';
 import v8 from 'node:v8';
 
-// Four V8 settings for a process that keeps a large, slowly changing state (docs/performance.md,
+// Five V8 settings for a process that keeps a large, slowly changing state (docs/performance.md,
 // "The launcher's V8 flags", has the measurements). A node flag given on the command line wins
 // (NODE_OPTIONS may carry neither).
 // - A full GC once the heap is twice what survived the last one, not up to four times (V8's default
@@ -32,14 +32,51 @@ if (!given('memory-reducer')) v8.setFlagsFromString('--gc-memory-reducer-start-d
 //   threshold V8's growth applies as before, so large clusters, whose start-up crosses it early, keep
 //   what they had (docs/performance.md). The growth factor is read whenever the young generation
 //   would grow; the maximum semi-space size could only be set on node's command line.
+// - No optimizing compiler (TurboFan) while the process has no work for it: its code in node's
+//   binary, its compile jobs' memory and the optimized code are a large part of what a small, mostly
+//   idle manager holds, and the lower tiers serve its few calls about as fast. It comes on for good
+//   once the heap outgrows a small cluster's state (a large cluster's start-up crosses that within
+//   its first second or two), or the process keeps half a core busy for a second, or after start-up
+//   it spends more than a twentieth of a core over a few seconds (an idle manager of a few engines
+//   stays under a hundredth); the code that is hot then is optimized as usual.
+// One watch for both, stopped once both have come on.
 const SMALL_HEAP = 64 * 1024 * 1024;
-if (!given('semi-space')) {
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
+const OPTIMIZER_HEAP = 32 * 1024 * 1024;
+const WATCH_MS = 250;
+const SECOND_TICKS = 4;
+const WINDOW_TICKS = 20;
+const START_UP_MS = 5_000;
+let smallYoungGeneration = !given('semi-space');
+let noOptimizer = !process.execArgv.some((flag) => /^--((no-)?(turbofan|opt)|max-opt|jitless)\b/.test(flag));
+if (smallYoungGeneration) v8.setFlagsFromString('--semi-space-growth-factor=1');
+if (noOptimizer) v8.setFlagsFromString('--no-turbofan');
+if (smallYoungGeneration || noOptimizer) {
+  const samples = []; // [ms since start, CPU ms]
   const watch = setInterval(() => {
-    if (v8.getHeapStatistics().used_heap_size < SMALL_HEAP) return;
-    v8.setFlagsFromString('--semi-space-growth-factor=2');
-    clearInterval(watch);
-  }, 250);
+    const heapUsed = v8.getHeapStatistics().used_heap_size;
+    if (smallYoungGeneration && heapUsed >= SMALL_HEAP) {
+      v8.setFlagsFromString('--semi-space-growth-factor=2');
+      smallYoungGeneration = false;
+    }
+    if (noOptimizer) {
+      const { user, system } = process.cpuUsage();
+      samples.push([performance.now(), (user + system) / 1000]);
+      if (samples.length > WINDOW_TICKS + 1) samples.shift();
+      // The share of a core used over the last `ticks` ticks.
+      const share = (ticks) => {
+        if (samples.length <= ticks) return 0;
+        const [[since, cpuSince], [now, cpuNow]] = [samples.at(-1 - ticks), samples.at(-1)];
+        return (cpuNow - cpuSince) / (now - since);
+      };
+      // The window must not hold the start-up (loading the CLI, the first reads of the engines).
+      const busy = share(SECOND_TICKS) > 0.5 || (samples[0][0] >= START_UP_MS && share(WINDOW_TICKS) > 0.05);
+      if (heapUsed >= OPTIMIZER_HEAP || busy) {
+        v8.setFlagsFromString('--turbofan');
+        noOptimizer = false;
+      }
+    }
+    if (!smallYoungGeneration && !noOptimizer) clearInterval(watch);
+  }, WATCH_MS);
   watch.unref();
 }
 

@@ -55,6 +55,53 @@ describe('bin/swarm.js picks the bundle only while it is fresh', () => {
   });
 });
 
+describe('bin/swarm.js holds the optimizing compiler back until the process has work for it', () => {
+  // A CLI that asks V8 (natives syntax) whether a function it marks for optimization gets TurboFan
+  // code, then makes the heap larger than a small cluster's and asks again.
+  const dir = mkdtempSync(join(tmpdir(), 'swarm-launcher-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'bin'));
+  mkdirSync(join(dir, 'dist/bundle'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  copyFileSync(join(CORE, 'bin/swarm.js'), join(dir, 'bin/swarm.js'));
+  writeFileSync(join(dir, 'dist/.tsbuildinfo'), '{}\n');
+  utimesSync(join(dir, 'dist/.tsbuildinfo'), 1_000, 1_000);
+  writeFileSync(
+    join(dir, 'dist/bundle/swarm.js'),
+    [
+      'const optimized = () => {',
+      "  const hot = new Function('x', 'return x + 1');",
+      '  %PrepareFunctionForOptimization(hot);',
+      '  hot(1);',
+      '  %OptimizeFunctionOnNextCall(hot);',
+      '  hot(2);',
+      '  return (%GetOptimizationStatus(hot) & 64) !== 0;',
+      '};',
+      'const before = optimized();',
+      'const kept = Array.from({ length: 90 }, (_, i) => new Array(100_000).fill(i + 0.5));',
+      'setTimeout(() => console.log(before, optimized(), kept.length), 600);',
+    ].join('\n'),
+  );
+  const launch = (flags: readonly string[]): Promise<string> =>
+    new Promise((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--allow-natives-syntax', ...flags, join(dir, 'bin/swarm.js'), 'manage'],
+        { timeout: 30_000 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      );
+    });
+
+  it('is off at start and comes on once the heap holds more than a small cluster', async () => {
+    expect(await launch([])).toBe('false true 90\n');
+  });
+
+  it('is left to node when its command line names it', async () => {
+    expect(await launch(['--turbofan'])).toBe('true true 90\n');
+    expect(await launch(['--no-opt'])).toBe('false false 90\n');
+  });
+});
+
 describe('the bundled CLI', () => {
   // Bundled afresh by the build's own script (core/dist/bundle may be older than a later tsc -b);
   // inside core/ so its externals (@swarm/*, tsyringe) resolve as they do for the real one.

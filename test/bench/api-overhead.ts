@@ -17,6 +17,9 @@
  * Engines 112-115 (BENCH_API_FIRST=<i> takes i..i+3) and ports 25120-25123 (engine 112 is shared
  * with test/e2e/api-endpoints.test.ts: do not run both at once). Adds a section to test/bench/results/api-overhead.md, newest first.
  *
+ * Every manager is started as users start `swarm`, through its launcher (core/bin/swarm.js), which
+ * sets V8's flags and runs the bundled CLI.
+ *
  * BENCH_SWARM_ROOT=<repository root> runs the manager of another built tree (e.g. a copy with a
  * proposed driver change) against the same engines and CLI. BENCH_RSS_BEFORE=<repository root>
  * measures the RSS of another built tree's manager too, alternating with this tree's (e.g. the
@@ -38,9 +41,8 @@ import { machineDescription, median } from './core-machine.js';
 const run = promisify(execFile);
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const TESTBED = here('../../testbed/testbed.sh');
-const SWARM = process.env['BENCH_SWARM_ROOT']
-  ? `${process.env['BENCH_SWARM_ROOT']}/core/dist/cli/bin.js`
-  : here('../../../core/dist/cli/bin.js');
+// The launcher, as users start `swarm`: it sets V8's flags and runs the bundled CLI.
+const SWARM = process.env['BENCH_SWARM_ROOT'] ? `${process.env['BENCH_SWARM_ROOT']}/core/bin/swarm.js` : here('../../../core/bin/swarm.js');
 const ROOT = process.env['BENCH_SWARM_ROOT'] ?? here('../../..');
 const RESULTS = here('../results/api-overhead.md');
 const RSS_RUNS = Number(process.env['BENCH_RSS_RUNS'] ?? 3);
