@@ -142,7 +142,10 @@ export class Load {
         case 'rm': {
           const owned = pool.shift()!;
           const done = await this.call('rm', manager, 'DELETE', `/containers/${owned.id}?force=1`, 204, undefined, owned.engine, owned);
-          if (done === undefined) pool.push(owned);
+          // An rm whose answer was lost to a fault (a manager killed while forwarding it, an engine's
+          // connection dropped as its discovery entry left) may still have removed the container: the
+          // engines, which the soak holds, say whether it is there to be used and removed again.
+          if (done === undefined && this.options.fleet.engineOf(owned.id) !== undefined) pool.push(owned);
           break;
         }
         case 'ps':
