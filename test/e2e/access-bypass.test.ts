@@ -278,6 +278,15 @@ function randomHex(length: number, avoid: readonly string[]): string {
   }
 }
 
+/**
+ * Every container's ID and swarm ID (`com.docker.swarm.id`), as the admin sees them now: lookups by
+ * prefix match either (Swarm classic's rule), so a prefix "nobody has" must begin neither.
+ */
+async function identifiers(): Promise<Array<[string, string]>> {
+  const lines = (await ok('admin', ['ps', '-a', '--no-trunc', '--format', '{{.ID}} {{.Label "com.docker.swarm.id"}}'])).split('\n');
+  return lines.filter((line) => line.trim() !== '').map((line) => [line.split(' ')[0]!, line.split(' ')[1] ?? ''] as [string, string]);
+}
+
 let allIds: string[] = [];
 
 beforeAll(async () => {
@@ -323,7 +332,7 @@ beforeAll(async () => {
   // an exec bob made (after the restart, which would drop it): it writes a file when it runs
   const exec = await cluster.call('bob', 'POST', '/v1.41/containers/bob-db/exec', { Cmd: ['sh', '-c', 'echo ran > /dev/shm/exec-ran'] });
   bob.execId = (JSON.parse(exec.text) as { Id: string }).Id;
-  allIds = (await ok('admin', ['ps', '-aq', '--no-trunc'])).split('\n');
+  allIds = (await identifiers()).flat();
 }, 180_000);
 
 afterAll(async () => {
@@ -371,10 +380,14 @@ describe('looking bob’s container up', () => {
   it('by the shortest ID prefix that only bob’s container has', () =>
     attempt('lookup', 'container inspect <short prefix>', async () => {
       // The IDs as they are now: other tests of this file make containers, and a one- or two-character
-      // prefix "nobody has" must be one no container has at this moment.
-      const ids = (await ok('admin', ['ps', '-aq', '--no-trunc'])).split('\n');
+      // prefix "nobody has" must be one no container's ID or swarm ID begins with at this moment (and
+      // a length at which such a prefix is left at all).
+      const pairs = await identifiers();
+      const ids = pairs.flat().filter((id) => id !== '');
+      const others = pairs.filter(([id]) => id !== bob.id).flat();
+      const free = (length: number) => new Set(ids.map((id) => id.slice(0, length))).size < 16 ** length;
       let length = 1;
-      while (ids.filter((id) => id.startsWith(bob.id.slice(0, length))).length > 1) length += 1;
+      while (others.some((id) => id !== '' && id.startsWith(bob.id.slice(0, length))) || !free(length)) length += 1;
       return sameAsNobody((r) => ['container', 'inspect', r], bob.id.slice(0, length), randomHex(length, ids));
     }));
   it('by node/name', () =>
