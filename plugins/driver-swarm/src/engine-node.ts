@@ -8,6 +8,9 @@ import { matchImage } from './image-match.js';
 import { NodeContainers, type ContainerCounts } from './node-containers.js';
 import type { JsonPool } from './shared-json.js';
 
+/** Removed container IDs remembered per node: far more than removals a read can overlap. */
+const REMOVED_KEPT = 1_000;
+
 /** Told about every container change so the cluster keeps its lookup index current. */
 export interface NodeChangeListener {
   containerChanged(node: EngineNode, before: EngineContainer | undefined, after: EngineContainer | undefined): void;
@@ -64,6 +67,8 @@ export class EngineNode implements Node {
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};
   private readonly store: NodeContainers;
+  /** IDs swarm removed on this engine, oldest first (containerRemoved). */
+  private readonly removed = new Set<string>();
   private imageList: Image[] = [];
   private readonly versions = new SnapshotVersions<EngineSnapshot>();
   /** A hash of the last image, volume and network lists the engine sent, to skip unchanged refreshes. */
@@ -248,7 +253,19 @@ export class EngineNode implements Node {
   }
 
   upsertContainer(container: EngineContainer): void {
+    // a read that started before a removal (the `die` event's, a full refresh) must not bring it back
+    if (this.removed.has(container.id)) return;
     this.store.upsert(container);
+  }
+
+  /**
+   * The engine removed the container at swarm's request. Engines never reuse an ID, so the ID is
+   * remembered (the last REMOVED_KEPT) to refuse reads answered before the removal but applied after it.
+   */
+  containerRemoved(id: string): void {
+    this.removed.add(id);
+    if (this.removed.size > REMOVED_KEPT) this.removed.delete(this.removed.values().next().value!);
+    this.store.delete(id);
   }
 
   /** Forget a container being re-created elsewhere, until the engine answers again. */

@@ -288,7 +288,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
   async removeContainer(container: Container, options: RemoveContainerOptions = {}): Promise<void> {
     const monitor = this.pool.of(container.node);
     await monitor.api.removeContainer(container.id, options.force ?? false, options.volumes ?? false);
-    monitor.node.deleteContainer(container.id);
+    monitor.node.containerRemoved(container.id);
   }
 
   private async rename(container: Container, newName: string): Promise<void> {

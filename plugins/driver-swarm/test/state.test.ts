@@ -302,3 +302,19 @@ describe('image, volume and network lists', () => {
     expect(told).toBe(5);
   });
 });
+
+describe('a container swarm removed', () => {
+  it('is not brought back by a read answered before the removal and applied after it', () => {
+    const { index, node } = world();
+    const engine = node('n1', '10.0.0.1:2375');
+    engine.upsertContainer(container(engine, ID_A, 'web'));
+    engine.upsertContainer(container(engine, ID_B, 'db'));
+    // the `die` event's inspect of a `docker rm -f` started before the engine removed it
+    const staleRead = container(engine, ID_A, 'web', { state: 'exited' });
+    engine.containerRemoved(ID_A);
+    engine.upsertContainer(staleRead);
+    expect(engine.containers().map((found) => found.id)).toEqual([ID_B]);
+    expect(index.find('web')).toBeUndefined();
+    expect(index.find(ID_B)?.id).toBe(ID_B);
+  });
+});
