@@ -189,6 +189,7 @@ try {
     truthDetail: `${truth.equal ? 'equal' : `${truth.missing} missing, ${truth.extra} extra`}: ${truth.managerCount} listed, ${truth.enginesCount} on the engines, after ${truth.seconds} s`,
     aCrashed: a.pid === undefined,
   });
+  const resent = { a: clientA.resentOnClosedKeepAlive, b: clientB.resentOnClosedKeepAlive };
   const report = renderReport({
     date,
     machine: machineDescription(),
@@ -203,9 +204,20 @@ try {
     faults: faults.faults,
     failures: classified,
     bStarts: b.starts,
+    resent,
   });
   writeFileSync(`${stem}.md`, report);
-  const summary = { date, minutes, checks: results, calls: load.counts.total, loopTotal, loopIdle, truth, samples: sampler.samples };
+  const summary = {
+    date,
+    minutes,
+    checks: results,
+    calls: load.counts.total,
+    resent,
+    loopTotal,
+    loopIdle,
+    truth,
+    samples: sampler.samples,
+  };
   writeFileSync(`${stem}.json`, `${JSON.stringify({ ...summary, failures: classified, faults: faults.faults }, null, 1)}\n`);
   console.log(report);
   log(`report: ${stem}.md`);

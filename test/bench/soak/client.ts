@@ -17,12 +17,31 @@ const KEPT_BODY = 4096;
  */
 export class ApiClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 });
+  /**
+   * Calls sent again because the idle connection they went out on had just been closed by the
+   * manager (its keep-alive timeout) and was reset before any answer: counted for the report.
+   */
+  resentOnClosedKeepAlive = 0;
 
   constructor(readonly port: number) {}
 
-  call(method: string, path: string, body?: unknown): Promise<Answer> {
+  /**
+   * HTTP lets a server close an idle keep-alive connection at any moment, so a client's request can
+   * cross the close on the wire; the server never read it, and the client is expected to send it
+   * again (RFC 9112 §9.3.1; Node's documentation of `request.reusedSocket` shows this retry). Only
+   * that case is retried, once: a reset on a fresh connection, or after any answer began, is a failure.
+   */
+  async call(method: string, path: string, body?: unknown): Promise<Answer> {
+    const first = await this.once(method, path, body);
+    if (first.error !== 'ECONNRESET' || !first.reusedConnection) return first.answer;
+    this.resentOnClosedKeepAlive++;
+    return (await this.once(method, path, body)).answer;
+  }
+
+  private once(method: string, path: string, body: unknown): Promise<{ answer: Answer; error?: string; reusedConnection: boolean }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve) => {
+      let answered = false;
       const req = request(
         {
           host: '127.0.0.1',
@@ -34,17 +53,21 @@ export class ApiClient {
           headers: payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
         },
         (res) => {
+          answered = true;
           let kept = '';
           res.setEncoding('latin1');
           res.on('data', (chunk: string) => {
             if (kept.length < KEPT_BODY) kept += chunk.slice(0, KEPT_BODY - kept.length);
           });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: kept }));
-          res.on('error', (error) => resolve({ status: 0, body: kept, error: error.message }));
+          res.on('end', () => resolve({ answer: { status: res.statusCode ?? 0, body: kept }, reusedConnection: false }));
+          res.on('error', (error) => resolve({ answer: { status: 0, body: kept, error: error.message }, reusedConnection: false }));
         },
       );
       req.on('timeout', () => req.destroy(new Error(`no answer in ${TIMEOUT_MS} ms`)));
-      req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: 0, body: '', error: error.code ?? error.message }));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        const code = error.code ?? error.message;
+        resolve({ answer: { status: 0, body: '', error: code }, error: code, reusedConnection: req.reusedSocket && !answered });
+      });
       req.end(payload);
     });
   }

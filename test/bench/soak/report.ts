@@ -18,6 +18,8 @@ export interface RunReport {
   faults: Fault[];
   failures: Array<Failure & { class: FailureClass; t: number }>;
   bStarts: number;
+  /** Calls sent again after the manager closed the idle keep-alive connection under them (`ApiClient.call`). */
+  resent: { a: number; b: number };
 }
 
 const f1 = (value: number | undefined): string => (value === undefined ? '' : value.toFixed(1));
@@ -77,6 +79,7 @@ export function renderReport(report: RunReport): string {
     `- Command: \`${report.command}\``,
     `- ${report.engines} hollow engines; growth measured from minute ${report.baseMinute} to the end (a window of ${Math.max(30, report.minutes * 2)} s at each end: the median, for the heap after GC the smallest sample)`,
     `- Faults: ${failovers.length} failovers (${failovers.map((f) => f.detail).join('; ')}), ${count('engine-down')} engine flaps, ${count('entry-removed')} discovery entries removed and restored; B started ${report.bStarts} times`,
+    `- Calls sent again because the manager closed an idle keep-alive connection as they went out on it (not counted twice): ${report.resent.a} to A, ${report.resent.b} to B`,
     `- Calls by kind: ${[...report.counts.byOp].map(([op, c]) => `${op} ${c.calls}${c.failed ? ` (${c.failed} failed)` : ''}`).join(', ')}`,
     '',
     '| check | at the baseline | at the end | bound | |',
