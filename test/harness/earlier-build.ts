@@ -34,7 +34,9 @@ export async function earlierBuild(commit: string): Promise<string> {
   const launcher = join(dir, 'core', 'bin', 'swarm.js');
   // the marker names the checkout whose dependencies the build links to: another clone rebuilds
   const done = join(dir, '.built');
-  if (existsSync(done) && readFileSync(done, 'utf8') === `${commit} ${REPO}\n`) return launcher;
+  // and the compiled CLI must still be there: a temp folder cleaned of build output keeps the marker
+  const built = existsSync(join(dir, 'core', 'dist', 'cli', 'bin.js'));
+  if (built && existsSync(done) && readFileSync(done, 'utf8') === `${commit} ${REPO}\n`) return launcher;
   await run('git', ['-C', REPO, 'worktree', 'prune']);
   if (existsSync(dir)) {
     await run('git', ['-C', REPO, 'worktree', 'remove', '--force', dir]).catch(() => undefined);
