@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** What one API call came back with: an HTTP status, or `error` when no answer came (refused, reset, timeout). */
 export interface Answer {
@@ -8,6 +9,8 @@ export interface Answer {
 }
 
 const TIMEOUT_MS = 15_000;
+/** The manager closes a keep-alive connection idle this long (`core/src/api/index.ts`), less a margin for a busy loop. */
+const SERVER_IDLE_CLOSE_MS = 60_000 - 5_000;
 /** Answers are read whole but kept only this long: a `ps -a` can be megabytes. */
 const KEPT_BODY = 4096;
 
@@ -22,6 +25,8 @@ export class ApiClient {
    * manager (its keep-alive timeout) and was reset before any answer: counted for the report.
    */
   resentOnClosedKeepAlive = 0;
+  /** When each pooled connection's last answer ended: how long it had been idle when reused. */
+  private readonly lastAnswerEnded = new WeakMap<Socket, number>();
 
   constructor(readonly port: number) {}
 
@@ -29,19 +34,25 @@ export class ApiClient {
    * HTTP lets a server close an idle keep-alive connection at any moment, so a client's request can
    * cross the close on the wire; the server never read it, and the client is expected to send it
    * again (RFC 9112 §9.3.1; Node's documentation of `request.reusedSocket` shows this retry). Only
-   * that case is retried, once: a reset on a fresh connection, or after any answer began, is a failure.
+   * that case is retried, once: a reused connection idle for about the manager's keep-alive timeout,
+   * reset before any answer. Any other reset (a fresh connection, one in use, an answer begun) is a
+   * failure, so a manager that drops requests is still caught.
    */
   async call(method: string, path: string, body?: unknown): Promise<Answer> {
     const first = await this.once(method, path, body);
-    if (first.error !== 'ECONNRESET' || !first.reusedConnection) return first.answer;
+    if (first.error !== 'ECONNRESET' || first.reusedAfterIdleMs === undefined || first.reusedAfterIdleMs < SERVER_IDLE_CLOSE_MS) {
+      return first.answer;
+    }
     this.resentOnClosedKeepAlive++;
     return (await this.once(method, path, body)).answer;
   }
 
-  private once(method: string, path: string, body: unknown): Promise<{ answer: Answer; error?: string; reusedConnection: boolean }> {
+  private once(method: string, path: string, body: unknown): Promise<{ answer: Answer; error?: string; reusedAfterIdleMs?: number }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve) => {
       let answered = false;
+      let idleMs: number | undefined;
+      let connection: Socket | undefined;
       const req = request(
         {
           host: '127.0.0.1',
@@ -59,14 +70,26 @@ export class ApiClient {
           res.on('data', (chunk: string) => {
             if (kept.length < KEPT_BODY) kept += chunk.slice(0, KEPT_BODY - kept.length);
           });
-          res.on('end', () => resolve({ answer: { status: res.statusCode ?? 0, body: kept }, reusedConnection: false }));
-          res.on('error', (error) => resolve({ answer: { status: 0, body: kept, error: error.message }, reusedConnection: false }));
+          res.on('end', () => {
+            if (connection !== undefined) this.lastAnswerEnded.set(connection, Date.now());
+            resolve({ answer: { status: res.statusCode ?? 0, body: kept } });
+          });
+          res.on('error', (error) => resolve({ answer: { status: 0, body: kept, error: error.message } }));
         },
       );
+      req.on('socket', (socket: Socket) => {
+        connection = socket;
+        const ended = this.lastAnswerEnded.get(socket);
+        if (req.reusedSocket && ended !== undefined) idleMs = Date.now() - ended;
+      });
       req.on('timeout', () => req.destroy(new Error(`no answer in ${TIMEOUT_MS} ms`)));
       req.on('error', (error: NodeJS.ErrnoException) => {
         const code = error.code ?? error.message;
-        resolve({ answer: { status: 0, body: '', error: code }, error: code, reusedConnection: req.reusedSocket && !answered });
+        resolve({
+          answer: { status: 0, body: '', error: code },
+          error: code,
+          ...(answered || idleMs === undefined ? {} : { reusedAfterIdleMs: idleMs }),
+        });
       });
       req.end(payload);
     });
