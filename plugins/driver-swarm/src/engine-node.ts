@@ -8,8 +8,8 @@ import { matchImage } from './image-match.js';
 import { NodeContainers, type ContainerCounts } from './node-containers.js';
 import type { JsonPool } from './shared-json.js';
 
-/** Removed container IDs remembered per node: far more than removals a read can overlap. */
-const REMOVED_KEPT = 1_000;
+/** How long a removed container's ID is remembered when the cluster does not say (twice the default request timeout). */
+const DEFAULT_REMOVAL_OVERLAP_MS = 20_000;
 
 /** Told about every container change so the cluster keeps its lookup index current. */
 export interface NodeChangeListener {
@@ -38,6 +38,11 @@ export interface EngineNodeDeps {
   readonly engineEndpoint: EngineEndpoint;
   readonly overcommitPercent: number;
   readonly failureRetry: number;
+  /**
+   * How long after a removal a read begun before it can still be applied: engine calls are bounded
+   * by the request timeout, so twice that is enough (default 20 s).
+   */
+  readonly removalOverlapMs?: number;
   readonly listener: NodeChangeListener;
   /** The cluster's pool its containers' JSON parts are shared through. */
   readonly json: JsonPool;
@@ -67,8 +72,9 @@ export class EngineNode implements Node {
   private error: string | undefined;
   private engineLabels: Record<string, string> = {};
   private readonly store: NodeContainers;
-  /** IDs swarm removed on this engine, oldest first (containerRemoved). */
-  private readonly removed = new Set<string>();
+  /** IDs swarm removed on this engine with when, oldest first, for removalOverlapMs (containerRemoved). */
+  private readonly removed = new Map<string, number>();
+  private readonly removalOverlapMs: number;
   private imageList: Image[] = [];
   private readonly versions = new SnapshotVersions<EngineSnapshot>();
   /** A hash of the last image, volume and network lists the engine sent, to skip unchanged refreshes. */
@@ -76,8 +82,9 @@ export class EngineNode implements Node {
   private volumeList: Volume[] = [];
   private networkList: Network[] = [];
 
-  constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, listener, json }: EngineNodeDeps) {
+  constructor({ addr, ip, engineEndpoint, overcommitPercent, failureRetry, removalOverlapMs, listener, json }: EngineNodeDeps) {
     this.json = json;
+    this.removalOverlapMs = removalOverlapMs ?? DEFAULT_REMOVAL_OVERLAP_MS;
     this.addr = addr;
     this.ip = ip;
     this.engineEndpoint = engineEndpoint;
@@ -254,18 +261,32 @@ export class EngineNode implements Node {
 
   upsertContainer(container: EngineContainer): void {
     // a read that started before a removal (the `die` event's, a full refresh) must not bring it back
-    if (this.removed.has(container.id)) return;
+    if (this.removed.size > 0 && this.wasRemoved(container.id)) return;
     this.store.upsert(container);
   }
 
   /**
    * The engine removed the container at swarm's request. Engines never reuse an ID, so the ID is
-   * remembered (the last REMOVED_KEPT) to refuse reads answered before the removal but applied after it.
+   * remembered for as long as a read begun before the removal can still be applied
+   * (removalOverlapMs), and such reads are refused. Kept by time, not count: a count per node would
+   * be held by every node of a large cluster for good.
    */
   containerRemoved(id: string): void {
-    this.removed.add(id);
-    if (this.removed.size > REMOVED_KEPT) this.removed.delete(this.removed.values().next().value!);
+    this.forgetRemovalsBefore(Date.now() - this.removalOverlapMs);
+    this.removed.set(id, Date.now());
     this.store.delete(id);
+  }
+
+  private wasRemoved(id: string): boolean {
+    this.forgetRemovalsBefore(Date.now() - this.removalOverlapMs);
+    return this.removed.has(id);
+  }
+
+  private forgetRemovalsBefore(cutoff: number): void {
+    for (const [id, at] of this.removed) {
+      if (at >= cutoff) return;
+      this.removed.delete(id);
+    }
   }
 
   /** Forget a container being re-created elsewhere, until the engine answers again. */

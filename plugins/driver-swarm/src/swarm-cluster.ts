@@ -143,6 +143,7 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       engineEndpoint: endpoint,
       overcommitPercent: this.options.overcommitPercent,
       failureRetry: this.options.failureRetry,
+      removalOverlapMs: 2 * this.options.requestTimeoutMs,
       listener: this,
       json: this.json,
     });

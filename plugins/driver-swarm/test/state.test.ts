@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Scheduler } from '@swarm/plugin-sdk';
 import type { ContainerSummary, ImageSummary } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels } from '@swarm/plugin-sdk/helpers';
@@ -316,5 +316,24 @@ describe('a container swarm removed', () => {
     expect(engine.containers().map((found) => found.id)).toEqual([ID_B]);
     expect(index.find('web')).toBeUndefined();
     expect(index.find(ID_B)?.id).toBe(ID_B);
+  });
+
+  it('is remembered only while a read begun before the removal can still arrive (twice the request timeout)', () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ['Date'] });
+    try {
+      const { node } = world();
+      const engine = node('n1', '10.0.0.1:2375');
+      engine.upsertContainer(container(engine, ID_A, 'web'));
+      engine.containerRemoved(ID_A);
+      vi.setSystemTime(1_000_000 + 19_000);
+      engine.upsertContainer(container(engine, ID_A, 'web', { state: 'exited' }));
+      expect(engine.containers()).toEqual([]);
+      // no read lasts this long, so the ID is forgotten (a large cluster would hold them all otherwise)
+      vi.setSystemTime(1_000_000 + 20_001);
+      engine.upsertContainer(container(engine, ID_A, 'web', { state: 'exited' }));
+      expect(engine.containers().map((found) => found.id)).toEqual([ID_A]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
