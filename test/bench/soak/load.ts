@@ -115,10 +115,16 @@ export class Load {
       op,
       manager,
       status: answer.status,
-      message: (answer.error ?? answer.body).slice(0, 300) + (about === undefined ? '' : ` [container created ${about.created}]`),
+      message: (answer.error ?? answer.body).slice(0, 300) + (about === undefined ? '' : ` [${this.aboutContainer(about)}]`),
       ...(engine === undefined ? {} : { engine }),
     });
     return undefined;
+  }
+
+  /** Where the container came from and whether an engine holds it now: a 404 for one an engine holds is swarm's loss. */
+  private aboutContainer(about: Owned): string {
+    const holder = this.options.fleet.engineOf(about.id);
+    return `container created ${about.created}; ${holder === undefined ? 'on no engine now' : `on engine ${holder} now`}`;
   }
 
   private async loop(index: number): Promise<void> {
