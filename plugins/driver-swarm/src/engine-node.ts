@@ -272,17 +272,18 @@ export class EngineNode implements Node {
    * be held by every node of a large cluster for good.
    */
   containerRemoved(id: string): void {
-    this.forgetRemovalsBefore(Date.now() - this.removalOverlapMs);
+    this.forgetOldRemovals();
     this.removed.set(id, Date.now());
     this.store.delete(id);
   }
 
   private wasRemoved(id: string): boolean {
-    this.forgetRemovalsBefore(Date.now() - this.removalOverlapMs);
+    this.forgetOldRemovals();
     return this.removed.has(id);
   }
 
-  private forgetRemovalsBefore(cutoff: number): void {
+  private forgetOldRemovals(): void {
+    const cutoff = Date.now() - this.removalOverlapMs;
     for (const [id, at] of this.removed) {
       if (at >= cutoff) return;
       this.removed.delete(id);

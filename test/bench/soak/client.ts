@@ -40,14 +40,14 @@ export class ApiClient {
    */
   async call(method: string, path: string, body?: unknown): Promise<Answer> {
     const first = await this.once(method, path, body);
-    if (first.error !== 'ECONNRESET' || first.reusedAfterIdleMs === undefined || first.reusedAfterIdleMs < SERVER_IDLE_CLOSE_MS) {
+    if (first.answer.error !== 'ECONNRESET' || first.reusedAfterIdleMs === undefined || first.reusedAfterIdleMs < SERVER_IDLE_CLOSE_MS) {
       return first.answer;
     }
     this.resentOnClosedKeepAlive++;
     return (await this.once(method, path, body)).answer;
   }
 
-  private once(method: string, path: string, body: unknown): Promise<{ answer: Answer; error?: string; reusedAfterIdleMs?: number }> {
+  private once(method: string, path: string, body: unknown): Promise<{ answer: Answer; reusedAfterIdleMs?: number }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve) => {
       let answered = false;
@@ -84,10 +84,8 @@ export class ApiClient {
       });
       req.on('timeout', () => req.destroy(new Error(`no answer in ${TIMEOUT_MS} ms`)));
       req.on('error', (error: NodeJS.ErrnoException) => {
-        const code = error.code ?? error.message;
         resolve({
-          answer: { status: 0, body: '', error: code },
-          error: code,
+          answer: { status: 0, body: '', error: error.code ?? error.message },
           ...(answered || idleMs === undefined ? {} : { reusedAfterIdleMs: idleMs }),
         });
       });
