@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Answer, ApiClient } from './client.js';
 import type { Failure } from './faults.js';
 import type { Fleet } from './fleet.js';
@@ -19,6 +20,8 @@ type Op = (typeof MIX)[number][0];
 const TOTAL_WEIGHT = MIX.reduce((sum, [, weight]) => sum + weight, 0);
 /** Containers one loop keeps at most: run and rm balance around it, so the cluster does not grow. */
 const POOL = 12;
+/** How long after a failed rm the engines are asked whether they still hold the container. */
+export const RM_SETTLE_MS = 1_000;
 /** Share of requests sent to the manager that is not measured (B), the rest to A. */
 const TO_B = 0.2;
 
@@ -47,6 +50,8 @@ export class LoadCounts {
   readonly byOp = new Map<string, { calls: number; failed: number }>();
   readonly perMinute: number[] = [];
   total = 0;
+  /** Failed rm calls after which no engine held the container: the removal happened, its answer was lost. */
+  removedUnanswered = 0;
 
   count(op: string, minute: number, failed: boolean): void {
     const entry = this.byOp.get(op) ?? { calls: 0, failed: 0 };
@@ -149,9 +154,16 @@ export class Load {
           const owned = pool.shift()!;
           const done = await this.call('rm', manager, 'DELETE', `/containers/${owned.id}?force=1`, 204, undefined, owned.engine, owned);
           // An rm whose answer was lost to a fault (a manager killed while forwarding it, an engine's
-          // connection dropped as its discovery entry left) may still have removed the container: the
-          // engines, which the soak holds, say whether it is there to be used and removed again.
-          if (done === undefined && this.options.fleet.engineOf(owned.id) !== undefined) pool.push(owned);
+          // connection dropped as it stopped or its discovery entry left) may still have removed the
+          // container: the engines, which the soak holds, say whether it is there to be used and
+          // removed again. Asked only once the removal has settled: an engine finishes a removal it
+          // had begun when the connection dropped (the hollow engine after its call delay, as dockerd
+          // does), and asked at once it still holds a container it is about to remove.
+          if (done === undefined) {
+            await sleep(RM_SETTLE_MS);
+            if (this.options.fleet.engineOf(owned.id) !== undefined) pool.push(owned);
+            else this.counts.removedUnanswered++;
+          }
           break;
         }
         case 'ps':

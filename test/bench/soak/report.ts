@@ -1,6 +1,6 @@
 import { asciiChart } from './chart.js';
 import type { Fault, Failure, FailureClass } from './faults.js';
-import type { LoadCounts } from './load.js';
+import { RM_SETTLE_MS, type LoadCounts } from './load.js';
 import type { Sample } from './sampler.js';
 import type { Check } from './verdict.js';
 
@@ -80,6 +80,7 @@ export function renderReport(report: RunReport): string {
     `- ${report.engines} hollow engines; growth measured from minute ${report.baseMinute} to the end (a window of ${Math.max(30, report.minutes * 2)} s at each end: the median, for the heap after GC the smallest sample)`,
     `- Faults: ${failovers.length} failovers (${failovers.map((f) => f.detail).join('; ')}), ${count('engine-down')} engine flaps, ${count('entry-removed')} discovery entries removed and restored; B started ${report.bStarts} times`,
     `- Calls sent again because the manager closed an idle keep-alive connection as they went out on it (not counted twice): ${report.resent.a} to A, ${report.resent.b} to B`,
+    `- rm calls that failed on a fault yet removed the container (the engines no longer held it ${RM_SETTLE_MS / 1000} s later; not used again): ${report.counts.removedUnanswered}`,
     `- Calls by kind: ${[...report.counts.byOp].map(([op, c]) => `${op} ${c.calls}${c.failed ? ` (${c.failed} failed)` : ''}`).join(', ')}`,
     '',
     '| check | at the baseline | at the end | bound | |',
