@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Cluster, NodeStatus } from '@swarm/plugin-sdk';
+import { CounterFamily, GaugeFamily, HistogramFamily, MetricsRegistry } from './prometheus-text.js';
 
 const NODE_STATUSES: readonly NodeStatus[] = ['pending', 'healthy', 'unhealthy', 'disconnected'];
 
@@ -50,13 +50,13 @@ export interface MetricsSnapshot {
 
 /** The Prometheus metrics of one API server (own registry: two deployments in a process never mix). */
 export class ApiMetrics {
-  readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly latency: Histogram<'method' | 'route'>;
-  private readonly decisions: Counter<'kind' | 'result'>;
-  private readonly pluginFailures: Counter<'kind' | 'name' | 'plugin'>;
-  private readonly clusterEvents: Counter;
-  /** The same counts as plain numbers, for readers that cannot wait for prom-client's async collection. */
+  readonly registry = new MetricsRegistry();
+  private readonly requests: CounterFamily<'method' | 'route' | 'status'>;
+  private readonly latency: HistogramFamily<'method' | 'route'>;
+  private readonly decisions: CounterFamily<'kind' | 'result'>;
+  private readonly pluginFailures: CounterFamily<'kind' | 'name' | 'plugin'>;
+  private readonly clusterEvents: CounterFamily;
+  /** The same counts as plain numbers, for the web view and `docker info`. */
   private readonly counts = { requests: 0, errors: 0, scheduled: 0, failed: 0, events: 0 };
   private readonly started = Date.now();
   private readonly loopDelay: IntervalHistogram;
@@ -65,67 +65,62 @@ export class ApiMetrics {
     this.loopDelay = monitorEventLoopDelay({ resolution: 20 });
     this.loopDelay.enable();
     this.processMetrics();
-    this.clusterEvents = new Counter({
-      name: 'swarm_events_total',
-      help: 'Cluster events seen (what docker events streams)',
-      registers: [this.registry],
-    });
-    this.requests = new Counter({
-      name: 'swarm_api_requests_total',
-      help: 'Docker API requests answered, by method, route and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [this.registry],
-    });
-    this.latency = new Histogram({
-      name: 'swarm_api_request_duration_seconds',
-      help: 'Time to answer a Docker API request (until the response ends), by method and route',
-      labelNames: ['method', 'route'],
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [this.registry],
-    });
-    this.decisions = new Counter({
-      name: 'swarm_scheduling_decisions_total',
-      help: 'Placements asked through the API (container create, build), by kind and result',
-      labelNames: ['kind', 'result'],
-      registers: [this.registry],
-    });
-    this.pluginFailures = new Counter({
-      name: 'swarm_plugin_failures_total',
-      help: 'Requests a plugin failed (a filter or strategy that threw at a placement), by kind, name and package',
-      labelNames: ['kind', 'name', 'plugin'],
-      registers: [this.registry],
-    });
-    new Gauge({
-      name: 'swarm_nodes',
-      help: 'Nodes of the cluster by status',
-      labelNames: ['status'],
-      registers: [this.registry],
-      collect() {
+    const registry = this.registry;
+    this.clusterEvents = registry.register(
+      new CounterFamily({ name: 'swarm_events_total', help: 'Cluster events seen (what docker events streams)' }),
+    );
+    this.requests = registry.register(
+      new CounterFamily({
+        name: 'swarm_api_requests_total',
+        help: 'Docker API requests answered, by method, route and status',
+        labelNames: ['method', 'route', 'status'],
+      }),
+    );
+    this.latency = registry.register(
+      new HistogramFamily(
+        {
+          name: 'swarm_api_request_duration_seconds',
+          help: 'Time to answer a Docker API request (until the response ends), by method and route',
+          labelNames: ['method', 'route'],
+        },
+        [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      ),
+    );
+    this.decisions = registry.register(
+      new CounterFamily({
+        name: 'swarm_scheduling_decisions_total',
+        help: 'Placements asked through the API (container create, build), by kind and result',
+        labelNames: ['kind', 'result'],
+      }),
+    );
+    this.pluginFailures = registry.register(
+      new CounterFamily({
+        name: 'swarm_plugin_failures_total',
+        help: 'Requests a plugin failed (a filter or strategy that threw at a placement), by kind, name and package',
+        labelNames: ['kind', 'name', 'plugin'],
+      }),
+    );
+    registry.register(
+      new GaugeFamily({ name: 'swarm_nodes', help: 'Nodes of the cluster by status', labelNames: ['status'] }, (set) => {
         const counts = nodesByStatus(cluster);
-        for (const status of NODE_STATUSES) this.set({ status }, counts[status]);
-      },
-    });
-    new Gauge({
-      name: 'swarm_containers',
-      help: 'Containers of the cluster, by state (running, or any other)',
-      labelNames: ['state'],
-      registers: [this.registry],
-      collect() {
-        const { total, running } = containerCounts(cluster);
-        this.set({ state: 'running' }, running);
-        this.set({ state: 'other' }, total - running);
-      },
-    });
-    new Gauge({
-      name: 'swarm_node_healthy',
-      help: 'Whether each node is healthy (1) or not (0)',
-      labelNames: ['node'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const node of cluster.nodes()) this.set({ node: node.name }, node.isHealthy() ? 1 : 0);
-      },
-    });
+        for (const status of NODE_STATUSES) set(counts[status], { status });
+      }),
+    );
+    registry.register(
+      new GaugeFamily(
+        { name: 'swarm_containers', help: 'Containers of the cluster, by state (running, or any other)', labelNames: ['state'] },
+        (set) => {
+          const { total, running } = containerCounts(cluster);
+          set(running, { state: 'running' });
+          set(total - running, { state: 'other' });
+        },
+      ),
+    );
+    registry.register(
+      new GaugeFamily({ name: 'swarm_node_healthy', help: 'Whether each node is healthy (1) or not (0)', labelNames: ['node'] }, (set) => {
+        for (const node of cluster.nodes()) set(node.isHealthy() ? 1 : 0, { node: node.name });
+      }),
+    );
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
@@ -147,53 +142,25 @@ export class ApiMetrics {
 
   /**
    * The process's own numbers under the names Prometheus' client libraries use, so existing
-   * dashboards read them; a chosen few rather than prom-client's whole default set.
+   * dashboards read them; a chosen few rather than a client library's whole default set.
    */
   private processMetrics(): void {
-    const registers = [this.registry];
     const started = this.started;
     const loopDelay = this.loopDelay;
-    new Gauge({
-      name: 'process_resident_memory_bytes',
-      help: 'Resident memory size in bytes',
-      registers,
-      collect() {
-        this.set(process.memoryUsage.rss());
-      },
+    const gauge = (name: string, help: string, collect: (set: (value: number) => void) => void) =>
+      this.registry.register(new GaugeFamily({ name, help }, collect));
+    gauge('process_resident_memory_bytes', 'Resident memory size in bytes', (set) => set(process.memoryUsage.rss()));
+    gauge('nodejs_heap_size_used_bytes', 'JavaScript heap in use, in bytes', (set) => set(process.memoryUsage().heapUsed));
+    gauge('process_start_time_seconds', 'When the manager started, in seconds since the Unix epoch', (set) =>
+      set(Math.floor(started / 1000)),
+    );
+    gauge('process_open_fds', 'Open file descriptors (sockets included)', (set) => {
+      const count = openFds();
+      if (count !== undefined) set(count);
     });
-    new Gauge({
-      name: 'nodejs_heap_size_used_bytes',
-      help: 'JavaScript heap in use, in bytes',
-      registers,
-      collect() {
-        this.set(process.memoryUsage().heapUsed);
-      },
-    });
-    new Gauge({
-      name: 'process_start_time_seconds',
-      help: 'When the manager started, in seconds since the Unix epoch',
-      registers,
-      collect() {
-        this.set(Math.floor(started / 1000));
-      },
-    });
-    new Gauge({
-      name: 'process_open_fds',
-      help: 'Open file descriptors (sockets included)',
-      registers,
-      collect() {
-        const count = openFds();
-        if (count !== undefined) this.set(count);
-      },
-    });
-    new Gauge({
-      name: 'nodejs_eventloop_lag_p99_seconds',
-      help: "The 99th percentile of the event loop's delay since the last scrape, in seconds",
-      registers,
-      collect() {
-        this.set(loopDelay.percentile(99) / 1e9);
-        loopDelay.reset();
-      },
+    gauge('nodejs_eventloop_lag_p99_seconds', "The 99th percentile of the event loop's delay since the last scrape, in seconds", (set) => {
+      set(loopDelay.percentile(99) / 1e9);
+      loopDelay.reset();
     });
   }
 

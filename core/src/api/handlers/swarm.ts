@@ -6,6 +6,7 @@ import { checkBody } from '../validation/check-body.js';
 import { containerCreateBody } from '../validation/engine-bodies.js';
 import { CoreErrors } from '../../errors.js';
 import { configToExplain } from '../access-create.js';
+import { PROMETHEUS_CONTENT_TYPE } from '../prometheus-text.js';
 
 /** POST /_swarm/v1/explain: a dry run of the scheduler for a container create config. */
 export const explain: RouteHandler = async (ctx) => {
@@ -16,8 +17,9 @@ export const explain: RouteHandler = async (ctx) => {
 };
 
 /** GET /_swarm/metrics: Prometheus text format. */
-export const metrics: RouteHandler = async (ctx) => {
-  const text = await ctx.api.metrics.registry.metrics();
-  ctx.res.writeHead(200, { 'Content-Type': ctx.api.metrics.registry.contentType });
+export const metrics: RouteHandler = (ctx) => {
+  const text = ctx.api.metrics.registry.render();
+  ctx.res.writeHead(200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE });
   ctx.res.end(text);
+  return Promise.resolve();
 };
