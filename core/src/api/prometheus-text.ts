@@ -1,8 +1,8 @@
 /**
  * The few metric kinds `/_swarm/metrics` needs, written in Prometheus' text exposition format
  * (version 0.0.4). Kept here rather than taken from prom-client: that client loads its push
- * gateway's HTTPS, TLS, zlib and cluster support at import, which cost the manager more memory
- * than all of its metrics (test/bench/results/api-overhead.md).
+ * gateway's HTTPS, TLS, zlib and cluster support at import, for a format of a few lines
+ * (the memory it cost: test/bench/results/api-overhead.md).
  */
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
