@@ -69,8 +69,10 @@ class Series<L extends string, V> {
     return this.byKey.values();
   }
 
-  get size(): number {
-    return this.byKey.size;
+  /** A line per series; a family without labels shows 0 until it has a value, as prom-client does. */
+  lines(name: string, valueOf: (value: V) => number): string[] {
+    if (this.labelNames.length === 0 && this.byKey.size === 0) return [`${name} 0`];
+    return [...this.byKey.values()].map(({ labels, value }) => `${name}${labelText(labels)} ${formatNumber(valueOf(value))}`);
   }
 }
 
@@ -86,13 +88,11 @@ export class CounterFamily<L extends string = never> implements Family {
   readonly name: string;
   readonly help: string;
   private readonly series: Series<L, { count: number }>;
-  private readonly labelled: boolean;
 
   constructor({ name, help, labelNames = [] }: FamilyOptions<L>) {
     this.name = name;
     this.help = help;
     this.series = new Series(labelNames);
-    this.labelled = labelNames.length > 0;
   }
 
   inc(labels?: Labels<L>): void {
@@ -100,8 +100,7 @@ export class CounterFamily<L extends string = never> implements Family {
   }
 
   samples(): string[] {
-    if (!this.labelled && this.series.size === 0) return [`${this.name} 0`];
-    return [...this.series.entries()].map(({ labels, value }) => `${this.name}${labelText(labels)} ${formatNumber(value.count)}`);
+    return this.series.lines(this.name, (value) => value.count);
   }
 }
 
@@ -111,7 +110,6 @@ export class GaugeFamily<L extends string = never> implements Family {
   readonly name: string;
   readonly help: string;
   private readonly series: Series<L, number>;
-  private readonly labelled: boolean;
 
   constructor(
     { name, help, labelNames = [] }: FamilyOptions<L>,
@@ -120,14 +118,12 @@ export class GaugeFamily<L extends string = never> implements Family {
     this.name = name;
     this.help = help;
     this.series = new Series(labelNames);
-    this.labelled = labelNames.length > 0;
   }
 
   samples(): string[] {
     this.series.clear();
     this.collect((value, labels) => this.series.set(labels, value));
-    if (!this.labelled && this.series.size === 0) return [`${this.name} 0`];
-    return [...this.series.entries()].map(({ labels, value }) => `${this.name}${labelText(labels)} ${formatNumber(value)}`);
+    return this.series.lines(this.name, (value) => value);
   }
 }
 
