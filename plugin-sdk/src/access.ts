@@ -195,12 +195,27 @@ export interface AdmissionRequest {
    * - `volume.create`: the volume as the one mount of a config (`HostConfig.Mounts[0]`: `Type`
    *   `volume`, `Source` its name, `VolumeOptions.DriverConfig` its driver and options), so that
    *   the rules for mounts judge it; name fields of the volume create (`DriverOpts.device`).
+   * - `image.build`: the container every `RUN` step of the build runs in, as a config: the build's
+   *   query parameters under the `HostConfig` fields the engine gives that container
+   *   (`networkmode` as `NetworkMode`, `cgroupparent` as `CgroupParent`, `isolation`, `shmsize`,
+   *   `memory`, `memswap`, `cpushares`, `cpuperiod`, `cpuquota`, `cpusetcpus`, `cpusetmems`,
+   *   `ulimits`, `extrahosts`), `Image` empty; `source` is the URL in `remote`, if any.
+   * - `image.import`: an image made from a URL or an upload (`fromSrc`): `config` is `{ Image: '' }`,
+   *   `source` the URL when the engine would fetch one.
+   * A controller that judges every action it does not know as a container create judges the last
+   * two sensibly: their configs have a container's shape.
    */
-  readonly action: 'container.create' | 'container.update' | 'container.exec' | 'volume.create';
+  readonly action: 'container.create' | 'container.update' | 'container.exec' | 'volume.create' | 'image.build' | 'image.import';
   /** The config as described for the action (the controller's own copy: amend it through `amended`). */
   readonly config: Readonly<ContainerConfig>;
   /** The container being updated or exec'd into. */
   readonly object?: AccessObject;
+  /**
+   * `image.build`, `image.import`: a URL the engine would fetch for the caller (`remote`,
+   * `fromSrc`), from its own place in the network. Absent for a context or archive the client
+   * sends, and for BuildKit's `remote=client-session` (the client streams the context).
+   */
+  readonly source?: { readonly parameter: 'remote' | 'fromSrc'; readonly url: string };
 }
 
 export type AdmissionVerdict =
