@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -206,8 +206,18 @@ describe('rotation', () => {
 });
 
 describe('when writing fails', () => {
+  it('makes a missing folder (0700), as kube-apiserver does, so /var/log/swarm/audit.log works on a fresh machine', async () => {
+    const path = join(root, 'new-folder', 'deeper', 'audit.log');
+    const log = await AuditLog.open({ path }, recordingLogger());
+    log.record(record(0));
+    await log.close();
+    expect(ids(path)).toEqual(['req-0']);
+    expect(statSync(join(root, 'new-folder', 'deeper')).mode & 0o777).toBe(0o700);
+  });
+
   it('does not start with a file it cannot open', async () => {
-    const path = join(root, 'no-such-dir', 'audit.log');
+    writeFileSync(join(root, 'a-file'), '');
+    const path = join(root, 'a-file', 'audit.log');
     let error: unknown;
     try {
       await AuditLog.open({ path }, recordingLogger());
@@ -215,7 +225,7 @@ describe('when writing fails', () => {
       error = thrown;
     }
     expect(isSwarmError(error, ErrorCodes.CONFIG_INVALID)).toBe(true);
-    expect((error as Error).message).toMatch(new RegExp(`^cannot write the audit log ${path}: ENOENT`));
+    expect((error as Error).message).toMatch(new RegExp(`^cannot write the audit log ${path}: E(NOTDIR|EXIST)`));
   });
 
   it.runIf(existsSync('/dev/full'))('a full disk: nothing thrown, lines counted as dropped, one warning', async () => {

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Logger } from '@swarm/plugin-sdk';
 import { CoreErrors } from '../errors.js';
 import { auditLine, type AuditRecord } from './audit-record.js';
@@ -59,14 +61,19 @@ export class AuditLog {
 
   /**
    * An audit log whose file is open (created, mode 0600): a path that cannot be written fails the
-   * manager's start, rather than its first request's line.
+   * manager's start, rather than its first request's line. A missing folder is made (mode 0700), as
+   * kube-apiserver's log library makes it, so `/var/log/swarm/audit.log` works on a fresh machine;
+   * only here: a folder that vanishes later drops lines rather than be made again behind someone's back.
    */
   static async open(options: AuditLogOptions, logger: Logger): Promise<AuditLog> {
     const log = new AuditLog(options, logger);
-    if (log.sink instanceof RotatingFile) {
-      await log.sink.open().catch((error: unknown) => {
-        throw CoreErrors.auditLogUnwritable({ path: options.path, reason: reasonOf(error) }, { cause: error });
-      });
+    const file = log.sink;
+    if (file instanceof RotatingFile) {
+      await mkdir(dirname(options.path), { recursive: true, mode: 0o700 })
+        .then(() => file.open())
+        .catch((error: unknown) => {
+          throw CoreErrors.auditLogUnwritable({ path: options.path, reason: reasonOf(error) }, { cause: error });
+        });
     }
     return log;
   }
