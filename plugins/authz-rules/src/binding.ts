@@ -17,8 +17,13 @@ export interface Binding {
   readonly nodes: readonly string[];
 }
 
-/** What the images of the cluster are to its callers: readable by everyone, or scoped by labels like the rest. */
-export type ImageAccess = 'everyone' | 'scoped';
+/**
+ * What the images of the cluster are to its callers: `owned`, an image carrying the manager's owner
+ * labels (one a caller built, committed or imported) is scoped like a container and one without them
+ * (pulled, loaded) is everyone's; `everyone`, every image is everyone's; `scoped`, images are scoped
+ * by their labels like the rest, so one without them is for scope `all` alone.
+ */
+export type ImageAccess = 'owned' | 'everyone' | 'scoped';
 
 export interface RulesConfig {
   /** In the order the options give them: the first that grants an action is the one a decision names. */

@@ -8,7 +8,7 @@ import { suggest } from './suggest.js';
 
 const OPTION_KEYS = ['bindings', 'anonymous', 'images'] as const;
 const BINDING_KEYS = ['user', 'group', 'role', 'scope', 'nodes'] as const;
-const IMAGE_ACCESS: readonly ImageAccess[] = ['everyone', 'scoped'];
+const IMAGE_ACCESS: readonly ImageAccess[] = ['owned', 'everyone', 'scoped'];
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -132,7 +132,7 @@ export function parseRulesOptions(options: unknown): RulesConfig {
   if (!isRecord(options)) throw RulesErrors.optionsNotObject({ got: describe(options) });
   checkKeys(options, OPTION_KEYS, (key) => key);
   const anonymous = anonymousBinding(options.anonymous);
-  const images = options.images === undefined ? 'everyone' : oneOf(options.images, IMAGE_ACCESS, 'images', 'image access');
+  const images = options.images === undefined ? 'owned' : oneOf(options.images, IMAGE_ACCESS, 'images', 'image access');
   const list = options.bindings ?? [];
   if (!Array.isArray(list))
     throw RulesErrors.invalidOption({ path: 'bindings', reason: `a list of bindings is needed, got ${describe(list)}` });

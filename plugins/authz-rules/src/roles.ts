@@ -102,8 +102,8 @@ const EDIT = [
   'network.disconnect',
   'volume.create',
   'volume.remove',
-  // Images are everyone's, as shared as nodes: removing one a team built or pulled is theirs to do;
-  // the engine refuses to remove an image a running container uses.
+  // On an image of the caller's scope or a shared (pulled) one; the host refuses to remove a shared
+  // image another team's containers use.
   'image.remove',
 ] as const;
 

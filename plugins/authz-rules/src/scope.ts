@@ -16,8 +16,8 @@ export function teamOf(caller: Caller): string | undefined {
 
 /**
  * Objects that are in every binding's scope, because nobody owns them: nodes, the engines' plugins and the system, the
- * predefined networks (`bridge`, or `node1/bridge` as swarm names them), and images when
- * `images: 'everyone'`.
+ * predefined networks (`bridge`, or `node1/bridge` as swarm names them), and images: all of them with
+ * `images: 'everyone'`, those without the manager's owner labels (pulled ones) with `images: 'owned'`.
  */
 export function isShared(object: AccessObject, images: ImageAccess): boolean {
   switch (object.kind) {
@@ -26,7 +26,7 @@ export function isShared(object: AccessObject, images: ImageAccess): boolean {
     case 'system':
       return true;
     case 'image':
-      return images === 'everyone';
+      return images === 'everyone' || (images === 'owned' && object.labels[OWNER_LABEL] === undefined && object.labels[TEAM_LABEL] === undefined);
     case 'network': {
       const name = object.name ?? '';
       return PREDEFINED_NETWORKS.has(name.slice(name.lastIndexOf('/') + 1));

@@ -187,6 +187,19 @@ describe('rules authorizer: shared objects', () => {
   const busybox = ownedObject('image', 'busybox:latest');
   const bridge = ownedObject('network', 'node1/bridge');
 
+  it("keeps an image a team made (owner labels) that team's by default, as a container is", () => {
+    const made = ownedObject('image', 'alice-app:1', 'alice', 'team-a');
+    expect(allowed(amy, 'image.inspect', made)).toBe(true);
+    expect(allowed(amy, 'image.remove', made)).toBe(true);
+    for (const action of ['image.inspect', 'image.history', 'image.save', 'image.tag', 'image.push', 'image.remove'])
+      expect(allowed(bob, action, made)).toBe(false);
+    expect(authz.visibility!(bob).sees(made)).toBe(false);
+    expect(authz.visibility!(amy).sees(made)).toBe(true);
+    expect(authz.visibility!(olga).sees(made)).toBe(true);
+    const everyone = rules({ ...EXAMPLE_OPTIONS, images: 'everyone' });
+    expect(everyone.visibility!(bob).sees(made)).toBe(true);
+  });
+
   it('lets every bound caller read images by default, and editors remove them', () => {
     expect(allowed(amy, 'image.inspect', busybox)).toBe(true);
     expect(allowed(amy, 'image.tag', busybox)).toBe(true);

@@ -87,14 +87,14 @@ describe('rules options', () => {
     expect(parseRulesOptions({ bindings: [], anonymous: 'view' }).anonymous?.scope).toBe('all');
   });
 
-  it("fills in defaults: a group reaches its team, a user their own objects, an admin everything; images are everyone's", () => {
+  it("fills in defaults: a group reaches its team, a user their own objects, an admin everything; images are their makers'", () => {
     const config = parseRulesOptions({ bindings: [{ group: 'a', role: 'edit' }, { user: 'u', role: 'view' }, admins] });
     expect(config.bindings.map((binding) => [binding.name, binding.scope])).toEqual([
       ['bindings[0]', 'team'],
       ['bindings[1]', 'own'],
       ['bindings[2]', 'all'],
     ]);
-    expect(config.images).toBe('everyone');
+    expect(config.images).toBe('owned');
     expect(config.anonymous).toBeUndefined();
   });
 });
