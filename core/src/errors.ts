@@ -538,6 +538,17 @@ export const CoreErrors = {
     code: ErrorCodes.CONFLICT,
     message: (p: { name: string }) => `Conflict: the volume name "${p.name}" is already in use: choose another name for your volume`,
   }),
+  /** A name another team's image holds, or a shared image's name given to a team's image: retagging it would take it over. */
+  imageNameTaken: defineError('core.access.image-name-taken', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { name: string }) => `Conflict: the image name "${p.name}" is already in use: choose another name for your image`,
+  }),
+  /** dockerd's conflict for an image a container uses, without naming a container the caller may not see. */
+  imageInUse: defineError('core.access.image-in-use', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { name: string }) =>
+      `conflict: unable to remove repository reference "${p.name}" (cannot be forced) - the image is in use by a container`,
+  }),
   accessPluginFailed: defineError('core.access.plugin-failed', {
     code: ErrorCodes.PLUGIN_FAILED,
     httpStatus: 500,

@@ -1,4 +1,4 @@
-import type { Container, Network, Volume } from '@swarm/plugin-sdk';
+import type { Container, Image, Network, Volume } from '@swarm/plugin-sdk';
 import type { AccessObject } from '@swarm/plugin-sdk/access';
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
@@ -21,6 +21,15 @@ export function networkObject(network: Network): AccessObject {
 
 export function volumeObject(volume: Volume): AccessObject {
   return { kind: 'volume', name: volume.name, labels: labelsOf(volume.summary.Labels), node: volume.node.name };
+}
+
+/**
+ * An image on one node: its labels are its config's, so the owner labels a build, commit or import
+ * wrote travel with it (a save and load, a push and pull) and are the engine's to keep.
+ */
+export function imageObject(image: Image): AccessObject {
+  const name = image.repoTags.find((tag) => tag !== '<none>:<none>');
+  return { kind: 'image', id: image.id, ...(name ? { name } : {}), labels: labelsOf(image.summary.Labels), node: image.node.name };
 }
 
 /** An object known only by what names it (an image reference, a plugin name). */

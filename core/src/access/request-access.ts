@@ -1,4 +1,4 @@
-import type { Container, Network, Volume } from '@swarm/plugin-sdk';
+import type { Container, Image, Network, Volume } from '@swarm/plugin-sdk';
 import type { AccessObject, AccessRequest, Caller, PlacementConstraint } from '@swarm/plugin-sdk/access';
 import type { DecisionRecord } from './access-control.js';
 
@@ -7,6 +7,8 @@ export interface ScopedLookup {
   container(reference: string): Container | undefined;
   network(reference: string): Network | undefined;
   volume(reference: string): Volume | undefined;
+  /** The copy of an image a reference names on some node, among those the caller may see. */
+  image(reference: string): Image | undefined;
 }
 
 /** What access control decided about one request, for its handler and the audit log. */

@@ -7,6 +7,7 @@ import { CoreErrors } from '../errors.js';
 import type { RequestContext } from './context.js';
 import { findContainer, findNetwork } from './lookups.js';
 import { scopeAffinities } from './scoped-affinities.js';
+import { refuseHiddenImage } from './scoped-images.js';
 
 // Network modes that name no network object.
 const MODES_WITHOUT_NETWORK = new Set(['', 'default', 'bridge', 'host', 'none']);
@@ -163,6 +164,7 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return config;
   checkReferences(ctx, config);
+  refuseHiddenImage(ctx, typeof config.Image === 'string' ? config.Image : '');
   for (const volume of volumesToMake(config)) refuseHeldVolume(ctx, volume.name);
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
   const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Container, Network, Volume } from '@swarm/plugin-sdk';
+import type { Container, Image, Network, Volume } from '@swarm/plugin-sdk';
 import type { AccessObject, AccessRequest, Caller, Visibility, WireRequest } from '@swarm/plugin-sdk/access';
 import type { AccessControl } from '../access/access-control.js';
 import type { RequestAccess, ScopedLookup } from '../access/request-access.js';
-import { containerObject, namedObject, networkObject, volumeObject } from '../access/access-objects.js';
+import { containerObject, imageObject, namedObject, networkObject, volumeObject } from '../access/access-objects.js';
+import { visibleImage } from '../access/scoped-images.js';
 import { FORWARDED_CALLER_HEADER, decodeForwardedCaller, encodeForwardedCaller } from '../access/forwarded-identity.js';
 import { peerCertificates } from '../access/peer-certificates.js';
 import { requestAction, type ObjectReference } from '../access/request-actions.js';
@@ -209,6 +210,13 @@ export class ScopedLookups implements ScopedLookup {
       volumeKeys.namesOf,
     );
   }
+
+  image(reference: string): Image | undefined {
+    const images = capability(this.api.cluster, 'images', 'image lookup');
+    if (!this.visibility) return images.find(reference);
+    const view = this.visibility;
+    return visibleImage(this.api.cluster.nodes(), reference, (object) => view.sees(object));
+  }
 }
 
 async function targetObject(
@@ -236,6 +244,11 @@ async function targetObject(
       if (!api.cluster.capabilities?.volumes) return undefined;
       const volume = lookups.volume(target.reference);
       return volume ? volumeObject(volume) : undefined;
+    }
+    case 'image': {
+      if (!api.cluster.capabilities?.images) return namedObject(target.kind, target.reference);
+      const image = lookups.image(target.reference);
+      return image ? imageObject(image) : undefined;
     }
     default:
       return namedObject(target.kind, target.reference);

@@ -14,8 +14,9 @@ export function findContainer({ api, access }: LookupScope, name: string): Conta
   return container;
 }
 
-export function findImage(api: ApiContext, name: string): Image {
-  const image = capability(api.cluster, 'images', 'image lookup').find(name);
+/** An image the caller may see, by ID, name or ID prefix (on any node); Docker's 404 otherwise. */
+export function findImage({ api, access }: LookupScope, name: string): Image {
+  const image = access?.lookups ? access.lookups.image(name) : capability(api.cluster, 'images', 'image lookup').find(name);
   if (!image) throw CoreErrors.noSuchImage({ name });
   return image;
 }

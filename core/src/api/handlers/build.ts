@@ -3,6 +3,8 @@ import { queryString, type RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { capability } from '../capabilities.js';
 import { nodeEngine } from '../lookups.js';
+import { madeImageLabels } from '../image-ownership.js';
+import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
 const SWARM_DIRECTIVE = /^(constraint|affinity|whitelist|reschedule):/;
@@ -32,6 +34,7 @@ function numberParam(raw: string | null): number | undefined {
  * are taken out of the build args so the engine does not warn about unused ones.
  */
 export const build: RouteHandler = async (ctx) => {
+  for (const name of ctx.query.getAll('t')) refuseTakenImageName(ctx, name, 'owned');
   const buildArgs = parseJsonMap(ctx.query.get('buildargs'), 'buildargs');
   const labels = parseJsonMap(ctx.query.get('labels'), 'labels');
   const config: ContainerConfig = {
@@ -49,6 +52,8 @@ export const build: RouteHandler = async (ctx) => {
     throw error;
   }
   const query = new URLSearchParams(ctx.query);
+  const owned = madeImageLabels(ctx, labels);
+  if (owned) query.set('labels', JSON.stringify(owned));
   const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));
   if (query.has('buildargs')) query.set('buildargs', JSON.stringify(engineArgs));
   await forwardToEngine(nodeEngine(ctx.api, node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx, { kind: 'call' });

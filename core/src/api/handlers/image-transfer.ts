@@ -5,6 +5,7 @@ import { capability } from '../capabilities.js';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
+import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
 function withTag(image: string, tag: string | null): string {
@@ -30,10 +31,14 @@ type Transfer = (onProgress: ProgressListener, options: TransferOptions) => Prom
 function transferOf(ctx: Parameters<RouteHandler>[0], fromImage: string | null, fromSrc: string): Transfer {
   if (fromImage) {
     const images = capability(ctx.api.cluster, 'imagePull', 'image pull');
+    // A pull moves the name onto what the registry holds: not off another team's image.
+    refuseTakenImageName(ctx, withTag(fromImage, ctx.query.get('tag')), 'shared');
     const auth = registryAuth(ctx.req.headers['x-registry-auth']);
     return (onProgress, options) => images.pull(withTag(fromImage, ctx.query.get('tag')), auth, onProgress, options);
   }
   const images = capability(ctx.api.cluster, 'imageManagement', 'image import');
+  const repo = ctx.query.get('repo');
+  if (repo) refuseTakenImageName(ctx, `${repo}:${ctx.query.get('tag') || 'latest'}`, 'shared');
   const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
   return (onProgress, options) =>
     images.importFrom(fromSrc, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, options);

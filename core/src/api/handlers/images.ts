@@ -1,10 +1,12 @@
-import type { Image } from '@swarm/plugin-sdk';
-import type { ImageSummary } from '@swarm/plugin-sdk/docker';
+import type { Image, Node } from '@swarm/plugin-sdk';
+import type { ImageRemoval, ImageSummary } from '@swarm/plugin-sdk/docker';
 import { capability } from '../capabilities.js';
 import { queryFlag, queryString, type RequestContext, type RouteHandler } from '../context.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { anyHealthyEngine, findImage, healthyNodes, nodeEngine } from '../lookups.js';
+import { imageCopies, isOwnedImage } from '../../access/scoped-images.js';
+import { refuseRemovalInUse, refuseTakenImageName, seesImage } from '../scoped-images.js';
 import { sendJson } from '../../http/responses.js';
 import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
@@ -27,9 +29,9 @@ function referenceMatches(pattern: string, tags: readonly string[]): boolean {
   return tags.some((tag) => regex.test(tag) || regex.test(tag.replace(/:[^:/]+$/, '')));
 }
 
-function createdOf(api: RequestContext['api'], ref: string | undefined): number | undefined {
+function createdOf(ctx: RequestContext, ref: string | undefined): number | undefined {
   if (ref === undefined) return undefined;
-  return findImage(api, ref).summary.Created;
+  return findImage(ctx, ref).summary.Created;
 }
 
 function keep(image: Image, filters: DockerFilters, bounds: { before?: number; since?: number }): boolean {
@@ -50,10 +52,10 @@ export async function listImages(ctx: RequestContext): Promise<void> {
   const filters = parseFilters(ctx.query.get('filters'));
   checkFilterKeys(filters, IMAGE_FILTERS);
   const legacyName = ctx.query.get('filter');
-  const bounds = { before: createdOf(ctx.api, filters.get('before')?.[0]), since: createdOf(ctx.api, filters.get('since')?.[0]) };
+  const bounds = { before: createdOf(ctx, filters.get('before')?.[0]), since: createdOf(ctx, filters.get('since')?.[0]) };
   const grouped = new Map<string, ImageSummary>();
   for (const image of capability(ctx.api.cluster, 'images', 'image listing').list()) {
-    if (!keep(image, filters, bounds)) continue;
+    if (!keep(image, filters, bounds) || !seesImage(ctx, image)) continue;
     if (legacyName && !referenceMatches(legacyName, image.repoTags)) continue;
     const existing = grouped.get(image.id);
     if (!existing) {
@@ -70,15 +72,20 @@ export async function listImages(ctx: RequestContext): Promise<void> {
 /** Push names the repository and passes the tag apart; without a tag every tag of it goes. */
 function pushSource(ctx: RequestContext, name: string): Image {
   const tag = ctx.query.get('tag');
-  if (tag) return findImage(ctx.api, `${name}:${tag}`);
+  if (tag) return findImage(ctx, `${name}:${tag}`);
+  const inRepository = (image: Image) => image.repoTags.some((repoTag) => repoTag.slice(0, repoTag.lastIndexOf(':')) === name);
   const tagged = capability(ctx.api.cluster, 'images', 'image push')
     .list()
-    .find((image) => image.repoTags.some((repoTag) => repoTag.slice(0, repoTag.lastIndexOf(':')) === name));
-  return tagged ?? findImage(ctx.api, name);
+    .find((image) => inRepository(image) && seesImage(ctx, image));
+  // Without a tag the engine pushes every tag of the repository it holds: another team's among them would go too.
+  if (tagged && tagged.node.images().some((image) => inRepository(image) && !seesImage(ctx, image))) {
+    throw CoreErrors.imageNameTaken({ name });
+  }
+  return tagged ?? findImage(ctx, name);
 }
 
 async function forwardToHolder(ctx: RequestContext, name: string, operation: string, byId: boolean): Promise<void> {
-  const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx.api, name);
+  const image = operation === 'push' ? pushSource(ctx, name) : findImage(ctx, name);
   const target = imagePath(byId ? image.id : name);
   await forwardToEngine(
     nodeEngine(ctx.api, image.node),
@@ -88,16 +95,26 @@ async function forwardToHolder(ctx: RequestContext, name: string, operation: str
   );
 }
 
+/**
+ * For a caller with a narrower view: the source must be an image they see, and the new name must
+ * not take over one another team's image holds. Answers the name to tag by: the image's ID when
+ * the name also names images they may not see on other nodes.
+ */
+function scopedTagSource(ctx: RequestContext, name: string, target: string): string {
+  if (!ctx.access?.scoped) return name;
+  const source = findImage(ctx, name);
+  refuseTakenImageName(ctx, target, isOwnedImage(source) ? 'owned' : 'shared');
+  const copies = imageCopies(ctx.api.cluster.nodes(), name);
+  return copies.every((copy) => seesImage(ctx, copy.image)) ? name : source.id;
+}
+
 async function tagImage(ctx: RequestContext, name: string): Promise<void> {
   const repo = ctx.query.get('repo');
   if (!repo) throw CoreErrors.missingParameter({ text: 'repository name must have at least one component' });
+  const tag = ctx.query.get('tag') || 'latest';
+  const source = scopedTagSource(ctx, name, `${repo}:${tag}`);
   // every node's copy, or the one `node/image` names: the cluster decides, and answers 404 when none holds it
-  await capability(ctx.api.cluster, 'imageManagement', 'image tag').tag(
-    name,
-    repo,
-    ctx.query.get('tag') || 'latest',
-    queryFlag(ctx.query, 'force'),
-  );
+  await capability(ctx.api.cluster, 'imageManagement', 'image tag').tag(source, repo, tag, queryFlag(ctx.query, 'force'));
   ctx.res.writeHead(201);
   ctx.res.end();
 }
@@ -122,15 +139,41 @@ export const imageOperation: RouteHandler = async (ctx) => {
 /** DELETE /images/{name}?force */
 export const removeImage: RouteHandler = async (ctx) => {
   const name = ctx.params['*'] ?? '';
-  const removed = await capability(ctx.api.cluster, 'imageManagement', 'image removal').remove(name, queryFlag(ctx.query, 'force'));
+  const management = capability(ctx.api.cluster, 'imageManagement', 'image removal');
+  const force = queryFlag(ctx.query, 'force');
+  const removed = ctx.access?.scoped
+    ? await removeVisibleCopies(ctx, name, (reference) => management.remove(reference, force))
+    : await management.remove(name, force);
   if (removed.length === 0) throw CoreErrors.noSuchImage({ name });
   sendJson(ctx.res, 200, removed);
 };
 
+/**
+ * A scoped caller removes only the copies they see, node by node when the name also names
+ * images they may not see; never one that another team's containers use.
+ */
+async function removeVisibleCopies(
+  ctx: RequestContext,
+  name: string,
+  remove: (reference: string) => Promise<ImageRemoval[]>,
+): Promise<ImageRemoval[]> {
+  const copies = imageCopies(ctx.api.cluster.nodes(), name);
+  const visible = copies.filter((copy) => seesImage(ctx, copy.image));
+  if (visible.length === 0) throw CoreErrors.noSuchImage({ name });
+  for (const copy of visible) refuseRemovalInUse(ctx, copy.image, name);
+  if (visible.length === copies.length) return remove(name);
+  const answers = await Promise.all(visible.map((copy) => remove(`${copy.node.name}/${name}`)));
+  return answers.flat();
+}
+
 /** GET /images/get?names=...: one engine must hold every name (Swarm classic's rule). */
 export const saveImages: RouteHandler = async (ctx) => {
   const names = ctx.query.getAll('names');
-  const holder = healthyNodes(ctx.api).find((node) => names.every((name) => node.image(name) !== undefined));
+  const holds = (node: Node, name: string) => {
+    const image = node.image(name);
+    return image !== undefined && seesImage(ctx, image);
+  };
+  const holder = healthyNodes(ctx.api).find((node) => names.every((name) => holds(node, name)));
   if (!holder) throw CoreErrors.noEngineWithAllImages({ names });
   const path = `${ctx.versionPrefix}/images/get${queryString(ctx.query)}`;
   await forwardToEngine(nodeEngine(ctx.api, holder), path, ctx, { kind: 'image-save' });

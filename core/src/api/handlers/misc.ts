@@ -6,6 +6,8 @@ import { readJsonBody } from '../body.js';
 import { sendJson } from '../../http/responses.js';
 import { checkBody } from '../validation/check-body.js';
 import { authBody } from '../validation/engine-bodies.js';
+import { commitLabelChange, madeImageLabels } from '../image-ownership.js';
+import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
 /** POST /commit?container=...: on the container's engine, with the engine's container ID. */
@@ -15,6 +17,10 @@ export const commit: RouteHandler = async (ctx) => {
   const container = findContainer(ctx, name);
   const query = new URLSearchParams(ctx.query);
   query.set('container', container.id);
+  const repo = ctx.query.get('repo');
+  if (repo) refuseTakenImageName(ctx, `${repo}:${ctx.query.get('tag') || 'latest'}`, 'owned');
+  const labels = madeImageLabels(ctx);
+  if (labels) query.append('changes', commitLabelChange(labels));
   await forwardToEngine(containerEngine(ctx.api, container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx, { kind: 'call' });
 };
 

@@ -1,0 +1,52 @@
+import type { Image } from '@swarm/plugin-sdk';
+import { imageObject } from '../access/access-objects.js';
+import { familiar, hiddenUsers, imageCopies, mayTakeName, withDefaultTag } from '../access/scoped-images.js';
+import { CoreErrors } from '../errors.js';
+import type { LookupScope } from './lookups.js';
+
+/*
+ * The image rules of a request whose caller has a narrower view. An image a team made carries its
+ * owner labels and is that team's; a pulled one is everyone's (the authorizer's `visibility`
+ * decides). Callers who see everything are not held by any of these.
+ */
+
+/** Whether the caller may see an image (always, without access control). */
+export function seesImage({ access }: LookupScope, image: Image): boolean {
+  return !access?.scoped || access.sees(imageObject(image));
+}
+
+/**
+ * A shared image another team's containers were made from is not the caller's to remove, forced
+ * or not: dockerd would untag or delete it under them, and its own conflict names their container.
+ */
+export function refuseRemovalInUse(scope: LookupScope, image: Image, name: string): void {
+  const access = scope.access;
+  if (!access?.scoped) return;
+  if (hiddenUsers(image, scope.api.cluster.containers(), (object) => access.sees(object)).length > 0) {
+    throw CoreErrors.imageInUse({ name });
+  }
+}
+
+/**
+ * A container made from an image the caller may not see would run it (its files, its `ENV`):
+ * when the reference names such an image on some node, the answer is dockerd's 404 for an image
+ * that does not exist. A reference no node resolves goes on, for the engine to pull.
+ */
+export function refuseHiddenImage(scope: LookupScope, reference: string): void {
+  const access = scope.access;
+  if (!access?.scoped || reference === '') return;
+  const copies = imageCopies(scope.api.cluster.nodes(), reference);
+  if (copies.some((copy) => !access.sees(imageObject(copy.image)))) throw CoreErrors.noSuchImage({ name: reference });
+}
+
+/**
+ * A name a build, commit, import or pull would give its new image: refused as taken when it would
+ * move off an image the caller may not see, or off a shared one onto the caller's own.
+ */
+export function refuseTakenImageName(scope: LookupScope, name: string, becomes: 'owned' | 'shared'): void {
+  const access = scope.access;
+  if (!access?.scoped || name === '') return;
+  if (!mayTakeName(scope.api.cluster.nodes(), name, becomes, (object) => access.sees(object))) {
+    throw CoreErrors.imageNameTaken({ name: familiar(withDefaultTag(name)) });
+  }
+}
