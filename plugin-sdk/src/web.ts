@@ -56,6 +56,14 @@ export interface WebViewer {
   readonly scoped: boolean;
   /** Whether the caller may see a container: the page shows only those, and events about them. */
   sees(container: Container): boolean;
+  /**
+   * A dry run of the scheduler as this caller's own `/_swarm/v1/explain` answers it: a container
+   * the config names that they may not see is Not Found (a SwarmError), affinities to containers
+   * and container labels are judged among the containers they see, and their node limits apply.
+   * Explain for a viewer with this, never with `ManagerView.explain`, which judges against every
+   * container and would tell where another team's run.
+   */
+  explain(config: ContainerConfig): ExplainedPlacement;
 }
 
 /** Options of a streamed answer. */

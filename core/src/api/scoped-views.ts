@@ -1,6 +1,7 @@
 import type { ClusterEvent, Container, Node } from '@swarm/plugin-sdk';
 import type { AccessObject } from '@swarm/plugin-sdk/access';
 import { containerObject, networkObject, volumeObject } from '../access/access-objects.js';
+import { imageEventObject } from '../access/scoped-images.js';
 import type { RequestAccess } from '../access/request-access.js';
 import type { Answer } from './answers.js';
 import type { ApiContext } from './context.js';
@@ -18,7 +19,8 @@ function eventActor(event: ClusterEvent): { id?: string; attributes: Readonly<Re
 /**
  * The object an event is about. A container event carries the container's labels as attributes;
  * network and volume events carry none, so those objects are looked up (one removed since is
- * shown to no scoped caller). Images, nodes and the daemon belong to nobody.
+ * shown to no scoped caller). An image event carries its image's labels, as a container's does.
+ * Nodes and the daemon belong to nobody.
  */
 function eventObject(api: ApiContext, event: ClusterEvent): AccessObject | 'shared' | undefined {
   const { id, attributes } = eventActor(event);
@@ -43,6 +45,16 @@ function eventObject(api: ApiContext, event: ClusterEvent): AccessObject | 'shar
         : undefined;
       return volume ? volumeObject(volume) : undefined;
     }
+    case 'image':
+      return imageEventObject(
+        {
+          action: event.Action ?? event.status ?? '',
+          ...(id ? { id } : {}),
+          ...(event.node?.Name ? { node: event.node.Name } : {}),
+          attributes,
+        },
+        api.cluster.capabilities?.images?.list() ?? [],
+      );
     default:
       return 'shared';
   }
@@ -108,17 +120,47 @@ export function scopedStatusRows(
   });
 }
 
-/** `system df` with only the containers and volumes the caller sees. */
+type Item = Record<string, unknown>;
+
+const itemsOf = (list: unknown): Item[] => (Array.isArray(list) ? (list as Item[]) : []);
+
+/** The named volumes a df container row mounts. */
+const mountedVolumes = (container: Item): string[] =>
+  itemsOf(container.Mounts)
+    .filter((mount) => mount.Type === 'volume' && typeof mount.Name === 'string')
+    .map((mount) => mount.Name as string);
+
+/**
+ * One engine's `system df` with only the containers and volumes the caller sees, and the counts
+ * that name containers (an image's `Containers`, a volume's `UsageData.RefCount`) counting only
+ * those: an image only another team's containers use reads as one nobody uses. Sizes stay whole
+ * (the documented limits). Per engine, before the answers are merged: an image's count is that
+ * engine's.
+ */
 export function scopedDiskUsage(api: ApiContext, access: RequestAccess, answer: Answer): Answer {
   const containers = new Set(visibleContainers(api, access).map((container) => container.id));
   const volumes = new Set(
     (api.cluster.capabilities?.volumes?.list() ?? []).filter((volume) => access.sees(volumeObject(volume))).map((volume) => volume.name),
   );
-  const keep = (list: unknown, test: (item: Record<string, unknown>) => boolean) =>
-    Array.isArray(list) ? (list as Array<Record<string, unknown>>).filter(test) : list;
+  const seen = itemsOf(answer.Containers).filter((item) => typeof item.Id === 'string' && containers.has(item.Id));
+  // dockerd writes -1 for a count it did not work out: that stays
+  const counted = (count: unknown): count is number => typeof count === 'number' && count >= 0;
+  const images = itemsOf(answer.Images).map((image) =>
+    counted(image.Containers) ? { ...image, Containers: seen.filter((container) => container.ImageID === image.Id).length } : image,
+  );
+  const seenVolumes = itemsOf(answer.Volumes)
+    .filter((item) => typeof item.Name === 'string' && volumes.has(item.Name))
+    .map((volume) => {
+      const usage = volume.UsageData as Item | null | undefined;
+      if (!usage || !counted(usage.RefCount)) return volume;
+      const refCount = seen.filter((container) => mountedVolumes(container).includes(volume.Name as string)).length;
+      return { ...volume, UsageData: { ...usage, RefCount: refCount } };
+    });
+  const listed = (list: unknown, scoped: Item[]) => (Array.isArray(list) ? scoped : list);
   return {
     ...answer,
-    Containers: keep(answer.Containers, (item) => typeof item.Id === 'string' && containers.has(item.Id)),
-    Volumes: keep(answer.Volumes, (item) => typeof item.Name === 'string' && volumes.has(item.Name)),
+    Images: listed(answer.Images, images),
+    Containers: listed(answer.Containers, seen),
+    Volumes: listed(answer.Volumes, seenVolumes),
   };
 }

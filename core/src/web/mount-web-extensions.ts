@@ -4,11 +4,19 @@ import { isSwarmError, type Logger } from '@swarm/plugin-sdk';
 import type { ManagerView, WebMethod, WebRequest, WebRoute, WebViewer } from '@swarm/plugin-sdk/web';
 import { containerObject } from '../access/access-objects.js';
 import { readJsonBody } from '../api/body.js';
+import { configToExplain } from '../api/access-create.js';
 import type { RequestContext, RouteHandler } from '../api/context.js';
 import type { ApiRouter } from '../api/router.js';
 import type { ConfiguredWebExtension } from '../deployment/deployment.js';
 import { NodeWebResponse } from './web-response.js';
 import { CoreErrors } from '../errors.js';
+
+/** What the routes of every extension share: the manager's view, the log, the JSON body limit. */
+interface WebHostParts {
+  readonly view: ManagerView;
+  readonly logger: Logger;
+  readonly jsonLimit: number;
+}
 
 export interface MountedWebExtensions {
   /** Calls every extension's `unmount`. */
@@ -32,8 +40,11 @@ function waitForClose(ctx: RequestContext): Promise<void> {
   return new Promise((resolve) => ctx.res.once('close', () => resolve()));
 }
 
-/** The caller as a web extension sees them, when the deployment has access control. */
-function viewerOf(ctx: RequestContext): WebViewer | undefined {
+/**
+ * The caller as a web extension sees them, when the deployment has access control. Their dry run
+ * is the one `/_swarm/v1/explain` gives them, so the web view's explain tells no more.
+ */
+function viewerOf(ctx: RequestContext, view: ManagerView): WebViewer | undefined {
   const access = ctx.access;
   const control = ctx.api.access;
   if (!access || !control) return undefined;
@@ -45,11 +56,12 @@ function viewerOf(ctx: RequestContext): WebViewer | undefined {
     roles: control.roles(caller),
     scoped: access.scoped,
     sees: (container) => !access.scoped || access.sees(containerObject(container)),
+    explain: (config) => view.explain(configToExplain(ctx, config)),
   };
 }
 
 /** The route handler that serves one web route through the API's dispatcher. */
-function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: number, logger: Logger): RouteHandler {
+function routeHandler(name: string, prefix: string, route: WebRoute, host: WebHostParts): RouteHandler {
   return async (ctx) => {
     const pathname = new URL(ctx.req.url ?? '/', 'http://swarm.invalid').pathname.slice(ctx.versionPrefix.length);
     // Relative links in a page at /swarm/x/ resolve against the folder: /swarm/x must become /swarm/x/.
@@ -61,7 +73,7 @@ function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: 
     }
     const aborted = new AbortController();
     ctx.res.once('close', () => aborted.abort());
-    const viewer = viewerOf(ctx);
+    const viewer = viewerOf(ctx, host.view);
     const request: WebRequest = {
       ...(viewer ? { viewer } : {}),
       method: (ctx.req.method ?? 'GET') as WebMethod,
@@ -70,7 +82,7 @@ function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: 
       query: ctx.query,
       headers: ctx.req.headers,
       signal: aborted.signal,
-      json: () => readJsonBody(ctx.req, jsonLimit),
+      json: () => readJsonBody(ctx.req, host.jsonLimit),
     };
     const response = new NodeWebResponse(ctx.req, ctx.res);
     ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -78,7 +90,7 @@ function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: 
       await route.handle(request, response);
     } catch (error) {
       if (isSwarmError(error)) throw error;
-      logger.error({ err: error, route: route.path }, 'web extension route failed');
+      host.logger.error({ err: error, route: route.path }, 'web extension route failed');
       throw CoreErrors.webRouteFailed({ name, reason: error instanceof Error ? error.message : String(error) }, { cause: error });
     }
     if (!response.answered) throw CoreErrors.webRouteSilent({ name, method: request.method, path: request.path });
@@ -94,7 +106,7 @@ function routeHandler(name: string, prefix: string, route: WebRoute, jsonLimit: 
 export async function mountWebExtensions(
   router: ApiRouter,
   extensions: readonly ConfiguredWebExtension[],
-  host: { view: ManagerView; logger: Logger; jsonLimit: number },
+  host: WebHostParts,
 ): Promise<MountedWebExtensions> {
   const mounted: ConfiguredWebExtension[] = [];
   for (const configured of extensions) {
@@ -110,7 +122,7 @@ export async function mountWebExtensions(
     }
     mounted.push(configured);
     for (const route of routes) {
-      const handler = routeHandler(configured.name, prefix, route, host.jsonLimit, logger);
+      const handler = routeHandler(configured.name, prefix, route, { ...host, logger });
       if (route.path !== '/') {
         router.add(methodsOf(route), `${prefix}${route.path}`, handler);
         continue;

@@ -159,7 +159,9 @@ export class UiExtension implements WebExtension {
         handle: async (request, response) => {
           const config = explainConfig(view, await request.json(), request.viewer);
           checkReferences(view, config, request.viewer);
-          const { explanation, text } = view.explain(config);
+          // a viewer's dry run is the host's for them: pattern affinities (`container==/bob.*/`)
+          // judged among what they see, their node limits applied
+          const { explanation, text } = request.viewer ? request.viewer.explain(config) : view.explain(config);
           const answer: ExplainAnswer = { text, explanation, image: config.Image };
           response.json(200, answer);
         },

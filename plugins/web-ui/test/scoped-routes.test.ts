@@ -20,6 +20,9 @@ function teamViewer(team: string, scoped = true): WebViewer {
     roles: [],
     scoped,
     sees: (container: Container) => !scoped || container.labels[TEAM_LABEL] === team,
+    explain: () => {
+      throw new Error('this test explains nothing');
+    },
   };
 }
 
@@ -43,7 +46,9 @@ function mount() {
   // IDs chosen so that `abc` is a prefix of alice's and bob's: a prefix must not tell alice bob's exists
   const alice = node.addContainer('alice-web', 'running', { id: 'abc1'.padEnd(64, '1'), labels: { [TEAM_LABEL]: 'team-a' } });
   const bob = node.addContainer('bob-db', 'exited', { id: 'abc2'.padEnd(64, '2'), labels: { [TEAM_LABEL]: 'team-b' } });
-  return { view, node, route, alice, bob };
+  // a viewer whose dry run is the view's, as the host's is once it has judged the config for them
+  const viewerOf = (team: string): WebViewer => ({ ...teamViewer(team), explain: (config) => view.view.explain(config) });
+  return { view, node, route, alice, bob, viewerOf };
 }
 
 describe('the web view’s routes under access control', () => {
@@ -72,20 +77,20 @@ describe('the web view’s routes under access control', () => {
   });
 
   it('explains only a container the viewer sees', async () => {
-    const { route, view, alice, bob } = mount();
+    const { route, view, alice, bob, viewerOf } = mount();
     const explain = route('POST', '/api/explain');
-    await callRoute(explain, { method: 'POST', body: { container: alice.id }, viewer: teamViewer('team-a') });
+    await callRoute(explain, { method: 'POST', body: { container: alice.id }, viewer: viewerOf('team-a') });
     expect(view.explained).toHaveLength(1);
-    await expect(callRoute(explain, { method: 'POST', body: { container: bob.id }, viewer: teamViewer('team-a') })).rejects.toThrow(
+    await expect(callRoute(explain, { method: 'POST', body: { container: bob.id }, viewer: viewerOf('team-a') })).rejects.toThrow(
       `No such container: ${bob.id}`,
     );
     expect(view.explained).toHaveLength(1);
   });
 
   it('refuses a dry run that names a container the viewer may not see, as the host’s explain does', async () => {
-    const { route, view, node, alice, bob } = mount();
+    const { route, view, node, alice, bob, viewerOf } = mount();
     const explain = route('POST', '/api/explain');
-    const asAlice = teamViewer('team-a');
+    const asAlice = viewerOf('team-a');
     const dryRun = (args: string[], viewer?: WebViewer) =>
       callRoute(explain, { method: 'POST', body: { args }, ...(viewer ? { viewer } : {}) });
     await dryRun(['-e', 'affinity:container==alice-web', 'busybox'], asAlice);
@@ -106,6 +111,25 @@ describe('the web view’s routes under access control', () => {
     // without access control the dry run goes through as before
     await dryRun(['-e', 'affinity:container==bob-db', 'busybox']);
     expect(view.explained).toHaveLength(4);
+  });
+
+  it('dry-runs a viewer’s config with the host’s explain for them, which judges pattern affinities among what they see', async () => {
+    const { route, view } = mount();
+    const explain = route('POST', '/api/explain');
+    const judged: unknown[] = [];
+    const viewer: WebViewer = {
+      ...teamViewer('team-a'),
+      explain: (config) => {
+        judged.push(config);
+        return { ...view.view.explain(config), text: 'as the host explains it for team-a\n' };
+      },
+    };
+    const answer = await callRoute(explain, { method: 'POST', body: { args: ['-e', 'affinity:container==/bob.*/', 'busybox'] }, viewer });
+    expect(answer.json<{ text: string }>().text).toBe('as the host explains it for team-a\n');
+    expect(judged).toEqual([{ Image: 'busybox', Env: ['affinity:container==/bob.*/'] }]);
+    // without access control the view's own dry run answers
+    const plain = await callRoute(explain, { method: 'POST', body: { args: ['busybox'] } });
+    expect(plain.json<{ text: string }>().text).toBe('explained busybox\n');
   });
 
   it('counts only the viewer’s containers in the status figures', async () => {

@@ -150,9 +150,9 @@ export const notSwarmMode: RouteHandler = async (ctx) => {
 export const diskUsage: RouteHandler = async (ctx) => {
   const path = `${ctx.versionPrefix}/system/df${queryString(ctx.query)}`;
   const answers = await ctx.api.diskUsage.share(path, () => callEveryEngine(ctx.api, 'GET', path));
-  const merged = mergeAnswers(answers);
   const access = ctx.access;
-  sendJson(ctx.res, 200, access?.scoped ? scopedDiskUsage(ctx.api, access, merged) : merged);
+  // scoped per engine: an image's container count is its engine's
+  sendJson(ctx.res, 200, mergeAnswers(access?.scoped ? answers.map((answer) => scopedDiskUsage(ctx.api, access, answer)) : answers));
 };
 
 /** POST /{containers,images,networks,volumes,build}/prune: pruned on every engine, reports combined. */
