@@ -26,6 +26,7 @@ let cluster: AccessCluster;
 let registry: Registry;
 let secretId = '';
 let pushName = '';
+let since = 0;
 
 async function ok(person: Person, args: string[]): Promise<string> {
   const result = await cluster.as(person, args);
@@ -57,6 +58,7 @@ beforeAll(async () => {
     ok('alice', ['run', '-d', '--name', 'img-alice', '-e', 'SECRET=x', 'busybox:local', 'sleep', '600']),
     ok('bob', ['run', '-d', '--name', 'img-bob', ...BOB_RUN, 'busybox:local', 'sleep', '600']),
   ]);
+  since = Math.floor(Date.now() / 1000) - 1;
   secretId = await ok('alice', ['commit', 'img-alice', SECRET_IMAGE]);
   await ok('alice', ['tag', SECRET_IMAGE, pushName]);
 }, 180_000);
@@ -117,6 +119,25 @@ describe('an image alice commits is team a’s', () => {
     expect([inspected.status, nothing.status]).toEqual([404, 404]);
     expect(await ok('admin', ['images', '-q', '--no-trunc'])).toContain(secretId);
     expect(await ok('amy', ['images', '-q', '--no-trunc'])).toContain(secretId);
+  });
+
+  it('is not in bob’s events (its tag, its push); the admin’s show them', async () => {
+    const events = (person: Person) =>
+      ok(person, [
+        'events',
+        '--since',
+        String(since),
+        '--until',
+        String(Math.floor(Date.now() / 1000) + 1),
+        '--filter',
+        'type=image',
+        '--format',
+        '{{.Action}} {{.Actor.ID}} {{.Actor.Attributes.name}}',
+      ]);
+    const [bobs, admins] = await Promise.all([events('bob'), events('admin')]);
+    expect(admins).toContain(`tag ${secretId} alice-secret:1`);
+    expect(bobs).not.toContain(secretId);
+    expect(bobs).not.toContain('alice-secret');
   });
 
   it('can be pushed by alice to a registry', async () => {

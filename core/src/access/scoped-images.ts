@@ -79,3 +79,19 @@ export function hiddenUsers(image: Image, containers: readonly Container[], sees
     (container) => container.node.name === image.node.name && container.imageId === image.id && !sees(containerObject(container)),
   );
 }
+
+/**
+ * The image an image event is about. dockerd copies the image's labels into the event's attributes
+ * while the image exists; a `delete` comes once it is gone, so the cluster's list (which may still
+ * hold it) is asked, and a deleted image known neither way is shown to no scoped caller.
+ */
+export function imageEventObject(
+  event: { readonly action: string; readonly id?: string; readonly node?: string; readonly attributes: Readonly<Record<string, string>> },
+  known: readonly Image[],
+): AccessObject | undefined {
+  const { action, id, node, attributes } = event;
+  const object: AccessObject = { kind: 'image', ...(id ? { id } : {}), labels: attributes, ...(node ? { node } : {}) };
+  if (attributes[OWNER_LABEL] !== undefined || attributes[TEAM_LABEL] !== undefined || action !== 'delete') return object;
+  const image = known.find((candidate) => candidate.id === id && (node === undefined || candidate.node.name === node));
+  return image ? imageObject(image) : undefined;
+}
