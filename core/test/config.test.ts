@@ -86,6 +86,7 @@ describe('resolution', () => {
     expect(config.cluster.engineFailureRetry).toBe(3);
     expect(config.replication.ttl).toBe(20);
     expect(config.api.hosts).toEqual(['tcp://127.0.0.1:2375']);
+    expect(config.api.readyMinNodes).toBe(1);
   });
 
   it('lets flags override the file, key by key for option maps', () => {
@@ -118,6 +119,10 @@ describe('resolution', () => {
     );
     const advertise = thrown(() => resolveConfig([{ origin: 'flags', input: { replication: { enabled: true, advertise: 'nope' } } }]));
     expect(advertise.message).toBe('--advertise should be of the form ip:port or hostname:port');
+    const readyFile = thrown(() => resolveConfig([{ origin: 'file', input: { api: { readyMinNodes: 1.5 } } }]));
+    expect(readyFile.message).toBe('api.readyMinNodes: --ready-min-nodes must be a whole number of nodes, 0 or more; 1.5 is invalid');
+    const readyFlag = thrown(() => resolveConfig([{ origin: 'flags', input: { api: { readyMinNodes: -1 } } }]));
+    expect(readyFlag.message).toBe('--ready-min-nodes must be a whole number of nodes, 0 or more; -1 is invalid');
   });
 });
 

@@ -42,6 +42,11 @@ export interface ApiSettings {
   readonly cors: boolean;
   /** Seconds a stopping manager lets requests in flight finish before it closes their connections. */
   readonly shutdownTimeout: number;
+  /**
+   * How many healthy nodes `/_swarm/readyz` needs to answer ready (`--ready-min-nodes`, 1 when
+   * absent; 0 makes readiness ignore the nodes).
+   */
+  readonly readyMinNodes?: number;
 }
 
 export interface ReplicationSettings {

@@ -7,9 +7,10 @@ import { docker } from '../mesos-double/swarm-cli.js';
 
 // /_swarm/healthz and /_swarm/readyz, the probes an orchestrator (a unit's watchdog, a Kubernetes
 // Deployment, a Docker HEALTHCHECK) asks each manager. Engine 200, etcd on 26316-26317 and managers on
-// 26312-26315 belong to this file.
+// 26312-26315 and 28900-28903 belong to this file.
 const ETCD_PORT = 26316; // and 26317, its peer port
 const [PLAIN, PRIMARY, REPLICA, NO_STORE] = [26312, 26313, 26314, 26315] as const;
+const [NO_ENGINE, TWO_NEEDED, SELF, OTHER] = [28900, 28901, 28902, 28903] as const;
 let testbed: Testbed;
 let etcd: Service;
 const managers: Manager[] = [];
@@ -48,7 +49,8 @@ function replicated(port: number): Promise<Manager> {
     discovery: `etcd://127.0.0.1:${ETCD_PORT}/health`,
     port,
     expectNodes: 0,
-    args: ['--replication', '--advertise', `127.0.0.1:${port}`, '--replication-ttl', '3s', '--heartbeat', '1s'],
+    // No engine registers in this store: readiness here is about the role alone.
+    args: ['--replication', '--advertise', `127.0.0.1:${port}`, '--replication-ttl', '3s', '--heartbeat', '1s', '--ready-min-nodes', '0'],
   });
 }
 
@@ -73,6 +75,7 @@ describe('manager health endpoints', () => {
     expect(ready.body.split('\n')).toEqual([
       '[+]shutdown ok: serving',
       `[+]discovery ok: 1 entries from nodes://${engine()}`,
+      '[+]nodes ok: 1 of 1 node healthy',
       'readyz check passed',
       '',
     ]);
@@ -127,11 +130,79 @@ describe('manager health endpoints', () => {
     );
     expect((await get(REPLICA, '/_swarm/readyz')).status).toBe(200);
     expect((await get(REPLICA, '/_swarm/healthz')).status).toBe(200);
+    // each scrape is the manager's own: the replica says it is one, the primary that it leads
+    const roleOf = (text: string) => /^swarm_manager_role\{role="(\w+)"\} 1$/m.exec(text)?.[1];
+    expect(roleOf((await get(REPLICA, '/_swarm/metrics')).body)).toBe('replica');
+    expect(roleOf((await get(PRIMARY, '/_swarm/metrics')).body)).toBe('primary');
+    const head = await get(REPLICA, '/_swarm/metrics', 'HEAD');
+    expect(head).toEqual({ status: 200, body: '' });
     // a stopped primary hands the lock over: the replica becomes primary and stays ready
     await primary.stop();
     await eventually(async () => {
       const ready = await get(REPLICA, '/_swarm/readyz');
       return ready.body.includes('[+]role ok: primary');
     }, 'the replica taking over');
+  });
+});
+
+describe('readiness counts the nodes', () => {
+  it('is not ready while no node is healthy, and says how many are', async () => {
+    // nothing listens on 127.0.0.1:9: the one node stays unhealthy
+    const manager = await startManager({ discovery: 'nodes://127.0.0.1:9', port: NO_ENGINE, expectNodes: 0 });
+    managers.push(manager);
+    await eventually(async () => (await get(NO_ENGINE, '/_swarm/healthz')).status === 200, 'the manager listening');
+    const ready = await get(NO_ENGINE, '/_swarm/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toContain('[-]nodes failed: 0 of 1 node healthy, 1 needed (--ready-min-nodes)\n');
+    // liveness is another question: the process serves
+    expect((await get(NO_ENGINE, '/_swarm/healthz')).status).toBe(200);
+  });
+
+  it('--ready-min-nodes sets the bar', async () => {
+    const manager = await startManager({
+      discovery: `nodes://${engine()},127.0.0.1:9`,
+      port: TWO_NEEDED,
+      expectNodes: 1,
+      args: ['--ready-min-nodes', '2'],
+    });
+    managers.push(manager);
+    const ready = await get(TWO_NEEDED, '/_swarm/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toContain('[-]nodes failed: 1 of 2 nodes healthy, 2 needed (--ready-min-nodes)\n');
+  });
+});
+
+describe('a manager never adopts a manager as a node', () => {
+  it('refuses its own listener and another manager, naming the address and the likely cause, and places on the engine', async () => {
+    const other = await startManager({ discovery: `nodes://${engine()}`, port: OTHER, expectNodes: 1 });
+    managers.push(other);
+    const self = await startManager({
+      discovery: `nodes://${engine()},127.0.0.1:${SELF},127.0.0.1:${OTHER}`,
+      port: SELF,
+      expectNodes: 1,
+      // its own address refuses the first try (it connects before it listens): retry soon
+      args: ['--engine-refresh-min-interval', '1s', '--engine-refresh-max-interval', '2s'],
+    });
+    managers.push(self);
+    await eventually(async () => {
+      const info = (await docker(SELF, 'info')).stdout;
+      return (info.match(/is a swarm manager, not a Docker engine/g) ?? []).length === 2;
+    }, 'both managers refused as nodes');
+    const info = (await docker(SELF, 'info')).stdout;
+    expect(info).toContain(`127.0.0.1:${SELF} is a swarm manager, not a Docker engine (its /info says ServerVersion swarm/`);
+    expect(info).toContain('reaches its own listener there');
+    expect(self.output()).toMatch(new RegExp(`refused a node.*127\\.0\\.0\\.1:${SELF}|127\\.0\\.0\\.1:${SELF}.*refused a node`));
+    const names: string[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        const run = await docker(SELF, 'run', '-d', '--name', `not-on-a-manager-${i}`, 'busybox:local', 'sleep', '30');
+        expect(run.code, run.stderr).toBe(0);
+        names.push(`not-on-a-manager-${i}`);
+      }
+      const placed = (await docker(SELF, 'ps', '--filter', 'name=not-on-a-manager', '--format', '{{.Names}}')).stdout.trim().split('\n');
+      expect(placed.sort()).toEqual(names.map((name) => `node200/${name}`).sort());
+    } finally {
+      if (names.length > 0) await docker(SELF, 'rm', '-f', ...names);
+    }
   });
 });

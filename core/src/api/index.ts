@@ -8,7 +8,7 @@ import { StatusRowTexts } from './status-row-texts.js';
 import { DiskUsageCalls } from './disk-usage-calls.js';
 import { ExecRegistry } from './exec-registry.js';
 import { listen, parseListenAddress, type Listener } from './listeners.js';
-import { ApiMetrics } from './metrics.js';
+import { ApiMetrics, managerRoleName } from './metrics.js';
 import { buildRoutes } from './routes.js';
 import { warmUp } from './warm-up.js';
 import { insecureBindWarning } from './insecure-bind.js';
@@ -79,7 +79,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     scheduler: options.scheduler,
     logger: options.logger,
     version: options.version,
-    metrics: new ApiMetrics(options.cluster),
+    metrics: new ApiMetrics(options.cluster, () => managerRoleName(options.role)),
     events,
     execs: new ExecRegistry(engines),
     rowTexts: new RowTexts(),

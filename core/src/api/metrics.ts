@@ -1,7 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Cluster, NodeStatus } from '@swarm/plugin-sdk';
+import type { ManagerRole } from '../replication/manager-role.js';
 import { CounterFamily, GaugeFamily, HistogramFamily, MetricsRegistry } from './prometheus-text.js';
+
+/** What a manager is now: alone (no `--replication`), the primary, or a replica forwarding to it. */
+export type ManagerRoleName = 'standalone' | 'primary' | 'replica';
+const ROLE_NAMES: readonly ManagerRoleName[] = ['standalone', 'primary', 'replica'];
+
+export function managerRoleName(role: ManagerRole | undefined): ManagerRoleName {
+  if (!role) return 'standalone';
+  return role.isPrimary ? 'primary' : 'replica';
+}
 
 const NODE_STATUSES: readonly NodeStatus[] = ['pending', 'healthy', 'unhealthy', 'disconnected'];
 
@@ -61,11 +71,23 @@ export class ApiMetrics {
   private readonly started = Date.now();
   private readonly loopDelay: IntervalHistogram;
 
-  constructor(private readonly cluster: Cluster) {
+  constructor(
+    private readonly cluster: Cluster,
+    role: () => ManagerRoleName = () => 'standalone',
+  ) {
     this.loopDelay = monitorEventLoopDelay({ resolution: 20 });
     this.loopDelay.enable();
     this.processMetrics();
     const registry = this.registry;
+    registry.register(
+      new GaugeFamily(
+        { name: 'swarm_manager_role', help: "This manager's role: 1 for the one it has now (standalone, primary or replica)", labelNames: ['role'] },
+        (set) => {
+          const now = role();
+          for (const name of ROLE_NAMES) set(name === now ? 1 : 0, { role: name });
+        },
+      ),
+    );
     this.clusterEvents = registry.register(
       new CounterFamily({ name: 'swarm_events_total', help: 'Cluster events seen (what docker events streams)' }),
     );

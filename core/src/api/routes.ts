@@ -91,7 +91,7 @@ export function buildRoutes(): ApiRouter {
     .add('DELETE', '/plugins/*', removePlugin)
 
     .add('POST', '/_swarm/v1/explain', explain)
-    .add('GET', '/_swarm/metrics', metrics)
+    .add(['GET', 'HEAD'], '/_swarm/metrics', metrics)
     .add(['GET', 'HEAD'], '/_swarm/healthz', healthz)
     .add(['GET', 'HEAD'], '/_swarm/readyz', readyz);
   for (const [method, path] of SWARM_MODE_ROUTES) router.add(method, path, notSwarmMode);

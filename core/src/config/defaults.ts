@@ -13,6 +13,8 @@ export const Defaults = {
   replicationTtlSeconds: 20,
   /** How long a stopping manager lets requests in flight finish. */
   shutdownTimeoutSeconds: 10,
+  /** Healthy nodes a manager needs to call itself ready. */
+  readyMinNodes: 1,
   logLevel: 'info',
   /** Where Swarm classic keeps engine entries in a key-value store (getDiscoveryOpt). */
   kvPath: 'docker/swarm/nodes',

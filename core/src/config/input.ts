@@ -39,6 +39,8 @@ export interface SwarmConfigInput {
     cors?: boolean;
     /** How long a stopping manager lets requests in flight finish (`10s` by default). */
     shutdownTimeout?: DurationInput;
+    /** Healthy nodes `/_swarm/readyz` needs (1 by default; 0: readiness ignores the nodes). */
+    readyMinNodes?: number;
   };
   /** TLS for the API listener and for dialling engines, as Swarm classic's --tls* flags. */
   tls?: TlsInput;

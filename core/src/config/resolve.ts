@@ -161,6 +161,14 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   if (shutdownTimeout.value < 0)
     throw configError(shutdownTimeout.origin, 'api.shutdownTimeout', '--shutdown-timeout should not be negative');
   origins.set('api.shutdownTimeout', shutdownTimeout.origin);
+  const readyMinPicked = pick(layers, (i) => i.api?.readyMinNodes);
+  const readyMinNodes = track('api.readyMinNodes', readyMinPicked, Defaults.readyMinNodes);
+  if (!Number.isSafeInteger(readyMinNodes) || readyMinNodes < 0)
+    throw configError(
+      readyMinPicked?.origin ?? 'defaults',
+      'api.readyMinNodes',
+      `--ready-min-nodes must be a whole number of nodes, 0 or more; ${readyMinNodes} is invalid`,
+    );
   if (replicationEnabled) {
     if (!advertise)
       throw configError(
@@ -225,6 +233,7 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
         false,
       ),
       shutdownTimeout: shutdownTimeout.value,
+      readyMinNodes,
     },
     replication: { enabled: replicationEnabled, advertise, ttl: ttl.value },
     web: resolveWeb(layers, origins),

@@ -45,6 +45,7 @@ const configSchema = z.strictObject({
       host: z.optional(z.union([z.string(), z.array(z.string())])),
       cors: z.optional(z.boolean()),
       shutdownTimeout: z.optional(duration),
+      readyMinNodes: z.optional(z.number()),
     }),
   ),
   tls: z.optional(tls),

@@ -11,6 +11,7 @@ import { prepareReplication } from '../replication/index.js';
 import { readinessChecks } from './readiness-checks.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
+import { Defaults } from '../config/defaults.js';
 import type { StartOptions, Swarm, SwarmEvents } from './swarm.js';
 
 export interface CreateSwarmOptions {
@@ -50,7 +51,12 @@ export async function createSwarmFromResolved(resolved: ResolvedConfig, options:
                 logger: options.logger,
                 version: SWARM_VERSION,
                 role: replication,
-                readiness: readinessChecks({ deployment, replication, stopping: () => stopping }),
+                readiness: readinessChecks({
+                  deployment,
+                  replication,
+                  stopping: () => stopping,
+                  minNodes: resolved.config.api.readyMinNodes ?? Defaults.readyMinNodes,
+                }),
                 deployment,
                 configDir: options.configDir,
               }),

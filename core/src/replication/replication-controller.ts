@@ -10,8 +10,10 @@ import { CoreErrors } from '../errors.js';
  * Paths a replica answers itself, as Swarm classic's replica handler, plus web extensions (they
  * only read, and a view of the replica itself stays available while the primary is away).
  */
-// A replica answers its own health: an orchestrator probes each manager, not the primary through it.
-const LOCAL_PATHS = new Set(['/_ping', '/info', '/_swarm/healthz', '/_swarm/readyz']);
+// A replica answers its own health and metrics: an orchestrator probes, and Prometheus scrapes,
+// each manager, not the primary through it (a replica's memory, descriptors and forwarding counts
+// are its own).
+const LOCAL_PATHS = new Set(['/_ping', '/info', '/_swarm/healthz', '/_swarm/readyz', '/_swarm/metrics']);
 
 function servedLocally(path: string): boolean {
   return LOCAL_PATHS.has(path) || isWebExtensionPath(path);

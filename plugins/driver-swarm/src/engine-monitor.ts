@@ -137,6 +137,9 @@ export class EngineMonitor {
   /** Resolves once the first connection attempt finished (either way). */
   readonly firstAttempt: Promise<void>;
 
+  /** Whether the log already said this address is a manager. */
+  private saidIsManager = false;
+
   constructor({ node, api, timings, hooks, logger }: EngineMonitorDeps) {
     this.node = node;
     this.api = api;
@@ -177,6 +180,11 @@ export class EngineMonitor {
       if (typeof info?.ID !== 'string' || typeof version?.Version !== 'string') {
         throw SwarmErrors.notAnEngine({ addr: this.node.addr });
       }
+      // A swarm manager answers /info and /version too (Swarm classic's and ours say `swarm/VERSION`):
+      // adopting one would forward containers to it, and to itself when it is this manager.
+      if (typeof info.ServerVersion === 'string' && info.ServerVersion.startsWith('swarm/')) {
+        throw SwarmErrors.nodeIsManager({ addr: this.node.addr, serverVersion: info.ServerVersion });
+      }
       if (this.stopped) return;
       this.node.applySpecs(info, version);
       const duplicate = this.hooks.duplicateOf(this.node);
@@ -201,6 +209,11 @@ export class EngineMonitor {
       this.node.setError(this.describeConnectError(error));
       this.node.touch();
       this.pendingAttempts++;
+      // Said once at warn level: retrying will not make a manager an engine, and the operator must act.
+      if (!this.saidIsManager && SwarmErrors.nodeIsManager.is(error)) {
+        this.saidIsManager = true;
+        this.logger.warn({ addr: this.node.addr, err: errorText(error) }, 'refused a node');
+      }
       const backoff = Math.min(this.timings.refreshMinMs * 2 ** (this.pendingAttempts - 1), this.timings.refreshMaxMs);
       this.logger.debug({ addr: this.node.addr, err: errorText(error) }, 'engine not validated yet, will retry');
       this.schedule(backoff, () => this.connect());

@@ -53,6 +53,13 @@ export const SwarmErrors = {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { addr: string }) => `${p.addr} is not a Docker engine: /info and /version did not answer as an engine does`,
   }),
+  /** A discovered address that answers as a swarm manager (this one reached through loopback, or another). */
+  nodeIsManager: defineError('swarm.node-is-manager', {
+    code: ErrorCodes.ENGINE_ERROR,
+    message: (p: { addr: string; serverVersion: string }) =>
+      `${p.addr} is a swarm manager, not a Docker engine (its /info says ServerVersion ${p.serverVersion}): refused as a node, nothing is sent to it. ` +
+      `A manager in a container that is given 127.0.0.x or localhost reaches its own listener there: list the engines by addresses the container can reach (the host's, or --network host)`,
+  }),
   notAnEngineStatus: defineError('swarm.not-an-engine-status', {
     code: ErrorCodes.ENGINE_ERROR,
     message: (p: { addr: string; status: number; reason: string }) =>

@@ -29,6 +29,7 @@ interface ManageFlags {
   replication?: boolean;
   replicationTtl?: string;
   shutdownTimeout?: string;
+  readyMinNodes?: string;
   advertise?: string;
   addr?: string;
   tls?: boolean;
@@ -103,7 +104,12 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
       engineFailureRetry: integer('--engine-failure-retry', flags.engineFailureRetry),
     },
     scheduler: { filters: splitList(flags.filter), strategy: flags.strategy, strategyOptions },
-    api: { hosts: splitList(flags.host), cors: flags.cors || flags.apiEnableCors || undefined, shutdownTimeout: flags.shutdownTimeout },
+    api: {
+      hosts: splitList(flags.host),
+      cors: flags.cors || flags.apiEnableCors || undefined,
+      shutdownTimeout: flags.shutdownTimeout,
+      readyMinNodes: integer('--ready-min-nodes', flags.readyMinNodes),
+    },
     tls: tlsFromFlags(flags),
     replication: { enabled: flags.replication || undefined, advertise: flags.advertise ?? flags.addr, ttl: flags.replicationTtl },
     ui: flags.ui || undefined,
@@ -164,6 +170,7 @@ export function manageCommand(): Command {
       '--shutdown-timeout <duration>',
       'on SIGTERM, how long requests in flight may take before their connections close (default "10s")',
     )
+    .option('--ready-min-nodes <n>', '/_swarm/readyz answers ready only with at least this many healthy nodes; 0 ignores the nodes (default 1)')
     .addOption(new Option('--advertise <ip:port>', 'Address of the swarm manager joining the cluster').env('SWARM_ADVERTISE'))
     .addOption(new Option('--addr <ip:port>', 'alias of --advertise').hideHelp())
     .option('--tls', 'use TLS; implied by --tlsverify')
