@@ -30,4 +30,14 @@ export const PolicyErrors = {
     message: (p: { path: string; got: string }) =>
       `admission "policy": option ${p.path} must be an absolute path (/data), got ${JSON.stringify(p.got)}`,
   }),
+  hostPathUnderWritable: defineError('admission-policy.host-path-under-writable', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { path: string; got: string; writable: string }) =>
+      `admission "policy": option ${p.path} (${p.got}) is under the writable entry ${p.writable}: a container could replace it with a symbolic link`,
+  }),
+  seccompProfile: defineError('admission-policy.seccomp-profile', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { path: string; got: string; reason: string }) =>
+      `admission "policy": option ${p.path} must be a sha256:<64 hex digits> digest or a readable JSON profile file, got ${JSON.stringify(p.got)}: ${p.reason}`,
+  }),
 } as const;

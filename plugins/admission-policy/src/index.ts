@@ -9,6 +9,11 @@ export { DOCKER_DEFAULT_CAPABILITIES, RESTRICTED_CAPABILITIES } from './capabili
 export { SAFE_SYSCTLS } from './sysctl-rule.js';
 export { SYSTEM_PATH_DEFAULTS } from './proc-mount-rule.js';
 export { PolicyErrors } from './errors.js';
+export { FIELD_TABLE } from './field-table.js';
+export type { FieldRow, JudgedLevel, Treatment } from './field-treatment.js';
+export { ruleNamesFor, type RuleName } from './rules.js';
+export { profileDigest } from './seccomp-digest.js';
+export type { HostPathEntry } from './host-paths.js';
 
 const factory: AdmissionFactory = createPolicyController;
 

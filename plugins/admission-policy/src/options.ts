@@ -1,6 +1,7 @@
 import { PolicyErrors } from './errors.js';
-import { normaliseHostPath } from './host-paths.js';
+import type { HostPathEntry } from './host-paths.js';
 import { LEVELS, isLevel, type Level } from './levels.js';
+import { cgroupParents, hostPathEntries, list, names, nonEmptyString, seccompDigests } from './option-lists.js';
 
 /** One binding: the level for a user, or for the members of a group. */
 export type Binding = { readonly user: string; readonly level: Level } | { readonly group: string; readonly level: Level };
@@ -10,11 +11,27 @@ export interface PolicySettings {
   readonly defaultLevel: Level;
   /** In the order given: the first that names the caller decides. */
   readonly bindings: readonly Binding[];
-  /** Normalised, without a trailing slash. */
-  readonly allowedHostPaths: readonly string[];
+  /** Bind sources baseline and restricted allow, read-only unless an entry says otherwise. */
+  readonly allowedHostPaths: readonly HostPathEntry[];
+  /** Volume drivers besides `local` (plugins) baseline allows, with the options the plugin takes. */
+  readonly allowedVolumeDrivers: readonly string[];
+  /** `sha256:<hex>` of the inline seccomp profiles baseline allows (the engine's default is always allowed). */
+  readonly allowedSeccompProfiles: readonly string[];
+  /** AppArmor profiles loaded on the engines' hosts that baseline allows besides `docker-default`. */
+  readonly allowedAppArmorProfiles: readonly string[];
+  /** Cgroup parents (and what is below them) baseline allows. */
+  readonly allowedCgroupParents: readonly string[];
 }
 
-const OPTIONS = ['default', 'bindings', 'allowedHostPaths'] as const;
+const OPTIONS = [
+  'default',
+  'bindings',
+  'allowedHostPaths',
+  'allowedVolumeDrivers',
+  'allowedSeccompProfiles',
+  'allowedAppArmorProfiles',
+  'allowedCgroupParents',
+] as const;
 const BINDING_KEYS = ['user', 'group', 'level'] as const;
 
 /**
@@ -38,11 +55,6 @@ function level(value: unknown, path: string): Level {
   return value;
 }
 
-function nonEmptyString(value: unknown, path: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw PolicyErrors.optionType({ path, expected: 'a non-empty string', got: value });
-  return value;
-}
-
 function binding(value: unknown, path: string): Binding {
   if (!isRecord(value)) throw PolicyErrors.optionType({ path, expected: 'an object { user | group, level }', got: value });
   unknownKeys(value, BINDING_KEYS, `${path}.`);
@@ -53,26 +65,19 @@ function binding(value: unknown, path: string): Binding {
     : { group: nonEmptyString(value['group'], `${path}.group`), level: bound };
 }
 
-function list(value: unknown, path: string, expected: string): readonly unknown[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw PolicyErrors.optionType({ path, expected, got: value });
-  return value;
-}
-
-function hostPath(value: unknown, path: string): string {
-  const text = nonEmptyString(value, path);
-  if (!text.startsWith('/')) throw PolicyErrors.hostPathRelative({ path, got: text });
-  return normaliseHostPath(text);
-}
-
-/** The entry's options, checked: every mistake is a coded error naming the option's path. */
-export function parsePolicyOptions(options: Readonly<Record<string, unknown>>): PolicySettings {
+/**
+ * The entry's options, checked: every mistake is a coded error naming the option's path. Seccomp
+ * profile files are read relative to `configDir`.
+ */
+export function parsePolicyOptions(options: Readonly<Record<string, unknown>>, configDir = '/'): PolicySettings {
   unknownKeys(options, OPTIONS, '');
   return {
     defaultLevel: options['default'] === undefined ? DEFAULT_LEVEL : level(options['default'], 'default'),
     bindings: list(options['bindings'], 'bindings', 'a list of bindings').map((entry, i) => binding(entry, `bindings[${i}]`)),
-    allowedHostPaths: list(options['allowedHostPaths'], 'allowedHostPaths', 'a list of absolute paths').map((entry, i) =>
-      hostPath(entry, `allowedHostPaths[${i}]`),
-    ),
+    allowedHostPaths: hostPathEntries(options['allowedHostPaths']),
+    allowedVolumeDrivers: names(options['allowedVolumeDrivers'], 'allowedVolumeDrivers'),
+    allowedSeccompProfiles: seccompDigests(options['allowedSeccompProfiles'], configDir),
+    allowedAppArmorProfiles: names(options['allowedAppArmorProfiles'], 'allowedAppArmorProfiles'),
+    allowedCgroupParents: cgroupParents(options['allowedCgroupParents']),
   };
 }

@@ -23,8 +23,8 @@ export class PolicyController implements AdmissionController {
 
   admit(request: AdmissionRequest): AdmissionVerdict {
     const level = levelOf(request.caller, this.settings);
-    const context = ruleContext(request, this.settings.allowedHostPaths);
-    const violation = firstViolation(rulesFor(level, request.action), context);
+    if (level === 'privileged') return { allowed: true };
+    const violation = firstViolation(rulesFor(level, request.action), ruleContext(request, this.settings, level));
     if (!violation) return { allowed: true };
     const { rule, field, detail } = violation;
     return detail === undefined ? { allowed: false, policy: level, rule, field } : { allowed: false, policy: level, rule, field, detail };
@@ -33,5 +33,5 @@ export class PolicyController implements AdmissionController {
 
 /** The `policy` admission factory: options are checked here, once, when the host builds it. */
 export function createPolicyController(settings: AccessPluginSettings): PolicyController {
-  return new PolicyController(parsePolicyOptions(settings.options));
+  return new PolicyController(parsePolicyOptions(settings.options, settings.configDir));
 }

@@ -1,4 +1,6 @@
 import type { AdmissionRequest } from '@swarm/plugin-sdk/access';
+import type { JudgedLevel } from './field-treatment.js';
+import type { PolicySettings } from './options.js';
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -19,18 +21,21 @@ export interface RuleContext {
    * container's HostConfig, but a rule must not miss a limit sent either way).
    */
   readonly resources: readonly BodyPart[];
-  readonly allowedHostPaths: readonly string[];
+  readonly settings: PolicySettings;
+  /** The caller's level (rules run only for baseline and restricted). */
+  readonly level: JudgedLevel;
 }
 
-function record(value: unknown): Fields {
+/** An object field's value, `{}` when absent, null or not an object. */
+export function record(value: unknown): Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
 }
 
-export function ruleContext(request: AdmissionRequest, allowedHostPaths: readonly string[]): RuleContext {
+export function ruleContext(request: AdmissionRequest, settings: PolicySettings, level: JudgedLevel): RuleContext {
   const body = record(request.config);
   const host = { fields: record(body['HostConfig']), prefix: 'HostConfig.' };
   const resources = request.action === 'container.update' ? [{ fields: body, prefix: '' }, host] : [host];
-  return { body, host, resources, allowedHostPaths };
+  return { body, host, resources, settings, level };
 }
 
 /** A list field whose shape `shapeRule` has checked: its items, `[]` when absent or null. */

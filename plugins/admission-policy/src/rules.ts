@@ -1,57 +1,91 @@
-import { baselineCapabilitiesRule, restrictedCapabilitiesRule } from './capabilities.js';
-import { devicesRule } from './device-rules.js';
 import type { AdmissionRequest } from '@swarm/plugin-sdk/access';
-import { bindsRule, mountsRule, volumeCreateRule } from './host-path-rules.js';
-import type { Level } from './levels.js';
+import { allowListRule } from './allow-list-rule.js';
+import { baselineCapabilitiesRule, restrictedCapabilitiesRule } from './capabilities.js';
+import { cgroupParentRule } from './cgroup-rule.js';
+import { devicesRule } from './device-rules.js';
+import type { JudgedLevel } from './field-treatment.js';
+import { hostPathRule } from './host-path-rules.js';
 import { hostNamespacesRule, privilegedRule } from './namespace-rules.js';
 import { procMountRule } from './proc-mount-rule.js';
 import type { RuleContext } from './request-body.js';
 import { limitsKeptRule, resourceLimitsRule, runAsNonRootRule } from './restricted-rules.js';
+import { logOptionsRule, oomScoreRule } from './runtime-rules.js';
 import { noNewPrivilegesRule, securityOptRule } from './security-opt-rules.js';
 import { shapeRule } from './shape-rule.js';
 import { sysctlsRule } from './sysctl-rule.js';
 import type { Rule } from './violation.js';
+import { volumeCreateRule, volumesRule } from './volume-rules.js';
 
-type Rules = readonly Rule<RuleContext>[];
+/** Every rule by the name the field table (field-table.ts) gives it. */
+const RULES = {
+  malformed: shapeRule,
+  privileged: privilegedRule,
+  'host-namespaces': hostNamespacesRule,
+  'host-path': hostPathRule,
+  volumes: volumesRule,
+  devices: devicesRule,
+  capabilities: baselineCapabilitiesRule,
+  'security-opt': securityOptRule,
+  'proc-mount': procMountRule,
+  sysctls: sysctlsRule,
+  'cgroup-parent': cgroupParentRule,
+  'log-options': logOptionsRule,
+  'oom-score': oomScoreRule,
+  'allow-list': allowListRule,
+  'run-as-non-root': runAsNonRootRule,
+  'no-new-privileges': noNewPrivilegesRule,
+  'capabilities-restricted': restrictedCapabilitiesRule,
+  'resource-limits': resourceLimitsRule,
+  'limits-kept': limitsKeptRule,
+  'volume-create': volumeCreateRule,
+} satisfies Record<string, Rule<RuleContext>>;
 
-/** Baseline, in the order refusals are reported: the escalations that matter most first. */
-const BASELINE: Rules = [
-  shapeRule,
-  privilegedRule,
-  hostNamespacesRule,
-  bindsRule,
-  mountsRule,
-  devicesRule,
-  baselineCapabilitiesRule,
-  securityOptRule,
-  procMountRule,
-  sysctlsRule,
+export type RuleName = keyof typeof RULES;
+
+/**
+ * Baseline, in the order refusals are reported: the escalations that matter most first, then
+ * everything else the field table does not allow.
+ */
+const BASELINE: readonly RuleName[] = [
+  'malformed',
+  'privileged',
+  'host-namespaces',
+  'host-path',
+  'volumes',
+  'devices',
+  'capabilities',
+  'security-opt',
+  'proc-mount',
+  'sysctls',
+  'cgroup-parent',
+  'log-options',
+  'oom-score',
+  'allow-list',
 ];
 
 /** Restricted is baseline and then its own rules. */
-const RESTRICTED: Rules = [...BASELINE, runAsNonRootRule, noNewPrivilegesRule, restrictedCapabilitiesRule, resourceLimitsRule];
+const RESTRICTED: readonly RuleName[] = [...BASELINE, 'run-as-non-root', 'no-new-privileges', 'capabilities-restricted', 'resource-limits'];
 
 /**
  * dockerd's update changes limits and the restart policy only (not devices, not namespaces):
  * what it cannot change was judged at create, and judging it again would refuse a caller's
  * update of a container another level created. So baseline checks only the body's shape.
  */
-const BASELINE_UPDATE: Rules = [shapeRule];
-const RESTRICTED_UPDATE: Rules = [...BASELINE_UPDATE, limitsKeptRule];
+const BASELINE_UPDATE: readonly RuleName[] = ['malformed'];
+const RESTRICTED_UPDATE: readonly RuleName[] = [...BASELINE_UPDATE, 'limits-kept'];
 
 /**
  * An exec runs in the container's namespaces with its own user and privileges: `docker exec
  * --privileged` or `-u 0` would give what the create was refused.
  */
-const BASELINE_EXEC: Rules = [shapeRule, privilegedRule];
-const RESTRICTED_EXEC: Rules = [...BASELINE_EXEC, runAsNonRootRule];
+const BASELINE_EXEC: readonly RuleName[] = ['malformed', 'privileged'];
+const RESTRICTED_EXEC: readonly RuleName[] = [...BASELINE_EXEC, 'run-as-non-root'];
 
-/** A volume of the local driver can bind a host path (`-o o=bind -o device=/etc`): the same prefixes as binds. */
-const VOLUME_CREATE: Rules = [volumeCreateRule];
+/** A volume of the local driver mounts what its options say (a host path, `proc`, a network share). */
+const VOLUME_CREATE: readonly RuleName[] = ['volume-create'];
 
-/** The rules a level applies to an action; privileged applies none. */
-export function rulesFor(level: Level, action: AdmissionRequest['action']): Rules {
-  if (level === 'privileged') return [];
+/** The names of the rules a level applies to an action, in order. */
+export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['action']): readonly RuleName[] {
   switch (action) {
     case 'container.update':
       return level === 'restricted' ? RESTRICTED_UPDATE : BASELINE_UPDATE;
@@ -62,4 +96,9 @@ export function rulesFor(level: Level, action: AdmissionRequest['action']): Rule
     default:
       return level === 'restricted' ? RESTRICTED : BASELINE;
   }
+}
+
+/** The rules a level applies to an action (privileged applies none). */
+export function rulesFor(level: JudgedLevel, action: AdmissionRequest['action']): readonly Rule<RuleContext>[] {
+  return ruleNamesFor(level, action).map((name) => RULES[name]);
 }

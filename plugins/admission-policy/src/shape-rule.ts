@@ -19,6 +19,9 @@ const HOST_FIELDS: Readonly<Record<string, Shape>> = {
   Sysctls: 'string-map',
   MaskedPaths: 'strings',
   ReadonlyPaths: 'strings',
+  VolumeDriver: 'string',
+  Cgroup: 'string',
+  OomScoreAdj: 'number',
 };
 const RESOURCE_FIELDS: Readonly<Record<string, Shape>> = {
   Devices: 'objects',
@@ -27,6 +30,7 @@ const RESOURCE_FIELDS: Readonly<Record<string, Shape>> = {
   Memory: 'number',
   NanoCpus: 'number',
   CpuQuota: 'number',
+  CgroupParent: 'string',
 };
 
 const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_PATH_DEFAULTS } from '@swarm/admission-policy';
+import { SYSTEM_PATH_DEFAULTS, profileDigest } from '@swarm/admission-policy';
 import { ANONYMOUS, CI, admit, create, outcome } from './support.js';
 
 /** [what, HostConfig, the 403's text or 'allowed'], judged for the anonymous caller (the default level, baseline). */
@@ -35,7 +35,16 @@ cases('host namespaces', [
 
 cases('bind mounts', [
   ['outside the prefixes', { Binds: ['/etc:/host-etc:ro'] }, forbids(`HostConfig.Binds[0]: /etc ${OUTSIDE}`)],
-  ['.. out of a prefix', { Binds: ['/data/../etc:/x'] }, forbids(`HostConfig.Binds[0]: /etc ${OUTSIDE}`)],
+  [
+    '.. out of a prefix',
+    { Binds: ['/data/../etc:/x:ro'] },
+    forbids('HostConfig.Binds[0]: /data/../etc has a .. segment, which the host resolves after any symbolic link before it'),
+  ],
+  [
+    '.. that stays in a prefix (after a link it may not)',
+    { Binds: ['/data/link/../x:/x:ro'] },
+    forbids('HostConfig.Binds[0]: /data/link/../x has a .. segment, which the host resolves after any symbolic link before it'),
+  ],
   ['a name that only starts like a prefix', { Binds: ['/database:/x'] }, forbids(`HostConfig.Binds[0]: /database ${OUTSIDE}`)],
   ['the root', { Binds: ['/:/host'] }, forbids(`HostConfig.Binds[0]: / ${OUTSIDE}`)],
   [
@@ -44,13 +53,32 @@ cases('bind mounts', [
     forbids(`HostConfig.Binds[1]: /var/run/docker.sock ${OUTSIDE}`),
   ],
   ['a Windows path', { Binds: ['C:\\Windows:C:\\w'] }, forbids(`HostConfig.Binds[0]: C:\\Windows ${OUTSIDE}`)],
-  ['a prefix itself', { Binds: ['/data:/data'] }, 'allowed'],
-  ['under a prefix, with modes', { Binds: ['/data/app:/app:ro,z', '/var/log/apps/web/:/logs'] }, 'allowed'],
-  ['a prefix spelled untidily', { Binds: ['/data//app/./x:/app'] }, 'allowed'],
+  ['a prefix itself, read-only', { Binds: ['/data:/data:ro'] }, 'allowed'],
+  ['under a prefix, with modes', { Binds: ['/data/app:/app:ro,z', '/var/log/apps/web/:/logs:ro'] }, 'allowed'],
+  ['a prefix spelled untidily', { Binds: ['/data//app/./x:/app:ro'] }, 'allowed'],
+  [
+    'writable under a read-only entry',
+    { Binds: ['/data/app:/app'] },
+    forbids('HostConfig.Binds[0]: /data/app is under /data, which is allowed read-only (add :ro)'),
+  ],
+  [
+    'rw under a read-only entry',
+    { Binds: ['/data/app:/app:rw,z'] },
+    forbids('HostConfig.Binds[0]: /data/app is under /data, which is allowed read-only (add :ro)'),
+  ],
+  [
+    'ro-non-recursive (its submounts stay writable)',
+    { Binds: ['/data/app:/app:ro-non-recursive'] },
+    forbids('HostConfig.Binds[0]: /data/app is under /data, which is allowed read-only (add :ro)'),
+  ],
   ['named volumes', { Binds: ['cache:/cache', 'my_vol.1:/v:ro'] }, 'allowed'],
   ['anonymous volumes', { Binds: ['/scratch', '/scratch2:ro'] }, 'allowed'],
-  ['shared propagation', { Binds: ['/data:/data:rshared'] }, forbids("HostConfig.Binds[0]: rshared propagation reaches the host's mounts")],
-  ['slave propagation', { Binds: ['/data:/data:rslave'] }, 'allowed'],
+  [
+    'shared propagation',
+    { Binds: ['/data:/data:ro,rshared'] },
+    forbids("HostConfig.Binds[0]: rshared propagation reaches the host's mounts"),
+  ],
+  ['slave propagation', { Binds: ['/data:/data:ro,rslave'] }, 'allowed'],
 ]);
 
 cases('mounts', [
@@ -59,7 +87,7 @@ cases('mounts', [
   ['a bind without a source', { Mounts: [{ Type: 'bind', Target: '/x' }] }, forbids('HostConfig.Mounts[0].Source: no source path')],
   [
     'a bind with shared propagation',
-    { Mounts: [{ Type: 'bind', Source: '/data', Target: '/d', BindOptions: { Propagation: 'shared' } }] },
+    { Mounts: [{ Type: 'bind', Source: '/data', Target: '/d', ReadOnly: true, BindOptions: { Propagation: 'shared' } }] },
     forbids("HostConfig.Mounts[0].BindOptions.Propagation: shared propagation reaches the host's mounts"),
   ],
   [
@@ -78,16 +106,27 @@ cases('mounts', [
   [
     'a local volume over a host block device',
     { Mounts: [{ Type: 'volume', Target: '/d', VolumeOptions: { DriverConfig: { Options: { type: 'ext4', device: '/dev/sdb1' } } } }] },
-    forbids(`HostConfig.Mounts[0].VolumeOptions.DriverConfig.Options.device: /dev/sdb1 ${OUTSIDE}`),
+    forbids(
+      "HostConfig.Mounts[0].VolumeOptions.DriverConfig.Options.type: ext4 mounts what the engine's host has (baseline allows tmpfs, size, and o=bind under allowedHostPaths)",
+    ),
   ],
   [
     'a local volume that binds under a prefix',
     {
       Mounts: [
-        { Type: 'volume', Target: '/d', VolumeOptions: { DriverConfig: { Options: { type: 'none', o: 'bind', device: '/data/v' } } } },
+        { Type: 'volume', Target: '/d', VolumeOptions: { DriverConfig: { Options: { type: 'none', o: 'bind,ro', device: '/data/v' } } } },
       ],
     },
     'allowed',
+  ],
+  [
+    'a local volume that binds under a prefix, writable',
+    {
+      Mounts: [
+        { Type: 'volume', Target: '/d', VolumeOptions: { DriverConfig: { Options: { type: 'none', o: 'bind', device: '/data/v' } } } },
+      ],
+    },
+    forbids('HostConfig.Mounts[0].VolumeOptions.DriverConfig.Options.o: /data/v is under /data, which is allowed read-only (add ro to o)'),
   ],
   [
     'NFS and CIFS volumes',
@@ -101,7 +140,9 @@ cases('mounts', [
         { Type: 'volume', Target: '/c', VolumeOptions: { DriverConfig: { Options: { type: 'cifs', device: '//server/share' } } } },
       ],
     },
-    'allowed',
+    forbids(
+      "HostConfig.Mounts[0].VolumeOptions.DriverConfig.Options.type: nfs reaches the network from the engine's host (baseline allows tmpfs, size, and o=bind under allowedHostPaths)",
+    ),
   ],
   [
     'a named volume and a tmpfs',
@@ -160,7 +201,14 @@ cases('security options', [
     { SecurityOpt: ['label=level:s0', 'seccomp:unconfined'] },
     forbids('HostConfig.SecurityOpt[1]: seccomp:unconfined'),
   ],
-  ['a seccomp profile', { SecurityOpt: ['seccomp={"defaultAction":"SCMP_ACT_ERRNO"}'] }, 'allowed'],
+  [
+    'an inline seccomp profile',
+    { SecurityOpt: ['seccomp={"defaultAction":"SCMP_ACT_ALLOW"}'] },
+    forbids(
+      `HostConfig.SecurityOpt[0]: an inline profile (${profileDigest('{"defaultAction":"SCMP_ACT_ALLOW"}')}) the operator did not list (allowedSeccompProfiles)`,
+    ),
+  ],
+  ["the engine's default profile", { SecurityOpt: ['seccomp=builtin', 'seccomp='] }, 'allowed'],
   ['apparmor=unconfined', { SecurityOpt: ['apparmor=unconfined'] }, forbids('HostConfig.SecurityOpt[0]: apparmor=unconfined')],
   ['apparmor:unconfined', { SecurityOpt: ['apparmor:unconfined'] }, forbids('HostConfig.SecurityOpt[0]: apparmor:unconfined')],
   ['an AppArmor profile', { SecurityOpt: ['apparmor=docker-default'] }, 'allowed'],

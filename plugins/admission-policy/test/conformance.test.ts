@@ -15,7 +15,7 @@ describe('admission "policy" conformance', () => {
       name: 'policy',
       options: OPTIONS,
       allows: [
-        { caller: CI, config: create({ Binds: ['/data/x:/x'] }) },
+        { caller: CI, config: create({ Binds: ['/data/x:/x:ro'] }) },
         { caller: ALICE, config: create(RESTRICTED_OK, { User: '1000' }) },
         { caller: ROOT, config: create({ Privileged: true }) },
       ],
@@ -23,6 +23,7 @@ describe('admission "policy" conformance', () => {
         { config: create({ Privileged: true }) },
         { caller: ALICE, config: create({}) },
         { caller: CI, config: create({ Sysctls: { 'kernel.msgmax': '1' } }) },
+        { caller: CI, config: create({ Binds: ['/data/x:/x'] }) },
         { caller: ALICE, action: 'container.update', config: { Image: '', Memory: -1 } },
       ],
       invalidOptions: [{ default: 'strict' }, { bindings: [{ level: 'baseline' }] }, { allowedHostPaths: ['data'] }, { unknown: true }],

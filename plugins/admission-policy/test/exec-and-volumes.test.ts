@@ -32,10 +32,26 @@ describe('container.exec', () => {
 describe('volume.create', () => {
   it.each([
     ['a bind of /etc', CI, volume({ type: 'none', o: 'bind', device: '/etc' }), 'admission policy "baseline" forbids DriverOpts.device'],
-    ['a bind under an allowed prefix', CI, volume({ type: 'none', o: 'bind', device: '/data/x' }), 'allowed'],
+    ['a read-only bind under an allowed prefix', CI, volume({ type: 'none', o: 'bind,ro', device: '/data/x' }), 'allowed'],
+    [
+      'a writable bind under a read-only prefix',
+      CI,
+      volume({ type: 'none', o: 'bind', device: '/data/x' }),
+      'admission policy "baseline" forbids DriverOpts.o: /data/x is under /data, which is allowed read-only (add ro to o)',
+    ],
     ['a plain local volume', ALICE, volume({}), 'allowed'],
-    ['an NFS volume', CI, volume({ type: 'nfs', o: 'addr=10.0.0.1', device: ':/exports' }), 'allowed'],
-    ['another driver', CI, volume({ device: '/etc' }, 'rexray'), 'allowed'],
+    [
+      'an NFS volume',
+      CI,
+      volume({ type: 'nfs', o: 'addr=10.0.0.1', device: ':/exports' }),
+      'admission policy "baseline" forbids DriverOpts.type: nfs reaches the network',
+    ],
+    [
+      'another driver',
+      CI,
+      volume({ device: '/etc' }, 'rexray'),
+      'admission policy "baseline" forbids Driver: rexray is not a volume driver',
+    ],
     ['privileged: anything', ROOT, volume({ type: 'none', o: 'bind', device: '/etc' }), 'allowed'],
   ])('%s', (_case, who, config, expected) => {
     const text = outcome(admit(who, config, 'volume.create'));

@@ -6,7 +6,11 @@ import { controller } from './support.js';
 describe('options', () => {
   it('normalises the allowed host paths', () => {
     const settings = parsePolicyOptions({ allowedHostPaths: ['/data/', '/srv/../var//log/apps', '/'] });
-    expect(settings.allowedHostPaths).toEqual(['/data', '/var/log/apps', '/']);
+    expect(settings.allowedHostPaths).toEqual([
+      { path: '/data', readOnly: true },
+      { path: '/var/log/apps', readOnly: true },
+      { path: '/', readOnly: true },
+    ]);
     expect(settings.defaultLevel).toBe('baseline');
     expect(settings.bindings).toEqual([]);
   });
@@ -14,7 +18,10 @@ describe('options', () => {
   it.each([
     [
       { defaults: 'baseline' },
-      'admission "policy": unknown option defaults; known options: default, bindings, allowedHostPaths',
+      // the options that follow are other rules' (builds: allowedUrls)
+      expect.stringMatching(
+        /^admission "policy": unknown option defaults; known options: default, bindings, allowedHostPaths, allowedVolumeDrivers, allowedSeccompProfiles, allowedAppArmorProfiles, allowedCgroupParents(, |$)/,
+      ),
       PolicyErrors.optionUnknown,
     ],
     [
@@ -70,13 +77,38 @@ describe('options', () => {
     ],
     [
       { allowedHostPaths: '/data' },
-      'admission "policy": option allowedHostPaths must be a list of absolute paths, got "/data"',
+      'admission "policy": option allowedHostPaths must be a list of absolute paths or { path, readOnly }, got "/data"',
       PolicyErrors.optionType,
     ],
     [
       { allowedHostPaths: ['/data', 'logs'] },
       'admission "policy": option allowedHostPaths[1] must be an absolute path (/data), got "logs"',
       PolicyErrors.hostPathRelative,
+    ],
+    [
+      { allowedHostPaths: [{ path: '/data', readOnly: 'no' }] },
+      'admission "policy": option allowedHostPaths[0].readOnly must be a boolean, got "no"',
+      PolicyErrors.optionType,
+    ],
+    [
+      { allowedHostPaths: [{ path: '/data', writable: true }] },
+      'admission "policy": unknown option allowedHostPaths[0].writable; known options: path, readOnly',
+      PolicyErrors.optionUnknown,
+    ],
+    [
+      { allowedHostPaths: [{ path: '/scratch', readOnly: false }, '/scratch/ro'] },
+      'admission "policy": option allowedHostPaths[1] (/scratch/ro) is under the writable entry /scratch: a container could replace it with a symbolic link',
+      PolicyErrors.hostPathUnderWritable,
+    ],
+    [
+      { allowedSeccompProfiles: ['sha256:abc'] },
+      'admission "policy": option allowedSeccompProfiles[0] must be a sha256:<64 hex digits> digest or a readable JSON profile file, got "sha256:abc": not 64 lower-case hex digits',
+      PolicyErrors.seccompProfile,
+    ],
+    [
+      { allowedCgroupParents: ['/tenants/../docker'] },
+      'admission "policy": option allowedCgroupParents[0] must be a cgroup path without .., got "/tenants/../docker"',
+      PolicyErrors.optionType,
     ],
   ] as const)('refuses %j', (options, message, entry) => {
     let thrown: unknown;

@@ -98,7 +98,7 @@ cases('resource limits', [
 cases('baseline first', [
   ['--privileged', { ...RESTRICTED_OK, Privileged: true }, '1000', forbids('HostConfig.Privileged')],
   ['--net host, before the user', { NetworkMode: 'host' }, undefined, forbids('HostConfig.NetworkMode=host')],
-  ['a bind under a prefix', { ...RESTRICTED_OK, Binds: ['/data/team-a:/data'] }, '1000', 'allowed'],
+  ['a bind under a prefix', { ...RESTRICTED_OK, Binds: ['/data/team-a:/data:ro'] }, '1000', 'allowed'],
 ]);
 
 describe('restricted as a whole', () => {
