@@ -117,6 +117,8 @@ describe('an image alice commits is team a’s', () => {
       cluster.call('bob', 'GET', `/v1.41/images/sha256:${'0'.repeat(64)}/json`),
     ]);
     expect([inspected.status, nothing.status]).toEqual([404, 404]);
+    expect(await ok('bob', ['system', 'df', '-v'])).not.toContain('alice-secret');
+    expect(await ok('admin', ['system', 'df', '-v'])).toContain('alice-secret');
     expect(await ok('admin', ['images', '-q', '--no-trunc'])).toContain(secretId);
     expect(await ok('amy', ['images', '-q', '--no-trunc'])).toContain(secretId);
   });

@@ -32,6 +32,11 @@ export function imageObject(image: Image): AccessObject {
   return { kind: 'image', id: image.id, ...(name ? { name } : {}), labels: labelsOf(image.summary.Labels), node: image.node.name };
 }
 
+/** An image as a row of an engine's answer (`system df`'s `Images`) shows it: its ID and labels. */
+export function imageRowObject(row: Readonly<Record<string, unknown>>): AccessObject {
+  return { kind: 'image', ...(typeof row.Id === 'string' ? { id: row.Id } : {}), labels: labelsOf(row.Labels) };
+}
+
 /** An object known only by what names it (an image reference, a plugin name). */
 export function namedObject(kind: AccessObject['kind'], name: string): AccessObject {
   return { kind, name, labels: NO_LABELS };

@@ -1,6 +1,6 @@
 import type { ClusterEvent, Container, Node } from '@swarm/plugin-sdk';
 import type { AccessObject } from '@swarm/plugin-sdk/access';
-import { containerObject, networkObject, volumeObject } from '../access/access-objects.js';
+import { containerObject, imageRowObject, networkObject, volumeObject } from '../access/access-objects.js';
 import { imageEventObject } from '../access/scoped-images.js';
 import type { RequestAccess } from '../access/request-access.js';
 import type { Answer } from './answers.js';
@@ -131,7 +131,7 @@ const mountedVolumes = (container: Item): string[] =>
     .map((mount) => mount.Name as string);
 
 /**
- * One engine's `system df` with only the containers and volumes the caller sees, and the counts
+ * One engine's `system df` with only the images, containers and volumes the caller sees, and the counts
  * that name containers (an image's `Containers`, a volume's `UsageData.RefCount`) counting only
  * those: an image only another team's containers use reads as one nobody uses. Sizes stay whole
  * (the documented limits). Per engine, before the answers are merged: an image's count is that
@@ -145,9 +145,11 @@ export function scopedDiskUsage(api: ApiContext, access: RequestAccess, answer: 
   const seen = itemsOf(answer.Containers).filter((item) => typeof item.Id === 'string' && containers.has(item.Id));
   // dockerd writes -1 for a count it did not work out: that stays
   const counted = (count: unknown): count is number => typeof count === 'number' && count >= 0;
-  const images = itemsOf(answer.Images).map((image) =>
-    counted(image.Containers) ? { ...image, Containers: seen.filter((container) => container.ImageID === image.Id).length } : image,
-  );
+  const images = itemsOf(answer.Images)
+    .filter((image) => access.sees(imageRowObject(image)))
+    .map((image) =>
+      counted(image.Containers) ? { ...image, Containers: seen.filter((container) => container.ImageID === image.Id).length } : image,
+    );
   const seenVolumes = itemsOf(answer.Volumes)
     .filter((item) => typeof item.Name === 'string' && volumes.has(item.Name))
     .map((volume) => {
