@@ -15,6 +15,8 @@ import type { ApiContext } from './context.js';
 import { capability } from './capabilities.js';
 import { CoreErrors } from '../errors.js';
 import { ACCESS_BODIES } from './validation/engine-bodies.js';
+import { parseGoJson } from './validation/go-json.js';
+import { decodeGo } from './validation/go-types.js';
 
 /** dockerd sends its AuthZ plugins bodies up to this size (moby's pkg/authorization maxBodySize). */
 const WIRE_BODY_LIMIT = 1024 * 1024;
@@ -111,16 +113,21 @@ function bodyInHead(req: IncomingMessage, head: Buffer): Buffer | undefined {
   return Buffer.from(head.subarray(0, declared));
 }
 
-/** A body as authorizers judge it: its fields under their own names, as the engine will read them (`hostconfig` is `HostConfig`). */
+/**
+ * A body as authorizers judge it: decoded as the engine's decoder reads the client's bytes (fields
+ * under their own names, repeated keys, create's top-level HostConfig fields moved in), which is
+ * the form the handler sends the engine.
+ */
 function judgedBody(action: string, raw: Buffer | undefined): unknown {
   if (!raw) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8')) as unknown;
+    parsed = parseGoJson(raw.toString('utf8'));
   } catch {
     return undefined;
   }
-  return ACCESS_BODIES[action]?.canonical(parsed) ?? parsed;
+  const type = ACCESS_BODIES[action];
+  return type ? decodeGo(type, parsed).value : parsed;
 }
 
 /** The caller: a replica in the managers group may vouch for the one it forwards; nobody else can. */

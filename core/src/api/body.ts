@@ -1,8 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { CoreErrors } from '../errors.js';
 import { keepBody, keptBody } from '../http/buffered-body.js';
+import { parseGoJson } from './validation/go-json.js';
 
-/** Reads a JSON request body up to `limit` bytes. An empty body yields `undefined`. */
+/**
+ * Reads a JSON request body up to `limit` bytes. An empty body yields `undefined`. The values are
+ * JSON.parse's; what Go's decoder would also see (repeated keys, how numbers were written) rides
+ * along for checkBody (validation/go-json.ts).
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const kept = keptBody(req);
   if (kept?.parsed !== undefined) return kept.parsed;
@@ -27,7 +32,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     throw CoreErrors.bodyNotJsonType({ type });
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return parseGoJson(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     throw CoreErrors.bodyInvalidJson({ reason: (error as Error).message });
   }

@@ -102,15 +102,14 @@ async function forward(ctx: RequestContext, container: Container, operation: str
 }
 
 /**
- * POST /containers/{name}/update: forwarded once admission accepts the resources it leaves; under
- * access control the engine gets the body as it was judged, its fields under their own names.
+ * POST /containers/{name}/update: forwarded once admission accepts the resources it leaves. The
+ * engine gets the body as it was judged (decoded as dockerd decodes it, written anew), never the
+ * client's bytes.
  */
 async function updateContainer(ctx: RequestContext, container: Container, operation: string): Promise<void> {
-  if (ctx.api.access?.enforcing) {
-    const update = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), containerUpdateBody);
-    await admitUpdate(ctx, container, update);
-    keepBody(ctx.req, Buffer.from(JSON.stringify(update)), update);
-  }
+  const update = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), containerUpdateBody);
+  await admitUpdate(ctx, container, update);
+  keepBody(ctx.req, Buffer.from(JSON.stringify(update)), update);
   await forward(ctx, container, operation);
 }
 

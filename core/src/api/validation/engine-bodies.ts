@@ -1,7 +1,13 @@
 import {
+  goArray,
   goBody,
+  goBodyEmbedding,
   goBool,
+  goBoolPointer,
   goInt,
+  goIntNative,
+  goIntNativePointer,
+  goIntPointer,
   goList,
   goMap,
   goSet,
@@ -10,18 +16,26 @@ import {
   goStrings,
   goStrSlice,
   goStruct,
+  goStructPointer,
   goUint,
+  goUint16,
+  goUint32,
+  goUintNative,
   type GoType,
 } from './go-types.js';
+import { hostConfigAsDockerdReadsIt } from './legacy-host-config.js';
 
-// The request bodies swarm reads or forwards, with the Engine API v1.41 field types (api/types in moby).
+// The request bodies swarm reads or forwards, with the Engine API's field types (api/types in
+// moby) as of v1.41 (dockerd 20.10) and the fields later APIs added. A field not listed here is
+// one dockerd's decoder ignores, and is left out of what swarm judges and sends.
 
-const healthcheck = goStruct('container.HealthConfig', {
+const healthcheck = goStructPointer('container.HealthConfig', {
   Test: goStrings,
   Interval: goInt,
   Timeout: goInt,
   StartPeriod: goInt,
-  Retries: goInt,
+  StartInterval: goInt,
+  Retries: goIntNative,
 });
 
 const portBinding = goStruct('nat.PortBinding', { HostIp: goString, HostPort: goString });
@@ -32,14 +46,79 @@ const mount = goStruct('mount.Mount', {
   Target: goString,
   ReadOnly: goBool,
   Consistency: goString,
-  BindOptions: goStruct('mount.BindOptions', { Propagation: goString, NonRecursive: goBool }),
-  VolumeOptions: goStruct('mount.VolumeOptions', {
+  BindOptions: goStructPointer('mount.BindOptions', {
+    Propagation: goString,
+    NonRecursive: goBool,
+    CreateMountpoint: goBool,
+    ReadOnlyNonRecursive: goBool,
+    ReadOnlyForceRecursive: goBool,
+  }),
+  VolumeOptions: goStructPointer('mount.VolumeOptions', {
     NoCopy: goBool,
     Labels: goStringMap,
-    DriverConfig: goStruct('mount.Driver', { Name: goString, Options: goStringMap }),
+    Subpath: goString,
+    DriverConfig: goStructPointer('mount.Driver', { Name: goString, Options: goStringMap }),
   }),
-  TmpfsOptions: goStruct('mount.TmpfsOptions', { SizeBytes: goInt, Mode: goUint }),
+  ImageOptions: goStructPointer('mount.ImageOptions', { Subpath: goString }),
+  TmpfsOptions: goStructPointer('mount.TmpfsOptions', {
+    SizeBytes: goInt,
+    Mode: goUint32,
+    Options: goList('[][]string', goStrings),
+  }),
+  ClusterOptions: goStructPointer('mount.ClusterOptions', {}),
 });
+
+const weightDevice = goStructPointer('blkiodev.WeightDevice', { Path: goString, Weight: goUint16 });
+const throttleDevice = goStructPointer('blkiodev.ThrottleDevice', { Path: goString, Rate: goUint });
+
+/** container.Resources: what `docker update` changes, and part of HostConfig. */
+const resourcesFields = {
+  CpuShares: goInt,
+  Memory: goInt,
+  NanoCpus: goInt,
+  CgroupParent: goString,
+  BlkioWeight: goUint16,
+  BlkioWeightDevice: goList('[]*blkiodev.WeightDevice', weightDevice),
+  BlkioDeviceReadBps: goList('[]*blkiodev.ThrottleDevice', throttleDevice),
+  BlkioDeviceWriteBps: goList('[]*blkiodev.ThrottleDevice', throttleDevice),
+  BlkioDeviceReadIOps: goList('[]*blkiodev.ThrottleDevice', throttleDevice),
+  BlkioDeviceWriteIOps: goList('[]*blkiodev.ThrottleDevice', throttleDevice),
+  CpuPeriod: goInt,
+  CpuQuota: goInt,
+  CpuRealtimePeriod: goInt,
+  CpuRealtimeRuntime: goInt,
+  CpusetCpus: goString,
+  CpusetMems: goString,
+  Devices: goList(
+    '[]container.DeviceMapping',
+    goStruct('container.DeviceMapping', { PathOnHost: goString, PathInContainer: goString, CgroupPermissions: goString }),
+  ),
+  DeviceCgroupRules: goStrings,
+  DeviceRequests: goList(
+    '[]container.DeviceRequest',
+    goStruct('container.DeviceRequest', {
+      Driver: goString,
+      Count: goIntNative,
+      DeviceIDs: goStrings,
+      Capabilities: goList('[][]string', goStrings),
+      Options: goStringMap,
+    }),
+  ),
+  KernelMemory: goInt,
+  KernelMemoryTCP: goInt,
+  MemoryReservation: goInt,
+  MemorySwap: goInt,
+  MemorySwappiness: goIntPointer,
+  OomKillDisable: goBoolPointer,
+  PidsLimit: goIntPointer,
+  Ulimits: goList('[]*units.Ulimit', goStructPointer('units.Ulimit', { Name: goString, Hard: goInt, Soft: goInt })),
+  CpuCount: goInt,
+  CpuPercent: goInt,
+  IOMaximumIOps: goUint,
+  IOMaximumBandwidth: goUint,
+};
+
+const restartPolicy = goStruct('container.RestartPolicy', { Name: goString, MaximumRetryCount: goIntNative });
 
 const hostConfigFields = {
   Binds: goStrings,
@@ -47,10 +126,12 @@ const hostConfigFields = {
   LogConfig: goStruct('container.LogConfig', { Type: goString, Config: goStringMap }),
   NetworkMode: goString,
   PortBindings: goMap('nat.PortMap', goList('[]nat.PortBinding', portBinding)),
-  RestartPolicy: goStruct('container.RestartPolicy', { Name: goString, MaximumRetryCount: goInt }),
+  RestartPolicy: restartPolicy,
   AutoRemove: goBool,
   VolumeDriver: goString,
   VolumesFrom: goStrings,
+  ConsoleSize: goArray('[2]uint', 2, goUintNative),
+  Annotations: goStringMap,
   CapAdd: goStrSlice,
   CapDrop: goStrSlice,
   CgroupnsMode: goString,
@@ -62,7 +143,7 @@ const hostConfigFields = {
   IpcMode: goString,
   Cgroup: goString,
   Links: goStrings,
-  OomScoreAdj: goInt,
+  OomScoreAdj: goIntNative,
   PidMode: goString,
   Privileged: goBool,
   PublishAllPorts: goBool,
@@ -76,91 +157,77 @@ const hostConfigFields = {
   Sysctls: goStringMap,
   Runtime: goString,
   Isolation: goString,
-  CpuShares: goInt,
-  Memory: goInt,
-  NanoCpus: goInt,
-  CgroupParent: goString,
-  BlkioWeight: goUint,
-  CpuPeriod: goInt,
-  CpuQuota: goInt,
-  CpuRealtimePeriod: goInt,
-  CpuRealtimeRuntime: goInt,
-  CpusetCpus: goString,
-  CpusetMems: goString,
-  Devices: goList(
-    '[]container.DeviceMapping',
-    goStruct('container.DeviceMapping', { PathOnHost: goString, PathInContainer: goString, CgroupPermissions: goString }),
-  ),
-  DeviceCgroupRules: goStrings,
-  KernelMemory: goInt,
-  KernelMemoryTCP: goInt,
-  MemoryReservation: goInt,
-  MemorySwap: goInt,
-  MemorySwappiness: goInt,
-  OomKillDisable: goBool,
-  PidsLimit: goInt,
-  Ulimits: goList('[]*units.Ulimit', goStruct('units.Ulimit', { Name: goString, Hard: goInt, Soft: goInt })),
-  CpuCount: goInt,
-  CpuPercent: goInt,
+  ...resourcesFields,
   Mounts: goList('[]mount.Mount', mount),
   MaskedPaths: goStrings,
   ReadonlyPaths: goStrings,
-  Init: goBool,
+  Init: goBoolPointer,
 };
 
-const hostConfig = goStruct('container.HostConfig', hostConfigFields);
+const hostConfig = goStructPointer('container.HostConfig', hostConfigFields);
 
-/** `docker update`'s body (container.UpdateConfig): the resources and restart policy, HostConfig's own fields. */
-export const containerUpdateBody = goBody('container.UpdateConfig', hostConfigFields);
+/** `docker update`'s body (container.UpdateConfig): the resources and the restart policy. */
+export const containerUpdateBody = goBody('container.UpdateConfig', { ...resourcesFields, RestartPolicy: restartPolicy });
 
-const endpointSettings = goStruct('network.EndpointSettings', {
-  IPAMConfig: goStruct('network.EndpointIPAMConfig', { IPv4Address: goString, IPv6Address: goString, LinkLocalIPs: goStrings }),
+const endpointSettingsFields = {
+  IPAMConfig: goStructPointer('network.EndpointIPAMConfig', { IPv4Address: goString, IPv6Address: goString, LinkLocalIPs: goStrings }),
   Links: goStrings,
   Aliases: goStrings,
+  MacAddress: goString,
+  DriverOpts: goStringMap,
+  GwPriority: goIntNative,
   NetworkID: goString,
   EndpointID: goString,
   Gateway: goString,
   IPAddress: goString,
-  IPPrefixLen: goInt,
+  IPPrefixLen: goIntNative,
   IPv6Gateway: goString,
   GlobalIPv6Address: goString,
-  GlobalIPv6PrefixLen: goInt,
-  MacAddress: goString,
-  DriverOpts: goStringMap,
-});
+  GlobalIPv6PrefixLen: goIntNative,
+  DNSNames: goStrings,
+};
 
-/** POST /containers/create: container.Config with HostConfig and NetworkingConfig. */
-export const containerCreateBody = goBody('container.Config', {
-  Hostname: goString,
-  Domainname: goString,
-  User: goString,
-  AttachStdin: goBool,
-  AttachStdout: goBool,
-  AttachStderr: goBool,
-  ExposedPorts: goSet,
-  Tty: goBool,
-  OpenStdin: goBool,
-  StdinOnce: goBool,
-  Env: goStrings,
-  Cmd: goStrSlice,
-  Healthcheck: healthcheck,
-  ArgsEscaped: goBool,
-  Image: goString,
-  Volumes: goSet,
-  WorkingDir: goString,
-  Entrypoint: goStrSlice,
-  NetworkDisabled: goBool,
-  MacAddress: goString,
-  OnBuild: goStrings,
-  Labels: goStringMap,
-  StopSignal: goString,
-  StopTimeout: goInt,
-  Shell: goStrSlice,
-  HostConfig: hostConfig,
-  NetworkingConfig: goStruct('network.NetworkingConfig', {
-    EndpointsConfig: goMap('map[string]*network.EndpointSettings', endpointSettings),
-  }),
-});
+/**
+ * POST /containers/create: container.Config, HostConfig and NetworkingConfig, and the HostConfig
+ * fields dockerd up to 26.1 also reads from the top level of the body (legacy-host-config.ts).
+ */
+export const containerCreateBody = goBodyEmbedding(
+  'container.Config',
+  {
+    Hostname: goString,
+    Domainname: goString,
+    User: goString,
+    AttachStdin: goBool,
+    AttachStdout: goBool,
+    AttachStderr: goBool,
+    ExposedPorts: goSet,
+    Tty: goBool,
+    OpenStdin: goBool,
+    StdinOnce: goBool,
+    Env: goStrings,
+    Cmd: goStrSlice,
+    Healthcheck: healthcheck,
+    ArgsEscaped: goBool,
+    Image: goString,
+    Volumes: goSet,
+    WorkingDir: goString,
+    Entrypoint: goStrSlice,
+    NetworkDisabled: goBool,
+    MacAddress: goString,
+    OnBuild: goStrings,
+    Labels: goStringMap,
+    StopSignal: goString,
+    StopTimeout: goIntNativePointer,
+    Shell: goStrSlice,
+    HostConfig: hostConfig,
+    Cpuset: goString,
+    NetworkingConfig: goStructPointer('network.NetworkingConfig', {
+      EndpointsConfig: goMap('map[string]*network.EndpointSettings', goStructPointer('network.EndpointSettings', endpointSettingsFields)),
+    }),
+  },
+  hostConfigFields,
+  hostConfigAsDockerdReadsIt,
+);
 
 /** POST /containers/{id}/exec */
 export const execCreateBody = goBody('types.ExecConfig', {
@@ -175,6 +242,7 @@ export const execCreateBody = goBody('types.ExecConfig', {
   Env: goStrings,
   WorkingDir: goString,
   Cmd: goStrSlice,
+  ConsoleSize: goArray('*[2]uint', 2, goUintNative, true),
 });
 
 /** POST /volumes/create */
@@ -192,7 +260,8 @@ export const networkCreateBody = goBody('types.NetworkCreateRequest', {
   Driver: goString,
   Scope: goString,
   EnableIPv6: goBool,
-  IPAM: goStruct('network.IPAM', {
+  EnableIPv4: goBoolPointer,
+  IPAM: goStructPointer('network.IPAM', {
     Driver: goString,
     Options: goStringMap,
     Config: goList(
@@ -204,7 +273,7 @@ export const networkCreateBody = goBody('types.NetworkCreateRequest', {
   Attachable: goBool,
   Ingress: goBool,
   ConfigOnly: goBool,
-  ConfigFrom: goStruct('network.ConfigReference', { Network: goString }),
+  ConfigFrom: goStructPointer('network.ConfigReference', { Network: goString }),
   Options: goStringMap,
   Labels: goStringMap,
 });
@@ -212,7 +281,7 @@ export const networkCreateBody = goBody('types.NetworkCreateRequest', {
 /** POST /networks/{id}/connect and /disconnect */
 export const networkAttachBody = goBody('types.NetworkConnect', {
   Container: goString,
-  EndpointConfig: endpointSettings,
+  EndpointConfig: goStructPointer('network.EndpointSettings', endpointSettingsFields),
   Force: goBool,
 });
 
