@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,5 +123,34 @@ describe('swarm join, list and manage --replication over TLS to ZooKeeper (kv.ca
     const info = JSON.parse(await docker(replicaManager.host, 'info', '--format', '{{json .SystemStatus}}')) as Array<[string, string]>;
     expect(healthyNodeCount({ SystemStatus: info })).toBe(1);
     expect(replicaManager.output()).not.toContain('TLS to ZooKeeper');
+  });
+
+  it('the TLS bridge serves only the manager itself: another local process gets its connection closed, unanswered', async () => {
+    // one of the managers above, still running: its bridge listens on loopback ports only it dials
+    const manager = managers.find((candidate) => candidate.running())!;
+    const { stdout } = await run('ss', ['-Hltnp']);
+    const bridgePorts = stdout
+      .split('\n')
+      .filter((line) => line.includes(`pid=${manager.pid},`))
+      .map((line) => /127\.0\.0\.1:(\d+)\s/.exec(line)?.[1])
+      .filter((port): port is string => port !== undefined && Number(port) !== manager.port)
+      .map(Number);
+    expect(bridgePorts.length).toBeGreaterThan(0);
+    for (const port of bridgePorts) {
+      const answer = await new Promise<Buffer>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(port, '127.0.0.1', () => {
+          // a ZooKeeper ConnectRequest's first bytes: the stranger would get a session on our certificate
+          socket.write(Buffer.from('0000002c00000000000000000000000000007530000000000000000000000010' + '00'.repeat(16), 'hex'));
+        });
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('close', () => resolve(Buffer.concat(chunks)));
+        socket.on('error', reject);
+        setTimeout(() => reject(new Error(`port ${port} kept a stranger's connection open`)), 10_000).unref();
+      });
+      expect(answer.length).toBe(0);
+    }
+    // and the manager's own sessions go on over the same listeners
+    expect(await docker(manager.host, 'run', '--rm', 'busybox:local', 'echo', 'still over TLS')).toBe('still over TLS');
   });
 });

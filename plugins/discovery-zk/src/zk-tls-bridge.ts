@@ -1,7 +1,7 @@
 import { createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { type KvTlsMaterial } from '@swarm/plugin-sdk/helpers';
-import { openedByThisProcess } from './own-socket.js';
+import { OwnConnections } from './own-socket.js';
 import type { ZkEndpoint } from './zk-endpoint.js';
 import { ZkErrors } from './errors.js';
 
@@ -18,6 +18,8 @@ export class ZkTlsBridge implements ZkEndpoint {
   private readonly servers: Server[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly sinks = new Set<(error: Error) => void>();
+  private readonly listenPorts = new Set<number>();
+  private readonly own = new OwnConnections(this.listenPorts);
   private ready: Promise<string> | undefined;
 
   constructor(
@@ -42,6 +44,7 @@ export class ZkTlsBridge implements ZkEndpoint {
   /** Stops listening; open connections get a moment to carry the clients' close-session requests. */
   close(): void {
     for (const server of this.servers) server.close();
+    this.own.close();
     this.sinks.clear();
     const sockets = [...this.sockets];
     setTimeout(() => {
@@ -50,23 +53,33 @@ export class ZkTlsBridge implements ZkEndpoint {
   }
 
   private listen(host: string): Promise<number> {
-    const server = createServer((local) => this.bridge(local, host, server));
+    const server = createServer((local) => void this.admit(local, host, server));
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => {
         server.unref();
-        resolve((server.address() as AddressInfo).port);
+        const port = (server.address() as AddressInfo).port;
+        this.listenPorts.add(port);
+        resolve(port);
       });
     });
   }
 
-  private bridge(local: Socket, host: string, server: Server): void {
-    const listenPort = (server.address() as AddressInfo).port;
-    if (!openedByThisProcess(local.remotePort ?? 0, listenPort)) {
+  /** Bridges a connection only when this process opened it: no other local process may use our certificate. */
+  private async admit(local: Socket, host: string, server: Server): Promise<void> {
+    local.pause();
+    local.on('error', () => local.destroy());
+    const listenPort = (server.address() as AddressInfo | null)?.port;
+    if (listenPort === undefined || !(await this.own.isOurs(local, listenPort)) || local.destroyed) {
       local.destroy();
       return;
     }
+    this.bridge(local, host);
+    local.resume();
+  }
+
+  private bridge(local: Socket, host: string): void {
     const separator = host.lastIndexOf(':');
     const name = host.slice(0, separator).replace(/^\[|\]$/g, '');
     const remote = tlsConnect({
