@@ -144,14 +144,18 @@ export interface ImagePull {
 }
 
 export interface ImageManagement {
-  /** `docker import` from a URL (`source`) or from `body` when `source` is `-`. */
+  /**
+   * `docker import` from a URL (`source`) or from `body` when `source` is `-`. `changes` are the
+   * Dockerfile instructions the engine applies to the new image's config, in order (`--change`,
+   * the API's `changes`); `message` is its commit message.
+   */
   importFrom(
     source: string,
     repository: string,
     tag: string,
     body: Readable | undefined,
     onProgress: ProgressListener,
-    options?: TransferOptions,
+    options?: TransferOptions & { readonly changes?: readonly string[]; readonly message?: string },
   ): Promise<void>;
   /** `docker load` of an image archive. */
   load(body: Readable, onProgress: ProgressListener, options?: TransferOptions): Promise<void>;

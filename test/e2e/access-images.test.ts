@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +179,31 @@ describe('a build is its maker’s whatever its Dockerfile says', () => {
     await ok('alice', ['build', '-q', '-t', 'alice-built:1', '--label', 'com.docker.swarm.team=team-b', context]);
     expect(await ok('admin', ['image', 'inspect', '-f', OWNERSHIP, 'alice-built:1'])).toBe('alice team-a');
     await likeNothing((image) => ['image', 'inspect', image], 'alice-built:1');
+  });
+});
+
+describe('an import is its maker’s', () => {
+  it('alice’s import (with her own --change) is team a’s, and no such image to bob', async () => {
+    const source = join(cluster.dir, 'import-root');
+    mkdirSync(source, { recursive: true });
+    writeFileSync(join(source, 'hello.txt'), 'hello\n');
+    const archive = join(cluster.dir, 'import.tar');
+    execFileSync('tar', ['-cf', archive, '-C', source, '.']);
+    await ok('alice', ['import', '--change', 'ENV TOKEN=z', '--change', 'LABEL com.docker.swarm.team=team-b', archive, 'alice-imported:1']);
+    expect(await ok('admin', ['image', 'inspect', '-f', OWNERSHIP, 'alice-imported:1'])).toBe('alice team-a');
+    expect(await ok('alice', ['image', 'inspect', '-f', '{{.Config.Env}}', 'alice-imported:1'])).toContain('TOKEN=z');
+    await likeNothing((image) => ['image', 'inspect', image], 'alice-imported:1');
+  });
+
+  it('a change that runs on into the owner labels’ line is refused, for an import as for a commit', async () => {
+    const archive = join(cluster.dir, 'import.tar');
+    const imported = await cluster.as('alice', ['import', '--change', 'LABEL a=b \\', archive, 'alice-continued:1']);
+    expect(imported.code).not.toBe(0);
+    expect(imported.stderr).toContain('invalid changes: ');
+    const committed = await cluster.as('alice', ['commit', '--change', 'LABEL a=b \\', 'img-alice', 'alice-continued:2']);
+    expect(committed.code).not.toBe(0);
+    expect(committed.stderr).toContain('continues a line past its end');
+    expect((await cluster.as('admin', ['image', 'inspect', 'alice-continued:1', 'alice-continued:2'])).code).not.toBe(0);
   });
 });
 

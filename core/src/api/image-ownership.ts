@@ -1,6 +1,7 @@
 import { OWNER_LABEL, TEAM_LABEL } from '@swarm/plugin-sdk/access';
 import { teamOf } from './access-create.js';
 import type { LookupScope } from './lookups.js';
+import { CoreErrors } from '../errors.js';
 
 /*
  * Images a caller makes through the manager carry their owner labels, written where the engine
@@ -27,9 +28,31 @@ function quoted(value: string): string {
   return `"${value.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
 }
 
-/** The `changes` line a commit gets last, so that it wins over any LABEL before it. */
-export function commitLabelChange(labels: Readonly<Record<string, string>>): string {
+/** The `changes` line that writes labels. */
+function labelChange(labels: Readonly<Record<string, string>>): string {
   return `LABEL ${Object.entries(labels)
     .map(([key, value]) => `${quoted(key)}=${quoted(value)}`)
     .join(' ')}`;
+}
+
+// dockerd joins `changes` into one Dockerfile: a line ending in the escape character (`\`, or the
+// backtick an `# escape=` directive picks) would swallow the owner labels' line after it.
+const CONTINUED = /[\\`]\s*$/;
+
+/**
+ * The `changes` a commit or import sends the engine: the caller's, then the owner labels last, so
+ * that they win over any LABEL before them. Undefined without access control (sent as they came).
+ */
+export function changesWithOwner(scope: LookupScope, requested: readonly string[]): string[] | undefined {
+  const labels = madeImageLabels(scope);
+  if (!labels) return undefined;
+  for (const change of requested) {
+    if (change.split(/\r?\n/).some((line) => CONTINUED.test(line))) {
+      throw CoreErrors.invalidParameter({
+        name: 'changes',
+        reason: `${JSON.stringify(change)} continues a line past its end: write each change on whole lines`,
+      });
+    }
+  }
+  return [...requested, labelChange(labels)];
 }

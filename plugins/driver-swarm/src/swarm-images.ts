@@ -80,11 +80,19 @@ export class SwarmImages implements ImageInventory, ImagePull, ImageManagement {
     tag: string,
     body: Readable | undefined,
     onProgress: ProgressListener,
-    options?: TransferOptions,
+    options?: TransferOptions & { readonly changes?: readonly string[]; readonly message?: string },
   ): Promise<void> {
     const archive = source === '-' && body ? await readBody(body) : undefined;
+    // dockerd reads its `changes` values as the lines of one Dockerfile: one value with them joined is the same.
+    const changes = options?.changes?.length ? options.changes.join('\n') : undefined;
     await fanOut(this.pool.healthy(), async (monitor) => {
-      const query = { fromSrc: source, repo: repository || undefined, tag: tag || undefined };
+      const query = {
+        fromSrc: source,
+        repo: repository || undefined,
+        tag: tag || undefined,
+        changes,
+        message: options?.message || undefined,
+      };
       const response = await monitor.api.createImage(query, undefined, archive, options?.signal);
       await followProgress(response, (message) => onProgress(monitor.node, message));
       await monitor.refreshImages();

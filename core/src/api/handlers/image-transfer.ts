@@ -5,6 +5,7 @@ import { capability } from '../capabilities.js';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
+import { changesWithOwner } from '../image-ownership.js';
 import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -38,10 +39,12 @@ function transferOf(ctx: Parameters<RouteHandler>[0], fromImage: string | null, 
   }
   const images = capability(ctx.api.cluster, 'imageManagement', 'image import');
   const repo = ctx.query.get('repo');
-  if (repo) refuseTakenImageName(ctx, `${repo}:${ctx.query.get('tag') || 'latest'}`, 'shared');
+  if (repo) refuseTakenImageName(ctx, `${repo}:${ctx.query.get('tag') || 'latest'}`, 'owned');
+  const changes = changesWithOwner(ctx, ctx.query.getAll('changes')) ?? ctx.query.getAll('changes');
+  const message = ctx.query.get('message') ?? '';
   const body: Readable | undefined = fromSrc === '-' ? ctx.req : undefined;
   return (onProgress, options) =>
-    images.importFrom(fromSrc, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, options);
+    images.importFrom(fromSrc, ctx.query.get('repo') ?? '', ctx.query.get('tag') ?? '', body, onProgress, { ...options, changes, message });
 }
 
 /** POST /images/create: a pull fanned out to every node, or an import (`fromSrc`). */

@@ -6,7 +6,7 @@ import { readJsonBody } from '../body.js';
 import { sendJson } from '../../http/responses.js';
 import { checkBody } from '../validation/check-body.js';
 import { authBody } from '../validation/engine-bodies.js';
-import { commitLabelChange, madeImageLabels } from '../image-ownership.js';
+import { changesWithOwner } from '../image-ownership.js';
 import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
@@ -19,8 +19,11 @@ export const commit: RouteHandler = async (ctx) => {
   query.set('container', container.id);
   const repo = ctx.query.get('repo');
   if (repo) refuseTakenImageName(ctx, `${repo}:${ctx.query.get('tag') || 'latest'}`, 'owned');
-  const labels = madeImageLabels(ctx);
-  if (labels) query.append('changes', commitLabelChange(labels));
+  const changes = changesWithOwner(ctx, ctx.query.getAll('changes'));
+  if (changes) {
+    query.delete('changes');
+    for (const change of changes) query.append('changes', change);
+  }
   await forwardToEngine(containerEngine(ctx.api, container), `${ctx.versionPrefix}/commit${queryString(query)}`, ctx, { kind: 'call' });
 };
 
