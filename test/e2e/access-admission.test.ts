@@ -69,8 +69,8 @@ const BASELINE_REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
   ['-v /:/host', ['-v', '/:/host'], 'HostConfig.Binds[0]: / is outside /tmp/swarm-access-data'],
   [
     '-v <allowed>/../../etc:/x (climbs out)',
-    ['-v', '/tmp/swarm-access-data/../../etc:/x'],
-    'HostConfig.Binds[0]: /etc is outside /tmp/swarm-access-data',
+    ['-v', '/tmp/swarm-access-data/../../etc:/x:ro'],
+    'HostConfig.Binds[0]: /tmp/swarm-access-data/../../etc has a .. segment',
   ],
   [
     '-v /tmp/swarm-access-database:/x (not a whole segment)',
@@ -87,7 +87,16 @@ const BASELINE_REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
     ['--mount', 'type=volume,src=etc-by-mount,dst=/x,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/etc'],
     'HostConfig.Mounts[0].VolumeOptions.DriverConfig.Options.device: /etc is outside /tmp/swarm-access-data',
   ],
-  ['-v <allowed>:/x:rshared (propagation)', ['-v', '/tmp/swarm-access-data/p:/p:rshared'], 'HostConfig.Binds[0]'],
+  [
+    '-v <allowed>:/x:ro,rshared (propagation)',
+    ['-v', '/tmp/swarm-access-data/p:/p:ro,rshared'],
+    "HostConfig.Binds[0]: rshared propagation reaches the host's mounts",
+  ],
+  [
+    '-v <allowed>:/x (writable under a read-only entry)',
+    ['-v', '/tmp/swarm-access-data/x:/x'],
+    'HostConfig.Binds[0]: /tmp/swarm-access-data/x is under /tmp/swarm-access-data, which is allowed read-only (add :ro)',
+  ],
   ['--device /dev/null', ['--device', '/dev/null'], 'HostConfig.Devices[0]: /dev/null'],
   ['--device-cgroup-rule', ['--device-cgroup-rule', 'c 1:3 mr'], 'HostConfig.DeviceCgroupRules[0]'],
   ['--cap-add SYS_ADMIN', ['--cap-add', 'SYS_ADMIN'], "HostConfig.CapAdd[0]: SYS_ADMIN is not in Docker's default set"],
@@ -106,8 +115,8 @@ const BASELINE_REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
 
 const BASELINE_ALLOWED: ReadonlyArray<readonly [string, string[]]> = [
   ['nothing special', []],
-  ['-v /tmp/swarm-access-data/x:/x', ['-v', '/tmp/swarm-access-data/x:/x']],
-  ['--mount type=bind,src=/tmp/swarm-access-data', ['--mount', 'type=bind,src=/tmp/swarm-access-data,dst=/x']],
+  ['-v /tmp/swarm-access-data/x:/x:ro', ['-v', '/tmp/swarm-access-data/x:/x:ro']],
+  ['--mount type=bind,src=/tmp/swarm-access-data,readonly', ['--mount', 'type=bind,src=/tmp/swarm-access-data,dst=/x,readonly']],
   ['-v a named volume', ['-v', 'adm-alice-data:/data']],
   ['--cap-add CHOWN (in the default set)', ['--cap-add', 'CHOWN']],
   ['--cap-add NET_BIND_SERVICE', ['--cap-add', 'NET_BIND_SERVICE']],
@@ -182,7 +191,7 @@ const RESTRICTED_ALLOWED: ReadonlyArray<readonly [string, string[]]> = [
   ['--user 1000:0 (group 0)', ['--user', '1000:0', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5']],
   ['--security-opt no-new-privileges=true', ['--user', '1000', '--security-opt', 'no-new-privileges=true', '-m', '64m', '--cpus', '0.5']],
   ['--cap-add NET_BIND_SERVICE', [...BOB_OK, '--cap-add', 'NET_BIND_SERVICE']],
-  ['-v /tmp/swarm-access-data/b:/b', [...BOB_OK, '-v', '/tmp/swarm-access-data/b:/b']],
+  ['-v /tmp/swarm-access-data/b:/b:ro', [...BOB_OK, '-v', '/tmp/swarm-access-data/b:/b:ro']],
 ];
 
 describe('restricted (bob, team b)', () => {
