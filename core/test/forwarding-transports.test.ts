@@ -44,7 +44,14 @@ describe('engine forwarding picks its transport by route', () => {
     ],
     ["a replica's upgraded request", { kind: 'primary' } as const, request('POST', { upgrade: true }), 'tunnel'],
     ["a replica's request", { kind: 'primary' } as const, request('GET'), 'proxy'],
-    ['any other call, even upgraded', { kind: 'call' } as const, request('POST', { upgrade: true }), 'proxy'],
+    ['any other call', { kind: 'call' } as const, request('POST'), 'proxy'],
+    // Only attach and exec start switch protocols: any other upgraded request is refused, never tunnelled
+    ['an upgraded call', { kind: 'call' } as const, request('POST', { upgrade: true }), 'refused'],
+    ['an upgraded container kill', container('kill'), request('POST', { upgrade: true }), 'refused'],
+    ['an upgraded container inspect', container('json'), request('GET', { upgrade: true }), 'refused'],
+    ['an upgraded container logs', container('logs'), request('GET', { upgrade: true }), 'refused'],
+    ['an upgraded exec resize', exec('resize'), request('POST', { upgrade: true }), 'refused'],
+    ['an upgraded image save', { kind: 'image-save' } as const, request('GET', { upgrade: true }), 'refused'],
   ])('%s', (_name, route, forwarded, transport) => {
     expect(transportFor(route, forwarded)).toBe(transport);
   });

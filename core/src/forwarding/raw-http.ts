@@ -1,5 +1,22 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
+const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
+
+/**
+ * dockerd's answer when it takes a connection over without `Upgrade` (attach, exec start): 200, a
+ * stream type, and no framing (the stream runs until the connection closes). Any other answer is
+ * an ordinary one, after which the connection is still HTTP.
+ */
+export function isHijackedAnswer(answer: IncomingMessage): boolean {
+  const { headers } = answer;
+  return (
+    answer.statusCode === 200 &&
+    HIJACKED_TYPES.test(String(headers['content-type'] ?? '')) &&
+    headers['content-length'] === undefined &&
+    headers['transfer-encoding'] === undefined
+  );
+}
+
 // Headers that describe one connection, not the message (RFC 9110 §7.6.1).
 export const HOP_BY_HOP = new Set([
   'connection',
@@ -33,11 +50,10 @@ export function rawRequestHead(
   options: { keepHops: boolean; extra?: readonly string[] },
 ): string {
   const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const lower = name.toLowerCase();
-    if (lower === 'host' || (!options.keepHops && HOP_BY_HOP.has(lower))) continue;
-    lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
+  // From `headers`, not `rawHeaders`: what the manager removed (a forged forwarded-caller header) stays removed.
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'host' || (!options.keepHops && HOP_BY_HOP.has(name))) continue;
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
   }
   lines.push(`Host: ${hostHeader}`, ...(options.extra ?? []));
   return `${lines.join('\r\n')}\r\n\r\n`;

@@ -4,9 +4,7 @@ import { sendError } from '../http/responses.js';
 import type { RelayCut } from './coalescing-relay.js';
 import { pipeWithCut } from './pipe-with-cut.js';
 import { sendRequestBody, upstreamHeaders } from './request-body.js';
-import { endToEndHeaders } from './raw-http.js';
-
-const HIJACKED_TYPES = /^application\/vnd\.docker\.(raw|multiplexed)-stream/;
+import { endToEndHeaders, isHijackedAnswer } from './raw-http.js';
 
 /**
  * Attach or exec start without an Upgrade header (the classic hijack): like the engine, answer
@@ -40,7 +38,7 @@ export function rawStreamFromEngine(
     });
     upstream.on('response', (answer) => {
       const type = String(answer.headers['content-type'] ?? '');
-      if (answer.statusCode !== 200 || !HIJACKED_TYPES.test(type) || !socket) {
+      if (!isHijackedAnswer(answer) || !socket) {
         res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
         answer.pipe(res);
         return;

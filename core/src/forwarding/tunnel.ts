@@ -1,59 +1,110 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { engineHostHeader, type EngineClient } from '@swarm/plugin-sdk/helpers';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex, Readable } from 'node:stream';
+import type { EngineClient } from '@swarm/plugin-sdk/helpers';
+import { sendError } from '../http/responses.js';
 import type { RelayCut } from './coalescing-relay.js';
 import { pipeWithCut } from './pipe-with-cut.js';
-import { rawRequestHead } from './raw-http.js';
+import { endToEndHeaders, isHijackedAnswer } from './raw-http.js';
+import { readUpgradeBody } from './upgrade-body.js';
+
+/** How long a client that got a non-upgrade answer may keep writing (read and dropped) before its connection is closed. */
+const LINGER_MS = 5_000;
+
+/** The upgraded request as judged: its end-to-end headers, the upgrade asked, and exactly its own body's length. */
+function upgradeHeaders(req: IncomingMessage, bodyLength: number): OutgoingHttpHeaders {
+  const headers = endToEndHeaders(req.headers);
+  // the body goes at once: a 100 Continue would be one more answer to tell from the switch
+  delete headers.expect;
+  delete headers['content-length'];
+  headers.connection = 'Upgrade';
+  headers.upgrade = req.headers.upgrade ?? 'tcp';
+  if (bodyLength > 0) headers['content-length'] = String(bodyLength);
+  return headers;
+}
+
+/** The engine's answer head as it wrote it (its header names and order), for a client that now reads the stream. */
+function answerHead(answer: IncomingMessage): Buffer {
+  const lines = [`HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? ''}`];
+  for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1] ?? ''}`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+}
+
+/** After an ordinary answer the connection is not the engine's: what the client still writes is read, dropped, and the connection closed. */
+function dropTheRest(client: Duplex): void {
+  client.on('data', () => undefined);
+  client.resume();
+  setTimeout(() => client.destroy(), LINGER_MS).unref();
+}
 
 /**
- * Hijack (attach, exec start): after rewriting the request line, the client's connection and a
- * fresh engine connection are joined byte for byte. The engine's own `101 UPGRADED` answer goes
- * straight to the client; a half-close in either direction is passed on, so `docker run -i`
- * with a closed stdin still receives the rest of the output.
+ * Hijack (attach, exec start, asked with `Upgrade`). The engine gets exactly the judged request:
+ * its head and its own body (Content-Length bytes), nothing the client wrote after it. Only once
+ * the engine switched protocols (`101 UPGRADED`, or dockerd's `200` raw stream) are the two
+ * connections joined byte for byte, the client's early bytes first; a half-close in either
+ * direction is passed on, so `docker run -i` with a closed stdin still receives the rest of the
+ * output. Any other answer (404, 409 "container is not running") goes to the client as an
+ * ordinary answer and its connection closes: a second request written behind the first never
+ * reaches an engine (request smuggling), since only the manager's own parser may read requests.
  */
-export function tunnelToEngine(
+export async function tunnelToEngine(
   engine: EngineClient,
   path: string,
-  req: IncomingMessage,
-  client: Duplex,
-  head: Buffer,
+  request: { readonly req: IncomingMessage; readonly res: ServerResponse; readonly client: Duplex; readonly head: Buffer },
   cut?: RelayCut,
 ): Promise<void> {
-  return new Promise((resolve) => {
-    const upstream = engine.dial();
-    const hostHeader = engineHostHeader(engine.endpoint);
+  const { req, res, client } = request;
+  res.once('finish', () => dropTheRest(client));
+  const { body, rest } = await readUpgradeBody(req, client, request.head);
+  await new Promise<void>((resolve) => {
+    const upstream = engine.request({ method: req.method ?? 'POST', path, headers: upgradeHeaders(req, body.length) });
+    let engineSide: Socket | undefined;
+    let joined = false;
     let closed = 0;
     const closedOne = () => {
       closed += 1;
-      if (closed === 2) resolve();
+      if (closed === 2 || !joined) resolve();
     };
-    upstream.once('close', closedOne);
-    client.once('close', closedOne);
-    let connected = false;
+    client.once('close', () => {
+      upstream.destroy();
+      engineSide?.destroy();
+      closedOne();
+    });
+    client.on('error', () => undefined);
     upstream.on('error', (error) => {
-      if (connected || !client.writable) return client.destroy();
-      // Nothing was relayed yet: the client still gets a Docker-style answer.
-      const body = JSON.stringify({ message: `cannot reach the engine: ${error.message}` });
-      client.end(
-        `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      if (joined || res.headersSent) client.destroy();
+      else sendError(res, error);
+      resolve();
     });
-    client.on('error', () => upstream.destroy());
-    upstream.once(engine.connectedEvent(), () => {
-      connected = true;
-      upstream.setNoDelay(true);
-      upstream.write(rawRequestHead(req, path, hostHeader, { keepHops: true }));
-      if (head.length > 0) upstream.write(head);
-      client.pipe(upstream);
-      pipeWithCut(upstream, client, cut, () => {
-        client.unpipe(upstream);
-        upstream.destroy();
+
+    const join = (head: Buffer, output: Readable, input: Socket) => {
+      joined = true;
+      engineSide = input;
+      input.setNoDelay(true);
+      cut?.boundaries.advance(head, false);
+      client.write(head);
+      if (rest.length > 0) input.write(rest);
+      client.pipe(input);
+      pipeWithCut(output, client, cut, () => {
+        client.unpipe(input);
+        input.destroy();
       });
+      input.once('close', () => {
+        if (!client.writableEnded) client.end();
+        closedOne();
+      });
+    };
+    upstream.on('upgrade', (answer: IncomingMessage, socket: Socket, early: Buffer) => {
+      if (early.length > 0) socket.unshift(early);
+      join(answerHead(answer), socket, socket);
     });
-    // A client that went away (not a half-close) must not leave the engine side open.
-    client.once('close', () => upstream.destroy());
-    upstream.once('close', () => {
-      if (!client.writableEnded) client.end();
+    upstream.on('response', (answer: IncomingMessage) => {
+      if (isHijackedAnswer(answer)) return join(answerHead(answer), answer, answer.socket);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.headers));
+      answer.pipe(res);
+      answer.on('aborted', () => res.destroy());
+      res.once('close', () => resolve());
     });
+    upstream.end(body);
   });
 }
