@@ -89,6 +89,8 @@ export interface AccessClusterOptions {
   readonly labels?: readonly (readonly string[])[];
   readonly config?: (dir: string) => Record<string, unknown>;
   readonly args?: readonly string[];
+  /** The engine addresses the manager discovers (proxies in front of the engines); the engines' own by default. */
+  readonly discovery?: (testbed: Testbed, dir: string) => Promise<string>;
 }
 
 /** The CA, the managers' certificate (O=swarm-managers, for 127.0.0.1 and the engines) and one per person. */
@@ -211,8 +213,9 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
       return undefined;
     }
   };
+  const discovery = options.discovery ? await options.discovery(testbed, dir) : testbed.addrs;
   const manager = await startManager({
-    discovery: testbed.addrs,
+    discovery,
     port: options.port,
     expectNodes: options.engines,
     args: ['--config', join(dir, 'swarm.config.json'), ...tls, ...(options.args ?? [])],
