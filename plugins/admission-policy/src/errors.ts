@@ -40,4 +40,9 @@ export const PolicyErrors = {
     message: (p: { path: string; got: string; reason: string }) =>
       `admission "policy": option ${p.path} must be a sha256:<64 hex digits> digest or a readable JSON profile file, got ${JSON.stringify(p.got)}: ${p.reason}`,
   }),
+  allowedUrlInvalid: defineError('admission-policy.allowed-url-invalid', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { path: string; got: string; reason: string }) =>
+      `admission "policy": option ${p.path} must be an http, https, git or ssh URL prefix (https://git.example.com/team-a/), got ${JSON.stringify(p.got)}: ${p.reason}`,
+  }),
 } as const;

@@ -1,4 +1,5 @@
 import { PolicyErrors } from './errors.js';
+import { allowedUrlEntries, type FetchUrl } from './fetch-urls.js';
 import type { HostPathEntry } from './host-paths.js';
 import { LEVELS, isLevel, type Level } from './levels.js';
 import { cgroupParents, hostPathEntries, list, names, nonEmptyString, seccompDigests } from './option-lists.js';
@@ -21,6 +22,8 @@ export interface PolicySettings {
   readonly allowedAppArmorProfiles: readonly string[];
   /** Cgroup parents (and what is below them) baseline allows. */
   readonly allowedCgroupParents: readonly string[];
+  /** URL prefixes a build's `remote` or an import's `fromSrc` may fetch from (the engine fetches them). */
+  readonly allowedUrls: readonly FetchUrl[];
 }
 
 const OPTIONS = [
@@ -31,6 +34,7 @@ const OPTIONS = [
   'allowedSeccompProfiles',
   'allowedAppArmorProfiles',
   'allowedCgroupParents',
+  'allowedUrls',
 ] as const;
 const BINDING_KEYS = ['user', 'group', 'level'] as const;
 
@@ -79,5 +83,6 @@ export function parsePolicyOptions(options: Readonly<Record<string, unknown>>, c
     allowedSeccompProfiles: seccompDigests(options['allowedSeccompProfiles'], configDir),
     allowedAppArmorProfiles: names(options['allowedAppArmorProfiles'], 'allowedAppArmorProfiles'),
     allowedCgroupParents: cgroupParents(options['allowedCgroupParents']),
+    allowedUrls: allowedUrlEntries(options['allowedUrls']),
   };
 }

@@ -22,6 +22,8 @@ export interface RuleContext {
    */
   readonly resources: readonly BodyPart[];
   readonly settings: PolicySettings;
+  /** `image.build`, `image.import`: the URL the engine would fetch for the caller. */
+  readonly source?: AdmissionRequest['source'];
   /** The caller's level (rules run only for baseline and restricted). */
   readonly level: JudgedLevel;
 }
@@ -35,7 +37,7 @@ export function ruleContext(request: AdmissionRequest, settings: PolicySettings,
   const body = record(request.config);
   const host = { fields: record(body['HostConfig']), prefix: 'HostConfig.' };
   const resources = request.action === 'container.update' ? [{ fields: body, prefix: '' }, host] : [host];
-  return { body, host, resources, settings, level };
+  return { body, host, resources, settings, level, ...(request.source ? { source: request.source } : {}) };
 }
 
 /** A list field whose shape `shapeRule` has checked: its items, `[]` when absent or null. */

@@ -1,6 +1,7 @@
 import type { AdmissionRequest } from '@swarm/plugin-sdk/access';
 import { allowListRule } from './allow-list-rule.js';
 import { baselineCapabilitiesRule, restrictedCapabilitiesRule } from './capabilities.js';
+import { fetchUrlRule, isolationRule, namingBuildParameters } from './build-rules.js';
 import { cgroupParentRule } from './cgroup-rule.js';
 import { devicesRule } from './device-rules.js';
 import type { JudgedLevel } from './field-treatment.js';
@@ -38,6 +39,8 @@ const RULES = {
   'resource-limits': resourceLimitsRule,
   'limits-kept': limitsKeptRule,
   'volume-create': volumeCreateRule,
+  isolation: isolationRule,
+  'fetch-url': fetchUrlRule,
 } satisfies Record<string, Rule<RuleContext>>;
 
 export type RuleName = keyof typeof RULES;
@@ -84,6 +87,15 @@ const RESTRICTED_EXEC: readonly RuleName[] = [...BASELINE_EXEC, 'run-as-non-root
 /** A volume of the local driver mounts what its options say (a host path, `proc`, a network share). */
 const VOLUME_CREATE: readonly RuleName[] = ['volume-create'];
 
+/**
+ * A build's `RUN` steps run in a container made of the build's query (build-parameters.ts), judged
+ * as the same fields of a container are, and the engine fetches its `remote`. Restricted adds
+ * nothing: a step's user is the Dockerfile's `USER`, which the manager does not read, and limits
+ * are the build's own. An import reaches out only through the URL it would fetch (`fromSrc`).
+ */
+const BUILD: readonly RuleName[] = ['malformed', 'host-namespaces', 'cgroup-parent', 'isolation', 'security-opt', 'fetch-url'];
+const IMPORT: readonly RuleName[] = ['fetch-url'];
+
 /** The names of the rules a level applies to an action, in order. */
 export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['action']): readonly RuleName[] {
   switch (action) {
@@ -93,6 +105,10 @@ export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['actio
       return level === 'restricted' ? RESTRICTED_EXEC : BASELINE_EXEC;
     case 'volume.create':
       return VOLUME_CREATE;
+    case 'image.build':
+      return BUILD;
+    case 'image.import':
+      return IMPORT;
     default:
       return level === 'restricted' ? RESTRICTED : BASELINE;
   }
@@ -100,5 +116,6 @@ export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['actio
 
 /** The rules a level applies to an action (privileged applies none). */
 export function rulesFor(level: JudgedLevel, action: AdmissionRequest['action']): readonly Rule<RuleContext>[] {
-  return ruleNamesFor(level, action).map((name) => RULES[name]);
+  const rules = ruleNamesFor(level, action).map((name) => RULES[name]);
+  return action === 'image.build' ? rules.map(namingBuildParameters) : rules;
 }
