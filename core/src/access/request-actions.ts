@@ -145,7 +145,8 @@ export function requestAction(method: string, path: string, query: URLSearchPara
     const container = query.get('container') ?? '';
     return { action: 'container.commit', target: { kind: 'container', reference: container } };
   }
-  if (path === '/images/create') return { action: query.has('fromSrc') ? 'image.import' : 'image.pull' };
+  // dockerd pulls when `fromImage` has a value, whatever else is given, and imports otherwise.
+  if (path === '/images/create') return { action: query.get('fromImage') ? 'image.pull' : 'image.import' };
   if (path.startsWith('/distribution/')) return { action: 'image.inspect' };
   if (path.startsWith('/containers/')) return containerAction(method, path.slice('/containers/'.length));
   if (path.startsWith('/exec/')) return execAction(path);

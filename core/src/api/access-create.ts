@@ -4,6 +4,7 @@ import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { containerObject, volumeObject } from '../access/access-objects.js';
 import { CoreErrors } from '../errors.js';
+import { amendBuildQuery, importSource, readBuildQuery } from './build-query.js';
 import type { RequestContext } from './context.js';
 import { findContainer, findNetwork } from './lookups.js';
 import { scopeAffinities } from './scoped-affinities.js';
@@ -242,4 +243,28 @@ export async function admitVolume(ctx: RequestContext, volume: Record<string, un
     },
   };
   await control.admit({ caller: access.caller, action: 'volume.create', config: { Image: '', HostConfig: { Mounts: [mount] } } });
+}
+
+/**
+ * A build judged as the container its `RUN` steps run in (what its query gives that container's
+ * HostConfig) and the URL the engine would fetch for it (`remote`). A container or network it
+ * names must be one the caller may see, as in a create. Answers the query the engine gets.
+ */
+export async function admitBuild(ctx: RequestContext): Promise<URLSearchParams> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return ctx.query;
+  const { config, source } = readBuildQuery(ctx.query);
+  checkReferences(ctx, config);
+  const admitted = await control.admit({ caller: access.caller, action: 'image.build', config, ...(source ? { source } : {}) });
+  return amendBuildQuery(ctx.query, config, admitted);
+}
+
+/** An import judged with the URL the engine would fetch for it (`fromSrc`), if it fetches one. */
+export async function admitImport(ctx: RequestContext, fromSrc: string): Promise<void> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return;
+  const source = importSource(fromSrc);
+  await control.admit({ caller: access.caller, action: 'image.import', config: { Image: '' }, ...(source ? { source } : {}) });
 }

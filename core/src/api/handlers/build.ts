@@ -3,6 +3,7 @@ import { queryString, type RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { capability } from '../capabilities.js';
 import { nodeEngine } from '../lookups.js';
+import { admitBuild } from '../access-create.js';
 import { madeImageLabels } from '../image-ownership.js';
 import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
@@ -34,6 +35,8 @@ function numberParam(raw: string | null): number | undefined {
  * are taken out of the build args so the engine does not warn about unused ones.
  */
 export const build: RouteHandler = async (ctx) => {
+  // Judged before placement: a refused build is not scheduled.
+  const admitted = await admitBuild(ctx);
   for (const name of ctx.query.getAll('t')) refuseTakenImageName(ctx, name, 'owned');
   const buildArgs = parseJsonMap(ctx.query.get('buildargs'), 'buildargs');
   const labels = parseJsonMap(ctx.query.get('labels'), 'labels');
@@ -51,7 +54,7 @@ export const build: RouteHandler = async (ctx) => {
     ctx.api.metrics.observeScheduling('build', false);
     throw error;
   }
-  const query = new URLSearchParams(ctx.query);
+  const query = new URLSearchParams(admitted);
   const owned = madeImageLabels(ctx, labels);
   if (owned) query.set('labels', JSON.stringify(owned));
   const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));

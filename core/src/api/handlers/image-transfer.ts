@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { ProgressListener, TransferOptions } from '@swarm/plugin-sdk';
 import { capability } from '../capabilities.js';
+import { admitImport } from '../access-create.js';
 import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
@@ -52,6 +53,7 @@ export const createImage: RouteHandler = async (ctx) => {
   const fromImage = ctx.query.get('fromImage');
   const fromSrc = ctx.query.get('fromSrc');
   if (!fromImage && !fromSrc) throw CoreErrors.missingParameter({ text: 'fromImage or fromSrc is required' });
+  if (!fromImage) await admitImport(ctx, fromSrc ?? '');
   const transfer = transferOf(ctx, fromImage, fromSrc ?? '');
   const progress = new ProgressStream(ctx.res);
   try {
