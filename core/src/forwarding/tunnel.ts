@@ -56,6 +56,8 @@ export async function tunnelToEngine(
   const { req, res, client } = request;
   res.once('finish', () => dropTheRest(client));
   const { body, rest } = await readUpgradeBody(req, client, request.head);
+  // gone while its body was read: there is nobody to answer, and its 'close' has passed
+  if (client.destroyed) return;
   await new Promise<void>((resolve) => {
     const upstream = engine.request({ method: req.method ?? 'POST', path, headers: upgradeHeaders(req, body.length) });
     let engineSide: Socket | undefined;
