@@ -1,0 +1,180 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileAsync } from './api-support.js';
+import { accessConfig, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+
+/*
+ * Issue 42, holes 4 and 5, with the real docker CLI (the legacy builder: DOCKER_BUILDKIT=0) and
+ * real engines: a build's RUN steps run in a container made of its query (`--network`,
+ * `--cgroup-parent`, `--isolation`), judged as the same fields of a container; a build's `remote`
+ * and an import's `fromSrc` make the engine fetch a URL from its own place in the network, refused
+ * unless under `allowedUrls`. A recording HTTP server on 127.0.0.1 shows whether an engine fetched.
+ * alice is baseline (team a), bob restricted (team b), as access-support binds them.
+ *
+ * Indexes 176-177 and ports 28400-28419 belong to this file (manager 28400, the HTTP server 28401).
+ */
+
+const PORT = 28400;
+const FETCH_PORT = 28401;
+const SERVED = `http://127.0.0.1:${FETCH_PORT}`;
+const BOB_OK = ['--user', '1000', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'];
+
+let cluster: AccessCluster;
+let server: Server;
+/** The paths the recording server was asked for, in order. */
+const fetched: string[] = [];
+let context: string;
+let archive: string;
+
+function forbids(level: string, rest: string): string {
+  return `Error response from daemon: admission policy "${level}" forbids ${rest}`;
+}
+
+async function ok(person: Person, args: string[]): Promise<string> {
+  const result = await cluster.as(person, args);
+  if (result.code !== 0) throw new Error(`docker ${args.join(' ')} as ${person} failed (${result.code}): ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    fetched.push(req.url ?? '');
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('FROM busybox:local\nRUN echo fetched-by-the-engine\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(FETCH_PORT, '127.0.0.1', resolve);
+  });
+  cluster = await startAccessCluster({
+    firstEngine: 176,
+    engines: 2,
+    port: PORT,
+    config: () => {
+      const config = accessConfig(undefined) as { access: { admission: [[string, Record<string, unknown>]] } };
+      config.access.admission[0][1] = { ...config.access.admission[0][1], allowedUrls: [`${SERVED}/allowed/`] };
+      return config;
+    },
+  });
+  context = join(cluster.dir, 'context');
+  mkdirSync(context);
+  // the number of network interfaces a step sees: the host's many, or a container's lo and eth0
+  writeFileSync(join(context, 'Dockerfile'), 'FROM busybox:local\nRUN test "$(tail -n +3 /proc/net/dev | wc -l)" -le 2\n');
+  const rootfs = join(cluster.dir, 'rootfs');
+  mkdirSync(rootfs);
+  writeFileSync(join(rootfs, 'hello.txt'), 'imported\n');
+  archive = join(cluster.dir, 'rootfs.tar');
+  await execFileAsync('tar', ['-cf', archive, '-C', rootfs, '.']);
+  await Promise.all([
+    ok('alice', ['run', '-d', '--name', 'build-alice-app', 'busybox:local', 'sleep', '600']),
+    ok('bob', ['run', '-d', '--name', 'build-bob-app', ...BOB_OK, 'busybox:local', 'sleep', '600']),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+});
+
+describe('build-time options (hole 4)', () => {
+  // [what, flags, the refusal after `forbids`]
+  const REFUSED: ReadonlyArray<readonly [string, string[], string]> = [
+    ['--network host', ['--network', 'host'], 'networkmode=host'],
+    ["--cgroup-parent into the engine's own", ['--cgroup-parent', '/docker'], 'cgroupparent: /docker'],
+    ['--isolation process', ['--isolation', 'process'], 'isolation=process'],
+  ];
+  it.each(REFUSED)('refuses docker build %s at baseline and restricted', async (_, flags, refusal) => {
+    const alice = await cluster.as('alice', ['build', '-q', ...flags, context]);
+    expect(alice.code).not.toBe(0);
+    expect(alice.stderr).toContain(forbids('baseline', refusal));
+    const bob = await cluster.as('bob', ['build', '-q', ...flags, context]);
+    expect(bob.stderr).toContain(forbids('restricted', refusal));
+  });
+
+  it("answers --network container:<bob's> as for a container nobody has, as docker run is answered", async () => {
+    const theirs = await cluster.as('alice', ['build', '-q', '--network', 'container:build-bob-app', context]);
+    expect(theirs.code).not.toBe(0);
+    expect(theirs.stderr).toContain('No such container: build-bob-app');
+    const nobodys = await cluster.as('alice', ['build', '-q', '--network', 'container:build-nobody-app', context]);
+    const answer = (stderr: string) => stderr.split('\n').find((line) => line.startsWith('Error response from daemon'));
+    expect(answer(nobodys.stderr)?.replaceAll('nobody', 'bob')).toBe(answer(theirs.stderr));
+    const create = await cluster.as('alice', ['create', '--pull', 'never', '--network', 'container:build-bob-app', 'busybox:local']);
+    expect(answer(create.stderr)).toBe(answer(theirs.stderr));
+  });
+
+  it('builds a plain build, for baseline and restricted, its RUN step in a network namespace of its own', async () => {
+    const alice = await ok('alice', ['build', '-q', '-t', 'build-alice-plain', context]);
+    expect(alice).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const bob = await ok('bob', ['build', '-q', '-t', 'build-bob-plain', context]);
+    expect(bob).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("builds with --network none and her own container's network", async () => {
+    await ok('alice', ['build', '-q', '--network', 'none', context]);
+    await ok('alice', [
+      'build',
+      '-q',
+      '--network',
+      'container:build-alice-app',
+      '--build-arg',
+      'affinity:container==build-alice-app',
+      context,
+    ]);
+  });
+
+  it('judges the first of repeated parameters, which is the one dockerd reads', async () => {
+    const answer = await cluster.call('alice', 'POST', '/v1.41/build?networkmode=host&networkmode=default');
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.text)).toEqual({ message: 'admission policy "baseline" forbids networkmode=host' });
+  });
+});
+
+describe('URLs the engine fetches (hole 5)', () => {
+  it("refuses a build's remote URL, and the engine fetches nothing", async () => {
+    const before = fetched.length;
+    for (const remote of [`${SERVED}/denied/Dockerfile`, 'http://127.0.0.177:2376/version', `127.0.0.1:${FETCH_PORT}/denied`]) {
+      const answer = await cluster.call('alice', 'POST', `/v1.41/build?remote=${encodeURIComponent(remote)}`);
+      expect(answer.status).toBe(403);
+      expect((JSON.parse(answer.text) as { message: string }).message).toContain('admission policy "baseline" forbids remote: ');
+    }
+    const bob = await cluster.call('bob', 'POST', `/v1.41/build?remote=${encodeURIComponent(`${SERVED}/allowed/../denied/Dockerfile`)}`);
+    expect(JSON.parse(bob.text)).toEqual({
+      message: `admission policy "restricted" forbids remote: the engine would fetch ${SERVED}/denied/Dockerfile: it is outside ${SERVED}/allowed/`,
+    });
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
+  it('builds from a remote URL under allowedUrls: the engine fetches it', async () => {
+    const before = fetched.length;
+    const answer = await cluster.call(
+      'alice',
+      'POST',
+      `/v1.41/build?t=build-alice-remote&remote=${encodeURIComponent(`${SERVED}/allowed/Dockerfile`)}`,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('fetched-by-the-engine');
+    expect(fetched.slice(before)).toEqual(['/allowed/Dockerfile']);
+  });
+
+  it('refuses docker import of a URL, and the engine fetches nothing', async () => {
+    const before = fetched.length;
+    const result = await cluster.as('alice', ['import', `${SERVED}/denied/rootfs.tar`]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      forbids('baseline', `fromSrc: the engine would fetch ${SERVED}/denied/rootfs.tar: it is outside ${SERVED}/allowed/`),
+    );
+    const bare = await cluster.call('bob', 'POST', `/v1.41/images/create?fromSrc=${encodeURIComponent(`127.0.0.1:${FETCH_PORT}/x.tar`)}`);
+    expect(bare.status).toBe(403);
+    expect(bare.text).toContain(`forbids fromSrc: the engine would fetch ${SERVED}/x.tar`);
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
+  it('imports an uploaded archive (fromSrc=-, the body)', async () => {
+    // every engine imports it (`node176: sha256:...`)
+    const ids = await ok('alice', ['import', archive, 'build-alice-imported']);
+    expect(ids).toMatch(/sha256:[0-9a-f]{64}/);
+    expect(await ok('alice', ['images', '-q', 'build-alice-imported'])).toMatch(/^[0-9a-f]{12}/);
+  });
+});
