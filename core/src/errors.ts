@@ -543,6 +543,11 @@ export const CoreErrors = {
     code: ErrorCodes.CONFLICT,
     message: (p: { name: string }) => `Conflict: the image name "${p.name}" is already in use: choose another name for your image`,
   }),
+  /** A `docker load` whose images would not be the caller's team's (the manager cannot label a loaded image). */
+  imageLoadRefused: defineError('core.access.image-load-refused', {
+    code: ErrorCodes.PERMISSION_DENIED,
+    message: (p: { reason: string }) => `load refused: ${p.reason}`,
+  }),
   /** dockerd's conflict for an image a container uses, without naming a container the caller may not see. */
   imageInUse: defineError('core.access.image-in-use', {
     code: ErrorCodes.CONFLICT,

@@ -207,6 +207,27 @@ describe('an import is its maker’s', () => {
   });
 });
 
+describe('a load brings in only the caller’s team’s images', () => {
+  it('amy loads team a’s saved image (plain or gzipped); bob may load neither it nor a shared one', async () => {
+    const saved = join(cluster.dir, 'alice-secret.tar');
+    const shared = join(cluster.dir, 'busybox.tar');
+    await Promise.all([ok('alice', ['save', '-o', saved, SECRET_IMAGE]), ok('admin', ['save', '-o', shared, 'busybox:local'])]);
+    execFileSync('gzip', ['-k', saved]);
+    expect(await ok('amy', ['load', '-i', saved])).toContain(`Loaded image: ${SECRET_IMAGE}`);
+    expect(await ok('amy', ['load', '-i', `${saved}.gz`])).toContain(`Loaded image: ${SECRET_IMAGE}`);
+    const theirs = await cluster.as('bob', ['load', '-i', saved]);
+    expect(theirs.code).not.toBe(0);
+    expect(theirs.stderr).toContain(`load refused: image ${SECRET_IMAGE} carries no owner labels of your team`);
+    expect(theirs.stderr).toContain("it would be another team's");
+    const everyones = await cluster.as('bob', ['load', '-i', shared]);
+    expect(everyones.code).not.toBe(0);
+    expect(everyones.stderr).toContain(
+      "load refused: image busybox:local carries no owner labels of your team, and a loaded image cannot be given them (it would be every team's)",
+    );
+    expect(await ok('admin', ['image', 'inspect', '-f', '{{.Id}}', SECRET_IMAGE])).toBe(secretId);
+  });
+});
+
 describe('pulled images stay shared', () => {
   it('busybox:local is usable by both teams', async () => {
     expect(await ok('alice', ['image', 'inspect', '-f', '{{.Id}}', 'busybox:local'])).toMatch(/^sha256:/);

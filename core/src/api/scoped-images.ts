@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
 import type { Image } from '@swarm/plugin-sdk';
+import { OWNER_LABEL, TEAM_LABEL } from '@swarm/plugin-sdk/access';
+import { archiveImages } from '../access/image-archive.js';
 import { imageObject } from '../access/access-objects.js';
 import { familiar, hiddenUsers, imageCopies, mayTakeName, withDefaultTag } from '../access/scoped-images.js';
 import { CoreErrors } from '../errors.js';
@@ -49,4 +52,41 @@ export function refuseTakenImageName(scope: LookupScope, name: string, becomes: 
   if (!mayTakeName(scope.api.cluster.nodes(), name, becomes, (object) => access.sees(object))) {
     throw CoreErrors.imageNameTaken({ name: familiar(withDefaultTag(name)) });
   }
+}
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
+
+const LOAD_INSTEAD = 'build, commit or import it through the manager, or push it to a registry and pull it';
+
+/**
+ * A `docker load` by a caller with a narrower view. The manager cannot write owner labels into an
+ * image it loads, so every image of the archive must already be one of the caller's team (saved from
+ * this cluster); another's, or one without owner labels, would be planted in their team or be every
+ * team's. Its tags must not take a name over. Answers the archive to send on.
+ */
+export async function judgedLoad(scope: LookupScope, body: Readable): Promise<Readable> {
+  const access = scope.access;
+  if (!access?.scoped) return body;
+  const archive = await readAll(body);
+  const images = archiveImages(archive);
+  if (!images) {
+    throw CoreErrors.imageLoadRefused({
+      reason: `the archive cannot be read as the engine would read it: send a tar or gzipped tar with a manifest.json and regular files, as docker save writes`,
+    });
+  }
+  for (const image of images) {
+    const name = image.repoTags[0] ?? 'without a tag';
+    const owned = image.labels[OWNER_LABEL] !== undefined || image.labels[TEAM_LABEL] !== undefined;
+    if (!owned || !access.sees({ kind: 'image', labels: image.labels })) {
+      throw CoreErrors.imageLoadRefused({
+        reason: `image ${name} carries no owner labels of your team, and a loaded image cannot be given them (it would be ${owned ? "another team's" : "every team's"}): ${LOAD_INSTEAD}`,
+      });
+    }
+    for (const tag of image.repoTags) refuseTakenImageName(scope, tag, 'owned');
+  }
+  return Readable.from([archive]);
 }

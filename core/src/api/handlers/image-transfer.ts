@@ -7,7 +7,7 @@ import type { RouteHandler } from '../context.js';
 import { registryAuth } from '../lookups.js';
 import { ProgressStream } from '../progress-stream.js';
 import { changesWithOwner } from '../image-ownership.js';
-import { refuseTakenImageName } from '../scoped-images.js';
+import { judgedLoad, refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
 function withTag(image: string, tag: string | null): string {
@@ -67,9 +67,10 @@ export const createImage: RouteHandler = async (ctx) => {
 /** POST /images/load: the archive is copied to every node. */
 export const loadImage: RouteHandler = async (ctx) => {
   const images = capability(ctx.api.cluster, 'imageManagement', 'image load');
+  const archive = await judgedLoad(ctx, ctx.req);
   const progress = new ProgressStream(ctx.res);
   try {
-    await images.load(ctx.req, progress.writeFromNode.bind(progress), untilClientLeaves(ctx.res));
+    await images.load(archive, progress.writeFromNode.bind(progress), untilClientLeaves(ctx.res));
     progress.end();
   } catch (error) {
     progress.fail(error);
