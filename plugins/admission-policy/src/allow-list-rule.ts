@@ -116,5 +116,10 @@ function visit(value: unknown, at: Node, field: string, level: JudgedLevel): Vio
  * read) is refused, named. The fields the table leaves to a rule are that rule's.
  */
 export function allowListRule(context: RuleContext): Violation | undefined {
-  return walkObject(context.body, CREATE, '', context.level);
+  return createFieldsViolation(context.body, context.level);
+}
+
+/** The allow-list's verdict alone on a create body: its first field the table does not allow. */
+export function createFieldsViolation(body: Readonly<Record<string, unknown>>, level: JudgedLevel): Violation | undefined {
+  return walkObject(body, CREATE, '', level);
 }

@@ -11,6 +11,8 @@ export { SYSTEM_PATH_DEFAULTS } from './proc-mount-rule.js';
 export { PolicyErrors } from './errors.js';
 export { BUILD_PARAMETERS, IMPORT_PARAMETERS, type ParameterTreatment } from './build-parameters.js';
 export { FIELD_TABLE } from './field-table.js';
+export { createFieldsViolation } from './allow-list-rule.js';
+export type { Violation } from './violation.js';
 export type { FieldRow, JudgedLevel, Treatment } from './field-treatment.js';
 export { ruleNamesFor, type RuleName } from './rules.js';
 export { profileDigest } from './seccomp-digest.js';

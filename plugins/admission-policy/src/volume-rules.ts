@@ -1,3 +1,4 @@
+import { isSharedPropagation } from './binds.js';
 import { judgeHostPath } from './host-path-rule.js';
 import { listOf, textOf, type RuleContext } from './request-body.js';
 import type { Violation } from './violation.js';
@@ -56,6 +57,9 @@ function localOptionsViolation(use: VolumeUse, context: RuleContext): Violation 
     .split(',')
     .filter((flag) => flag !== '');
   if (flags.includes('bind') || flags.includes('rbind')) {
+    const shared = flags.find(isSharedPropagation);
+    if (shared)
+      return { rule: 'mount-propagation', field: `${optionsField}.o`, detail: `: ${shared} propagation reaches the host's mounts` };
     const field = `${optionsField}.device`;
     const use = { path: device, field, readOnly: flags.includes('ro'), readOnlyField: `${optionsField}.o`, readOnlyHint: 'add ro to o' };
     return judgeHostPath(use, context.settings.allowedHostPaths);

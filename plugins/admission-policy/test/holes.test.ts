@@ -75,6 +75,11 @@ describe('hole 3: local volume options', () => {
       { type: 'tmpfs', device: 'tmpfs', o: 'size=1m,rbind' },
       'DriverOpts.device: tmpfs is outside',
     ],
+    [
+      'a bind with shared propagation',
+      { type: 'none', device: '/data/x', o: 'bind,ro,rshared' },
+      "DriverOpts.o: rshared propagation reaches the host's mounts",
+    ],
     ['a tmpfs remounted', { type: 'tmpfs', device: 'tmpfs', o: 'remount' }, 'DriverOpts.o: remount is not a tmpfs option baseline allows'],
     ['an option the local driver does not have', { Type: 'proc' }, 'DriverOpts.Type: not an option of the local driver'],
     ['a plugin driver not listed', {}, 'Driver: sshfs is not a volume driver the operator allowed (allowedVolumeDrivers)'],
