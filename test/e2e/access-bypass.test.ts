@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -361,7 +361,10 @@ afterAll(async () => {
       ),
       '',
     ];
-    writeFileSync(RESULTS, lines.join('\n'));
+    // the generated suite's section (test/e2e/access-generated.test.ts) follows this one: kept as it is
+    const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+    const generated = previous.indexOf('<!-- access-generated: start -->');
+    writeFileSync(RESULTS, generated === -1 ? lines.join('\n') : `${lines.join('\n')}\n${previous.slice(generated)}`);
   }
   await cluster?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
