@@ -1,5 +1,18 @@
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +23,9 @@ import { makeCertificates } from '../harness/certificates.js';
 
 // The systemd units in core/deploy/systemd: what `systemd-analyze verify` and its offline security
 // review say of them, and that the command line they run, with the example options file, starts a
-// manager. Port 26280 belongs to this file.
+// manager. Ports 26280 and 28906 belong to this file.
 const PORT = 26280;
+const NOTIFY_PORT = 28906;
 const run = promisify(execFile);
 const DEPLOY = fileURLToPath(new URL('../../core/deploy/systemd/', import.meta.url));
 const CLI = fileURLToPath(new URL('../../node_modules/.bin/swarm', import.meta.url));
@@ -20,13 +34,38 @@ const work = mkdtempSync(join(tmpdir(), 'swarm-units-'));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The unit as installed, its ExecStart pointing at this checkout's CLI (verify checks the path exists). */
-function localCopy(unit: string): string {
-  const text = readFileSync(join(DEPLOY, unit), 'utf8');
-  expect(text).toContain(INSTALLED_CLI);
-  const path = join(work, unit);
-  writeFileSync(path, text.replaceAll(INSTALLED_CLI, CLI));
-  return path;
+/**
+ * A root filesystem laid out as the README installs swarm: the units in /etc/systemd/system, the
+ * users file in /usr/lib/sysusers.d, the options in /etc/swarm, and /opt/swarm as npm installs the
+ * tarballs there (node_modules/.bin/swarm a relative link to @swarm/core's bin/swarm.js, this
+ * checkout's). The host's own units give the targets the units are ordered against.
+ */
+function installedRoot(): string {
+  const root = join(work, 'root');
+  if (installedAlready(root)) return root;
+  const put = (source: string, target: string, mode = 0o644) => {
+    mkdirSync(join(root, target, '..'), { recursive: true });
+    copyFileSync(source, join(root, target));
+    chmodSync(join(root, target), mode);
+  };
+  put(join(DEPLOY, 'swarm.sysusers.conf'), '/usr/lib/sysusers.d/swarm.conf');
+  put(join(DEPLOY, 'swarm-manage.service'), '/etc/systemd/system/swarm-manage.service');
+  put(join(DEPLOY, 'swarm-join.service'), '/etc/systemd/system/swarm-join.service');
+  put(join(DEPLOY, 'manage.env'), '/etc/swarm/manage.env', 0o640);
+  put(join(DEPLOY, 'join.env'), '/etc/swarm/join.env', 0o640);
+  put(fileURLToPath(new URL('../../core/bin/swarm.js', import.meta.url)), '/opt/swarm/node_modules/@swarm/core/bin/swarm.js', 0o755);
+  mkdirSync(join(root, '/opt/swarm/node_modules/.bin'), { recursive: true });
+  symlinkSync('../@swarm/core/bin/swarm.js', join(root, INSTALLED_CLI));
+  cpSync('/lib/systemd/system', join(root, '/usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+  return root;
+}
+
+function installedAlready(path: string): boolean {
+  try {
+    return readFileSync(join(path, 'usr/lib/sysusers.d/swarm.conf')).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** `KEY=value` lines of a unit's section, in order (a key may repeat). */
@@ -48,10 +87,19 @@ function environmentFile(file: string): Record<string, string> {
 }
 
 describe.each(['swarm-manage.service', 'swarm-join.service'])('%s', (unit) => {
-  it('passes systemd-analyze verify with nothing to say', async () => {
-    const result = await run('systemd-analyze', ['verify', localCopy(unit)]);
+  it('passes systemd-analyze verify with nothing to say, installed where the README puts it', async () => {
+    const root = installedRoot();
+    const result = await run('systemd-analyze', ['verify', `--root=${root}`, unit]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('');
+    // and the check is real: without the installed CLI it fails, naming the path
+    rmSync(join(root, INSTALLED_CLI));
+    try {
+      const broken = await run('systemd-analyze', ['verify', `--root=${root}`, unit]).catch((error: { stderr: string }) => error);
+      expect(broken.stderr).toContain(`Command ${INSTALLED_CLI} is not executable`);
+    } finally {
+      symlinkSync('../@swarm/core/bin/swarm.js', join(root, INSTALLED_CLI));
+    }
   });
 
   it('restarts on failure, runs as its own user and is hardened (offline exposure under 2)', async () => {
@@ -62,7 +110,9 @@ describe.each(['swarm-manage.service', 'swarm-join.service'])('%s', (unit) => {
     expect(keys.get('ProtectSystem')).toBe('strict');
     expect(keys.get('ProtectHome')).toBe('yes');
     expect(readFileSync(join(DEPLOY, 'swarm.sysusers.conf'), 'utf8')).toMatch(/^u swarm - /m);
-    const review = await run('systemd-analyze', ['security', '--offline=yes', localCopy(unit)]).catch((error: { stdout: string }) => error);
+    const review = await run('systemd-analyze', ['security', '--offline=yes', `--root=${installedRoot()}`, unit]).catch(
+      (error: { stdout: string }) => error,
+    );
     const exposure = /Overall exposure level for [^:]+: ([\d.]+)/.exec(review.stdout)?.[1];
     expect(Number(exposure), review.stdout).toBeLessThan(2);
   });
@@ -83,18 +133,16 @@ describe('swarm-manage.service with the example manage.env', () => {
   it('starts a TLS manager from the unit command line and stops on SIGTERM', async () => {
     const tls = mkdtempSync(join(work, 'tls-'));
     await certificates(tls);
-    writeFileSync(join(work, 'swarm.config.js'), 'export default {};\n');
     const env = environmentFile('manage.env');
-    // the example's paths, moved to this test's folder
-    const opts = env['SWARM_MANAGE_OPTS']!.replaceAll('/etc/swarm/tls', tls).replace(
-      '/opt/swarm/swarm.config.js',
-      join(work, 'swarm.config.js'),
-    );
+    // the example's paths, moved to this test's folder; no config file anywhere: the defaults run
+    const opts = env['SWARM_MANAGE_OPTS']!.replaceAll('/etc/swarm/tls', tls);
     const exec = new Map(settings('swarm-manage.service')).get('ExecStart')!;
     const argv = exec.replace('$SWARM_MANAGE_OPTS', opts).split(/\s+/).slice(1);
-    expect(argv.slice(0, 2)).toEqual(['manage', '--config']);
+    expect(argv[0]).toBe('manage');
+    expect(argv).not.toContain('--config');
+    const emptyFolder = mkdtempSync(join(work, 'opt-swarm-'));
     const child = spawn(CLI, argv, {
-      cwd: work,
+      cwd: emptyFolder,
       env: { ...process.env, SWARM_HOST: `tcp://127.0.0.1:${PORT}`, SWARM_DISCOVERY: 'nodes://127.0.0.1:1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -135,3 +183,98 @@ describe('swarm-manage.service with the example manage.env', () => {
     }
   });
 });
+
+/**
+ * A stand-in for systemd's notification socket: a Unix datagram socket (Python's, since Node has
+ * none) that prints each message and closes the descriptors systemd-notify's barrier passes, as
+ * the service manager does.
+ */
+const NOTIFY_RECEIVER = `
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+print("listening", flush=True)
+while True:
+    msg, fds, flags, addr = socket.recv_fds(s, 4096, 8)
+    for fd in fds:
+        os.close(fd)
+    print(msg.decode().replace("\\n", " "), flush=True)
+`;
+
+describe('swarm manage under a notify unit', () => {
+  it("says READY=1 once it listens and discovery answered, pings the watchdog, says STOPPING=1, and logs in classic's text format", async () => {
+    const socketPath = join(work, 'notify.sock');
+    const receiver = spawn('python3', ['-c', NOTIFY_RECEIVER, socketPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let messages = '';
+    receiver.stdout.on('data', (chunk: Buffer) => (messages += chunk.toString()));
+    let manager: ChildProcess | undefined;
+    try {
+      await until(() => messages.includes('listening'), 'the notify socket');
+      let output = '';
+      manager = spawn(CLI, ['manage', '-H', `tcp://127.0.0.1:${NOTIFY_PORT}`, 'nodes://127.0.0.1:9'], {
+        cwd: work,
+        env: { ...process.env, NOTIFY_SOCKET: socketPath, WATCHDOG_USEC: '400000', SWARM_LOG_FORMAT: 'text', JOURNAL_STREAM: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      manager.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await until(() => messages.includes('READY=1'), 'READY=1');
+      // ready means the listener answers
+      expect(await pingStatus(NOTIFY_PORT)).toBe(200);
+      expect(messages).toMatch(/READY=1.*STATUS=listening on tcp:\/\/127\.0\.0\.1:28906; 1 nodes/);
+      await until(() => (messages.match(/WATCHDOG=1/g) ?? []).length >= 3, 'three watchdog pings (every 200 ms)');
+      expect(output).toMatch(/^time="[^"]+" level=info msg="Listening for HTTP" addr="127\.0\.0\.1:28906" proto=tcp$/m);
+      const exited = new Promise<number | null>((resolve) => manager!.once('exit', (code) => resolve(code)));
+      manager.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await until(() => messages.includes('STOPPING=1'), 'STOPPING=1');
+    } finally {
+      manager?.kill('SIGKILL');
+      receiver.kill('SIGKILL');
+    }
+  });
+
+  it('starts each text line with its syslog priority when the output is the journal', async () => {
+    // $JOURNAL_STREAM names the device and inode of the stream systemd gave: here, this file
+    const logFile = join(work, 'journal.log');
+    writeFileSync(logFile, '');
+    const { stdout } = await run('stat', ['-c', '%d:%i', logFile]);
+    const fd = openSync(logFile, 'a');
+    const child = spawn(CLI, ['manage', '-H', `tcp://127.0.0.1:${NOTIFY_PORT}`, 'nodes://127.0.0.1:9'], {
+      cwd: work,
+      env: { ...process.env, SWARM_LOG_FORMAT: 'text', JOURNAL_STREAM: stdout.trim() },
+      stdio: ['ignore', 'ignore', fd],
+    });
+    closeSync(fd);
+    try {
+      await until(() => readFileSync(logFile, 'utf8').includes('Cluster started'), 'the manager started');
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+      const lines = readFileSync(logFile, 'utf8').trim().split('\n');
+      expect(lines.length).toBeGreaterThan(2);
+      for (const line of lines) expect(line).toMatch(/^<[2-7]>time="/);
+      expect(lines.find((line) => line.includes('msg="Cluster started"'))).toMatch(/^<6>/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function pingStatus(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/_ping', timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}

@@ -81,7 +81,11 @@ export class ApiMetrics {
     const registry = this.registry;
     registry.register(
       new GaugeFamily(
-        { name: 'swarm_manager_role', help: "This manager's role: 1 for the one it has now (standalone, primary or replica)", labelNames: ['role'] },
+        {
+          name: 'swarm_manager_role',
+          help: "This manager's role: 1 for the one it has now (standalone, primary or replica)",
+          labelNames: ['role'],
+        },
         (set) => {
           const now = role();
           for (const name of ROLE_NAMES) set(name === now ? 1 : 0, { role: name });

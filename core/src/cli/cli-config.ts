@@ -3,12 +3,13 @@ import type { SwarmConfigInput } from '../config/input.js';
 import type { ConfigLayer } from '../config/layers.js';
 import { loadConfigFile } from '../config/load.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
-import { createLogger } from '../logging/create-logger.js';
+import { createLogger, type LogFormat } from '../logging/create-logger.js';
 
 export interface GlobalOptions {
   config?: string;
   debug?: boolean;
   logLevel?: string;
+  logFormat?: LogFormat;
 }
 
 export interface CliConfig {
@@ -28,6 +29,6 @@ export async function loadCliConfig(globals: GlobalOptions, flags: SwarmConfigIn
   if (file) layers.push({ origin: 'file', input: file.input, source: file.filepath });
   layers.push({ origin: 'flags', input: flagLayer });
   const resolved = resolveConfig(layers);
-  const logger = await createLogger({ level: resolved.config.logLevel });
+  const logger = await createLogger({ level: resolved.config.logLevel, ...(globals.logFormat ? { format: globals.logFormat } : {}) });
   return { resolved, configDir: file?.dir ?? process.cwd(), configFile: file?.filepath, logger };
 }

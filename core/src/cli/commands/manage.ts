@@ -10,6 +10,8 @@ import { installSafetyNet } from '../safety-net.js';
 import { pluginOfStack } from '../fault-origin.js';
 import type { LoadedPlugin } from '../../plugins/loaded-plugin.js';
 import { onShutdown } from '../shutdown.js';
+import { ServiceNotifier } from '../service-notify.js';
+import type { Deployment } from '../../deployment/deployment.js';
 import { CoreErrors } from '../../errors.js';
 
 interface ManageFlags {
@@ -133,7 +135,11 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   swarm.on('event', (event) =>
     logger.debug({ node: event.node?.Name, id: event.id, from: event.from, status: event.status ?? event.Action }, 'Event received'),
   );
-  onShutdown(logger, () => swarm.stop());
+  const notifier = ServiceNotifier.fromEnvironment(process.env, logger);
+  onShutdown(logger, () => {
+    void notifier?.stopping();
+    return swarm.stop();
+  });
   swarm.on('listening', ({ addresses }) => {
     for (const address of addresses) {
       const [proto, addr] = address.split('://');
@@ -142,6 +148,21 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   });
   await swarm.start({ api: true });
   logger.info({ nodes: swarm.cluster.nodes().length }, 'Cluster started');
+  if (notifier) {
+    // Ready for systemd once the listeners are up and discovery has answered, as /_swarm/readyz counts them.
+    await discoveryAnswered(swarm.deployment);
+    await notifier.ready(`listening on ${swarm.addresses.join(', ')}; ${swarm.cluster.nodes().length} nodes`);
+    notifier.startWatchdog();
+  }
+}
+
+/** Settles once discovery has answered (or the driver finds its nodes itself). */
+async function discoveryAnswered(deployment: Deployment): Promise<void> {
+  for (;;) {
+    const state = deployment.discoveryStatus().state;
+    if (state === 'ok' || state === 'driver') return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 export function manageCommand(): Command {
@@ -170,7 +191,10 @@ export function manageCommand(): Command {
       '--shutdown-timeout <duration>',
       'on SIGTERM, how long requests in flight may take before their connections close (default "10s")',
     )
-    .option('--ready-min-nodes <n>', '/_swarm/readyz answers ready only with at least this many healthy nodes; 0 ignores the nodes (default 1)')
+    .option(
+      '--ready-min-nodes <n>',
+      '/_swarm/readyz answers ready only with at least this many healthy nodes; 0 ignores the nodes (default 1)',
+    )
     .addOption(new Option('--advertise <ip:port>', 'Address of the swarm manager joining the cluster').env('SWARM_ADVERTISE'))
     .addOption(new Option('--addr <ip:port>', 'alias of --advertise').hideHelp())
     .option('--tls', 'use TLS; implied by --tlsverify')
