@@ -70,6 +70,7 @@ beforeAll(async () => {
   await Promise.all([
     ok('alice', ['run', '-d', '--name', 'build-alice-app', 'busybox:local', 'sleep', '600']),
     ok('bob', ['run', '-d', '--name', 'build-bob-app', ...BOB_OK, 'busybox:local', 'sleep', '600']),
+    ok('bob', ['network', 'create', 'build-bob-net']),
   ]);
 }, 180_000);
 
@@ -104,6 +105,14 @@ describe('build-time options (hole 4)', () => {
     expect(answer(create.stderr)).toBe(answer(theirs.stderr));
   });
 
+  it("answers --network <bob's network> as for a network nobody has", async () => {
+    const theirs = await cluster.as('alice', ['build', '-q', '--network', 'build-bob-net', context]);
+    expect(theirs.code).not.toBe(0);
+    expect(theirs.stderr).toContain('network build-bob-net not found');
+    const nobodys = await cluster.as('alice', ['build', '-q', '--network', 'build-nobody-net', context]);
+    expect(nobodys.stderr).toContain('network build-nobody-net not found');
+  });
+
   it('builds a plain build, for baseline and restricted, its RUN step in a network namespace of its own', async () => {
     const alice = await ok('alice', ['build', '-q', '-t', 'build-alice-plain', context]);
     expect(alice).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -124,10 +133,14 @@ describe('build-time options (hole 4)', () => {
     ]);
   });
 
-  it('judges the first of repeated parameters, which is the one dockerd reads', async () => {
-    const answer = await cluster.call('alice', 'POST', '/v1.41/build?networkmode=host&networkmode=default');
-    expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.text)).toEqual({ message: 'admission policy "baseline" forbids networkmode=host' });
+  it('judges the first of repeated parameters, which is the one dockerd reads, for either builder', async () => {
+    for (const query of ['networkmode=host&networkmode=default', 'version=2&networkmode=host', 'networkmode=host&version=1']) {
+      const answer = await cluster.call('alice', 'POST', `/v1.41/build?${query}`);
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.text)).toEqual({ message: 'admission policy "baseline" forbids networkmode=host' });
+    }
+    const second = await cluster.call('alice', 'POST', '/v1.41/build?networkmode=default&networkmode=host&remote=client-session');
+    expect(second.text).not.toContain('admission policy');
   });
 });
 
