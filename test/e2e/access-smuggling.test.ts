@@ -12,12 +12,14 @@ import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '
  * bob's (team b) container. The second request must never reach an engine: bob's container stays
  * as it was and nothing of it comes back to alice.
  *
- * Then the invariant, over everything this file did: a recording proxy in front of each engine
- * saw every request the engines received, and each one is explained by an allowed request in the
- * manager's audit log on the same object (method, path with the object's ID), or is the manager's
- * own reading of the engine (a GET without a client's User-Agent: the driver's pings, info,
- * events, listings and inspects; the manager's engine client sends no User-Agent, the docker CLI
- * and every request of this file send one).
+ * Then the invariant, over everything this file did (attacks by a viewer and an outsider, whom the
+ * authorizers refuse, included): a recording proxy in front of each engine saw every request the
+ * engines received, and per method and path (the object's ID in it) the engines received no more
+ * than the audit log allowed on that object, the object an audit line names standing for the name
+ * the client used. The rest is the manager's own reading of the engine, told apart as a GET without
+ * a User-Agent (the manager's engine client sends none; the docker CLI and every request of this
+ * file send one) on a connection that never carried a client's request (a smuggled request rides
+ * on the connection of the one it hid behind), to a path of DRIVER_READS.
  *
  * Indexes 170-171 and ports 28100-28119 belong to this file (manager 28100, proxies 28101-28102).
  */
@@ -171,6 +173,20 @@ const CARRIERS: readonly Carrier[] = [
   },
 ];
 
+/** Requests the authorizers refuse (a viewer may not exec or attach; an outsider may do nothing), with the same request behind them. */
+const REFUSED: readonly Carrier[] = [
+  {
+    name: "exec start of alice's exec",
+    status: 403,
+    build: execStart(paused, ['Upgrade: tcp', JSON_TYPE, START_LENGTH]),
+  },
+  {
+    name: "attach to alice's running container",
+    status: 403,
+    build: onContainer('POST', '/v1.41/containers/a-live/attach?stream=1&stdin=1&stdout=1', ['Content-Length: 0']),
+  },
+];
+
 const SMUGGLED: ReadonlyArray<{ readonly name: string; build(tag: string): string }> = [
   { name: 'GET json', build: (tag) => `GET /v1.41/containers/b-run/json HTTP/1.1\r\nHost: swarm\r\nUser-Agent: smuggled/${tag}\r\n\r\n` },
   {
@@ -194,6 +210,20 @@ interface AuditLine {
   readonly decision: { readonly allowed: boolean };
   readonly object?: { readonly kind: string; readonly id?: string };
 }
+
+/** What the manager reads of an engine on its own (the swarm driver's refresh, events and inspects; exec inspects for `docker exec`'s exit code). */
+const DRIVER_READS = new Set([
+  'GET /_ping',
+  'GET /version',
+  'GET /info',
+  'GET /events',
+  'GET /containers/json',
+  'GET /containers/{id}/json',
+  'GET /images/json',
+  'GET /networks',
+  'GET /volumes',
+  'GET /exec/{id}/json',
+]);
 
 const KINDS = new Set(['containers', 'exec', 'images', 'networks', 'volumes', 'plugins']);
 const COLLECTION_WORDS = new Set(['json', 'create', 'prune', 'load', 'search', 'get']);
@@ -290,18 +320,21 @@ afterAll(async () => {
 });
 
 describe('a request behind an upgrade that does not happen never reaches an engine', () => {
-  const attacks = CARRIERS.flatMap((carrier) => SMUGGLED.map((smuggled) => ({ carrier, smuggled })));
+  const attacks = [
+    ...CARRIERS.map((carrier) => ({ person: 'alice' as Person, carrier })),
+    ...(['viewer', 'outsider'] as const).flatMap((person) => REFUSED.map((carrier) => ({ person: person as Person, carrier }))),
+  ].flatMap((attack) => SMUGGLED.map((smuggled) => ({ ...attack, smuggled })));
 
-  it(`alice's ${attacks.length} attempts each get only their first request's answer`, async () => {
+  it(`${attacks.length} attempts (alice's, a viewer's, an outsider's) each get only their first request's answer`, async () => {
     const rows: string[] = [];
     const results: Array<{ name: string; status: number; leaks: string[]; answers: number }> = [];
     const expected: typeof results = [];
     for (let i = 0; i < attacks.length; i += 6) {
       await Promise.all(
-        attacks.slice(i, i + 6).map(async ({ carrier, smuggled }, j) => {
+        attacks.slice(i, i + 6).map(async ({ person, carrier, smuggled }, j) => {
           const tag = `${i + j}`;
-          const answer = await rawExchange('alice', Buffer.from(carrier.build(smuggled.build(tag)), 'latin1'));
-          const name = `${carrier.name} + ${smuggled.name}`;
+          const answer = await rawExchange(person, Buffer.from(carrier.build(smuggled.build(tag)), 'latin1'));
+          const name = `${person}: ${carrier.name} + ${smuggled.name}`;
           // one answer, the first request's: its status, nothing of bob's container, no second status line
           const seen = {
             status: statusOf(answer),
@@ -373,7 +406,17 @@ describe('every request the engines received is explained by an allowed, audited
     const audit = read();
     const allowed = audit.filter((line) => line.decision.allowed);
     const received = proxies.flatMap((proxy) => proxy.requests);
-    const own = received.filter((request) => request.method === 'GET' && request.headers['user-agent'] === undefined);
+    // A smuggled request rides on the connection of the request it hid behind: whatever came on a
+    // connection that carried a client's request is judged, whatever its headers.
+    const clientConnections = new Set(
+      received.filter((request) => request.headers['user-agent'] !== undefined).map((request) => `${request.engine}#${request.connection}`),
+    );
+    const own = received.filter(
+      (request) =>
+        request.method === 'GET' &&
+        request.headers['user-agent'] === undefined &&
+        !clientConnections.has(`${request.engine}#${request.connection}`),
+    );
     const judged = received.filter((request) => !own.includes(request));
 
     const explained = count(allowed, keyOfAudit);
@@ -398,7 +441,12 @@ describe('every request the engines received is explained by an allowed, audited
         ...lines,
       ].join('\n'),
     );
+    // refused requests explain nothing: an engine request on a refused one's object would need an allowed line of its own
+    expect(audit.filter((line) => !line.decision.allowed).length).toBeGreaterThan(0);
     expect(judged.length).toBeGreaterThan(0);
+    expect([...new Set(own.map((request) => family(request.method, request.target)))].filter((name) => !DRIVER_READS.has(name))).toEqual(
+      [],
+    );
     expect(unexplained).toEqual([]);
   });
 });
