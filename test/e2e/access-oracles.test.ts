@@ -5,7 +5,7 @@ import { accessConfig, startAccessCluster, type AccessCluster, type Person } fro
 //
 // Oracles: answers that would tell alice (team a) whether bob (team b) has an object. For each, the
 // answer for bob's object must be the answer for a name nobody has, byte for byte once the name is
-// swapped: the web view's explain and `/_swarm/v1/explain` with pattern and label affinities, and
+// swapped: the web view's explain and `/_swarm/v1/explain` with pattern, label and image affinities, and
 // `system df`'s per-image and per-volume container counts. One engine (`swarm manage --tlsverify
 // --ui`), every team at baseline so bob runs plain busybox. Host ports are the node's and stay
 // visible (a create would be refused the node as the engine would refuse the bind): the
@@ -62,6 +62,10 @@ const AFFINITIES = [
   (r: string) => `container==~/${r}-.*/`,
   (r: string) => `com.docker.swarm.owner==${r}`,
   (r: string) => `com.docker.swarm.owner==/${r}.*/`,
+  // a team's committed image is the team's: where it is must not show either
+  (r: string) => `image==${r}-img:1`,
+  (r: string) => `image==/${r}-img.*/`,
+  (r: string) => `image!=${r}-img`,
 ];
 
 beforeAll(async () => {
@@ -76,6 +80,7 @@ beforeAll(async () => {
       }),
   });
   await run('bob', ['run', '-d', '--name', 'bob-web', '-v', 'bob-data:/data', 'busybox:local', 'sleep', '600']);
+  await run('bob', ['commit', 'bob-web', 'bob-img:1']);
 });
 
 afterAll(async () => {
@@ -92,9 +97,11 @@ describe('explain with an affinity to bob by pattern or label', () => {
       }
       // the affinities do tell bob's containers from nobody's to someone who sees them: the above
       // held because alice's answer was judged among her containers, not because they are alike
-      const seeing = await explain('admin', 'container==/bob-.*/');
-      expect(seeing).not.toBe((await explain('admin', `container==/${NOBODY}-.*/`)).replaceAll(NOBODY, 'bob'));
-      expect(seeing).toMatch(/^200 /);
+      for (const affinity of ['container==/bob-.*/', 'image==bob-img:1']) {
+        const seeing = await explain('admin', affinity);
+        expect(seeing, affinity).not.toBe((await explain('admin', affinity.replaceAll('bob', NOBODY))).replaceAll(NOBODY, 'bob'));
+        expect(seeing).toMatch(/^200 /);
+      }
     });
   }
 });
