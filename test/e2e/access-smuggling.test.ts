@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessConfig, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../harness/recording-proxy.js';
@@ -381,6 +382,41 @@ describe('an upgrade the engine grants still works', () => {
     const answer = await rawExchange('alice', Buffer.from(`${request}typed-early-${secret.length}\n`, 'latin1'));
     expect(statusOf(answer)).toBe(101);
     expect(answer).toContain(`typed-early-${secret.length}`);
+  });
+
+  it('a websocket attach (attach/ws) switches and streams the output', async () => {
+    await ok('alice', [
+      'run',
+      '-d',
+      '--name',
+      'a-ticker',
+      '-e',
+      `constraint:node==${NODE}`,
+      'busybox:local',
+      'sh',
+      '-c',
+      'while true; do echo tick; sleep 0.2; done',
+    ]);
+    const file = (name: string) => readFileSync(join(cluster.dir, name));
+    const socket = new WebSocket(`wss://127.0.0.1:${PORT}/v1.41/containers/a-ticker/attach/ws?stream=1&stdout=1`, {
+      ca: file('ca.pem'),
+      cert: file('alice-cert.pem'),
+      key: file('alice-key.pem'),
+      headers: { 'User-Agent': 'access-smuggling-test' },
+    });
+    const output = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`no output over the websocket (got ${JSON.stringify(text)})`)), 15_000);
+      socket.on('message', (data: Buffer) => {
+        text += data.toString();
+        if (!text.includes('tick')) return;
+        clearTimeout(timer);
+        socket.terminate();
+        resolve(text);
+      });
+      socket.on('error', reject);
+    });
+    expect(output).toContain('tick');
   });
 
   it('docker exec and docker run -i go through as before', async () => {
