@@ -185,7 +185,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  manager?.kill('SIGTERM');
+  if (manager && manager.exitCode === null) {
+    const exited = new Promise((resolve) => manager!.once('exit', resolve));
+    manager.kill('SIGTERM');
+    await Promise.race([exited, sleep(15_000)]);
+  }
   await Promise.all(engines.map((bed) => bed.stop()));
   temp?.remove();
 });
