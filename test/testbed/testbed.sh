@@ -2,16 +2,20 @@
 # A local multi-engine Docker testbed on one Linux machine (root): N real dockerd engines, each
 # with its own bridge, data root, loopback address and hostname, plus the busybox:local image.
 #
-#   testbed.sh up [COUNT] [--first I] [--label k=v ...] [--tls DIR]   start engines I..I+COUNT-1
+#   testbed.sh up [COUNT] [--first I] [--label k=v ...] [--tls DIR] [--engine 20.10|26.1]
+#                                                                      start engines I..I+COUNT-1
 #   testbed.sh down [--first I] [--count N] | --all                    stop them and remove their state
 #   testbed.sh status                                                  list running engines
 #   testbed.sh addrs [COUNT] [--first I]                               print their host:port list
 #
 # Engine i is named node<i>, listens on tcp://127.0.0.<i+1>:2375 (2376 with --tls) and on
 # unix://$SWARM_TESTBED_DIR/engine<i>/docker.sock, and uses bridge br<i> on 172.30.<i>.1/24.
+# --engine picks the dockerd: 20.10 is the system's (default), 26.1 is Debian trixie's, unpacked by
+# test/setup-machine.sh into $SWARM_TRIXIE_DIR (default /opt/swarm-test/docker-trixie).
 set -euo pipefail
 
 ROOT=${SWARM_TESTBED_DIR:-/tmp/swarm-testbed}
+TRIXIE=${SWARM_TRIXIE_DIR:-/opt/swarm-test/docker-trixie}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 die() { echo "testbed: $*" >&2; exit 1; }
@@ -19,6 +23,18 @@ need() { command -v "$1" >/dev/null 2>&1 || die "$1 is missing: run 'apt-get ins
 
 engine_dir() { echo "$ROOT/engine$1"; }
 engine_ip() { echo "127.0.0.$(( $1 + 1 ))"; }
+
+# The PATH a dockerd of this version runs with: it finds containerd, its shim, runc, docker-proxy
+# and docker-init there, so trixie's daemons come first (with the system's runc, see setup-machine.sh).
+engine_path() {
+  case "$1" in
+    20.10) echo "$PATH" ;;
+    26.1)
+      [ -x "$TRIXIE/bin/dockerd" ] || die "dockerd 26.1 is missing from $TRIXIE/bin: run 'bash test/setup-machine.sh' (as root)"
+      echo "$TRIXIE/bin:$PATH" ;;
+    *) die "unknown engine version $1 (20.10 or 26.1)" ;;
+  esac
+}
 
 rootfs_tar() {
   local tar="$ROOT/busybox-rootfs.tar"
@@ -44,13 +60,15 @@ rootfs_tar() {
 }
 
 start_engine() {
-  local i=$1 labels=$2 tlsdir=$3
+  local i=$1 labels=$2 tlsdir=$3 version=$4
   local d; d=$(engine_dir "$i")
   local ip; ip=$(engine_ip "$i")
   if [ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null; then
     echo "node$i already running on $ip" >&2; return 0
   fi
+  local path; path=$(engine_path "$version")
   mkdir -p "$d/etc"
+  echo "$version" > "$d/version"
   ip link show "br$i" >/dev/null 2>&1 || {
     ip link add "br$i" type bridge
     ip addr add "172.30.$i.1/24" dev "br$i"
@@ -65,7 +83,7 @@ start_engine() {
   for l in $labels; do labelargs="$labelargs --label $l"; done
   # own UTS namespace (hostname nodeI) and /etc/docker (engine ID from key.json); a short
   # shutdown timeout so stopping an engine with running containers takes seconds, not 15 s
-  setsid nohup unshare --uts --mount --propagation private sh -c "mount --bind $d/etc /etc/docker && hostname node$i && exec dockerd \
+  PATH=$path setsid nohup unshare --uts --mount --propagation private sh -c "mount --bind $d/etc /etc/docker && hostname node$i && exec dockerd \
       --host unix://$d/docker.sock --host tcp://$ip:$port $tlsargs --ip $ip --iptables=false --bridge br$i \
       --storage-driver vfs --data-root $d/data --exec-root $d/exec --pidfile $d/pid --shutdown-timeout 2 $labelargs" \
       >"$d/dockerd.log" 2>&1 &
@@ -110,8 +128,8 @@ stop_engine() {
   rm -rf "$d"
 }
 
-parse_range() { # sets FIRST COUNT LABELS TLSDIR from args
-  FIRST=1; COUNT=${1:-3}; LABELS=""; TLSDIR=""
+parse_range() { # sets FIRST COUNT LABELS TLSDIR VERSION from args
+  FIRST=1; COUNT=${1:-3}; LABELS=""; TLSDIR=""; VERSION=20.10
   [[ "${1:-}" =~ ^[0-9]+$ ]] && shift || COUNT=3
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -119,6 +137,7 @@ parse_range() { # sets FIRST COUNT LABELS TLSDIR from args
       --count) COUNT=$2; shift 2 ;;
       --label) LABELS="$LABELS $2"; shift 2 ;;
       --tls) TLSDIR=$2; shift 2 ;;
+      --engine) case "$2" in 20|20.10) VERSION=20.10 ;; 26|26.1) VERSION=26.1 ;; *) die "unknown engine version $2 (20.10 or 26.1)" ;; esac; shift 2 ;;
       *) die "unknown option $1 (see the header of $0)" ;;
     esac
   done
@@ -131,7 +150,7 @@ case "$cmd" in
     [ "$(id -u)" = 0 ] || die "must run as root (it creates bridges and mounts)"
     parse_range "$@"
     mkdir -p "$ROOT"
-    for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do start_engine "$i" "$LABELS" "$TLSDIR"; done
+    for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do start_engine "$i" "$LABELS" "$TLSDIR" "$VERSION"; done
     pids=""
     for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do wait_engine "$i"; import_image "$i" & pids="$pids $!"; done
     for p in $pids; do wait "$p"; done
@@ -150,7 +169,7 @@ case "$cmd" in
       [ -d "$d" ] || continue
       i=${d##*engine}
       if [ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null; then s=running; else s=stopped; fi
-      echo "node$i $(engine_ip "$i"):$(cat "$d/port" 2>/dev/null || echo 2375) $s"
+      echo "node$i $(engine_ip "$i"):$(cat "$d/port" 2>/dev/null || echo 2375) $s $(cat "$d/version" 2>/dev/null || echo 20.10)"
     done
     ;;
   addrs)
@@ -159,5 +178,5 @@ case "$cmd" in
     for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do out="$out${out:+,}$(engine_ip "$i"):$(cat "$(engine_dir "$i")/port" 2>/dev/null || echo 2375)"; done
     echo "$out"
     ;;
-  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$cmd" ] || exit 2 ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$cmd" ] || exit 2 ;;
 esac
