@@ -8,15 +8,15 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { healthyNodeCount, type InfoAnswer } from '../harness/manager.js';
 import { execFileAsync, sleep, tempDir } from './api-support.js';
 
-// Indexes 245-246 and ports 28710-28719 belong to this file.
+// Indexes 249-250 and ports 28710-28719 belong to this file.
 //
 // The README's two-team example ("Who may do what"), run as a newcomer would: its blocks between
 // the access-example markers, as written, in an empty folder. The only changes are the machine's:
-// the engines' addresses (10.0.0.1-2 become engines 245-246), the manager's port (2376 becomes
+// the engines' addresses (10.0.0.1-2 become engines 249-250), the manager's port (2376 becomes
 // 28710), the audit log's folder (inside the test's folder, not /var/log), and images (the test
 // engines hold busybox:local, without a command, and reach no registry: nginx is `busybox:local sleep 1d`). The `dockerd` lines are read for their
 // certificate files, address and labels, and the testbed starts the engines with exactly those.
-const FIRST = 245;
+const FIRST = 249;
 const PORT = 28710;
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const SWARM = fileURLToPath(new URL('../../core/bin/swarm.js', import.meta.url));
