@@ -49,6 +49,11 @@ export const CoreErrors = {
     httpStatus: 413,
     message: (p: { size: string; limit: number }) => `request body too large: ${p.size} bytes, the limit is ${p.limit}`,
   }),
+  /** Go's net/http answers this 501 to any Transfer-Encoding but `chunked` (dockerd never reads such a body). */
+  unsupportedTransferEncoding: defineError('core.api.unsupported-transfer-encoding', {
+    code: ErrorCodes.NOT_SUPPORTED,
+    message: () => 'Unsupported transfer encoding',
+  }),
   bodyNotJsonType: defineError('core.api.body-content-type', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { type: string }) => `Content-Type specified (${p.type}) must be 'application/json'`,

@@ -15,6 +15,9 @@ import type { ApiContext } from './context.js';
 import { capability } from './capabilities.js';
 import { CoreErrors } from '../errors.js';
 import { ACCESS_BODIES } from './validation/engine-bodies.js';
+import { isGoJsonType } from './go-media-type.js';
+import { readRequestTarget } from './request-path.js';
+import { splitVersion } from './router.js';
 import { parseGoJson } from './validation/go-json.js';
 import { decodeGo } from './validation/go-types.js';
 
@@ -38,27 +41,89 @@ function isJsonType(type: string | undefined): boolean {
 }
 
 /**
- * The body authorizers get. dockerd sends its AuthZ plugins a JSON body of at most 1 MiB that
- * came with a length (none of a chunked request): `wire` is that. A create or update body is read
- * whole whatever its framing, up to the API's limit, since authorizers judge what it asks for.
- * What is read is kept for the handler and the proxy.
+ * Routes whose handler dockerd starts with httputils.CheckForJSON (routing path, version prefix
+ * stripped): a body whose Content-Type is not JSON by Go's rules is refused with 400 there. Its
+ * AuthZ plugins never saw such a body (they get JSON bodies only), so neither may the engine here.
+ * Exec start checks only past API 1.21.
  */
-async function readBodyForAccess(req: IncomingMessage, whole: boolean, limit: number): Promise<{ raw?: Buffer; wire?: Buffer }> {
-  const json = isJsonType(req.headers['content-type']);
-  const declared = Number(req.headers['content-length'] ?? 'NaN');
-  const wireSized = json && Number.isFinite(declared) && declared > 0 && declared < WIRE_BODY_LIMIT;
-  if (!wireSized && !whole) return {};
-  if (Number.isFinite(declared) && declared > limit) return {};
+const JSON_ROUTES: ReadonlyArray<{ readonly path: RegExp; readonly after?: number }> = [
+  { path: /^\/containers\/create$/ },
+  { path: /^\/containers\/.+\/(update|exec)$/ },
+  { path: /^\/commit$/ },
+  { path: /^\/exec\/.+\/start$/, after: 1.21 },
+  { path: /^\/networks\/create$/ },
+  { path: /^\/networks\/.+\/(connect|disconnect)$/ },
+  { path: /^\/volumes\/create$/ },
+];
+
+function checksForJson(req: IncomingMessage): boolean {
+  if (req.method !== 'POST') return false;
+  const target = readRequestTarget(req.url ?? '/');
+  if (target.kind !== 'route') return false;
+  const { versionPrefix, path } = splitVersion(target.routingPath);
+  const version = versionPrefix === '' ? Infinity : Number(versionPrefix.slice(2));
+  return JSON_ROUTES.some((route) => route.path.test(path) && (route.after === undefined || version > route.after));
+}
+
+/**
+ * How dockerd (Go's net/http) frames a request's body: `chunked` is the only transfer coding it
+ * takes (any other is refused with 501 before a handler or plugin sees the request), and below
+ * HTTP/1.1 it ignores Transfer-Encoding, so such a request's body is empty to it.
+ */
+function bodyFraming(req: IncomingMessage): 'chunked' | 'length' | 'ignored' {
+  const coding = req.headers['transfer-encoding'];
+  if (coding === undefined) return 'length';
+  if (req.httpVersionMajor < 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor < 1)) return 'ignored';
+  if (coding.trim().toLowerCase() !== 'chunked') throw CoreErrors.unsupportedTransferEncoding();
+  return 'chunked';
+}
+
+async function readWhole(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += (chunk as Buffer).length;
+    size += chunk.length;
     if (size > limit) throw CoreErrors.bodyTooLarge({ size: `more than ${limit}`, limit });
     chunks.push(chunk);
   }
-  const raw = Buffer.concat(chunks);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The body authorizers get, read as dockerd reads it before its AuthZ middleware: `wire` is a body
+ * whose Content-Type is JSON by Go's rules, whatever its framing (chunked too), which a wire-protocol
+ * authorizer sends on under its own size rule (a Docker AuthZ plugin: at most 1 MiB, larger ones
+ * refused); `raw` is a create or update body, read whole up to the API's limit, since authorizers
+ * judge what it asks for. What is read is kept, so the handler and the engine get exactly those
+ * bytes. A JSON route's body of another type is refused as dockerd refuses it, and a body dockerd
+ * would not read (HTTP/1.0 chunked) reaches nobody.
+ */
+async function readBodyForAccess(req: IncomingMessage, whole: boolean, limit: number): Promise<{ raw?: Buffer; wire?: Buffer }> {
+  const framing = bodyFraming(req);
+  if (framing === 'ignored') {
+    for await (const _ of req as AsyncIterable<Buffer>) void _;
+    keepBody(req, Buffer.alloc(0));
+    return {};
+  }
+  const type = req.headers['content-type'];
+  const declared = Number(req.headers['content-length'] ?? '0');
+  const hasBody = framing === 'chunked' || declared > 0;
+  const json = isGoJsonType(type);
+  if (checksForJson(req) && !json && (hasBody || (type ?? '') !== '')) throw CoreErrors.bodyNotJsonType({ type: type ?? '' });
+  if (!hasBody || (!json && !whole)) return {};
+  if (declared > limit) throw CoreErrors.bodyTooLarge({ size: String(declared), limit });
+  const raw = await readWhole(req, limit);
   keepBody(req, raw);
-  return { raw, ...(wireSized ? { wire: raw } : {}) };
+  return { raw, ...(json ? { wire: raw } : {}) };
+}
+
+/**
+ * The request's headers as Go keeps them, every value of a repeated name in order (Go's plugins
+ * get the last one, Go's Header.Get reads the first; Node.js joins or drops repeats), less those
+ * the manager took out (a replica's vouching header).
+ */
+function wireHeaders(req: IncomingMessage): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(req.headersDistinct).filter(([name]) => name in req.headers)) as Record<string, string[]>;
 }
 
 const HEAD_WAIT_MS = 5_000;
@@ -290,7 +355,7 @@ export async function checkAccess(
   const { raw, wire: wireBody } = upgradeHead
     ? { raw: undefined, wire: bodyInHead(req, upgradeHead) }
     : await readBodyForAccess(req, withBody === true, api.limits.maxJsonBodyBytes);
-  const wire: WireRequest = { method, uri: req.url ?? '/', headers: req.headers, peerCertificates: peerCertificates(req.socket) };
+  const wire: WireRequest = { method, uri: req.url ?? '/', headers: wireHeaders(req), peerCertificates: peerCertificates(req.socket) };
   const question: AccessRequest = {
     caller,
     action,

@@ -33,6 +33,12 @@ export const DockerAuthzErrors = {
     httpStatus: 500,
     message: (p: { name: string; reason: string }) => `plugin ${p.name} failed with error: ${p.reason}`,
   }),
+  /** moby's refusal of a JSON body its plugins cannot be shown whole (a 500, as the engine answers it). */
+  bodyTooLarge: defineError('authz-docker.body-too-large', {
+    code: ErrorCodes.PLUGIN_FAILED,
+    httpStatus: 500,
+    message: (p: { limit: number }) => `request body too large for authorization plugin: size exceeds ${p.limit} bytes`,
+  }),
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { ANONYMOUS_USER, type AccessRequest, type PeerCertificate } from '@swarm/plugin-sdk/access';
+import { DockerAuthzErrors } from './errors.js';
 
 /*
  * The `authorization.Request` dockerd sends its plugins (moby pkg/authorization api.go and
@@ -7,7 +8,7 @@ import { ANONYMOUS_USER, type AccessRequest, type PeerCertificate } from '@swarm
  * base64, each peer certificate as the base64 of its PEM text, headers as a string map).
  */
 
-/** dockerd's maxBodySize: bodies of this size or more are not sent. */
+/** moby's maxBodySize: a JSON request body larger than this is refused, not sent without its body. */
 export const MAX_BODY_SIZE = 1_048_576;
 
 /** The JSON fields of authorization.Request, in Go's order; absent ones are omitted (omitempty). */
@@ -62,12 +63,30 @@ export function headerValue(headers: Readonly<Record<string, string | readonly s
   return typeof value === 'string' ? value : value?.[0];
 }
 
+/** moby's isAuthEndpoint: a path (version prefix optional) that starts with `/auth` carries registry passwords. */
+const AUTH_ENDPOINT = /^[^/]*\/(v\d[\d.]*\/)?auth/;
+
 /**
- * Go's `sendBody`: no body for a URI ending in `/auth` (it carries registry passwords), and only
- * for a Content-Type whose media type is `application/json` (parameters allowed; not `text/*`).
+ * The path Go's url.Parse reads from a request URI: no query or fragment, no scheme and host,
+ * percent-escapes decoded. A URI Go could not parse never reached a plugin (Go's server refuses
+ * it), so one is read as it stands rather than given a meaning that would hold a body back.
+ */
+function uriPath(uri: string): string {
+  const path = uri.replace(/[?#].*$/s, '').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '');
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Go's `sendBody` (moby since the CVE-2024-41110 fixes, which Debian's 20.10 carries): no body for
+ * the `/auth` endpoint (it carries registry passwords; the query does not count), and only for a
+ * Content-Type whose media type is `application/json` (parameters allowed; not `text/*`).
  */
 export function sendBody(uri: string, contentType: string | undefined): boolean {
-  if (uri.endsWith('/auth')) return false;
+  if (AUTH_ENDPOINT.test(uriPath(uri))) return false;
   if (contentType === undefined) return false;
   const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return mediaType === 'application/json';
@@ -105,8 +124,11 @@ const TRANSPORT_REQUEST_HEADERS = new Set(['host', 'transfer-encoding']);
 
 /**
  * The request part, as the AuthZ middleware builds it before the handler. The body goes along
- * when dockerd v20.10 would send it: JSON, a declared length of 1 to MAX_BODY_SIZE - 1 bytes
- * (never a chunked one), and the host gave it to us.
+ * when dockerd sends it: JSON by its Content-Type (the host hands over such a body whatever its
+ * framing, chunked included, as moby reads it since CVE-2024-41110), not for `/auth`. A JSON body
+ * over MAX_BODY_SIZE is refused as current moby refuses it (dockerd 20.10 let it through
+ * unseen by the plugin: the same bypass as a chunked body), whether the host read it or only
+ * announced its length (an upgraded request's).
  */
 export function buildAuthZRequest(request: AccessRequest): AuthZRequest {
   const { caller, wire } = request;
@@ -116,10 +138,10 @@ export function buildAuthZRequest(request: AccessRequest): AuthZRequest {
   if (caller.method !== '') out.UserAuthNMethod = caller.method;
   if (wire.method !== '') out.RequestMethod = wire.method;
   if (wire.uri !== '') out.RequestUri = wire.uri;
-  const length = Number(headerValue(wire.headers, 'content-length') ?? -1);
-  const declared = headerValue(wire.headers, 'transfer-encoding') === undefined && length > 0 && length < MAX_BODY_SIZE;
-  if (wire.body !== undefined && wire.body.length > 0 && declared && sendBody(wire.uri, headerValue(wire.headers, 'content-type'))) {
-    out.RequestBody = Buffer.from(wire.body).toString('base64');
+  if (sendBody(wire.uri, headerValue(wire.headers, 'content-type'))) {
+    const size = wire.body?.length ?? Number(headerValue(wire.headers, 'content-length') ?? 0);
+    if (size > MAX_BODY_SIZE) throw DockerAuthzErrors.bodyTooLarge({ limit: MAX_BODY_SIZE });
+    if (wire.body !== undefined && wire.body.length > 0) out.RequestBody = Buffer.from(wire.body).toString('base64');
   }
   const headers = flattenHeaders(wire.headers, TRANSPORT_REQUEST_HEADERS);
   if (Object.keys(headers).length > 0) out.RequestHeaders = headers;

@@ -19,6 +19,10 @@ import { flattenHeaders, headerValue, sendBody, type AuthZRequest } from './wire
  * - `/_ping` writes without a status (status omitted); its GET's Content-Type is sniffed by Go when
  *   written, so the plugin does not see it.
  * - Headers Go's server adds while writing (Content-Length, Date, ...) are never in the modifier.
+ * - A 204 is written with WriteHeader and nothing after it: never streamed, so its status and
+ *   headers are there even when the host let its empty answer through without holding it (`stop`).
+ * - Some handlers return without writing a status (`cp`'s HEAD and PUT of an archive, resize): Go's
+ *   server writes the 200, the modifier never saw one, so the plugin gets the headers only.
  */
 
 /** dockerd's maxBufferSize of the response modifier. */
@@ -32,6 +36,14 @@ const EVERYTHING_BUT_MIDDLEWARE = (name: string) => !MIDDLEWARE_HEADERS.has(name
 const SERVER_HEADERS = new Set(['content-length', 'date', 'transfer-encoding', 'connection', 'keep-alive']);
 
 const PING = /^(\/v[0-9.]+)?\/_ping(\?|$)/;
+
+/** Routes whose dockerd handler writes no status (and no body): method and URI. */
+const WITHOUT_STATUS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/^(HEAD|PUT)$/, /^(\/v[0-9.]+)?\/containers\/.+\/archive(\?|$)/],
+  [/^POST$/, /^(\/v[0-9.]+)?\/(containers|exec)\/.+\/resize(\?|$)/],
+];
+
+const writesNoStatus = (method: string, uri: string) => WITHOUT_STATUS.some(([methods, path]) => methods.test(method) && path.test(uri));
 
 export interface ResponseFields {
   readonly fields: Pick<AuthZRequest, 'ResponseStatusCode' | 'ResponseBody' | 'ResponseHeaders'>;
@@ -67,6 +79,9 @@ export function responseFields(method: string, uri: string, response: WireRespon
       verdictIgnored: false,
     };
   }
+  const ownHeaders = () => headersWithout(response, (name) => SERVER_HEADERS.has(name.toLowerCase()));
+  if (writesNoStatus(method, uri)) return { fields: withHeaders({}, ownHeaders()), verdictIgnored: false };
+  if (response.statusCode === 204) return { fields: withHeaders({ ResponseStatusCode: 204 }, ownHeaders()), verdictIgnored: false };
   // no body: the host let the answer stream out (a flushed head, or past 1 MiB), as dockerd flushed it
   if (response.body === undefined || response.body.length > MAX_BUFFER_SIZE) return { fields: {}, verdictIgnored: false };
   const fields: ResponseFields['fields'] = { ResponseStatusCode: response.statusCode };
@@ -75,11 +90,5 @@ export function responseFields(method: string, uri: string, response: WireRespon
     body.length > 0 && sendBody(uri, headerValue(response.headers, 'content-type'))
       ? { ...fields, ResponseBody: Buffer.from(body).toString('base64') }
       : fields;
-  return {
-    fields: withHeaders(
-      withBody,
-      headersWithout(response, (name) => SERVER_HEADERS.has(name.toLowerCase())),
-    ),
-    verdictIgnored: false,
-  };
+  return { fields: withHeaders(withBody, ownHeaders()), verdictIgnored: false };
 }

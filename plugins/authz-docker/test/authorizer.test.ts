@@ -78,23 +78,50 @@ describe('AuthZPlugin.AuthZReq', () => {
     expect(plugin.authzCalls()).toEqual([{ phase: 'request', RequestMethod: 'GET', RequestUri: '/v1.41/containers/json' }]);
   });
 
-  it('sends the body only when dockerd would: JSON (not text/*), a length of 1 B to 1 MiB - 1 B, not chunked, not for /auth', async () => {
+  it('sends the body when moby does: JSON (not text/*), whatever its framing, up to 1 MiB, not for the /auth endpoint', async () => {
+    const create = '/v1.41/containers/create';
     const cases: Array<[string, Record<string, string>, string, Uint8Array, boolean]> = [
-      ['json with charset', { 'content-type': 'application/json; charset=utf-8' }, '/v1.41/containers/create', createBody, true],
-      ['text/plain', { 'content-type': 'text/plain' }, '/v1.41/containers/create', createBody, false],
+      ['json with charset', { 'content-type': 'application/json; charset=utf-8' }, create, createBody, true],
+      ['other case', { 'content-type': 'Application/JSON;charset=UTF8' }, create, createBody, true],
+      ['text/plain', { 'content-type': 'text/plain' }, create, createBody, false],
       ['tar', { 'content-type': 'application/x-tar' }, '/v1.41/build', createBody, false],
-      ['no content type', {}, '/v1.41/containers/create', createBody, false],
-      ['chunked', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, '/v1.41/containers/create', createBody, false],
+      ['no content type', {}, create, createBody, false],
+      ['chunked', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, create, createBody, true],
       ['login', { 'content-type': 'application/json' }, '/v1.41/auth', json({ username: 'u', password: 'p' }), false],
-      ['1 MiB - 1', { 'content-type': 'application/json' }, '/v1.41/containers/create', new Uint8Array(MAX_BODY_SIZE - 1).fill(32), true],
-      ['1 MiB', { 'content-type': 'application/json' }, '/v1.41/containers/create', new Uint8Array(MAX_BODY_SIZE).fill(32), false],
+      ['login, no version', { 'content-type': 'application/json' }, '/auth', json({ username: 'u', password: 'p' }), false],
+      // moby reads the path, not the URI's end: a query that ends in /auth hides nothing
+      ['query ending in /auth', { 'content-type': 'application/json' }, `${create}?x=/auth`, createBody, true],
+      ['escaped /auth', { 'content-type': 'application/json' }, '/v1.41/%61uth', json({ username: 'u', password: 'p' }), false],
+      ['1 MiB - 1', { 'content-type': 'application/json' }, create, new Uint8Array(MAX_BODY_SIZE - 1).fill(32), true],
+      ['1 MiB', { 'content-type': 'application/json' }, create, new Uint8Array(MAX_BODY_SIZE).fill(32), true],
     ];
-    for (const [, headers, uri, body, sent] of cases) {
+    for (const [label, headers, uri, body, sent] of cases) {
       plugin.clear();
       const withLength = headers['transfer-encoding'] ? headers : { ...headers, 'content-length': String(body.length) };
       await authorizer.authorize(accessRequest({ method: 'POST', uri, headers: withLength, body }));
-      expect(plugin.authzCalls()[0]!.RequestBody !== undefined).toBe(sent);
+      expect([label, plugin.authzCalls()[0]!.RequestBody !== undefined]).toEqual([label, sent]);
     }
+  });
+
+  it("refuses a JSON body over 1 MiB with moby's 500 instead of asking without it, read or only announced", async () => {
+    const big = new Uint8Array(MAX_BODY_SIZE + 1).fill(32);
+    const refusal = `request body too large for authorization plugin: size exceeds ${MAX_BODY_SIZE} bytes`;
+    for (const wire of [
+      { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: big },
+      { headers: { 'content-type': 'application/json', 'content-length': String(big.length) }, body: big },
+      // an upgraded request's body the host did not read: its length says enough
+      { headers: { 'content-type': 'application/json', 'content-length': String(big.length) } },
+    ]) {
+      plugin.clear();
+      const asked = authorizer.authorize(accessRequest({ method: 'POST', uri: '/v1.41/containers/create', ...wire }));
+      await expect(asked).rejects.toMatchObject({ message: refusal, httpStatus: 500 });
+      expect(plugin.authzCalls()).toEqual([]);
+    }
+    // not JSON: never shown to plugins, so never refused for its size (a build context)
+    await authorizer.authorize(
+      accessRequest({ method: 'POST', uri: '/v1.41/build', headers: { 'content-type': 'application/x-tar' }, body: big }),
+    );
+    expect(plugin.authzCalls()[0]!.RequestBody).toBeUndefined();
   });
 
   it('sends each TLS peer certificate as Go marshals PeerCertificate: base64 of its PEM text', async () => {
@@ -263,6 +290,35 @@ describe('AuthZPlugin.AuthZRes', () => {
       UserAuthNMethod: 'TLS',
       RequestMethod: 'GET',
       RequestUri: '/v1.41/containers/abc/logs?stdout=1',
+    });
+  });
+
+  it('a 204 keeps its status and headers even when it went out unheld (stop); cp and resize answers have no status', async () => {
+    const middleware = { 'api-version': '1.41', server: 'Docker/20.10.24 (linux)', date: 'Mon, 07 Dec 2026 19:00:00 GMT' };
+    const fieldsFor = async (method: string, uri: string, statusCode: number, headers: Record<string, string>) => {
+      plugin.clear();
+      await authorizer.review!(accessRequest({ method, uri }), { statusCode, headers });
+      const { ResponseStatusCode, ResponseHeaders } = plugin.authzCalls()[0]!;
+      return { ResponseStatusCode, ResponseHeaders };
+    };
+    const headers = { 'Api-Version': '1.41', Server: 'Docker/20.10.24 (linux)' };
+    expect(await fieldsFor('POST', '/v1.41/containers/abc/stop?t=1', 204, middleware)).toEqual({
+      ResponseStatusCode: 204,
+      ResponseHeaders: headers,
+    });
+    // dockerd's handler wrote no status: Go's server wrote the 200 after AuthZRes
+    expect(await fieldsFor('PUT', '/v1.41/containers/abc/archive?path=%2Ftmp', 200, { ...middleware, 'content-length': '0' })).toEqual({
+      ResponseStatusCode: undefined,
+      ResponseHeaders: headers,
+    });
+    const stat = { ...middleware, 'x-docker-container-path-stat': 'eyJuYW1lIjoidG1wIn0=' };
+    expect(await fieldsFor('HEAD', '/v1.41/containers/abc/archive?path=%2Ftmp', 200, stat)).toEqual({
+      ResponseStatusCode: undefined,
+      ResponseHeaders: { ...headers, 'X-Docker-Container-Path-Stat': 'eyJuYW1lIjoidG1wIn0=' },
+    });
+    expect(await fieldsFor('POST', '/v1.41/exec/abc/resize?h=24&w=80', 200, middleware)).toEqual({
+      ResponseStatusCode: undefined,
+      ResponseHeaders: headers,
     });
   });
 
