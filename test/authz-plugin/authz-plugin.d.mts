@@ -3,6 +3,8 @@ export interface DenyRule {
   readonly method?: string | RegExp;
   readonly uri?: string | RegExp;
   readonly user?: string | RegExp;
+  /** Tested against the request body the plugin got (decoded; empty when none came). */
+  readonly body?: RegExp;
   /** Which call the rule judges: AuthZReq (default) or AuthZRes. */
   readonly phase?: 'request' | 'response';
   readonly msg?: string;

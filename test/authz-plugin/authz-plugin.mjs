@@ -9,14 +9,15 @@ import { rm } from 'node:fs/promises';
 
 const matches = (pattern, value) => pattern === undefined || (typeof pattern === 'string' ? pattern === value : pattern.test(value ?? ''));
 
-/** The first rule that denies this call (AuthZReq body fields), or undefined. */
+/** The first rule that denies this call (AuthZReq body fields; `body` tests the decoded RequestBody), or undefined. */
 export function denyingRule(rules, phase, request) {
   return rules.find(
     (rule) =>
       (rule.phase ?? 'request') === phase &&
       matches(rule.method, request.RequestMethod) &&
       matches(rule.uri, request.RequestUri) &&
-      matches(rule.user, request.User ?? ''),
+      matches(rule.user, request.User ?? '') &&
+      (rule.body === undefined || rule.body.test(Buffer.from(request.RequestBody ?? '', 'base64').toString('utf8'))),
   );
 }
 

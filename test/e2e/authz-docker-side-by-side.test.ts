@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAuthzPlugin, type AuthzCall, type AuthzPlugin, type DenyRule } from '../authz-plugin/authz-plugin.mjs';
+import type { AuthzCall, AuthzPlugin, DenyRule } from '../authz-plugin/authz-plugin.mjs';
+import { startSideBySide, type SideBySide } from '../authz-plugin/side-by-side.js';
 import { startEngineWithAuthz, type AuthzEngine } from '../authz-plugin/dockerd-with-authz.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { makeCertificates } from '../harness/certificates.js';
@@ -25,46 +26,25 @@ import type { CliResult } from './api-support.js';
 
 const run = promisify(execFile);
 const NAME = 'swarm-e2e-authz';
-const HOST_SPEC = `/etc/docker/plugins/${NAME}.spec`;
 const MANAGER_PORT = 27001;
 const TLS_MANAGER_PORT = 27002;
 const SWARM_FIRST = 204;
 
 let dir: string;
+let sides: SideBySide | undefined;
 let enginePlugin: AuthzPlugin;
 let swarmPlugin: AuthzPlugin;
 let engine: AuthzEngine | undefined;
-let backend: Testbed | undefined;
 let manager: Manager | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'swarm-authz-e2e-'));
-  enginePlugin = await startAuthzPlugin({ socketPath: join(dir, 'engine-side.sock') });
-  swarmPlugin = await startAuthzPlugin({ socketPath: join(dir, 'swarm-side.sock') });
-  // the testbed engine first: it builds the busybox root filesystem the other engine imports
-  backend = await startTestbed({ first: SWARM_FIRST, count: 1 });
-  engine = await startEngineWithAuthz(203, NAME, join(dir, 'engine-side.sock'));
-  const rootfs = `${process.env.SWARM_TESTBED_DIR ?? '/tmp/swarm-testbed'}/busybox-rootfs.tar`;
-  await run('docker', ['-H', `unix://${engine.socket}`, 'import', rootfs, 'busybox:local']);
-  mkdirSync('/etc/docker/plugins', { recursive: true });
-  writeFileSync(HOST_SPEC, `unix://${join(dir, 'swarm-side.sock')}\n`);
-  manager = await startManager({
-    discovery: backend.addrs,
-    port: MANAGER_PORT,
-    expectNodes: 1,
-    args: ['--authorization-plugin', NAME],
-  });
+  sides = await startSideBySide({ name: NAME, dir, engineIndex: 203, backendIndex: SWARM_FIRST, port: MANAGER_PORT });
+  ({ enginePlugin, swarmPlugin, engine, manager } = sides);
 }, 180_000);
 
 afterAll(async () => {
-  enginePlugin?.setRules([]);
-  swarmPlugin?.setRules([]);
-  await manager?.stop();
-  await engine?.stop();
-  await backend?.stop();
-  rmSync(HOST_SPEC, { force: true });
-  await enginePlugin?.close();
-  await swarmPlugin?.close();
+  await sides?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
