@@ -111,13 +111,37 @@ describe('generated attacks from alice on bob’s objects (issue 42 item 8)', ()
     const made = await cluster.call('admin', 'POST', '/v1.41/containers/create', {
       Image: 'busybox:local',
       Cmd: ['true'],
-      HostConfig: { Privileged: true, Binds: ['/:/host:ro'], VolumesFrom: [world.bob.db.id] },
+      HostConfig: {
+        Privileged: true,
+        Binds: ['/:/host:ro'],
+        VolumesFrom: [world.bob.db.id],
+        Mounts: [
+          {
+            Type: 'volume',
+            Source: 'control-sysfs',
+            Target: '/s',
+            VolumeOptions: { DriverConfig: { Name: 'local', Options: { type: 'sysfs', device: 'sysfs' } } },
+          },
+        ],
+      },
     });
     expect(made.status).toBe(201);
+    const volume = await cluster.call('admin', 'POST', '/v1.41/volumes/create', {
+      Name: 'control-bind',
+      DriverOpts: { type: 'none', o: 'bind', device: '/' },
+    });
+    expect(volume.status).toBe(201);
     expect(await judgeAndSweep(cluster.call, world, known)).toEqual(
-      expect.arrayContaining(['container: Privileged', 'container: bind of /', 'container: VolumesFrom another team']),
+      expect.arrayContaining([
+        'container: Privileged',
+        'container: bind of /',
+        'container: VolumesFrom another team',
+        'container: volume type=sysfs device=sysfs',
+        'volume: o=bind device=/',
+      ]),
     );
-    expect((await inventory(cluster.call, world)).containers).toEqual(known.containers);
+    const left = await inventory(cluster.call, world);
+    expect([left.containers, left.volumes]).toEqual([known.containers, known.volumes]);
 
     // a build alice may run runs its RUN step, and the marker the build check looks for shows
     const build: Attack = {
@@ -161,7 +185,7 @@ describe('generated attacks from alice on bob’s objects (issue 42 item 8)', ()
           for (const failure of outcome.failures) if (!found.has(failure.key)) found.set(failure.key, { index, failure, outcome });
           if (VERBOSE)
             console.log(
-              `#${index} ${outcome.status}/${outcome.nobodyStatus} ${outcome.failures.map((f) => f.key).join(' ')} ${oneLine(outcome.request, 300)} => ${oneLine(outcome.answer.slice(-260), 260)}`,
+              `#${index} ${outcome.status}/${outcome.nobodyStatus} ${outcome.failures.map((f) => f.key).join(' ')} ${oneLine(outcome.request, 900)} => ${oneLine(outcome.answer.slice(-300), 300)}`,
             );
           index++;
           return true;

@@ -140,6 +140,8 @@ export const FEATURES: Readonly<Record<string, Feature>> = {
   'Binds /': (d) => push(d.host, 'Binds', '/:/host'),
   'Binds /etc ro': (d) => push(d.host, 'Binds', '/etc:/x:ro'),
   'Binds allowed path': (d) => push(d.host, 'Binds', `${ALLOWED_HOST_PATH}:/d:ro`),
+  // writable, a tenant could plant a symlink there that a later bind follows to the host's root (issue 42 hole 6)
+  'Binds allowed path writable': (d) => push(d.host, 'Binds', `${ALLOWED_HOST_PATH}:/d`),
   Devices: (d) => push(d.host, 'Devices', { PathOnHost: '/dev/mem', PathInContainer: '/dev/mem', CgroupPermissions: 'rwm' }),
   DeviceCgroupRules: (d) => push(d.host, 'DeviceCgroupRules', 'a *:* rwm'),
   'seccomp unconfined': (d) => push(d.host, 'SecurityOpt', 'seccomp=unconfined'),
@@ -187,6 +189,8 @@ const FORMS = [
   'benign HostConfig last',
   'benign HostConfig first',
   'split',
+  'null fields, then re-cased',
+  'HostConfig, then hostConfig',
 ] as const;
 type Form = (typeof FORMS)[number];
 
@@ -210,6 +214,14 @@ export function createBodyText(draft: Draft, form: Form): string {
     'lower-case fields': [entry('HostConfig', lowerKeys(host))],
     'benign HostConfig last': [entry('HostConfig', host), entry('HostConfig', {})],
     'benign HostConfig first': [entry('HostConfig', {}), entry('HostConfig', host)],
+    // Go's decoder leaves a field a null does not set, then takes the re-cased key for the same field
+    'null fields, then re-cased': [
+      `${JSON.stringify('HostConfig')}:{${Object.entries(host)
+        .map(([key, value]) => `${entry(key, null)},${entry(key.toLowerCase(), value)}`)
+        .join(',')}}`,
+    ],
+    // both keys decode into the one HostConfig: the second adds to the first
+    'HostConfig, then hostConfig': [entry('HostConfig', {}), entry('hostConfig', host)],
     split: [
       ...fields.filter((_, i) => i % 2 === 0),
       entry('HostConfig', Object.fromEntries(Object.entries(host).filter((_, i) => i % 2 === 1))),
@@ -254,20 +266,18 @@ const jsonOf = (value: Arb<unknown>) => json(value.map((v) => JSON.stringify(v))
 const keyCase = fc.constantFrom('as-is', 'lower');
 const recase = (value: Record<string, unknown>, how: string) => (how === 'lower' ? lowerKeys(value) : value);
 
-const execBody = fc
-  .record({ privileged: fc.boolean(), root: fc.boolean(), how: keyCase })
-  .map(({ privileged, root, how }) =>
-    recase(
-      {
-        Cmd: ['cat', '/proc/1/environ'],
-        AttachStdout: true,
-        AttachStderr: true,
-        ...(privileged ? { Privileged: true } : {}),
-        ...(root ? { User: '0' } : {}),
-      },
-      how,
-    ),
-  );
+const execBody = fc.record({ privileged: fc.boolean(), root: fc.boolean(), how: keyCase }).map(({ privileged, root, how }) =>
+  recase(
+    {
+      Cmd: ['cat', '/proc/1/environ'],
+      AttachStdout: true,
+      AttachStderr: true,
+      ...(privileged ? { Privileged: true } : {}),
+      ...(root ? { User: '0' } : {}),
+    },
+    how,
+  ),
+);
 
 const VOLUME_OPTIONS: ReadonlyArray<Record<string, string>> = [
   {},
@@ -408,6 +418,8 @@ function routes(options: AttackOptions): Route[] {
       ),
     },
     { family: 'exec', method: 'POST', path: '/containers/{c}/exec', body: jsonOf(execBody), weight: 3 },
+    // in her own container: what the exec may run with is admission's (no --privileged at baseline)
+    { family: 'exec', method: 'POST', path: '/containers/«a:app:name»/exec', body: jsonOf(execBody) },
     {
       family: 'container',
       method: 'POST',

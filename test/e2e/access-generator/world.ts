@@ -379,7 +379,7 @@ export async function containerEscalations(call: Call, world: World, id: string,
   const answer = await call('admin', 'GET', `/v1.41/containers/${id}/json`);
   if (answer.status !== 200) return [];
   const c = JSON.parse(answer.text) as ContainerInspect & {
-    Mounts: Array<{ Type: string; Source: string; Name?: string; Driver?: string }>;
+    Mounts: Array<{ Type: string; Source: string; Name?: string; Driver?: string; RW?: boolean }>;
   };
   const h = c.HostConfig as Record<string, unknown>;
   const found: string[] = [];
@@ -411,11 +411,18 @@ export async function containerEscalations(call: Call, world: World, id: string,
     if (!SAFE_SYSCTLS.has(name.replaceAll('/', '.'))) found.push(`Sysctls ${name}`);
   for (const ref of list('VolumesFrom')) if (!isMine(ref.replace(/:(ro|rw)$/, ''))) found.push('VolumesFrom another team');
   for (const link of list('Links')) if (!isMine(link.split(':')[0]!.replace(/^\//, ''))) found.push('Links another team');
+  // what the create asked of the local driver, whether or not the volume is still there
+  for (const mount of (h['Mounts'] as Array<{ VolumeOptions?: { DriverConfig?: { Options?: Record<string, string> } } }> | null) ?? []) {
+    const escalation = volumeOptionEscalation(mount.VolumeOptions?.DriverConfig?.Options);
+    if (escalation) found.push(`volume ${escalation}`);
+  }
   for (const mount of c.Mounts ?? []) {
     if (mount.Type === 'bind' && !underAllowed(mount.Source)) found.push(`bind of ${mount.Source}`);
+    // an allowed host path is mounted read-only unless the operator's entry says otherwise (issue 42 item 3)
+    else if (mount.Type === 'bind' && mount.RW === true) found.push(`writable bind of ${mount.Source}`);
     if (mount.Type === 'volume' && mount.Name === 'bob-vol') found.push("mounts bob's volume");
     if (mount.Type === 'volume' && mount.Name && (mount.Driver ?? 'local') === 'local') {
-      const volume = await call('admin', 'GET', `/v1.41/volumes/${encodeURIComponent(mount.Name)}`);
+      const volume = await call('admin', 'GET', `/v1.41/volumes/${mount.Name}`);
       if (volume.status === 200) {
         const escalation = volumeOptionEscalation((JSON.parse(volume.text) as { Options?: Record<string, string> }).Options);
         if (escalation) found.push(`volume ${escalation}`);
@@ -443,12 +450,12 @@ export async function judgeAndSweep(call: Call, world: World, known: Inventory):
   }
   for (const name of now.volumes) {
     if (known.volumes.has(name)) continue;
-    const answer = await call('admin', 'GET', `/v1.41/volumes/${encodeURIComponent(name)}`);
+    const answer = await call('admin', 'GET', `/v1.41/volumes/${name}`);
     if (answer.status === 200) {
       const escalation = volumeOptionEscalation((JSON.parse(answer.text) as { Options?: Record<string, string> }).Options);
       if (escalation) found.push(`volume: ${escalation}`);
     }
-    await call('admin', 'DELETE', `/v1.41/volumes/${encodeURIComponent(name)}?force=1`);
+    await call('admin', 'DELETE', `/v1.41/volumes/${name}?force=1`);
   }
   for (const id of now.networks) if (!known.networks.has(id)) await call('admin', 'DELETE', `/v1.41/networks/${id}`);
   for (const tag of now.tags) if (!known.tags.has(tag)) await call('admin', 'DELETE', `/v1.41/images/${tag}`);
