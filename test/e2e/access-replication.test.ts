@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
@@ -102,6 +103,53 @@ describe('access control across replicas', () => {
       expect(metrics.status).toBe(403);
       expect(JSON.parse(metrics.text).message).toContain('user alice');
     }
+  });
+
+  it("an upgraded request through the replica is its caller's: docker exec works, a claim to be the admin is ignored", async () => {
+    const exec = await as(replica, 'alice', ['exec', 'alice-via-replica', 'echo', 'exec-via-replica']);
+    expect({ code: exec.code, stdout: exec.stdout }).toEqual({ code: 0, stdout: 'exec-via-replica\n' });
+    const bobRun = [
+      'run',
+      '-d',
+      '--name',
+      'bob-upgrade',
+      '--user',
+      '1000',
+      '--security-opt',
+      'no-new-privileges',
+      '-m',
+      '64m',
+      '--cpus',
+      '0.5',
+    ];
+    expect((await as(primary, 'bob', [...bobRun, 'busybox:local', 'sleep', '600'])).stderr).toBe('');
+    const file = (name: string) => readFileSync(join(certs.path, name));
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect({
+        host: '127.0.0.1',
+        port: replica,
+        ca: file('ca.pem'),
+        cert: file('alice-cert.pem'),
+        key: file('alice-key.pem'),
+      });
+      let text = '';
+      const done = () => {
+        socket.destroy();
+        resolve(text);
+      };
+      setTimeout(done, 5_000);
+      socket.on('secureConnect', () =>
+        socket.write(
+          `POST /v1.41/containers/bob-upgrade/attach?stream=1&stdout=1 HTTP/1.1\r\nHost: swarm\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n` +
+            `${FORWARDED_CALLER_HEADER}: ${adminClaim}\r\nContent-Length: 0\r\n\r\n`,
+        ),
+      );
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('end', done);
+      socket.on('error', done);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(answer).toContain('No such container: bob-upgrade');
   });
 
   it('a manager (certificate in the managers group) is believed when it vouches for a caller', async () => {
