@@ -1,6 +1,6 @@
 import { isSharedPropagation, parseBind } from './binds.js';
 import { judgeHostPath } from './host-path-rule.js';
-import { listOf, type RuleContext } from './request-body.js';
+import { listOf, record, stringOf, type RuleContext } from './request-body.js';
 import type { Violation } from './violation.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -8,9 +8,6 @@ type Fields = Readonly<Record<string, unknown>>;
 const PROPAGATION = 'mount-propagation';
 /** The mount types baseline knows; `cluster` (swarm mode's CSI volumes) and anything newer are refused. */
 const MOUNT_TYPES = new Set(['bind', 'volume', 'tmpfs', 'npipe', 'image']);
-
-const field = (value: unknown): Fields => (typeof value === 'object' && value !== null ? (value as Fields) : {});
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A bind's modes make it read-only, submounts included (`ro-non-recursive` leaves them writable). */
 function bindReadOnly(modes: readonly string[]): boolean {
@@ -35,10 +32,10 @@ function bindsRule(context: RuleContext): Violation | undefined {
 }
 
 function bindMountViolation(mount: Fields, at: string, context: RuleContext): Violation | undefined {
-  const options = field(mount['BindOptions']);
+  const options = record(mount['BindOptions']);
   const readOnly = mount['ReadOnly'] === true && options['ReadOnlyNonRecursive'] !== true;
   const use = {
-    path: text(mount['Source']),
+    path: stringOf(mount['Source']),
     field: `${at}.Source`,
     readOnly,
     readOnlyField: mount['ReadOnly'] === true ? `${at}.BindOptions.ReadOnlyNonRecursive` : `${at}.ReadOnly`,
@@ -49,17 +46,18 @@ function bindMountViolation(mount: Fields, at: string, context: RuleContext): Vi
   // it would make the missing directories of the source on the host, under a read-only entry too
   if (options['CreateMountpoint'] === true)
     return { rule: 'host-path', field: `${at}.BindOptions.CreateMountpoint`, detail: ': it creates directories on the host' };
-  const propagation = text(options['Propagation']);
+  const propagation = stringOf(options['Propagation']);
   if (isSharedPropagation(propagation))
     return { rule: PROPAGATION, field: `${at}.BindOptions.Propagation`, detail: `: ${propagation} propagation reaches the host's mounts` };
   return undefined;
 }
 
 function mountViolation(mount: Fields, at: string, context: RuleContext): Violation | undefined {
-  const type = text(mount['Type']);
+  const type = stringOf(mount['Type']);
   if (!MOUNT_TYPES.has(type))
     return { rule: 'host-path', field: `${at}.Type`, detail: `: ${JSON.stringify(type)} is not a mount type baseline allows` };
-  if (type === 'npipe') return { rule: 'host-path', field: `${at}.Source`, detail: `: named pipe ${text(mount['Source'])} is on the host` };
+  if (type === 'npipe')
+    return { rule: 'host-path', field: `${at}.Source`, detail: `: named pipe ${stringOf(mount['Source'])} is on the host` };
   return type === 'bind' ? bindMountViolation(mount, at, context) : undefined;
 }
 

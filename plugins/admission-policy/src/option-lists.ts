@@ -4,7 +4,7 @@ import { PolicyErrors } from './errors.js';
 import { normaliseHostPath, isWithin, type HostPathEntry } from './host-paths.js';
 import { profileDigest } from './seccomp-digest.js';
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+export const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function list(value: unknown, path: string, expected: string): readonly unknown[] {

@@ -2,7 +2,7 @@ import { PolicyErrors } from './errors.js';
 import { allowedUrlEntries, type FetchUrl } from './fetch-urls.js';
 import type { HostPathEntry } from './host-paths.js';
 import { LEVELS, isLevel, type Level } from './levels.js';
-import { cgroupParents, hostPathEntries, list, names, nonEmptyString, seccompDigests } from './option-lists.js';
+import { cgroupParents, hostPathEntries, isRecord, list, names, nonEmptyString, seccompDigests } from './option-lists.js';
 
 /** One binding: the level for a user, or for the members of a group. */
 export type Binding = { readonly user: string; readonly level: Level } | { readonly group: string; readonly level: Level };
@@ -48,10 +48,6 @@ function unknownKeys(value: Readonly<Record<string, unknown>>, known: readonly s
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) throw PolicyErrors.optionUnknown({ path: `${prefix}${key}`, known });
   }
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function level(value: unknown, path: string): Level {

@@ -40,6 +40,11 @@ export function ruleContext(request: AdmissionRequest, settings: PolicySettings,
   return { body, host, resources, settings, level, ...(request.source ? { source: request.source } : {}) };
 }
 
+/** A string value, `''` when absent or of another type. */
+export function stringOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** A list field whose shape `shapeRule` has checked: its items, `[]` when absent or null. */
 export function listOf<T>(part: BodyPart, key: string): readonly T[] {
   const value = part.fields[key];

@@ -1,6 +1,6 @@
 import { isSharedPropagation } from './binds.js';
 import { judgeHostPath } from './host-path-rule.js';
-import { listOf, textOf, type RuleContext } from './request-body.js';
+import { listOf, record, stringOf, textOf, type RuleContext } from './request-body.js';
 import type { Violation } from './violation.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -15,9 +15,6 @@ const TMPFS_FLAGS = new Set(['ro', 'rw', 'nosuid', 'nodev', 'noexec', 'noatime',
 const TMPFS_DATA = new Set(['size', 'nr_blocks', 'nr_inodes', 'mode', 'uid', 'gid', 'huge']);
 /** Filesystems the local driver mounts over the network, from the engine's host. */
 const NETWORK_FS = new Set(['nfs', 'nfs4', 'cifs', 'smb', 'smb3']);
-
-const record = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {});
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A volume as the engine would make it, with the fields that say so. */
 interface VolumeUse {
@@ -51,9 +48,9 @@ function localOptionsViolation(use: VolumeUse, context: RuleContext): Violation 
   const { options, optionsField } = use;
   const unknown = Object.keys(options).find((key) => !LOCAL_OPTIONS.has(key));
   if (unknown !== undefined) return { rule: OPTIONS, field: `${optionsField}.${unknown}`, detail: ': not an option of the local driver' };
-  const type = text(options['type']);
-  const device = text(options['device']);
-  const flags = text(options['o'])
+  const type = stringOf(options['type']);
+  const device = stringOf(options['device']);
+  const flags = stringOf(options['o'])
     .split(',')
     .filter((flag) => flag !== '');
   if (flags.includes('bind') || flags.includes('rbind')) {
@@ -106,7 +103,7 @@ export function volumesRule(context: RuleContext): Violation | undefined {
     const at = `HostConfig.Mounts[${i}].VolumeOptions.DriverConfig`;
     const driver = record(record(mount['VolumeOptions'])['DriverConfig']);
     const use = {
-      driver: text(driver['Name']),
+      driver: stringOf(driver['Name']),
       options: record(driver['Options']),
       driverField: `${at}.Name`,
       optionsField: `${at}.Options`,
@@ -125,7 +122,7 @@ export function volumeCreateRule(context: RuleContext): Violation | undefined {
   const [mount] = listOf<Fields>(context.host, 'Mounts');
   const driver = record(record(mount?.['VolumeOptions'])['DriverConfig']);
   return judgeVolume(
-    { driver: text(driver['Name']), options: record(driver['Options']), driverField: 'Driver', optionsField: 'DriverOpts' },
+    { driver: stringOf(driver['Name']), options: record(driver['Options']), driverField: 'Driver', optionsField: 'DriverOpts' },
     context,
   );
 }
