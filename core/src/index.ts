@@ -26,7 +26,7 @@ export type { LoadedPlugin } from './plugins/loaded-plugin.js';
 export { buildDeployment, type BuildDeploymentOptions } from './deployment/build-deployment.js';
 export type { ConfiguredWebExtension, Deployment } from './deployment/deployment.js';
 export type { PlacementJournal, PlacementJournalOptions } from './deployment/placement-journal.js';
-export { createLogger, type LoggerOptions } from './logging/create-logger.js';
+export { createLogger, type LogFormat, type LoggerOptions } from './logging/create-logger.js';
 export { SWARM_VERSION } from './version.js';
 export { createScheduler, type PlacementOutcome, type SchedulerOptions } from './scheduler/index.js';
 export { SwarmError, ErrorCodes, isSwarmError, type ErrorCode } from '@swarm/plugin-sdk';
