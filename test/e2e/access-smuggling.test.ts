@@ -268,6 +268,8 @@ beforeAll(async () => {
     engines: 2,
     port: PORT,
     config: (dir) => accessConfig(undefined, { audit: { path: join(dir, 'audit.log') } }),
+    // the invariant's stop must end within the harness's 5 s, or the audit log's last lines are lost
+    args: ['--shutdown-timeout', '2s'],
     discovery: async (testbed, dir) => {
       proxies = await Promise.all(
         testbed.engines.map((engine, i) =>
