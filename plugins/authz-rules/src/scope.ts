@@ -26,7 +26,9 @@ export function isShared(object: AccessObject, images: ImageAccess): boolean {
     case 'system':
       return true;
     case 'image':
-      return images === 'everyone' || (images === 'owned' && object.labels[OWNER_LABEL] === undefined && object.labels[TEAM_LABEL] === undefined);
+      return (
+        images === 'everyone' || (images === 'owned' && object.labels[OWNER_LABEL] === undefined && object.labels[TEAM_LABEL] === undefined)
+      );
     case 'network': {
       const name = object.name ?? '';
       return PREDEFINED_NETWORKS.has(name.slice(name.lastIndexOf('/') + 1));
