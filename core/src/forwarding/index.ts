@@ -18,10 +18,12 @@
  * end at the next point where the client's parser sees a complete stream (`stream-boundaries.ts`),
  * so the docker CLI exits as after a normal end.
  *
- * The tunnel and the framed pipe write their request heads by hand (`raw-http.ts`): both take
- * over a raw connection, which Node's HTTP client would parse and re-frame. The proxy and the raw
- * stream go through the SDK's `EngineClient`. `engine-clients.ts` keeps one `EngineClient` per
- * engine for an API server, so forwarded requests reuse kept-alive connections.
+ * The framed pipe writes its request head by hand (`raw-http.ts`): it takes over a raw connection,
+ * which Node's HTTP client would parse and re-frame. The tunnel, the proxy and the raw stream go
+ * through the SDK's `EngineClient`: Node's client writes exactly the request given and parses the
+ * engine's answer, which tells the tunnel whether the engine switched protocols.
+ * `engine-clients.ts` keeps one `EngineClient` per engine for an API server, so forwarded requests
+ * reuse kept-alive connections.
  *
  * Not here: the SDK's pipelined reads (`EngineClient.readEach`, `helpers/engine/pipelined-reads.ts`)
  * are a driver's own calls to its engines (many container inspects on one connection), not a
