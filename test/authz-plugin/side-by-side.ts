@@ -39,6 +39,8 @@ export interface SideBySideOptions {
   /** Engine index of the manager's engine. */
   readonly backendIndex: number;
   readonly port: number;
+  /** More `swarm manage` flags. */
+  readonly managerArgs?: readonly string[];
 }
 
 /** Starts both sides; what started is stopped again when a later step fails. */
@@ -68,7 +70,7 @@ export async function startSideBySide(options: SideBySideOptions): Promise<SideB
       discovery: backend.addrs,
       port: options.port,
       expectNodes: 1,
-      args: ['--authorization-plugin', name],
+      args: ['--authorization-plugin', name, ...(options.managerArgs ?? [])],
     });
     undo.push(() => manager.stop());
     undo.push(() => {

@@ -36,7 +36,9 @@ let swarmPlugin: AuthzPlugin;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'swarm-authz-framings-'));
-  sides = await startSideBySide({ name: NAME, dir, engineIndex: 178, backendIndex: 179, port: PORT });
+  // named twice: dockerd keeps a name once (pkg/authorization NewPlugins), and so must swarm
+  const twice = ['--authorization-plugin', NAME];
+  sides = await startSideBySide({ name: NAME, dir, engineIndex: 178, backendIndex: 179, port: PORT, managerArgs: twice });
   ({ enginePlugin, swarmPlugin } = sides);
 }, 180_000);
 
@@ -218,6 +220,13 @@ async function sideBySide(framing: Framing): Promise<[dockerd: Sent, swarm: Sent
   const bytes = requestBytes(framing);
   return [await send(DOCKERD, bytes), await send(SWARM, bytes)];
 }
+
+it('both activate the plugin once, when they start (/Plugin.Activate before any request), though swarm was given it twice', () => {
+  for (const plugin of [enginePlugin, swarmPlugin]) {
+    expect(plugin.counts['/Plugin.Activate']).toBe(1);
+    expect(plugin.calls[0]?.path).toBe('/Plugin.Activate');
+  }
+});
 
 describe('a privileged create in every framing, side by side with dockerd 20.10 and one AuthZ plugin that denies it when it sees it', () => {
   beforeAll(() => {

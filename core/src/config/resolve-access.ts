@@ -27,7 +27,8 @@ export function resolveAccess(layers: readonly ConfigLayer[]): AccessSettings | 
   if (tokenFile !== undefined && !authn.some((candidate) => candidate.name === 'token-file')) {
     authn.push({ name: 'token-file', options: { path: tokenFile } });
   }
-  const dockerPlugins = pick(layers, (input) => input.access?.authorizationPlugins)?.value ?? [];
+  // dockerd keeps each name once (a plugin given twice is activated and asked once)
+  const dockerPlugins = [...new Set(pick(layers, (input) => input.access?.authorizationPlugins)?.value ?? [])];
   return {
     authn,
     authz: [...dockerPlugins.map((plugin) => ({ name: 'docker', options: { plugin } })), ...list((access) => access.authz)],
