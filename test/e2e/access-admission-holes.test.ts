@@ -192,6 +192,9 @@ describe('hole 8: cgroup placement', () => {
     const into = await cluster.as('alice', ['create', '--pull', 'never', '--cgroup-parent', `/docker/${id}`, IMAGE]);
     expect(into.code).not.toBe(0);
     expect(into.stderr).toContain(forbids(`HostConfig.CgroupParent: /docker/${id} is outside /tenants`));
+    // a container placed under the allowed parent is no better a home
+    const nested = await cluster.as('alice', ['create', '--pull', 'never', '--cgroup-parent', `/tenants/${id}`, IMAGE]);
+    expect(nested.stderr).toContain(forbids(`HostConfig.CgroupParent: /tenants/${id} names a container's own cgroup`));
     const escape = await cluster.as('alice', ['create', '--pull', 'never', '--cgroup-parent', '/tenants/../docker', IMAGE]);
     expect(escape.stderr).toContain(forbids('HostConfig.CgroupParent: /tenants/../docker has a .. segment'));
     const allowed = await cluster.as('alice', [

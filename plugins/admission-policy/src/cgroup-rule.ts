@@ -4,6 +4,8 @@ import type { Violation } from './violation.js';
 
 const RULE = 'cgroup-parent';
 const SLICE = '.slice';
+/** A container's own cgroup: `<parent>/<ID>` (cgroupfs) or `docker-<ID>.scope` (systemd). */
+const CONTAINER_CGROUP = /^(docker-)?[0-9a-f]{64}(\.scope)?$/;
 
 /** `/tenants`, `tenants` and `/tenants/` are one cgroup path to compare. */
 const asPath = (value: string) => posix.normalize(`/${value}`).replace(/(.)\/$/, '$1');
@@ -34,7 +36,12 @@ export function cgroupParentRule(context: RuleContext): Violation | undefined {
   if (parent === '') return undefined;
   const allowed = context.settings.allowedCgroupParents;
   if (parent.split('/').includes('..')) return { rule: RULE, field: 'HostConfig.CgroupParent', detail: `: ${parent} has a .. segment` };
-  if (allowed.some((entry) => isUnderParent(parent, entry))) return undefined;
-  const where = allowed.length === 0 ? 'not allowed (allowedCgroupParents is empty)' : `outside ${allowed.join(', ')}`;
-  return { rule: RULE, field: 'HostConfig.CgroupParent', detail: `: ${parent} is ${where}` };
+  if (!allowed.some((entry) => isUnderParent(parent, entry))) {
+    const where = allowed.length === 0 ? 'not allowed (allowedCgroupParents is empty)' : `outside ${allowed.join(', ')}`;
+    return { rule: RULE, field: 'HostConfig.CgroupParent', detail: `: ${parent} is ${where}` };
+  }
+  // another container under the same allowed parent: inside it, a process shows in their docker top
+  if (parent.split('/').some((segment) => CONTAINER_CGROUP.test(segment)))
+    return { rule: RULE, field: 'HostConfig.CgroupParent', detail: `: ${parent} names a container's own cgroup` };
+  return undefined;
 }

@@ -210,6 +210,11 @@ describe('hole 8: cgroup placement', () => {
     ['out of an allowed parent with ..', '/tenants/../docker/x', '/tenants/../docker/x has a .. segment'],
     ['a slice that only starts like one', 'tenantsx.slice', 'tenantsx.slice is outside'],
     ['the system slice', 'system.slice', 'system.slice is outside'],
+    [
+      'a container under an allowed parent',
+      `/tenants/a/${'c0ffee'.repeat(10)}abcd`,
+      `/tenants/a/${'c0ffee'.repeat(10)}abcd names a container's own cgroup`,
+    ],
   ])('refuses %s', (_what, parent, expected) => {
     expect(judge(create({ CgroupParent: parent })).startsWith(forbids(`HostConfig.CgroupParent: ${expected}`))).toBe(true);
   });
