@@ -156,4 +156,10 @@ export interface NodeSnapshot {
   readonly containers: readonly Container[];
   readonly images: readonly Image[];
   readonly lastError: string | undefined;
+  /**
+   * The Engine API versions the node's engine serves (`GET /version`'s `ApiVersion` and
+   * `MinAPIVersion`), once known: the manager serves what all its engines support. Absent for a
+   * node without a Docker engine of its own, which is taken to speak the baseline, 1.41.
+   */
+  readonly apiVersions?: { readonly max: string; readonly min: string };
 }

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiContext, RequestContext } from './context.js';
 import { sendError } from '../http/responses.js';
 import { splitVersion, type ApiRouter } from './router.js';
-import { API_VERSION, MIN_API_VERSION } from './handlers/system.js';
+import { compareApiVersions, servedApiVersions } from './api-version.js';
 import { parseQuery, readRequestTarget } from './request-path.js';
 import { CoreErrors } from '../errors.js';
 import { checkAccess, headWithBody, identifyCaller, vouchForCaller, type AccessTrail } from './access-gate.js';
@@ -20,17 +20,13 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Methods': 'HEAD, GET, POST, DELETE, PUT, OPTIONS',
 };
 
-function compareVersions(a: string, b: string): number {
-  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
-  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
-  return aMajor - bMajor || aMinor - bMinor;
-}
-
-function checkClientVersion(versionPrefix: string): void {
+/** A versioned request is forwarded with its version, so it must be one every engine accepts. */
+function checkClientVersion(versionPrefix: string, api: ApiContext): void {
   if (versionPrefix === '') return;
   const asked = versionPrefix.slice(2);
-  if (compareVersions(asked, API_VERSION) > 0) throw CoreErrors.clientTooNew({ asked, max: API_VERSION });
-  if (compareVersions(asked, MIN_API_VERSION) < 0) throw CoreErrors.clientTooOld({ asked, min: MIN_API_VERSION });
+  const served = servedApiVersions(api.cluster.nodes());
+  if (compareApiVersions(asked, served.max) > 0) throw CoreErrors.clientTooNew({ asked, max: served.max });
+  if (compareApiVersions(asked, served.min) < 0) throw CoreErrors.clientTooOld({ asked, min: served.min });
 }
 
 // A refused body is read and dropped after the answer (closing while the client still writes makes
@@ -213,7 +209,7 @@ export class Dispatcher {
         res.end();
         return;
       }
-      checkClientVersion(versionPrefix);
+      checkClientVersion(versionPrefix, this.api);
       const match = this.router.find(method, path);
       if (!match) throw CoreErrors.pageNotFound();
       route = match.route;

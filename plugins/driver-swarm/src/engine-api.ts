@@ -32,6 +32,28 @@ export interface EngineInfo extends JsonObject {
 export interface EngineVersion extends JsonObject {
   Version: string;
   ApiVersion?: string;
+  MinAPIVersion?: string;
+}
+
+/**
+ * The newest Engine API whose answers this driver reads (dockerd 26.1's): its own calls to a newer
+ * engine ask for this one, as the Docker SDK's version negotiation does, so a field a later API
+ * drops or reshapes never reaches the cluster's state.
+ */
+export const NEWEST_ENGINE_API = '1.45';
+
+/** `1.9` < `1.41` < `1.45`: Engine API versions compared as numbers, part by part. */
+export function compareApiVersions(a: string, b: string): number {
+  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
+  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
+  return aMajor - bMajor || aMinor - bMinor;
+}
+
+/** The version to ask an engine for: its own newest, up to ours; none (unversioned paths) when it did not say. */
+export function negotiatedApiVersion(version: EngineVersion): string | undefined {
+  const offered = version.ApiVersion;
+  if (typeof offered !== 'string' || !/^\d+\.\d+$/.test(offered)) return undefined;
+  return compareApiVersions(offered, NEWEST_ENGINE_API) < 0 ? offered : NEWEST_ENGINE_API;
 }
 
 type Call = Omit<EngineCall, 'path'>;
@@ -60,6 +82,8 @@ export class EngineApi {
   private observer: EngineCallObserver | undefined;
   /** When the engine last answered anything (ms since the epoch). */
   lastAnswerAt = 0;
+  /** `/v1.45` once negotiated: the calls below carry it, so every engine answers in the API we read. */
+  private versionPrefix = '';
 
   readonly endpoint: EngineEndpoint;
 
@@ -94,12 +118,18 @@ export class EngineApi {
     else if (!isEngineUnreachable(error)) this.lastAnswerAt = Date.now();
   }
 
+  /** Pins later calls to the version `negotiatedApiVersion` picks from the engine's `/version`. */
+  negotiate(version: EngineVersion): void {
+    const picked = negotiatedApiVersion(version);
+    this.versionPrefix = picked === undefined ? '' : `/v${picked}`;
+  }
+
   private json<T>(path: string, call: Call = {}): Promise<T> {
-    return this.watched(this.client.json<T>({ ...call, path }));
+    return this.watched(this.client.json<T>({ ...call, path: this.versionPrefix + path }));
   }
 
   private stream(path: string, call: Call): Promise<IncomingMessage> {
-    return this.watched(this.client.stream({ ...call, path }));
+    return this.watched(this.client.stream({ ...call, path: this.versionPrefix + path }));
   }
 
   /**
@@ -140,7 +170,9 @@ export class EngineApi {
   inspectContainer = (id: string) => this.json<ContainerInspect>(`/containers/${encodeURIComponent(id)}/json`);
   /** Inspects of several containers pipelined on one connection (see `EngineClient.readEach`), settled one by one. */
   inspectContainers = async (ids: readonly string[]): Promise<Array<PromiseSettledResult<ContainerInspect>>> => {
-    const results = await this.client.readEach<ContainerInspect>(ids.map((id) => ({ path: `/containers/${encodeURIComponent(id)}/json` })));
+    const results = await this.client.readEach<ContainerInspect>(
+      ids.map((id) => ({ path: `${this.versionPrefix}/containers/${encodeURIComponent(id)}/json` })),
+    );
     if (results.some((result) => result.status === 'fulfilled')) this.lastAnswerAt = Date.now();
     // the requests a dropped connection left unanswered share one failure: told once
     const failures = new Set(results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])));

@@ -186,6 +186,7 @@ export class EngineMonitor {
         throw SwarmErrors.nodeIsManager({ addr: this.node.addr, serverVersion: info.ServerVersion });
       }
       if (this.stopped) return;
+      this.api.negotiate(version);
       this.node.applySpecs(info, version);
       const duplicate = this.hooks.duplicateOf(this.node);
       if (duplicate !== undefined) {

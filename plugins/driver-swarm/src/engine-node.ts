@@ -64,6 +64,8 @@ export class EngineNode implements Node {
   engineId = '';
   name = '';
   version = '';
+  /** `GET /version`'s ApiVersion and MinAPIVersion, once connected. */
+  apiVersions: { readonly max: string; readonly min: string } | undefined;
   cpus = 0;
   memory = 0;
   private answeredAt = new Date();
@@ -109,6 +111,13 @@ export class EngineNode implements Node {
     this.memory = info.MemTotal;
     this.engineLabels = engineLabels(info);
     this.version = version.Version;
+    // a refresh re-reads /info only and passes the version it had: the API range stays as read on connect
+    if (typeof version.ApiVersion === 'string') {
+      this.apiVersions = {
+        max: version.ApiVersion,
+        min: typeof version.MinAPIVersion === 'string' ? version.MinAPIVersion : version.ApiVersion,
+      };
+    }
     this.changed();
   }
 
@@ -187,6 +196,7 @@ export class EngineNode implements Node {
       containers: this.containers(),
       images: this.imageList,
       lastError: this.error,
+      ...(this.apiVersions === undefined ? {} : { apiVersions: this.apiVersions }),
       engineId: this.engineId,
       serverVersion: this.version,
       updatedAt: this.answeredAt,

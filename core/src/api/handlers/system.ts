@@ -8,14 +8,17 @@ import { callEveryEngine } from '../fan-out.js';
 import { sendJson, sendJsonParts } from '../../http/responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 import { CoreErrors } from '../../errors.js';
+import { BASELINE_API_VERSION, OLDEST_API_VERSION, servedApiVersions } from '../api-version.js';
 
-/** The Engine API version we speak, and the oldest clients may ask for. */
-export const API_VERSION = '1.41';
-export const MIN_API_VERSION = '1.12';
+/** The Engine API version every engine since dockerd 20.10 speaks, and the oldest clients may ask for (see api-version.ts). */
+export const API_VERSION = BASELINE_API_VERSION;
+export const MIN_API_VERSION = OLDEST_API_VERSION;
 
-function pingHeaders(res: ServerResponse): void {
-  res.setHeader('API-Version', API_VERSION);
+function pingHeaders(res: ServerResponse, apiVersion: string): void {
+  res.setHeader('API-Version', apiVersion);
   res.setHeader('OSType', 'linux');
+  // Swarm classic is no swarm-mode manager: the header dockerd sends since API 1.42, for every version
+  res.setHeader('Swarm', 'inactive');
   res.setHeader('Docker-Experimental', 'false');
   res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
   res.setHeader('Pragma', 'no-cache');
@@ -23,7 +26,7 @@ function pingHeaders(res: ServerResponse): void {
 
 /** GET|HEAD /_ping: the headers carry what clients negotiate with. */
 export const ping: RouteHandler = async (ctx) => {
-  pingHeaders(ctx.res);
+  pingHeaders(ctx.res, servedApiVersions(ctx.api.cluster.nodes()).max);
   ctx.res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   ctx.res.setHeader('Content-Length', '2');
   ctx.res.writeHead(200);
@@ -37,9 +40,10 @@ function architecture(): string {
 /** GET /version */
 export const version: RouteHandler = async (ctx) => {
   const swarmVersion = `swarm/${ctx.api.version}`;
+  const served = servedApiVersions(ctx.api.cluster.nodes());
   const details = {
-    ApiVersion: API_VERSION,
-    MinAPIVersion: MIN_API_VERSION,
+    ApiVersion: served.max,
+    MinAPIVersion: served.min,
     GitCommit: process.env.SWARM_GIT_COMMIT ?? 'unknown',
     GoVersion: `node ${process.version}`,
     Os: 'linux',
