@@ -162,7 +162,7 @@ const HOST: Table = {
   ReadonlyRootfs: allowed,
   SecurityOpt: judged('security-opt'),
   StorageOpt: allowed,
-  Tmpfs: allowed,
+  Tmpfs: judged('host-path'),
   UTSMode: judged('host-namespaces'),
   UsernsMode: judged('host-namespaces'),
   ShmSize: allowed,

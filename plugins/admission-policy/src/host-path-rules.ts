@@ -1,6 +1,7 @@
 import { isSharedPropagation, parseBind } from './binds.js';
 import { judgeHostPath } from './host-path-rule.js';
-import { listOf, record, stringOf, type RuleContext } from './request-body.js';
+import { listOf, mapOf, record, stringOf, type RuleContext } from './request-body.js';
+import { foreignTmpfsOption } from './tmpfs-options.js';
 import type { Violation } from './violation.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -70,7 +71,21 @@ function mountsRule(context: RuleContext): Violation | undefined {
   return undefined;
 }
 
-/** Every way a create mounts a host path: `Binds`, then `Mounts`. */
+/** `--tmpfs /dst:options`: tmpfs options only (a `bind` among them would bind a path). */
+function tmpfsRule(context: RuleContext): Violation | undefined {
+  for (const [target, options] of Object.entries(mapOf(context.host, 'Tmpfs'))) {
+    const foreign = foreignTmpfsOption(stringOf(options));
+    if (foreign !== undefined)
+      return {
+        rule: 'host-path',
+        field: `HostConfig.Tmpfs[${JSON.stringify(target)}]`,
+        detail: `: ${foreign} is not a tmpfs option baseline allows`,
+      };
+  }
+  return undefined;
+}
+
+/** Every way a create mounts a host path: `Binds`, `Mounts`, then `Tmpfs`. */
 export function hostPathRule(context: RuleContext): Violation | undefined {
-  return bindsRule(context) ?? mountsRule(context);
+  return bindsRule(context) ?? mountsRule(context) ?? tmpfsRule(context);
 }

@@ -21,6 +21,7 @@ const HOST_FIELDS: Readonly<Record<string, Shape>> = {
   ReadonlyPaths: 'strings',
   VolumeDriver: 'string',
   Cgroup: 'string',
+  Tmpfs: 'string-map',
   OomScoreAdj: 'number',
 };
 const RESOURCE_FIELDS: Readonly<Record<string, Shape>> = {

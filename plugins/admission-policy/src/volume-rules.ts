@@ -1,5 +1,6 @@
 import { isSharedPropagation } from './binds.js';
 import { judgeHostPath } from './host-path-rule.js';
+import { foreignTmpfsOption } from './tmpfs-options.js';
 import { listOf, record, stringOf, textOf, type RuleContext } from './request-body.js';
 import type { Violation } from './violation.js';
 
@@ -10,9 +11,6 @@ const OPTIONS = 'volume-options';
 
 /** The options moby's local driver reads (`volume/local`); it refuses any other. */
 const LOCAL_OPTIONS = new Set(['type', 'device', 'o', 'size']);
-/** Mount options of a tmpfs that mount nothing of the host (no `bind`, `remount`, propagation, `dev`, `suid`). */
-const TMPFS_FLAGS = new Set(['ro', 'rw', 'nosuid', 'nodev', 'noexec', 'noatime', 'nodiratime', 'relatime', 'strictatime']);
-const TMPFS_DATA = new Set(['size', 'nr_blocks', 'nr_inodes', 'mode', 'uid', 'gid', 'huge']);
 /** Filesystems the local driver mounts over the network, from the engine's host. */
 const NETWORK_FS = new Set(['nfs', 'nfs4', 'cifs', 'smb', 'smb3']);
 
@@ -62,7 +60,7 @@ function localOptionsViolation(use: VolumeUse, context: RuleContext): Violation 
     return judgeHostPath(use, context.settings.allowedHostPaths);
   }
   if (type === 'tmpfs') {
-    const flag = flags.find((option) => !TMPFS_FLAGS.has(option) && !TMPFS_DATA.has(option.split('=')[0]!));
+    const flag = foreignTmpfsOption(flags.join(','));
     return flag === undefined
       ? undefined
       : { rule: OPTIONS, field: `${optionsField}.o`, detail: `: ${flag} is not a tmpfs option baseline allows` };

@@ -119,6 +119,16 @@ describe('hole 3: local volume options', () => {
 });
 
 describe('hole 6: host paths read-only unless an entry says otherwise', () => {
+  it('refuses mount flags among --tmpfs options, and allows tmpfs options', () => {
+    expect(judge(create({ Tmpfs: { '/t': 'rw,bind' } }))).toBe(
+      forbids('HostConfig.Tmpfs["/t"]: bind is not a tmpfs option baseline allows'),
+    );
+    expect(judge(create({ Tmpfs: { '/t': 'remount,ro' } }))).toBe(
+      forbids('HostConfig.Tmpfs["/t"]: remount is not a tmpfs option baseline allows'),
+    );
+    expect(judge(create({ Tmpfs: { '/t': 'rw,noexec,nosuid,size=65536k', '/u': '' } }))).toBe('allowed');
+  });
+
   it.each([
     [
       'a writable bind under a read-only entry',
