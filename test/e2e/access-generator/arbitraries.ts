@@ -20,6 +20,8 @@ export interface AttackOptions {
   /** Create-body features to leave out (same reason). */
   readonly excludeFeatures?: readonly string[];
   readonly excludeRoutes?: readonly string[];
+  /** Network creates that name bob's network (`Name: node/bob-net`). */
+  readonly excludeNetworkNames?: boolean;
 }
 
 const refs = (objects: readonly string[], spellings: readonly string[]) =>
@@ -294,14 +296,19 @@ const volumeCreate = fc
   .record({ name: fc.oneof(fc.constant('«n»'), volume), options: fc.constantFrom(...VOLUME_OPTIONS), how: keyCase })
   .map(({ name, options, how }) => recase({ Name: name, Driver: 'local', DriverOpts: options }, how));
 
-const networkCreate = fc
-  .record({ name: fc.oneof(fc.constant('«n»'), refs(['net'], ['name', 'node'])), bridge: fc.boolean(), unique: fc.boolean() })
-  .map(({ name, bridge, unique }) => ({
-    Name: name,
-    Driver: 'bridge',
-    ...(unique ? { CheckDuplicate: true } : {}),
-    ...(bridge ? { Options: { 'com.docker.network.bridge.name': 'docker0' } } : {}),
-  }));
+const networkCreate = (options: AttackOptions) =>
+  fc
+    .record({
+      name: options.excludeNetworkNames ? fc.constant('«n»') : fc.oneof(fc.constant('«n»'), refs(['net'], ['name', 'node'])),
+      bridge: fc.boolean(),
+      unique: fc.boolean(),
+    })
+    .map(({ name, bridge, unique }) => ({
+      Name: name,
+      Driver: 'bridge',
+      ...(unique ? { CheckDuplicate: true } : {}),
+      ...(bridge ? { Options: { 'com.docker.network.bridge.name': 'docker0' } } : {}),
+    }));
 
 const BUILD_NETWORKS = ['default', 'host', 'container:«b:db:name»', 'container:«b:db:id»', '«b:net:name»', 'none'];
 const buildQuery = fc
@@ -495,7 +502,7 @@ function routes(options: AttackOptions): Route[] {
       query: fc.constantFrom<Array<readonly [string, string]>>([], [['verbose', 'true']]),
     },
     { family: 'network', method: 'DELETE', path: '/networks/{n}' },
-    { family: 'network', method: 'POST', path: '/networks/create', body: jsonOf(networkCreate) },
+    { family: 'network', method: 'POST', path: '/networks/create', body: jsonOf(networkCreate(options)) },
     {
       family: 'network',
       method: 'POST',

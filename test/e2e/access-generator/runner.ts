@@ -26,6 +26,7 @@ export interface Outcome {
   /** The bob variant as written. */
   readonly request: string;
   readonly answer: string;
+  readonly nobodyAnswer: string;
 }
 
 /** Records the requests engines make to the URLs alice names (`remote=`, `fromSrc=`). */
@@ -111,6 +112,6 @@ export class Runner {
         key: `c|${attack.family}|fetched`,
         detail: `an engine fetched the URL alice named: ${this.hook.hits.join(', ')}`,
       });
-    return { status: a.status, nobodyStatus: b.status, failures, request: theirs.text, answer: a.bytes };
+    return { status: a.status, nobodyStatus: b.status, failures, request: theirs.text, answer: a.bytes, nobodyAnswer: b.bytes };
   }
 }
