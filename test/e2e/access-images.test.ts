@@ -182,6 +182,29 @@ describe('a build is its maker’s whatever its Dockerfile says', () => {
   });
 });
 
+describe('a build builds only on images its maker may see', () => {
+  function context(name: string, dockerfile: string): string {
+    const dir = join(cluster.dir, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'Dockerfile'), dockerfile);
+    return dir;
+  }
+
+  it('bob’s FROM alice’s image goes as a FROM of an image nobody has: no secret', async () => {
+    const build = await likeNothing((image) => [
+      'build',
+      '--no-cache',
+      context(`from-${image.replace(/[^a-z0-9]/g, '-')}`, `FROM ${image}\nRUN env\n`),
+    ]);
+    expect(build.stdout + build.stderr).not.toContain('SECRET=x');
+  });
+
+  it('bob builds on the shared busybox:local as before', async () => {
+    const dir = context('from-shared', 'FROM busybox:local\nRUN echo built-on-shared\n');
+    expect(await ok('bob', ['build', '--no-cache', '-t', 'bob-built:1', dir])).toContain('built-on-shared');
+  });
+});
+
 describe('an import is its maker’s', () => {
   it('alice’s import (with her own --change) is team a’s, and no such image to bob', async () => {
     const source = join(cluster.dir, 'import-root');

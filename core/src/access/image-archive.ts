@@ -139,3 +139,13 @@ export function archiveImages(archive: Buffer): ArchiveImage[] | undefined {
   }
   return images;
 }
+
+/**
+ * A regular file's text at a path of a (possibly gzipped) tar, as unpacking leaves it; undefined
+ * when the archive cannot be read so or the path is not a regular file there.
+ */
+export function archiveFile(archive: Buffer, path: string): string | undefined {
+  const tar = tarOf(archive);
+  const entry = tar && entries(tar)?.get(cleanPath(path));
+  return entry && REGULAR.has(entry.type) ? entry.data.toString('utf8') : undefined;
+}

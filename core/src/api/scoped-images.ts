@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Image } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL } from '@swarm/plugin-sdk/access';
-import { archiveImages } from '../access/image-archive.js';
+import type { IncomingMessage } from 'node:http';
+import { dockerfileBases } from '../access/dockerfile-images.js';
+import { archiveFile, archiveImages } from '../access/image-archive.js';
+import { keepBody } from '../http/buffered-body.js';
 import { imageObject } from '../access/access-objects.js';
 import { familiar, hiddenUsers, imageCopies, mayTakeName, withDefaultTag } from '../access/scoped-images.js';
 import { CoreErrors } from '../errors.js';
@@ -36,10 +39,13 @@ export function refuseRemovalInUse(scope: LookupScope, image: Image, name: strin
  * that does not exist. A reference no node resolves goes on, for the engine to pull.
  */
 export function refuseHiddenImage(scope: LookupScope, reference: string): void {
-  const access = scope.access;
-  if (!access?.scoped || reference === '') return;
-  const copies = imageCopies(scope.api.cluster.nodes(), reference);
-  if (copies.some((copy) => !access.sees(imageObject(copy.image)))) throw CoreErrors.noSuchImage({ name: reference });
+  if (namesHiddenImage(scope, reference)) throw CoreErrors.noSuchImage({ name: reference });
+}
+
+/** Whether a reference names, on some node, an image the caller may not see. */
+function namesHiddenImage({ api, access }: LookupScope, reference: string): boolean {
+  if (!access?.scoped || reference === '') return false;
+  return imageCopies(api.cluster.nodes(), reference).some((copy) => !access.sees(imageObject(copy.image)));
 }
 
 /**
@@ -89,4 +95,47 @@ export async function judgedLoad(scope: LookupScope, body: Readable): Promise<Re
     for (const tag of image.repoTags) refuseTakenImageName(scope, tag, 'owned');
   }
   return Readable.from([archive]);
+}
+
+function jsonList(text: string | null): unknown[] | undefined {
+  try {
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    // the engine answers a list it cannot read itself
+    return undefined;
+  }
+}
+
+/** The Dockerfile of a build's context, where the engine looks for it (`dockerfile`, or `Dockerfile` then `dockerfile`). */
+function contextDockerfile(context: Buffer, query: URLSearchParams): string | undefined {
+  const named = query.get('dockerfile');
+  if (named) return archiveFile(context, named);
+  return archiveFile(context, 'Dockerfile') ?? archiveFile(context, 'dockerfile');
+}
+
+/**
+ * A build by a caller with a narrower view builds on images the engine resolves itself (`FROM`,
+ * `COPY --from`, `cachefrom`). When its Dockerfile names an image they may not see, or one that
+ * cannot be known here (a variable in the reference, a context the engine fetches, a BuildKit
+ * build whose Dockerfile comes over its session), the engine is told to pull its bases (`pull`),
+ * as it does for a name it does not hold: it builds on what the registry holds, never on another
+ * team's image. A `cachefrom` image they may not see is left out, as one that does not exist.
+ * Amends `query` (the engine's); the context is read whole and kept for the engine.
+ */
+export async function judgedBuildBases(scope: LookupScope, req: IncomingMessage, query: URLSearchParams): Promise<void> {
+  if (!scope.access?.scoped) return;
+  const names = jsonList(query.get('cachefrom'));
+  if (names) {
+    query.set('cachefrom', JSON.stringify(names.filter((name) => typeof name !== 'string' || !namesHiddenImage(scope, name))));
+  }
+  if (query.get('version') === '2' || query.get('remote')) {
+    query.set('pull', '1');
+    return;
+  }
+  const context = await readAll(req);
+  keepBody(req, context);
+  const dockerfile = contextDockerfile(context, query);
+  const bases = dockerfile === undefined ? undefined : dockerfileBases(dockerfile);
+  if (!bases || bases.variable || bases.images.some((image) => namesHiddenImage(scope, image))) query.set('pull', '1');
 }

@@ -5,7 +5,7 @@ import { capability } from '../capabilities.js';
 import { nodeEngine } from '../lookups.js';
 import { admitBuild } from '../access-create.js';
 import { madeImageLabels } from '../image-ownership.js';
-import { refuseTakenImageName } from '../scoped-images.js';
+import { judgedBuildBases, refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
 
 const SWARM_DIRECTIVE = /^(constraint|affinity|whitelist|reschedule):/;
@@ -57,6 +57,7 @@ export const build: RouteHandler = async (ctx) => {
   const query = new URLSearchParams(admitted);
   const owned = madeImageLabels(ctx, labels);
   if (owned) query.set('labels', JSON.stringify(owned));
+  await judgedBuildBases(ctx, ctx.req, query);
   const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));
   if (query.has('buildargs')) query.set('buildargs', JSON.stringify(engineArgs));
   await forwardToEngine(nodeEngine(ctx.api, node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx, { kind: 'call' });
