@@ -13,6 +13,7 @@ import type { RequestAccess } from '../access/request-access.js';
 import type { AccessControl } from '../access/access-control.js';
 import type { AccessRequest } from '@swarm/plugin-sdk/access';
 import { HeldAnswer, wireHeaders } from './held-answer.js';
+import { closeUnswitched } from '../forwarding/index.js';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
@@ -105,7 +106,8 @@ export class Dispatcher {
     const res = new ServerResponse(req);
     res.assignSocket(socket as Socket);
     res.shouldKeepAlive = false;
-    res.on('finish', () => socket.end());
+    // answered without a switch: what the client wrote behind the request is nobody's to read
+    res.on('finish', () => closeUnswitched(socket));
     this.handle(req, res, { socket, head }).catch((error: unknown) => this.failed(req, res, error));
   };
 

@@ -6,6 +6,8 @@
  * | route                                                        | transport                     | why |
  * | ------------------------------------------------------------ | ----------------------------- | --- |
  * | `attach`, `attach/ws` and exec `start` asked with `Upgrade` (`docker attach`, `docker exec -it`) | tunnel (`tunnel.ts`) | the engine gets exactly the judged request (head and Content-Length body); only after its `101 UPGRADED` do both sides talk freely: the two connections are joined byte for byte, half-closes passed on (`docker run -i` with stdin closed still reads the output). Any other answer is relayed and the connection closed, so nothing written behind the request reaches the engine |
+ * | BuildKit's `POST /session` (asked with `Upgrade: h2c`)          | tunnel (`tunnel.ts`)          | as attach: the engine gets the judged request, then the two connections carry the session's HTTP/2, in which the engine asks the client for the build's files |
+ * | BuildKit's `POST /grpc`                                        | not forwarded whole: `h2c-tunnel.ts` | the manager is the client's HTTP/2 peer and passes each gRPC call to the engine of the build it belongs to (`api/handlers/buildkit.ts`) |
  * | `POST /containers/{id}/attach`, `POST /exec/{id}/start` without `Upgrade` | raw stream (`raw-stream.ts`) | the classic hijack: the engine answers a status line and the stream type, then raw bytes until the end; chunked framing would corrupt what raw readers (docker-py, dockerode) read |
  * | `GET /containers/{id}/logs`, `export`, `stats`, `archive`, and `GET /images/get`, when the request has no body | framed pipe (`framed-pipe.ts`) | big or long answers the engine frames itself (one chunk per log line): only the head is rewritten, then the engine's bytes, framing included, are copied to the client's socket (re-chunking would cost a call per line) |
  * | a replica's request for the primary                          | tunnel if upgraded, else proxy | the primary answers exactly as it would answer the client |
@@ -40,6 +42,7 @@ import { AfterHead, AnyBoundary, DockerFrameBoundaries } from './stream-boundari
 import { CoreErrors } from '../errors.js';
 
 export { EngineClients } from './engine-clients.js';
+export { closeUnswitched } from './unswitched.js';
 export type { ForwardedRequest, ForwardedRoute } from './forwarded-request.js';
 
 export type Transport = 'tunnel' | 'raw-stream' | 'framed-pipe' | 'proxy' | 'refused';
@@ -61,6 +64,8 @@ export function transportFor(route: ForwardedRoute, request: ForwardedRequest): 
     case 'exec':
       if (upgrade) return route.operation === 'start' ? 'tunnel' : 'refused';
       return route.operation === 'start' ? 'raw-stream' : 'proxy';
+    case 'buildkit-session':
+      return upgrade ? 'tunnel' : 'refused';
     case 'image-save':
       if (upgrade) return 'refused';
       return hasNoBody(req) ? 'framed-pipe' : 'proxy';
@@ -80,7 +85,7 @@ export function forwardToEngine(engine: EngineClient, path: string, request: For
     return Promise.reject(
       CoreErrors.invalidParameter({
         name: 'Upgrade',
-        reason: `${req.method ?? 'GET'} ${req.url ?? path} does not switch protocols (only attach and exec start do): send it without Connection: Upgrade`,
+        reason: `${req.method ?? 'GET'} ${req.url ?? path} does not switch protocols (only attach, exec start and BuildKit's session do): send it without Connection: Upgrade`,
       }),
     );
   }

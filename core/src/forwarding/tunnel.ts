@@ -8,12 +8,13 @@ import { pipeWithCut } from './pipe-with-cut.js';
 import { endToEndHeaders, isHijackedAnswer } from './raw-http.js';
 import { readUpgradeBody } from './upgrade-body.js';
 
-/** How long a client that got a non-upgrade answer may keep writing (read and dropped) before its connection is closed. */
-const LINGER_MS = 5_000;
-
 /** The upgraded request as judged: its end-to-end headers, the upgrade asked, and exactly its own body's length. */
 function upgradeHeaders(req: IncomingMessage, bodyLength: number): OutgoingHttpHeaders {
   const headers = endToEndHeaders(req.headers);
+  // a repeated header stays repeated (BuildKit's /session names each method it serves in one), not joined with ", "
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (headers[name] !== undefined && values !== undefined && values.length > 1) headers[name] = values;
+  }
   // the body goes at once: a 100 Continue would be one more answer to tell from the switch
   delete headers.expect;
   delete headers['content-length'];
@@ -30,22 +31,15 @@ function answerHead(answer: IncomingMessage): Buffer {
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }
 
-/** After an ordinary answer the connection is not the engine's: what the client still writes is read, dropped, and the connection closed. */
-function dropTheRest(client: Duplex): void {
-  client.on('data', () => undefined);
-  client.resume();
-  setTimeout(() => client.destroy(), LINGER_MS).unref();
-}
-
 /**
  * Hijack (attach, exec start, asked with `Upgrade`). The engine gets exactly the judged request:
  * its head and its own body (Content-Length bytes), nothing the client wrote after it. Only once
  * the engine switched protocols (`101 UPGRADED`, or dockerd's `200` raw stream) are the two
  * connections joined byte for byte, the client's early bytes first; a half-close in either
  * direction is passed on, so `docker run -i` with a closed stdin still receives the rest of the
- * output. Any other answer (404, 409 "container is not running") goes to the client as an
- * ordinary answer and its connection closes: a second request written behind the first never
- * reaches an engine (request smuggling), since only the manager's own parser may read requests.
+ * output. Any other answer (404, 409 "container is paused") goes to the client as an ordinary
+ * answer and its connection closes (`unswitched.ts`): a second request written behind the first
+ * never reaches an engine (request smuggling), since only the manager's own parser may read requests.
  */
 export async function tunnelToEngine(
   engine: EngineClient,
@@ -54,7 +48,6 @@ export async function tunnelToEngine(
   cut?: RelayCut,
 ): Promise<void> {
   const { req, res, client } = request;
-  res.once('finish', () => dropTheRest(client));
   const { body, rest } = await readUpgradeBody(req, client, request.head);
   // gone while its body was read: there is nobody to answer, and its 'close' has passed
   if (client.destroyed) return;
