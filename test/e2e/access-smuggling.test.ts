@@ -22,7 +22,8 @@ import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '
  * file send one) on a connection that never carried a client's request (a smuggled request rides
  * on the connection of the one it hid behind), to a path of DRIVER_READS.
  *
- * Indexes 170-171 and ports 28100-28119 belong to this file (manager 28100, proxies 28101-28102).
+ * Indexes 170-171 and ports 28100-28109 belong to this file (manager 28100, proxies 28101-28102);
+ * 28110-28119 to test/unit/recording-proxy.test.ts, the proxy's own test.
  */
 
 const PORT = 28100;
