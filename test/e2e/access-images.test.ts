@@ -259,7 +259,7 @@ describe('pulled images stay shared', () => {
     expect(await ok('bob', ['images', '--format', '{{.Repository}}:{{.Tag}}'])).toContain('busybox:local');
   });
 
-  it('bob cannot remove it while alice’s container uses it, forced or not, and is not told whose', async () => {
+  it('bob cannot remove it while alice’s container uses it, forced or not, and is not told whose; his own tag he can', async () => {
     for (const args of [
       ['rmi', 'busybox:local'],
       ['rmi', '-f', 'busybox:local'],
@@ -271,6 +271,10 @@ describe('pulled images stay shared', () => {
       );
       expect(removed.stderr).not.toContain('img-alice');
     }
+    expect(await ok('alice', ['image', 'inspect', '-f', '{{.Id}}', 'busybox:local'])).toMatch(/^sha256:/);
+    // a tag of his own on it is his to take off again: that only untags it
+    await ok('bob', ['tag', 'busybox:local', 'bob-base:1']);
+    expect(await ok('bob', ['rmi', 'bob-base:1'])).toContain('Untagged: bob-base:1');
     expect(await ok('alice', ['image', 'inspect', '-f', '{{.Id}}', 'busybox:local'])).toMatch(/^sha256:/);
   });
 });

@@ -21,16 +21,25 @@ export function seesImage({ access }: LookupScope, image: Image): boolean {
   return !access?.scoped || access.sees(imageObject(image));
 }
 
+/** A reference as an image's tags list it (`busybox` is `busybox:latest`). */
+function asTag(reference: string): string {
+  return familiar(withDefaultTag(reference));
+}
+
 /**
  * A shared image another team's containers were made from is not the caller's to remove, forced
  * or not: dockerd would untag or delete it under them, and its own conflict names their container.
+ * Taking off one of its several tags that none of those containers was made by only untags it,
+ * and stays the caller's to do.
  */
 export function refuseRemovalInUse(scope: LookupScope, image: Image, name: string): void {
   const access = scope.access;
   if (!access?.scoped) return;
-  if (hiddenUsers(image, scope.api.cluster.containers(), (object) => access.sees(object)).length > 0) {
-    throw CoreErrors.imageInUse({ name });
-  }
+  const users = hiddenUsers(image, scope.api.cluster.containers(), (object) => access.sees(object));
+  if (users.length === 0) return;
+  const tag = asTag(name);
+  const untagsOnly = image.repoTags.includes(tag) && image.repoTags.length > 1;
+  if (!untagsOnly || users.some((container) => asTag(container.image) === tag)) throw CoreErrors.imageInUse({ name });
 }
 
 /**
