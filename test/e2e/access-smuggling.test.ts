@@ -480,6 +480,10 @@ describe('every request the engines received is explained by an allowed, audited
         ...lines,
       ].join('\n'),
     );
+    // an upgrade the engine refused is on file with the engine's status, not as a switch
+    const pausedStarts = allowed.filter((line) => line.path.endsWith(`/exec/${alice.pausedExec}/start`));
+    expect(pausedStarts.length).toBeGreaterThan(0);
+    expect([...new Set(pausedStarts.map((line) => line.status))]).toEqual([409]);
     // refused requests explain nothing: an engine request on a refused one's object would need an allowed line of its own
     expect(audit.filter((line) => !line.decision.allowed).length).toBeGreaterThan(0);
     expect(judged.length).toBeGreaterThan(0);
