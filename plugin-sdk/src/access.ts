@@ -2,14 +2,15 @@ import type { Logger } from './logger.js';
 import type { ContainerConfig } from './types/docker.js';
 
 /*
- * `@swarm/plugin-sdk/access`: the contract of the three access plugin kinds (plugin API 2.1).
+ * `@swarm/plugin-sdk/access`: the contract of the three access plugin kinds (plugin API 2.1; no opinion 2.2).
  *
  * - `authn` (an `Authenticator`) says who is calling, from the request's TLS peer certificate or
  *   headers. The host asks the configured authenticators in order; the first that knows the caller
  *   wins; nobody knowing them makes the caller `system:anonymous`.
  * - `authz` (an `Authorizer`) says whether the caller may do an action, and which objects they
- *   may see. The host asks every configured authorizer in order and all must allow, as dockerd
- *   chains its authorization plugins.
+ *   may see. The host asks every configured authorizer in order: none may deny, as dockerd chains
+ *   its authorization plugins; since plugin API 2.2 an authorizer may also have no opinion
+ *   (Kubernetes' `NoOpinion`), and a request is allowed only when at least one allows it.
  * - `admission` (an `AdmissionController`) validates, and may amend, what a create or update
  *   would run, after authorization allowed it.
  *
@@ -133,6 +134,36 @@ export type AccessDecision =
       readonly rule?: string;
     };
 
+/**
+ * An authorizer's "no opinion" (plugin API 2.2, Kubernetes' `NoOpinion`): the action is not its
+ * business, the other authorizers decide. The host allows a request that no authorizer denies and
+ * at least one allows, and refuses one that every authorizer abstains on, so an authorizer that
+ * restricts a few actions abstains on the rest (actions a newer host adds included) instead of
+ * allowing or refusing them. `allowed` is absent, so code written for 2.1 that reads
+ * `decision.allowed` takes it for a refusal.
+ */
+export interface NoOpinion {
+  /** Absent: neither allowed nor refused. */
+  readonly allowed?: undefined;
+  /** Marks the answer (`isNoOpinion` tests it). */
+  readonly noOpinion: true;
+  /** Why, for the audit log (`not a container action`). */
+  readonly reason?: string;
+  /** The rule that abstained, for the audit log. */
+  readonly rule?: string;
+}
+
+/** The no-opinion answer (plugin API 2.2), for `return NO_OPINION`. */
+export const NO_OPINION: NoOpinion = Object.freeze({ noOpinion: true as const });
+
+/** What `authorize` answers: allow, deny or (plugin API 2.2) no opinion. */
+export type AuthzDecision = AccessDecision | NoOpinion;
+
+/** True for a no-opinion answer. */
+export function isNoOpinion(decision: AuthzDecision): decision is NoOpinion {
+  return decision.allowed === undefined && (decision as NoOpinion).noOpinion === true;
+}
+
 export interface PlacementConstraint {
   /** A constraint expression in Swarm classic's syntax (`zone==a`, `node!=n3`). */
   readonly expression: string;
@@ -164,7 +195,11 @@ export interface Visibility {
 }
 
 export interface Authorizer {
-  authorize(request: AccessRequest): AccessDecision | Promise<AccessDecision>;
+  /**
+   * Allow, deny, or (plugin API 2.2) `NO_OPINION`. A plugin that answers no opinion declares
+   * `apiVersion: '^2.2.0'`: a 2.1 host does not load it.
+   */
+  authorize(request: AccessRequest): AuthzDecision | Promise<AuthzDecision>;
   /**
    * Asked after the handler answered a request this authorizer allowed, for authorizers that
    * judge answers. A denial replaces an answer not yet sent with a 403. The host buffers answers

@@ -2,6 +2,7 @@ import { isSwarmError } from '@swarm/plugin-sdk';
 import {
   ANONYMOUS_USER,
   UNAUTHENTICATED_GROUP,
+  isNoOpinion,
   type AccessObject,
   type AccessRequest,
   type AdmissionController,
@@ -124,12 +125,19 @@ export class AccessControl {
     });
   }
 
-  /** Asks every authorizer in order; throws the first denial (403 with its reason). */
+  /**
+   * Asks every authorizer in order; throws the first denial (403 with its reason). None may deny,
+   * as dockerd chains its plugins, and at least one must allow: when every authorizer has no
+   * opinion (Kubernetes' `NoOpinion`) the request is refused. With no authorizer configured
+   * nothing is asked and everything is allowed.
+   */
   async authorize(request: AccessRequest): Promise<Allowed> {
     const placement: PlacementConstraint[] = [];
     let last: DecisionRecord = { allowed: true };
+    let allowedBy: string | undefined;
     for (const { name, plugin } of this.parts.authorizers) {
       const decision = await guarded('authz', name, () => plugin.authorize(request));
+      if (isNoOpinion(decision)) continue;
       if (!decision.allowed) {
         throw CoreErrors.accessDenied(
           { reason: decision.reason },
@@ -140,6 +148,15 @@ export class AccessControl {
       }
       if (decision.placement) placement.push(...decision.placement);
       last = { allowed: true, plugin: name };
+      allowedBy = name;
+    }
+    if (allowedBy === undefined && this.parts.authorizers.length > 0) {
+      const plugins = this.parts.authorizers.map(({ name }) => `"${name}"`).join(', ');
+      const reason = `no authorizer allows ${request.caller.user} to ${request.action} (no opinion from ${plugins})`;
+      throw CoreErrors.accessDenied(
+        { reason },
+        { details: { decision: { allowed: false, rule: 'no-opinion', reason } satisfies DecisionRecord } },
+      );
     }
     return { placement, record: last };
   }

@@ -1,5 +1,5 @@
 import { deepStrictEqual, fail, ok, strictEqual } from 'node:assert/strict';
-import type { AccessDecision, AccessObject, AccessRequest, Authorizer, AuthorizerFactory, Caller, Visibility } from '../access.js';
+import { isNoOpinion, type AccessObject, type AccessRequest, type Authorizer, type AuthorizerFactory, type AuthzDecision, type Caller, type Visibility } from '../access.js';
 import { ErrorCodes, isSwarmError } from '../errors.js';
 import { ANONYMOUS_CALLER, authzRequest, ownedObject, testCaller } from './authz-request.js';
 import { runAsyncChecks, type Tester } from './checks.js';
@@ -43,7 +43,7 @@ export const ACCESS_ACTIONS: readonly string[] = [
   ...verbs('swarm', 'explain metrics health web web.action'),
 ];
 
-/** Actions no catalogue has: an authorizer answers them (fail closed), never throws. */
+/** Actions no catalogue has (as those a newer host adds): an authorizer answers them, never throws, and never allows them to a caller it refuses something. */
 const UNKNOWN_ACTIONS = [
   'unknown',
   'container.unknown',
@@ -83,9 +83,13 @@ const INSPECT_ACTIONS: Readonly<Partial<Record<AccessObject['kind'], string>>> =
   volume: 'volume.inspect',
 };
 
-function assertDecision(decision: AccessDecision, asked: string): void {
+function assertDecision(decision: AuthzDecision, asked: string): void {
   ok(typeof decision === 'object' && decision !== null, `${asked}: a decision is an object, got ${String(decision)}`);
-  ok(typeof decision.allowed === 'boolean', `${asked}: allowed is a boolean`);
+  if (isNoOpinion(decision)) {
+    ok(decision.reason === undefined || typeof decision.reason === 'string', `${asked}: a no-opinion's reason is a string when given`);
+    return;
+  }
+  ok(typeof decision.allowed === 'boolean', `${asked}: allowed is a boolean, or the answer is NO_OPINION`);
   if (!decision.allowed) {
     ok(typeof decision.reason === 'string' && decision.reason.trim().length > 0, `${asked}: a denial carries a reason for the client`);
     ok(
@@ -132,8 +136,9 @@ const describeRequest = (request: AccessRequest) =>
 /**
  * Checks every authorizer must pass: it is built from its options (and refuses bad ones with a
  * coded error), answers every caller (the anonymous one too) and every action (unknown ones too)
- * with a well-formed decision and never a throw, refuses with a reason, fails closed on unknown
- * actions, hides exactly what it refuses to inspect, answers the same question the same way,
+ * with a well-formed decision (allow, deny or no opinion) and never a throw, refuses with a
+ * reason, never allows an unknown action to a caller it refuses something (it has no opinion on
+ * it, or refuses it), hides exactly what it refuses to inspect, answers the same question the same way,
  * changes no request, and has a `sees` fast enough to run per container of a `docker ps`. With a
  * tester (vitest's `{ it }`) one test per check; without, they run now and the promise rejects on
  * the first failure.
@@ -145,7 +150,7 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
   const settings = (given: Readonly<Record<string, unknown>>) => ({ options: given, configDir: process.cwd(), logger: noopLogger });
   let built: Authorizer | undefined;
   const authorizer = async (): Promise<Authorizer> => (built ??= await factory(settings(options.options ?? {})));
-  const ask = async (request: AccessRequest): Promise<AccessDecision> => {
+  const ask = async (request: AccessRequest): Promise<AuthzDecision> => {
     try {
       return await (await authorizer()).authorize(deepFreeze(request));
     } catch (error) {
@@ -195,17 +200,18 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
         },
       },
       {
-        name: 'authz: answers unknown actions without throwing, and fails closed on them',
+        name: 'authz: answers unknown actions without throwing, with no opinion or a refusal to a caller it refuses something',
         run: async () => {
           for (const caller of callers) {
             const known = await Promise.all(actions.map((action) => ask(authzRequest(caller, action))));
-            const refusedSomething = known.some((decision) => !decision.allowed);
+            const refusedSomething = known.some((decision) => decision.allowed === false);
             for (const request of questions([caller], UNKNOWN_ACTIONS, objects)) {
               const decision = await ask(request);
               assertDecision(decision, describeRequest(request));
+              // No opinion is the answer for an action it does not know: the host refuses what no authorizer allows.
               ok(
-                !(refusedSomething && decision.allowed),
-                `${describeRequest(request)}: allowed an unknown action to a caller refused a known one (fail closed)`,
+                !(refusedSomething && decision.allowed === true),
+                `${describeRequest(request)}: allowed an unknown action to a caller refused a known one (answer NO_OPINION or refuse)`,
               );
             }
           }
@@ -229,11 +235,12 @@ export function authzConformance(factory: AuthorizerFactory, options: AuthzConfo
               const inspect = INSPECT_ACTIONS[object.kind];
               if (inspect === undefined) continue;
               const seen = visibility?.sees(object) ?? true;
-              const allowed = (await ask(authzRequest(caller, inspect, object))).allowed;
+              // With no opinion on an inspect, the authorizer has none on seeing the object either.
+              const { allowed } = await ask(authzRequest(caller, inspect, object));
               const asked = `${caller.user} ${inspect} ${object.name}`;
-              ok(seen || !allowed, `${asked}: allowed, but the object is hidden from them`);
+              ok(seen || allowed !== true, `${asked}: allowed, but the object is hidden from them`);
               if (options.visibilityMatchesInspect !== 'hidden-refused')
-                ok(!seen || allowed, `${asked}: refused, but the object is visible to them (a 403 where a 404 belongs)`);
+                ok(!seen || allowed !== false, `${asked}: refused, but the object is visible to them (a 403 where a 404 belongs)`);
             }
           }
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessRequest, Authorizer } from '@swarm/plugin-sdk/access';
+import { NO_OPINION, type AccessRequest, type Authorizer } from '@swarm/plugin-sdk/access';
 import { authzConformance } from '@swarm/plugin-sdk/testing';
 
 // The kit itself: each broken authorizer below must fail the check that names its fault.
@@ -53,6 +53,25 @@ describe('the authz conformance kit catches', () => {
         },
       }),
     ).rejects.toThrow(/authorize threw for .*: TypeError: .*not extensible \(requests are frozen/);
+  });
+
+  it('an authorizer that answers a malformed no-opinion', async () => {
+    await expect(kit({ authorize: () => ({ noOpinion: true, reason: 7 }) as never })).rejects.toThrow(/a no-opinion's reason is a string/);
+  });
+
+  it('a visibility that hides what inspect allows, among no-opinions', async () => {
+    await expect(
+      kit({
+        authorize: (request) => (request.action === 'container.inspect' ? { allowed: true } : NO_OPINION),
+        visibility: () => ({ sees: () => false }),
+      }),
+    ).rejects.toThrow(/allowed, but the object is hidden from them/);
+  });
+
+  it('and passes one that refuses one action and has no opinion on every other, unknown ones included', async () => {
+    await expect(
+      kit({ authorize: (request) => (request.action === 'container.create' ? { allowed: false, reason: 'no' } : NO_OPINION) }),
+    ).resolves.toBeUndefined();
   });
 
   it('and passes one that allows everything', async () => {
