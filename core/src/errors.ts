@@ -183,10 +183,10 @@ export const CoreErrors = {
     code: ErrorCodes.NOT_SUPPORTED,
     message: (p: { operation: string; driver: string }) => `${p.operation} is not supported with ${p.driver}`,
   }),
-  buildkitNotServed: defineError('core.api.buildkit', {
-    code: ErrorCodes.NOT_SUPPORTED,
+  buildkitUnderAccess: defineError('core.api.buildkit-access', {
+    code: ErrorCodes.PERMISSION_DENIED,
     message: () =>
-      'BuildKit sessions are not supported by swarm: it schedules classic builds (POST /build). Build with DOCKER_BUILDKIT=0, or point buildx at one engine directly',
+      "BuildKit builds are refused under swarm's access control, which does not judge them yet: build with the classic builder (DOCKER_BUILDKIT=0 docker build ...), which it judges",
   }),
   pluginCreateNotServed: defineError('core.api.plugin-create', {
     code: ErrorCodes.NOT_SUPPORTED,

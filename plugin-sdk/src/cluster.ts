@@ -189,6 +189,11 @@ export interface NetworkManagement {
 export interface BuildPlacement {
   /** The node an image build should run on, chosen by the scheduler for this config. */
   place(config: ContainerConfig): Promise<Node>;
+  /**
+   * A build finished on `node`: its images are read again, so the new image is placed where it
+   * is. Needed for BuildKit builds, which engines before 23.0 announce with no image event.
+   */
+  built?(node: Node): Promise<void>;
 }
 
 export interface EnginePluginNodes {

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type CliResult, type Registry } from './api-support.js';
-import { startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { startManager, type InfoAnswer } from '../harness/manager.js';
+import { dockerAs, httpsCall, managerTlsArgs, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
 
 /*
  * Issue #42 item 4 with the real docker CLI: an image a team makes through the manager (commit,
@@ -13,11 +14,12 @@ import { startAccessCluster, type AccessCluster, type Person } from './access-su
  * (shared) busybox:local stays usable by both, and bob cannot remove it while alice's container
  * uses it.
  *
- * Engines 180-181; manager on 28600, a local registry on 28601.
+ * Engines 180-181; manager on 28600, a local registry on 28601, a second manager on 28602.
  */
 
 const PORT = 28600;
 const REGISTRY_PORT = 28601;
+const FRESH_PORT = 28602;
 const SECRET_IMAGE = 'alice-secret:1';
 const NOBODY_IMAGE = 'nobody-image:1';
 const BOB_RUN = ['--user', '1000', '--security-opt', 'no-new-privileges', '-m', '64m', '--cpus', '0.5'];
@@ -145,6 +147,32 @@ describe('an image alice commits is team a’s', () => {
 
   it('can be pushed by alice to a registry', async () => {
     await ok('alice', ['push', pushName]);
+  });
+});
+
+describe('ownership is the image’s, not the manager’s memory', () => {
+  it('a manager started afresh on the same engines holds it the same', async () => {
+    const fresh = await startManager({
+      discovery: cluster.testbed.addrs,
+      port: FRESH_PORT,
+      expectNodes: 2,
+      args: ['--config', join(cluster.dir, 'swarm.config.json'), ...managerTlsArgs(cluster.dir)],
+      readInfo: async () => {
+        const answer = await httpsCall(cluster.dir, FRESH_PORT, 'admin', 'GET', '/info').catch(() => undefined);
+        return answer?.status === 200 ? (JSON.parse(answer.text) as InfoAnswer) : undefined;
+      },
+    });
+    try {
+      const [bobs, amys] = await Promise.all([
+        dockerAs(cluster.dir, fresh.host, 'bob', ['image', 'inspect', '-f', '{{.Id}}', SECRET_IMAGE]),
+        dockerAs(cluster.dir, fresh.host, 'amy', ['image', 'inspect', '-f', '{{.Id}}', SECRET_IMAGE]),
+      ]);
+      expect(bobs.code).not.toBe(0);
+      expect(bobs.stderr).toContain(`No such image: ${SECRET_IMAGE}`);
+      expect(amys.stdout.trim()).toBe(secretId);
+    } finally {
+      await fresh.stop();
+    }
   });
 });
 

@@ -57,6 +57,7 @@ const SYSTEM_ROUTES: Readonly<Record<string, string>> = {
   '/auth': 'system.auth',
   '/build': 'image.build',
   '/build/prune': 'image.prune',
+  '/build/cancel': 'image.build',
   '/session': 'image.build',
   '/grpc': 'image.build',
   '/containers/json': 'container.list',

@@ -1,7 +1,7 @@
 import type { HTTPMethod } from 'find-my-way';
 import { ApiRouter } from './router.js';
-import { build } from './handlers/build.js';
-import { buildkitNotServed } from './handlers/buildkit.js';
+import { build, cancelBuild } from './handlers/build.js';
+import { grpc, session } from './handlers/buildkit.js';
 import { listContainers } from './handlers/container-list.js';
 import { containerOperation, createContainer, removeContainer } from './handlers/containers.js';
 import { getEvents } from './handlers/events.js';
@@ -51,8 +51,9 @@ export function buildRoutes(): ApiRouter {
     .add('POST', '/commit', commit)
     .add('POST', '/build', build)
     .add('POST', '/build/prune', prune('build'))
-    .add('POST', '/session', buildkitNotServed)
-    .add('POST', '/grpc', buildkitNotServed)
+    .add('POST', '/build/cancel', cancelBuild)
+    .add('POST', '/session', session)
+    .add('POST', '/grpc', grpc)
     .add('GET', '/distribution/*', distributionInspect)
 
     .add('GET', '/containers/json', listContainers)

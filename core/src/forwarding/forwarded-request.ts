@@ -17,5 +17,7 @@ export type ForwardedRoute =
   | { readonly kind: 'container'; readonly operation: string; readonly tty?: boolean }
   | { readonly kind: 'exec'; readonly operation: string }
   | { readonly kind: 'image-save' }
+  /** BuildKit's `/session`: the engine calls the client's session over HTTP/2 once it switched protocols. */
+  | { readonly kind: 'buildkit-session' }
   | { readonly kind: 'primary' }
   | { readonly kind: 'call' };

@@ -107,7 +107,12 @@ export class SwarmCluster implements Cluster, NodeChangeListener {
       loadGate,
     });
     this.images = new SwarmImages(this.pool);
-    const builds: BuildPlacement = { place: (config) => this.place(config) };
+    const builds: BuildPlacement = {
+      place: (config) => this.place(config),
+      built: async (node) => {
+        await this.pool.find(node)?.refreshImages();
+      },
+    };
     const volumes = new SwarmVolumes(this.pool);
     const networks = new SwarmNetworks(this.pool, builds);
     this.capabilities = {

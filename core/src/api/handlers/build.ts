@@ -1,8 +1,9 @@
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { queryString, type RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
-import { capability } from '../capabilities.js';
-import { nodeEngine } from '../lookups.js';
+import { anyHealthyEngine, nodeEngine } from '../lookups.js';
+import { buildkitBuildsOf } from '../buildkit-builds.js';
+import { placeBuild, recordBuilt } from './buildkit.js';
 import { admitBuild } from '../access-create.js';
 import { madeImageLabels } from '../image-ownership.js';
 import { judgedBuildBases, refuseTakenImageName } from '../scoped-images.js';
@@ -46,14 +47,13 @@ export const build: RouteHandler = async (ctx) => {
     Labels: labels,
     HostConfig: { CpuShares: numberParam(ctx.query.get('cpushares')), Memory: numberParam(ctx.query.get('memory')) },
   };
-  let node;
-  try {
-    node = await capability(ctx.api.cluster, 'builds', 'image build').place(config);
-    ctx.api.metrics.observeScheduling('build', true);
-  } catch (error) {
-    ctx.api.metrics.observeScheduling('build', false);
-    throw error;
-  }
+  // BuildKit's version=2: the build runs on the engine of its session (`/session`), placed by whichever came first.
+  const builds = buildkitBuildsOf(ctx.api);
+  const sessionId = ctx.query.get('version') === '2' ? (ctx.query.get('session') ?? '') : '';
+  const node = (sessionId !== '' ? builds.sessions.get(sessionId)?.node : undefined) ?? (await placeBuild(ctx, config));
+  if (sessionId !== '') builds.sessions.set(sessionId, { node });
+  const buildId = ctx.query.get('buildid') ?? '';
+  if (buildId !== '') builds.refs.set(buildId, { node });
   const query = new URLSearchParams(admitted);
   const owned = madeImageLabels(ctx, labels);
   if (owned) query.set('labels', JSON.stringify(owned));
@@ -61,4 +61,14 @@ export const build: RouteHandler = async (ctx) => {
   const engineArgs = Object.fromEntries(Object.entries(buildArgs).filter(([key]) => !SWARM_DIRECTIVE.test(key)));
   if (query.has('buildargs')) query.set('buildargs', JSON.stringify(engineArgs));
   await forwardToEngine(nodeEngine(ctx.api, node), `${ctx.versionPrefix}/build${queryString(query)}`, ctx, { kind: 'call' });
+  // Engines before 23.0 announce a BuildKit build's image with no event.
+  if (sessionId !== '') recordBuilt(ctx, node);
+};
+
+/** POST /build/cancel?id=: to the engine running that build (the one its `buildid` was placed on). */
+export const cancelBuild: RouteHandler = async (ctx) => {
+  const id = ctx.query.get('id') ?? '';
+  const node = buildkitBuildsOf(ctx.api).refs.get(id)?.node;
+  const engine = node ? nodeEngine(ctx.api, node) : anyHealthyEngine(ctx.api);
+  await forwardToEngine(engine, `${ctx.versionPrefix}/build/cancel${queryString(ctx.query)}`, ctx, { kind: 'call' });
 };

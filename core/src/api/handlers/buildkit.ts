@@ -1,14 +1,230 @@
-import type { RouteHandler } from '../context.js';
+import type { ClientHttp2Session, IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { isSwarmError, type Node } from '@swarm/plugin-sdk';
+import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import type { RequestContext, RouteHandler } from '../context.js';
+import { forwardToEngine } from '../../forwarding/index.js';
+import { dialEngineGrpc, relayGrpcCall, serveH2c } from '../../forwarding/h2c-tunnel.js';
+import { answerGrpcError, GrpcMessageError, GrpcStatus, readWhole, unaryMessage } from '../../forwarding/grpc-messages.js';
+import { readUpgradeBody } from '../../forwarding/upgrade-body.js';
+import { capability } from '../capabilities.js';
+import { healthyNodes, nodeEngine } from '../lookups.js';
+import { buildkitBuildsOf, type BuildKitBinding } from '../buildkit-builds.js';
+import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../solve-request.js';
+import { ProtobufError } from '../protobuf-fields.js';
 import { CoreErrors } from '../../errors.js';
 
-/**
- * POST /session and /grpc (BuildKit). A BuildKit build is a session connection plus either a
- * `/build?version=2&session=...` call or, with buildx, a gRPC connection to the engine's own
- * BuildKit: separate hijacked connections that must all reach one engine, chosen before the
- * build's constraints (inside gRPC messages) could be read. Swarm does not pin them: it answers
- * 501 so the failure is explicit. The docker CLI 28 without buildx uses the classic builder
- * (`POST /build`), which swarm schedules like Swarm classic did.
+/*
+ * BuildKit through the manager. With the buildx plugin, `docker build`, `docker buildx build` and
+ * `docker compose build` talk to the engine's own BuildKit over two kinds of hijacked connections:
+ * `/grpc` (HTTP/2: the control API, `moby.buildkit.v1.Control/*`, and the frontend's
+ * `moby.buildkit.v1.frontend.LLBBridge/*`) and `/session` (HTTP/2 the other way round: the engine
+ * calls the client for its files and credentials). A build's connections must all reach one engine.
+ *
+ * The manager is the client's HTTP/2 peer on `/grpc`, so every call goes to the engine its build
+ * is on: `Solve` is read (its session, reference, build args and sources) and placed as a classic
+ * build is; `Status` (the reference) and the frontend's calls (`buildkit-controlapi-buildid`) follow
+ * it; calls of no build (ListWorkers for `docker buildx ls`, DiskUsage, ...) go to one engine, the
+ * first healthy one by name. `/session` (`X-Docker-Expose-Session-Uuid`) is tunnelled whole to the
+ * engine of the build naming it.
  */
-export const buildkitNotServed: RouteHandler = async () => {
-  throw CoreErrors.buildkitNotServed();
+
+/** How long `/session` waits for the build that names its session before it takes the default engine. */
+const SESSION_WAIT_MS = 10_000;
+/** How long a build's Status or frontend call waits for its Solve. */
+const REF_WAIT_MS = 60_000;
+
+const SOLVE = '/moby.buildkit.v1.Control/Solve';
+const STATUS = '/moby.buildkit.v1.Control/Status';
+const CONTROL_SESSION = '/moby.buildkit.v1.Control/Session';
+const FRONTEND = '/moby.buildkit.v1.frontend.';
+/** What a client may still ask under access control: nothing that builds. */
+const READS_UNDER_ACCESS = new Set(['/moby.buildkit.v1.Control/ListWorkers', '/moby.buildkit.v1.Control/Info']);
+
+const SESSION_HEADER = 'x-docker-expose-session-uuid';
+const BUILD_ID_METADATA = 'buildkit-controlapi-buildid';
+
+function judged(ctx: RequestContext): boolean {
+  return ctx.access !== undefined && ctx.api.access?.enforcing === true;
+}
+
+function callerOf(ctx: RequestContext): string | undefined {
+  return judged(ctx) ? ctx.access?.caller.user : undefined;
+}
+
+/** The node for a build of `config`: the scheduler's choice, as for a classic build. */
+export async function placeBuild(ctx: RequestContext, config: ContainerConfig): Promise<Node> {
+  try {
+    const node = await capability(ctx.api.cluster, 'builds', 'image build').place(config);
+    ctx.api.metrics.observeScheduling('build', true);
+    return node;
+  } catch (error) {
+    ctx.api.metrics.observeScheduling('build', false);
+    throw error;
+  }
+}
+
+/** A build finished on `node`: the node's images are read again, so a `docker run` of the new image is placed there. */
+export function recordBuilt(ctx: RequestContext, node: Node): void {
+  void ctx.api.cluster.capabilities?.builds?.built?.(node).catch((error: unknown) => {
+    ctx.api.logger.warn({ err: error, node: node.name }, 'reading the images of a node after a build failed');
+  });
+}
+
+/** Calls of no build go to one engine, the same while it is healthy: the first healthy one by name. */
+function defaultNode(ctx: RequestContext): Node {
+  const node = [...healthyNodes(ctx.api)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
+  if (!node) throw CoreErrors.noHealthyNode();
+  return node;
+}
+
+/** A binding made by another caller is answered as one that does not exist. */
+function ownBinding(ctx: RequestContext, binding: BuildKitBinding | undefined): BuildKitBinding | undefined {
+  return binding && binding.caller === callerOf(ctx) ? binding : undefined;
+}
+
+function upgradeOf(ctx: RequestContext): NonNullable<RequestContext['upgrade']> {
+  if (!ctx.upgrade) {
+    throw CoreErrors.invalidParameter({ name: 'Upgrade', reason: `${ctx.req.url ?? ''} switches the connection to HTTP/2: send Connection: Upgrade and Upgrade: h2c` });
+  }
+  return ctx.upgrade;
+}
+
+/** POST /session: the build's session, tunnelled to the engine of the build that names it. */
+export const session: RouteHandler = async (ctx) => {
+  if (judged(ctx)) throw CoreErrors.buildkitUnderAccess();
+  upgradeOf(ctx);
+  const id = String(ctx.req.headers[SESSION_HEADER] ?? '');
+  if (id === '') throw CoreErrors.invalidParameter({ name: 'X-Docker-Expose-Session-Uuid', reason: 'a BuildKit session names its ID' });
+  const builds = buildkitBuildsOf(ctx.api);
+  let binding = ownBinding(ctx, await builds.sessions.wait(id, SESSION_WAIT_MS));
+  if (!binding) {
+    binding = { node: defaultNode(ctx) };
+    builds.sessions.set(id, binding);
+  }
+  ctx.api.logger.debug({ session: id, node: binding.node.name }, 'buildkit session');
+  await forwardToEngine(nodeEngine(ctx.api, binding.node), `${ctx.versionPrefix}/session`, ctx, { kind: 'buildkit-session' });
 };
+
+/** POST /grpc: BuildKit's control API, each call sent to the engine of its build. */
+export const grpc: RouteHandler = async (ctx) => {
+  const upgrade = upgradeOf(ctx);
+  const { rest } = await readUpgradeBody(ctx.req, upgrade.socket, upgrade.head);
+  if (upgrade.socket.destroyed) return;
+  const calls = new GrpcCalls(ctx);
+  try {
+    await serveH2c(upgrade.socket, rest, (stream, headers) => void calls.serve(stream, headers), ctx.api.draining);
+  } finally {
+    calls.close();
+  }
+};
+
+function grpcStatusOf(error: unknown): number {
+  if (error instanceof GrpcMessageError) return error.status;
+  if (error instanceof ProtobufError) return GrpcStatus.INVALID_ARGUMENT;
+  if (!isSwarmError(error)) return GrpcStatus.UNAVAILABLE;
+  switch (error.httpStatus) {
+    case 400:
+      return GrpcStatus.INVALID_ARGUMENT;
+    case 403:
+      return GrpcStatus.PERMISSION_DENIED;
+    case 404:
+      return GrpcStatus.NOT_FOUND;
+    default:
+      return GrpcStatus.UNAVAILABLE;
+  }
+}
+
+/** The calls of one client `/grpc` connection, and the manager's own `/grpc` connection to each engine they reach. */
+class GrpcCalls {
+  private readonly upstreams = new Map<Node, Promise<ClientHttp2Session>>();
+  private readonly builds;
+
+  constructor(private readonly ctx: RequestContext) {
+    this.builds = buildkitBuildsOf(ctx.api);
+  }
+
+  async serve(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Promise<void> {
+    const path = String(headers[':path'] ?? '');
+    try {
+      if (judged(this.ctx) && !READS_UNDER_ACCESS.has(path)) throw CoreErrors.buildkitUnderAccess();
+      if (path === SOLVE) return await this.solve(stream, headers);
+      if (path === STATUS) {
+        const body = await readWhole(stream);
+        const ref = readStatusRef(unaryMessage(body, headerText(headers['grpc-encoding'])));
+        return await this.relay(stream, headers, await this.bound(this.builds.refs.wait(ref, REF_WAIT_MS)), body);
+      }
+      if (path.startsWith(FRONTEND)) {
+        const id = headerText(headers[BUILD_ID_METADATA]) ?? '';
+        return await this.relay(stream, headers, await this.bound(this.builds.refs.wait(id, id === '' ? 0 : REF_WAIT_MS)));
+      }
+      if (path === CONTROL_SESSION) {
+        const id = headerText(headers[SESSION_HEADER]) ?? '';
+        const binding = await this.bound(this.builds.sessions.wait(id, id === '' ? 0 : SESSION_WAIT_MS));
+        if (id !== '' && !this.builds.sessions.get(id)) this.builds.sessions.set(id, { node: binding });
+        return await this.relay(stream, headers, binding);
+      }
+      return await this.relay(stream, headers, defaultNode(this.ctx));
+    } catch (error) {
+      answerGrpcError(stream, grpcStatusOf(error), error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The node of a build the caller started, or the default engine (which answers as for a build it does not know). */
+  private async bound(waiting: Promise<BuildKitBinding | undefined>): Promise<Node> {
+    return ownBinding(this.ctx, await waiting)?.node ?? defaultNode(this.ctx);
+  }
+
+  private async solve(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Promise<void> {
+    const body = await readWhole(stream);
+    const solve = readSolveRequest(unaryMessage(body, headerText(headers['grpc-encoding'])));
+    const known = (solve.session !== '' ? this.builds.sessions.get(solve.session) : undefined) ?? this.builds.refs.get(solve.ref);
+    let node = ownBinding(this.ctx, known)?.node;
+    try {
+      node ??= await placeBuild(this.ctx, solvePlacementConfig(solve));
+    } catch (error) {
+      // its Status call waits for it: it fails the same way, so the client shows why
+      if (solve.ref !== '' && error instanceof Error) this.builds.refs.fail(solve.ref, error);
+      throw error;
+    }
+    const caller = callerOf(this.ctx);
+    const binding: BuildKitBinding = caller === undefined ? { node } : { node, caller };
+    if (solve.session !== '') this.builds.sessions.set(solve.session, binding);
+    if (solve.ref !== '') this.builds.refs.set(solve.ref, binding);
+    await this.relay(stream, headers, node, body, (status) => {
+      if (status === '0') recordBuilt(this.ctx, node);
+    });
+  }
+
+  private async relay(
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
+    node: Node,
+    body?: Buffer,
+    onStatus?: (status: string | undefined) => void,
+  ): Promise<void> {
+    this.ctx.api.logger.debug({ call: headers[':path'], node: node.name }, 'buildkit call');
+    relayGrpcCall(stream, headers, await this.upstream(node), body, onStatus);
+  }
+
+  private upstream(node: Node): Promise<ClientHttp2Session> {
+    let session = this.upstreams.get(node);
+    if (!session) {
+      session = dialEngineGrpc(nodeEngine(this.ctx.api, node), `${this.ctx.versionPrefix}/grpc`);
+      this.upstreams.set(node, session);
+      session.then(
+        (opened) => opened.once('close', () => this.upstreams.delete(node)),
+        () => this.upstreams.delete(node),
+      );
+    }
+    return session;
+  }
+
+  close(): void {
+    for (const session of this.upstreams.values()) session.then((opened) => opened.close(), () => undefined);
+    this.upstreams.clear();
+  }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,151 @@
+import {
+  connect,
+  constants,
+  createServer,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerHttp2Session,
+  type ServerHttp2Stream,
+} from 'node:http2';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { EngineClient } from '@swarm/plugin-sdk/helpers';
+import { answerGrpcError, GrpcStatus } from './grpc-messages.js';
+
+/** dockerd's answer when it switches `/grpc` or `/session` to HTTP/2 (moby's router/grpc and router/session). */
+const SWITCH_TO_H2C = 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n';
+
+/** How long the engine may take to switch its `/grpc` connection. */
+const DIAL_TIMEOUT_MS = 15_000;
+
+// HTTP/2 forbids connection-specific headers; pseudo-headers are set per side.
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host', 'http2-settings']);
+
+function forwardedHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * An HTTP/2 client session on the engine's `/grpc` (BuildKit's control API), opened as the docker
+ * CLI opens it: `POST /grpc` asking `Upgrade: h2c`, HTTP/2 once the engine switched protocols.
+ * Any other answer fails the dial.
+ */
+export function dialEngineGrpc(engine: EngineClient, path: string): Promise<ClientHttp2Session> {
+  return new Promise((resolve, reject) => {
+    const request = engine.request({ method: 'POST', path, headers: { connection: 'Upgrade', upgrade: 'h2c', 'content-length': '0' } });
+    const timer = setTimeout(() => request.destroy(new Error(`the engine did not switch ${path} to HTTP/2 in time`)), DIAL_TIMEOUT_MS);
+    request.on('upgrade', (_answer: IncomingMessage, socket: Socket, early: Buffer) => {
+      clearTimeout(timer);
+      if (early.length > 0) socket.unshift(early);
+      const session = connect('http://engine', { createConnection: () => socket });
+      session.on('error', () => undefined);
+      resolve(session);
+    });
+    request.on('response', (answer: IncomingMessage) => {
+      clearTimeout(timer);
+      answer.resume();
+      reject(new Error(`the engine answered ${path} with ${answer.statusCode ?? 0} instead of switching to HTTP/2`));
+    });
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end();
+  });
+}
+
+/**
+ * Answers an upgraded request as dockerd answers `/grpc`: switches the client's connection to
+ * HTTP/2 and serves it here, each stream (one gRPC call) handed to `onStream`. The manager is the
+ * client's HTTP/2 peer, so each call goes only where `onStream` sends it. Resolves once the
+ * connection closes.
+ */
+export function serveH2c(
+  client: Duplex,
+  rest: Buffer,
+  onStream: (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    let session: ServerHttp2Session | undefined;
+    const stop = () => session?.close();
+    server.on('session', (opened: ServerHttp2Session) => {
+      session = opened;
+      opened.on('error', () => undefined);
+      opened.once('close', () => {
+        signal?.removeEventListener('abort', stop);
+        resolve();
+      });
+    });
+    server.on('stream', onStream);
+    client.on('error', () => undefined);
+    client.once('close', () => {
+      if (!session) resolve();
+    });
+    signal?.addEventListener('abort', stop, { once: true });
+    // A TLS connection that negotiated no ALPN protocol would be taken for HTTP/1.1; this one was switched to HTTP/2 by Upgrade.
+    if ('alpnProtocol' in client && client.alpnProtocol === false) Object.assign(client, { alpnProtocol: 'h2c' });
+    client.write(SWITCH_TO_H2C);
+    if (rest.length > 0) client.unshift(rest);
+    server.emit('connection', client);
+  });
+}
+
+/**
+ * One gRPC call passed on to the engine's session as it came: its headers (the path and the
+ * client's metadata), its body (`body` when the manager read it whole to judge it, else the
+ * client's stream), and back the engine's headers, messages and trailers (`grpc-status`).
+ * `onStatus` gets the call's final status.
+ */
+export function relayGrpcCall(
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  upstream: ClientHttp2Session,
+  body?: Buffer,
+  onStatus?: (status: string | undefined) => void,
+): void {
+  if (stream.destroyed) return;
+  const call = upstream.request({ ...forwardedHeaders(headers), ':method': 'POST', ':path': String(headers[':path'] ?? '/') });
+  let status: string | undefined;
+  call.on('response', (answer: IncomingHttpHeaders) => {
+    const out: OutgoingHttpHeaders = { ...forwardedHeaders(answer), ':status': answer[':status'] ?? 200 };
+    if (call.endAfterHeaders) {
+      status = String(answer['grpc-status'] ?? '');
+      if (!stream.destroyed) stream.respond(out, { endStream: true });
+      return;
+    }
+    if (stream.destroyed) return;
+    stream.respond(out, { waitForTrailers: true });
+    stream.once('wantTrailers', () => stream.sendTrailers(trailers ?? { 'grpc-status': String(GrpcStatus.UNAVAILABLE) }));
+    call.pipe(stream);
+  });
+  let trailers: OutgoingHttpHeaders | undefined;
+  call.on('trailers', (answer: IncomingHttpHeaders) => {
+    status = String(answer['grpc-status'] ?? '');
+    trailers = forwardedHeaders(answer);
+  });
+  call.once('close', () => {
+    onStatus?.(status);
+    if (!stream.headersSent) answerGrpcError(stream, GrpcStatus.UNAVAILABLE, 'the engine closed the call');
+    else if (!stream.writableEnded && trailers === undefined) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+  });
+  call.on('error', () => undefined);
+  stream.on('error', () => undefined);
+  stream.once('close', () => {
+    if (!call.closed) call.close(constants.NGHTTP2_CANCEL);
+  });
+  if (body) {
+    stream.resume();
+    call.end(body);
+  } else {
+    stream.pipe(call);
+  }
+}
