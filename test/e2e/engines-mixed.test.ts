@@ -1,17 +1,21 @@
-// Indexes 187-189 and ports 28910-28919 belong to this file.
+// Indexes 187-189 (shared with compose-v2.test.ts, in turns: see lockEngineIndexes) and ports
+// 28910-28911 belong to this file.
 // Engines 187-188 run dockerd 20.10 (API 1.41), 189 runs dockerd 26.1 (API 1.45, oldest 1.24).
 // One manager sees all three, one sees the 26.1 engine alone: each serves the highest API version
 // all its engines support, and the docker CLI 28 negotiates down to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
+import { lockEngineIndexes } from '../harness/index-lock.js';
 import { docker, dockerOk } from './api-support.js';
 
 let testbed: Testbed;
 let mixed: Manager;
 let newest: Manager;
+let release: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
+  release = await lockEngineIndexes(187, 540_000);
   testbed = await startTestbed({ first: 187, count: 3, versions: { 189: '26.1' } });
   const newer = testbed.engines.find((engine) => engine.version === '26.1');
   if (!newer) throw new Error('the 26.1 engine did not start');
@@ -19,11 +23,12 @@ beforeAll(async () => {
     startManager({ discovery: testbed.addrs, port: 28910, expectNodes: 3 }),
     startManager({ discovery: newer.addr, port: 28911, expectNodes: 1 }),
   ]);
-});
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all([mixed?.stop(), newest?.stop()]);
   await testbed?.stop();
+  await release?.();
 });
 
 async function versionOf(manager: Manager): Promise<{ ApiVersion: string; MinAPIVersion: string }> {

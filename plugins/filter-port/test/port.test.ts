@@ -4,6 +4,8 @@ import plugin from '@swarm/filter-port';
 
 const port = pluginProviders(plugin).filter('port');
 
+const COMPOSE_WEB = { 'com.docker.compose.project': 'px', 'com.docker.compose.service': 'web' };
+
 const withContainer = (name: string, container: Parameters<typeof fakeNode>[0]['containers']) =>
   fakeNode({ name, containers: container ?? [] });
 
@@ -21,6 +23,70 @@ describe('port filter', () => {
         pass: ['node2'],
         reasons: { node1: 'port 80 (Bridge mode)' },
         conditions: ['port 80 (Bridge mode)'],
+      },
+      {
+        name: 'bridge: a Compose replacement is not blocked by the container it replaces (same project and service)',
+        config: {
+          publish: ['80:80'],
+          labels: { ...COMPOSE_WEB, 'com.docker.compose.replace': 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+        },
+        nodes: [
+          withContainer('node1', [
+            {
+              name: 'px-web-1',
+              id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+              publish: ['80:80'],
+              labels: COMPOSE_WEB,
+            },
+          ]),
+          withContainer('node2', [{ name: 'other', publish: ['80:80'] }]),
+        ],
+        pass: ['node1'],
+      },
+      {
+        name: 'bridge: a replacement still clashes with every other container holding the port',
+        config: {
+          publish: ['80:80'],
+          labels: { ...COMPOSE_WEB, 'com.docker.compose.replace': 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+        },
+        nodes: [
+          withContainer('node1', [
+            {
+              name: 'px-web-1',
+              id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+              publish: ['80:80'],
+              labels: COMPOSE_WEB,
+            },
+            { name: 'other', publish: ['80:80'] },
+          ]),
+        ],
+        pass: [],
+      },
+      {
+        name: 'bridge: a replace label naming a container of another service frees nothing',
+        config: {
+          publish: ['80:80'],
+          labels: { ...COMPOSE_WEB, 'com.docker.compose.replace': 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+        },
+        nodes: [
+          withContainer('node1', [
+            {
+              name: 'px-db-1',
+              id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+              publish: ['80:80'],
+              labels: { ...COMPOSE_WEB, 'com.docker.compose.service': 'db' },
+            },
+          ]),
+          withContainer('node2', [
+            {
+              name: 'px-web-1',
+              id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+              publish: ['80:80'],
+              labels: COMPOSE_WEB,
+            },
+          ]),
+        ],
+        pass: [],
       },
       {
         name: 'bridge: other host ports do not clash',

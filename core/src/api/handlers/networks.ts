@@ -14,6 +14,7 @@ import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
 import { containerObject, networkObject } from '../../access/access-objects.js';
 import { ownershipLabels } from '../access-create.js';
+import { listsEngineNames, projectNetworkNode } from '../compose-project.js';
 
 const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
 const PREDEFINED = new Set(['bridge', 'host', 'none']);
@@ -28,6 +29,7 @@ export const listNetworks: RouteHandler = async (ctx) => {
   const filters = parseFilters(ctx.query.get('filters'));
   checkFilterKeys(filters, NETWORK_FILTERS);
   const seen = new Set<string>();
+  const engineNames = listsEngineNames(filters);
   const out: NetworkSummary[] = [];
   const access = ctx.access;
   for (const network of capability(ctx.api.cluster, 'networks', 'network listing').list()) {
@@ -35,7 +37,7 @@ export const listNetworks: RouteHandler = async (ctx) => {
     const key = network.scope === 'local' ? `${network.node.id}/${network.id}` : network.id;
     if (seen.has(key)) continue;
     seen.add(key);
-    const name = presentedName(network);
+    const name = engineNames ? network.name : presentedName(network);
     const type = PREDEFINED.has(network.name) ? 'builtin' : 'custom';
     if (!matchesAny(filters, 'name', [name, network.name], true)) continue;
     if (!matchesAny(filters, 'id', [network.id], true)) continue;
@@ -55,7 +57,11 @@ export const createNetwork: RouteHandler = async (ctx) => {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkCreateBody);
   if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
   const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
-  const network = await networks.create({ ...(body as NetworkCreateRequest), ...(labels ? { Labels: labels } : {}) });
+  const inventory = ctx.api.cluster.capabilities?.networks;
+  const node =
+    body.Name.includes('/') || !inventory ? undefined : projectNetworkNode(inventory, body.Labels as Record<string, string> | undefined);
+  const name = node === undefined ? body.Name : `${node}/${body.Name}`;
+  const network = await networks.create({ ...(body as NetworkCreateRequest), Name: name, ...(labels ? { Labels: labels } : {}) });
   sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
 };
 

@@ -12,6 +12,7 @@ import { volumeObject } from '../../access/access-objects.js';
 import { CoreErrors } from '../../errors.js';
 import { admitVolume, ownershipLabels, refuseHeldVolume } from '../access-create.js';
 import type { Volume } from '@swarm/plugin-sdk';
+import { listsEngineNames } from '../compose-project.js';
 
 const VOLUME_FILTERS = ['name', 'driver', 'label', 'dangling', 'node'];
 
@@ -21,9 +22,10 @@ export const listVolumes: RouteHandler = async (ctx) => {
   checkFilterKeys(filters, VOLUME_FILTERS);
   const volumes: VolumeSummary[] = [];
   const access = ctx.access;
+  const engineNames = listsEngineNames(filters);
   for (const volume of capability(ctx.api.cluster, 'volumes', 'volume listing').list()) {
     if (access?.scoped && !access.sees(volumeObject(volume))) continue;
-    const name = volume.driver === 'local' ? `${volume.node.name}/${volume.name}` : volume.name;
+    const name = volume.driver === 'local' && !engineNames ? `${volume.node.name}/${volume.name}` : volume.name;
     if (!matchesAny(filters, 'name', [name, volume.name], true)) continue;
     if (!matchesAny(filters, 'driver', [volume.driver])) continue;
     if (!matchesAny(filters, 'node', [volume.node.name, volume.node.id])) continue;
