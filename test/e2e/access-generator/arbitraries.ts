@@ -300,14 +300,16 @@ const networkCreate = (options: AttackOptions) =>
   fc
     .record({
       name: options.excludeNetworkNames ? fc.constant('«n»') : fc.oneof(fc.constant('«n»'), refs(['net'], ['name', 'node'])),
-      bridge: fc.boolean(),
+      // the host's default bridge, or the Linux bridge of bob's network (`br-` and its ID's first 12 characters):
+      // dockerd's conflict answer names the network that holds a bridge name
+      bridge: fc.constantFrom(undefined, 'docker0', 'br-«b:net:p12»'),
       unique: fc.boolean(),
     })
     .map(({ name, bridge, unique }) => ({
       Name: name,
       Driver: 'bridge',
       ...(unique ? { CheckDuplicate: true } : {}),
-      ...(bridge ? { Options: { 'com.docker.network.bridge.name': 'docker0' } } : {}),
+      ...(bridge ? { Options: { 'com.docker.network.bridge.name': bridge } } : {}),
     }));
 
 const BUILD_NETWORKS = ['default', 'host', 'container:«b:db:name»', 'container:«b:db:id»', '«b:net:name»', 'none'];

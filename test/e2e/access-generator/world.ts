@@ -457,7 +457,17 @@ export async function judgeAndSweep(call: Call, world: World, known: Inventory):
     }
     await call('admin', 'DELETE', `/v1.41/volumes/${name}?force=1`);
   }
-  for (const id of now.networks) if (!known.networks.has(id)) await call('admin', 'DELETE', `/v1.41/networks/${id}`);
+  for (const id of now.networks) {
+    if (known.networks.has(id)) continue;
+    // a network on the Linux bridge of bob's network puts alice's containers on his containers' segment
+    const answer = await call('admin', 'GET', `/v1.41/networks/${id}`);
+    const bridge =
+      answer.status === 200
+        ? (JSON.parse(answer.text) as { Options?: Record<string, string> }).Options?.['com.docker.network.bridge.name']
+        : undefined;
+    if (bridge === `br-${world.bob.net.id.slice(0, 12)}`) found.push("network: on the bridge of bob's network");
+    await call('admin', 'DELETE', `/v1.41/networks/${id}`);
+  }
   for (const tag of now.tags) if (!known.tags.has(tag)) await call('admin', 'DELETE', `/v1.41/images/${tag}`);
   for (const id of now.images) if (!known.images.has(id)) await call('admin', 'DELETE', `/v1.41/images/${id}?force=1`);
   return found;
