@@ -183,6 +183,11 @@ export const CoreErrors = {
     code: ErrorCodes.NOT_SUPPORTED,
     message: (p: { operation: string; driver: string }) => `${p.operation} is not supported with ${p.driver}`,
   }),
+  engineDidNotSwitch: defineError('core.api.engine-did-not-switch', {
+    code: ErrorCodes.ENGINE_ERROR,
+    httpStatus: 502,
+    message: (p: { path: string; answer: string }) => `the engine did not switch ${p.path} to HTTP/2: ${p.answer}`,
+  }),
   buildkitUnderAccess: defineError('core.api.buildkit-access', {
     code: ErrorCodes.PERMISSION_DENIED,
     message: () =>

@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
 import { answerGrpcError, GrpcStatus } from './grpc-messages.js';
+import { CoreErrors } from '../errors.js';
 
 /** dockerd's answer when it switches `/grpc` or `/session` to HTTP/2 (moby's router/grpc and router/session). */
 const SWITCH_TO_H2C = 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n';
@@ -40,7 +41,7 @@ function forwardedHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
 export function dialEngineGrpc(engine: EngineClient, path: string): Promise<ClientHttp2Session> {
   return new Promise((resolve, reject) => {
     const request = engine.request({ method: 'POST', path, headers: { connection: 'Upgrade', upgrade: 'h2c', 'content-length': '0' } });
-    const timer = setTimeout(() => request.destroy(new Error(`the engine did not switch ${path} to HTTP/2 in time`)), DIAL_TIMEOUT_MS);
+    const timer = setTimeout(() => request.destroy(CoreErrors.engineDidNotSwitch({ path, answer: 'no answer in time' })), DIAL_TIMEOUT_MS);
     request.on('upgrade', (_answer: IncomingMessage, socket: Socket, early: Buffer) => {
       clearTimeout(timer);
       if (early.length > 0) socket.unshift(early);
@@ -51,7 +52,7 @@ export function dialEngineGrpc(engine: EngineClient, path: string): Promise<Clie
     request.on('response', (answer: IncomingMessage) => {
       clearTimeout(timer);
       answer.resume();
-      reject(new Error(`the engine answered ${path} with ${answer.statusCode ?? 0} instead of switching to HTTP/2`));
+      reject(CoreErrors.engineDidNotSwitch({ path, answer: `it answered ${answer.statusCode ?? 0}` }));
     });
     request.on('error', (error) => {
       clearTimeout(timer);
@@ -93,9 +94,17 @@ export function serveH2c(
     signal?.addEventListener('abort', stop, { once: true });
     // A TLS connection that negotiated no ALPN protocol would be taken for HTTP/1.1; this one was switched to HTTP/2 by Upgrade.
     if ('alpnProtocol' in client && client.alpnProtocol === false) Object.assign(client, { alpnProtocol: 'h2c' });
-    client.write(SWITCH_TO_H2C);
-    if (rest.length > 0) client.unshift(rest);
-    server.emit('connection', client);
+    // HTTP/2 takes the connection's handle over only once the switch is written: a write still in
+    // progress on a TLS connection handed to it aborts the process (a failed assertion in Node).
+    client.write(SWITCH_TO_H2C, (error) => {
+      if (error || client.destroyed) {
+        client.destroy();
+        resolve();
+        return;
+      }
+      if (rest.length > 0) client.unshift(rest);
+      server.emit('connection', client);
+    });
   });
 }
 

@@ -1,0 +1,211 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from '../harness/engines.js';
+import { startManager, type Manager } from '../harness/manager.js';
+import { dockerConfigWithPlugins, type DockerConfig } from '../harness/toolchain.js';
+import { certArgs, startAccessCluster, type AccessCluster } from './access-support.js';
+import { tempDir, type CliResult } from './api-support.js';
+
+/*
+ * Issue 43 item 1: BuildKit through the manager, with the real docker CLI 28 and the buildx 0.13
+ * and Compose v2 plugins (their default builder is BuildKit, with buildx's docker driver), in front
+ * of real engines: two 20.10 and one 26.1. A build runs where its constraints place it, its session
+ * (which brings the context) on the same engine, and `docker run` of the image is placed there.
+ * Under access control, BuildKit builds are refused, naming the classic builder, which is judged.
+ *
+ * Indexes 153-155 and ports 28950-28951 belong to this file.
+ */
+
+const PORT = 28950;
+const ACCESS_PORT = 28951;
+const NODES = ['node153', 'node154', 'node155'];
+
+let plugins: DockerConfig;
+let work: { path: string; remove(): void };
+let context: string;
+
+/** The docker CLI with buildx and Compose v2 installed and no DOCKER_BUILDKIT: BuildKit is its default. */
+function cli(host: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn('docker', ['-H', host, ...args], { env: { ...plugins.env, ...options.env }, cwd: options.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end();
+  });
+}
+
+async function cliOk(host: string, args: string[], options: { cwd?: string } = {}): Promise<string> {
+  const result = await cli(host, args, options);
+  if (result.code !== 0) throw new Error(`docker ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return `${result.stdout}${result.stderr}`;
+}
+
+beforeAll(async () => {
+  plugins = dockerConfigWithPlugins();
+  work = await tempDir('swarm-e2e-buildkit-');
+  context = join(work.path, 'context');
+  mkdirSync(context);
+  // COPY proves the build's session (which carries the context) reached the engine that built it
+  writeFileSync(join(context, 'marker.txt'), 'from the build context\n');
+  writeFileSync(join(context, 'Dockerfile'), 'FROM busybox:local\nARG STAMP=0\nCOPY marker.txt /marker\nRUN echo "$STAMP" > /stamp\n');
+});
+
+afterAll(() => {
+  plugins?.remove();
+  work?.remove();
+});
+
+describe('BuildKit builds through the manager', () => {
+  let testbed: Testbed;
+  let manager: Manager;
+  const engineHost = (name: string) => `tcp://${testbed.engines.find((engine) => engine.name === name)!.addr}`;
+
+  /** The engines holding an image, asked directly. */
+  async function holders(image: string): Promise<string[]> {
+    const answers = await Promise.all(NODES.map((name) => cli(engineHost(name), ['image', 'inspect', '--format', '{{.Id}}', image])));
+    return NODES.filter((_, i) => answers[i]!.code === 0);
+  }
+
+  /** Runs the image through the manager: the node it was placed on, and what its /marker says. */
+  async function runBuilt(image: string, name: string): Promise<{ node: string; marker: string }> {
+    await cliOk(manager.host, ['run', '-d', '--name', name, image, 'sleep', '600']);
+    const node = (await cliOk(manager.host, ['inspect', '--format', '{{.Node.Name}}', name])).trim();
+    const marker = (await cliOk(manager.host, ['exec', name, 'cat', '/marker'])).trim();
+    return { node, marker };
+  }
+
+  beforeAll(async () => {
+    testbed = await startTestbed({ first: 153, count: 3, versions: { 155: '26.1' } });
+    manager = await startManager({ discovery: testbed.addrs, port: PORT, expectNodes: 3 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await manager?.stop();
+    await testbed?.stop();
+  });
+
+  it('docker build (BuildKit, the default with buildx) runs on the node a constraint names, and docker run is placed there', async () => {
+    const output = await cliOk(manager.host, ['build', '--build-arg', 'constraint:node==node155', '-t', 'bk-default:1', context]);
+    expect(output).toContain('naming to docker.io/library/bk-default:1');
+    // buildx's docker driver, not a docker-container builder it would have to start
+    expect(output).not.toMatch(/docker-container|moby\/buildkit/);
+    expect(await holders('bk-default:1')).toEqual(['node155']);
+    expect(await runBuilt('bk-default:1', 'bk-default-run')).toEqual({ node: 'node155', marker: 'from the build context' });
+  });
+
+  it('docker buildx build --load runs on a 20.10 engine its constraint names', async () => {
+    const output = await cliOk(manager.host, [
+      'buildx',
+      'build',
+      '--load',
+      '--build-arg',
+      'constraint:node==node154',
+      '--build-arg',
+      'STAMP=buildx',
+      '-t',
+      'bk-buildx:1',
+      context,
+    ]);
+    expect(output).toContain('naming to docker.io/library/bk-buildx:1');
+    expect(await holders('bk-buildx:1')).toEqual(['node154']);
+    const placed = await runBuilt('bk-buildx:1', 'bk-buildx-run');
+    expect(placed).toEqual({ node: 'node154', marker: 'from the build context' });
+    expect((await cliOk(manager.host, ['exec', 'bk-buildx-run', 'cat', '/stamp'])).trim()).toBe('buildx');
+  });
+
+  it('a build with no constraint is recorded on the node that built it, where docker run then goes', async () => {
+    await cliOk(manager.host, ['build', '--build-arg', 'STAMP=free', '-t', 'bk-free:1', context]);
+    const built = await holders('bk-free:1');
+    expect(built).toHaveLength(1);
+    expect((await runBuilt('bk-free:1', 'bk-free-run')).node).toBe(built[0]);
+  });
+
+  it('keeps the calls and sessions of builds running at once each on its own engine', async () => {
+    const targets = ['node153', 'node155', 'node154'];
+    const outputs = await Promise.all(
+      targets.map((node, i) =>
+        cli(manager.host, ['build', '--build-arg', `constraint:node==${node}`, '--build-arg', `STAMP=${i}`, '-t', `bk-many:${i}`, context]),
+      ),
+    );
+    for (const output of outputs) expect(output.code, output.stderr).toBe(0);
+    for (const [i, node] of targets.entries()) expect(await holders(`bk-many:${i}`)).toEqual([node]);
+  });
+
+  it('docker compose build builds through the manager where its build args place it', async () => {
+    const project = join(work.path, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'compose.yaml'),
+      `services:\n  app:\n    image: bk-compose:1\n    build:\n      context: ${context}\n      args:\n        - constraint:node==node153\n`,
+    );
+    await cliOk(manager.host, ['compose', '-p', 'bkc', 'build'], { cwd: project });
+    expect(await holders('bk-compose:1')).toEqual(['node153']);
+    expect((await runBuilt('bk-compose:1', 'bk-compose-run')).node).toBe('node153');
+  });
+
+  it('docker buildx ls shows the default instance with the docker driver, as against one engine', async () => {
+    const [front, direct] = await Promise.all([cliOk(manager.host, ['buildx', 'ls']), cliOk(engineHost('node153'), ['buildx', 'ls'])]);
+    const instance = /^default\*\s+docker\s*$/m;
+    expect(direct).toMatch(instance);
+    expect(front).toMatch(instance);
+    expect(front).toMatch(/^ \\_ default\s+\\_ default\s+running\s/m);
+  });
+
+  it('a build that no node can take fails with the scheduler explaining why, and nothing is built', async () => {
+    const result = await cli(manager.host, ['build', '--build-arg', 'constraint:node==nowhere', '-t', 'bk-nowhere:1', context]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/constraint/);
+    expect(await holders('bk-nowhere:1')).toEqual([]);
+  });
+});
+
+describe('BuildKit builds under access control', () => {
+  let cluster: AccessCluster;
+  const as = (args: string[], env: Record<string, string> = {}) =>
+    cli(cluster.manager.host, [...certArgs(cluster.dir, 'alice'), ...args], { env });
+
+  beforeAll(async () => {
+    cluster = await startAccessCluster({ firstEngine: 153, engines: 2, port: ACCESS_PORT });
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('refuses a BuildKit build with --network host, as every BuildKit build, naming the classic builder', async () => {
+    for (const args of [
+      ['build', '--network', 'host', '-t', 'bk-host:1', context],
+      ['buildx', 'build', '--load', '-t', 'bk-plain:1', context],
+    ]) {
+      const refused = await as(args);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("BuildKit builds are refused under swarm's access control");
+      expect(refused.stderr).toContain('DOCKER_BUILDKIT=0');
+    }
+    const images = await cluster.as('admin', ['images', '--format', '{{.Repository}}']);
+    expect(images.stdout).not.toMatch(/bk-host|bk-plain/);
+  });
+
+  it('judges the classic builder instead: --network host refused, a plain build built', async () => {
+    const host = await as(['build', '--network', 'host', '-t', 'bk-classic-host:1', context], { DOCKER_BUILDKIT: '0' });
+    expect(host.code).not.toBe(0);
+    expect(host.stderr).toContain('admission policy "baseline" forbids networkmode=host');
+    const plain = await as(['build', '-t', 'bk-classic:1', context], { DOCKER_BUILDKIT: '0' });
+    expect(plain.code, plain.stderr).toBe(0);
+  });
+
+  it('answers a BuildKit session with a Docker-style 403', async () => {
+    const answer = await cluster.call('alice', 'POST', '/v1.41/session', undefined, {
+      Connection: 'Upgrade',
+      Upgrade: 'h2c',
+      'X-Docker-Expose-Session-Uuid': 'bk-session-1',
+    });
+    expect(answer.status).toBe(403);
+    expect((JSON.parse(answer.text) as { message: string }).message).toMatch(/DOCKER_BUILDKIT=0/);
+  });
+});
