@@ -14,7 +14,7 @@ import { dockerAs, httpsCall, managerTlsArgs, startAccessCluster, type AccessClu
  * (shared) busybox:local stays usable by both, and bob cannot remove it while alice's container
  * uses it.
  *
- * Engines 180-181; manager on 28600, a local registry on 28601, a second manager on 28602.
+ * Engines 140-141 (http-front owns 180-181); manager on 28600, a local registry on 28601, a second manager on 28602.
  */
 
 const PORT = 28600;
@@ -55,7 +55,7 @@ async function likeNothing(args: (image: string) => string[], image = SECRET_IMA
 }
 
 beforeAll(async () => {
-  [cluster, registry] = await Promise.all([startAccessCluster({ firstEngine: 180, engines: 2, port: PORT }), startRegistry(REGISTRY_PORT)]);
+  [cluster, registry] = await Promise.all([startAccessCluster({ firstEngine: 140, engines: 2, port: PORT }), startRegistry(REGISTRY_PORT)]);
   pushName = `${registry.addr}/alice-secret:1`;
   await Promise.all([
     ok('alice', ['run', '-d', '--name', 'img-alice', '-e', 'SECRET=x', 'busybox:local', 'sleep', '600']),
