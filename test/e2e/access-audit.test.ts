@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessConfig, startAccessCluster, type AccessCluster } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 // Engines 225 (zone=a) and 226 (zone=b) behind `swarm manage --tlsverify --audit-log` on port 27470.
 // Team b may run only in zone b (a `nodes` limit of its binding).
@@ -39,6 +40,7 @@ beforeAll(async () => {
     engines: 2,
     port: 27470,
     labels: [['zone=a'], ['zone=b']],
+    recordEngines: true,
     config: (dir) => {
       const config = accessConfig(undefined) as { access: { authz: [string, { bindings: Array<Record<string, unknown>> }][] } };
       const bindings = config.access.authz[0]![1].bindings;
@@ -161,3 +163,5 @@ describe('the audit log', () => {
     expect(nowhere.stderr).toContain('your access limits where your containers may run: bindings[1] (group team-b): nodes zone==b');
   });
 });
+
+itJudgedEveryEngineRequest('access-audit', () => cluster);

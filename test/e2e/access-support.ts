@@ -5,6 +5,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { makeCertificates } from '../harness/certificates.js';
 import { docker, tempDir, type CliResult } from './api-support.js';
+import { EngineRecorder, judgeEngineRequests, readAuditLog, writeInvariantSection, type InvariantReport } from './access-invariant.js';
 
 /*
  * A cluster shared by teams: real engines behind `swarm manage --tlsverify` with the built-in
@@ -78,6 +79,12 @@ export interface AccessCluster {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<{ status: number; text: string }>;
+  /**
+   * With `recordEngines`: stops the manager (a stream's audit line is written when it ends), judges
+   * every request the engines received against the audit log (test/e2e/access-invariant.ts) and
+   * writes the counts as `suite`'s section of test/bench/results/access-invariant.md.
+   */
+  engineInvariant(suite: string): Promise<InvariantReport>;
   stop(): Promise<void>;
 }
 
@@ -91,6 +98,8 @@ export interface AccessClusterOptions {
   readonly args?: readonly string[];
   /** The engine addresses the manager discovers (proxies in front of the engines); the engines' own by default. */
   readonly discovery?: (testbed: Testbed, dir: string) => Promise<string>;
+  /** A recording proxy in front of each engine and an audit log (the config's, or one added), for `engineInvariant`. */
+  readonly recordEngines?: boolean;
 }
 
 /** The CA, the managers' certificate (O=swarm-managers, for 127.0.0.1 and the engines) and one per person. */
@@ -160,7 +169,12 @@ export function httpsCall(
         path,
         ca: file('ca.pem'),
         ...(person ? { cert: file(`${person}-cert.pem`), key: file(`${person}-key.pem`) } : {}),
-        headers: { ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}), ...headers },
+        // a User-Agent as every client sends one: the manager's own engine requests are told apart by having none
+        headers: {
+          'User-Agent': 'swarm-access-test',
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}),
+          ...headers,
+        },
         timeout: 15_000,
       },
       (res) => {
@@ -195,6 +209,10 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
     startEngine: (index) => testbeds.find((bed) => bed.engines.some((engine) => engine.index === index))!.startEngine(index),
   };
   const config = options.config?.(dir) ?? accessConfig(undefined);
+  const recorder = options.recordEngines ? new EngineRecorder() : undefined;
+  const access = (config.access ?? {}) as { audit?: { path?: string } };
+  if (recorder && access.audit?.path === undefined) config.access = { ...access, audit: { ...access.audit, path: join(dir, 'audit.log') } };
+  const auditPath = (config.access as { audit?: { path?: string } } | undefined)?.audit?.path;
   writeFileSync(join(dir, 'swarm.config.json'), JSON.stringify(config, null, 2));
   const tls = [
     '--tlsverify',
@@ -213,12 +231,19 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
       return undefined;
     }
   };
-  const discovery = options.discovery ? await options.discovery(testbed, dir) : testbed.addrs;
+  if (recorder && options.discovery) throw new Error('recordEngines brings its own discovery');
+  const discovery = recorder
+    ? await recorder.start(testbed, dir)
+    : options.discovery
+      ? await options.discovery(testbed, dir)
+      : testbed.addrs;
+  // the invariant's stop must end within the harness's 5 s, or the audit log's last lines are lost
+  const shutdown = recorder && !options.args?.includes('--shutdown-timeout') ? ['--shutdown-timeout', '2s'] : [];
   const manager = await startManager({
     discovery,
     port: options.port,
     expectNodes: options.engines,
-    args: ['--config', join(dir, 'swarm.config.json'), ...tls, ...(options.args ?? [])],
+    args: ['--config', join(dir, 'swarm.config.json'), ...tls, ...shutdown, ...(options.args ?? [])],
     readInfo,
   });
   return {
@@ -227,8 +252,16 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
     dir,
     as: (person, args, cliOptions) => dockerAs(dir, manager.host, person, args, cliOptions),
     call: (person, method, path, body, headers) => httpsCall(dir, options.port, person, method, path, body, headers),
+    engineInvariant: async (suite) => {
+      if (!recorder || auditPath === undefined) throw new Error('engineInvariant needs recordEngines: true');
+      await manager.stop();
+      const report = judgeEngineRequests(recorder.requests(), readAuditLog(auditPath), recorder.engines);
+      writeInvariantSection(suite, report);
+      return report;
+    },
     stop: async () => {
       await manager.stop();
+      await recorder?.stop();
       await testbed.stop();
       temp.remove();
     },

@@ -279,8 +279,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     server.once('error', reject);
     server.listen(options.listen.port, options.listen.host, () => resolve());
   });
+  // port 0: the system picks one
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.listen.port;
   return {
-    addr: `${options.listen.host}:${options.listen.port}`,
+    addr: `${options.listen.host}:${port}`,
     requests: recorded,
     stop: async () => {
       for (const socket of open) socket.destroy();

@@ -1,0 +1,273 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Testbed } from '../harness/engines.js';
+import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../harness/recording-proxy.js';
+import type { AccessCluster } from './access-support.js';
+
+/*
+ * Issue 42's first invariant, "nothing reaches an engine unjudged", kept for any access suite: a
+ * recording proxy in front of every engine sees each request the engine's parser reads, and after
+ * the manager stopped (a stream's audit line is written when it ends) every one of them is either
+ * the manager's own reading of the engine or explained by an allowed line of the audit log on the
+ * same route and object.
+ *
+ * The manager's own reading: a GET without a User-Agent (the manager's engine client sends none;
+ * the docker CLI and the suites' own requests send one) to a route of DRIVER_READS, on a connection
+ * that never carried a client's request (a smuggled request rides on the connection of the request
+ * it hid behind, whatever its own headers say).
+ *
+ * An allowed line explains one engine request on its route and object (the ID the client's name
+ * meant, or the name as written), or one per engine for the routes the manager documents as going
+ * to every engine that holds the object or should (FAN_OUT): a pull, a tag, a push and a removal
+ * of an image by name, the prunes, a load.
+ */
+
+export interface AuditLine {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly decision: { readonly allowed: boolean };
+  readonly object?: { readonly kind: string; readonly id?: string; readonly name?: string };
+}
+
+/** What the manager reads of an engine on its own (the swarm driver's refresh, events and inspects; exec inspects for `docker exec`'s exit code). */
+export const DRIVER_READS: ReadonlySet<string> = new Set([
+  'GET /_ping',
+  'GET /version',
+  'GET /info',
+  'GET /events',
+  'GET /containers/json',
+  'GET /containers/{id}/json',
+  'GET /images/json',
+  'GET /images/{id}/json',
+  'GET /networks',
+  'GET /networks/{id}',
+  'GET /volumes',
+  'GET /volumes/{id}',
+  'GET /exec/{id}/json',
+]);
+
+/** Routes one allowed request of which may reach every engine (docs/access-control.md, docs/api.md). */
+export const FAN_OUT: ReadonlySet<string> = new Set([
+  'POST /images/create',
+  'POST /images/load',
+  'POST /images/{id}/tag',
+  'POST /images/{id}/push',
+  'DELETE /images/{id}',
+  'POST /images/prune',
+  'POST /containers/prune',
+  'POST /networks/prune',
+  'POST /volumes/prune',
+  'POST /build/prune',
+]);
+
+const KINDS = new Set(['containers', 'exec', 'images', 'networks', 'volumes', 'plugins', 'distribution']);
+const COLLECTION_WORDS = new Set(['json', 'create', 'prune', 'load', 'search', 'get']);
+
+/** `/v1.41/containers/3f2a/start?x=1` → ['containers', '3f2a', 'start'] (version and query gone, names decoded). */
+function segments(target: string): string[] {
+  const path = (target.split('?')[0] ?? '').replace(/^\/v\d+\.\d+(?=\/)/, '');
+  // an image's name keeps its slashes (`/images/library/busybox:local/json`): its route ends in a known word
+  const parts = path.split('/').filter((part) => part !== '');
+  const decoded = parts.map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
+  if ((decoded[0] === 'images' || decoded[0] === 'distribution') && decoded.length > 2) {
+    const last = decoded[decoded.length - 1]!;
+    const word = ['json', 'history', 'tag', 'push', 'get'].includes(last) ? [last] : [];
+    const name = decoded.slice(1, decoded.length - word.length).join('/');
+    return [decoded[0], name, ...word];
+  }
+  return decoded;
+}
+
+function hasObject(parts: readonly string[]): boolean {
+  return KINDS.has(parts[0] ?? '') && parts[1] !== undefined && !COLLECTION_WORDS.has(parts[1]);
+}
+
+/** The route family, objects left out: `POST /containers/{id}/start`. */
+export function family(method: string, target: string): string {
+  const parts = segments(target);
+  if (hasObject(parts)) parts[1] = '{id}';
+  return `${method} /${parts.join('/')}`;
+}
+
+function keyWith(method: string, parts: readonly string[], object: string): string {
+  return `${method} /${[parts[0], object, ...parts.slice(2)].join('/')}`;
+}
+
+/** The keys an allowed line stands for: its object's ID, its name, and the name as the client wrote it (a `node/` prefix taken off). */
+function auditKeys(line: AuditLine): string[] {
+  const parts = segments(line.path);
+  if (!hasObject(parts)) return [`${line.method} /${parts.join('/')}`];
+  const written = parts[1]!;
+  const names = [written, written.replace(/^[^/]+\/(?=[^/]+$)/, ''), line.object?.id, line.object?.name].filter(
+    (name): name is string => typeof name === 'string' && name !== '',
+  );
+  return [...new Set(names.map((name) => keyWith(line.method, parts, name)))];
+}
+
+function engineKey(request: RecordedRequest): string {
+  return `${request.method} /${segments(request.target).join('/')}`;
+}
+
+export interface InvariantRow {
+  readonly family: string;
+  judged: number;
+  own: number;
+  allowed: number;
+  denied: number;
+  unexplained: number;
+}
+
+export interface InvariantReport {
+  readonly received: number;
+  readonly judged: number;
+  readonly own: number;
+  readonly allowed: number;
+  readonly denied: number;
+  /** `engine METHOD target` of every engine request nothing explains. */
+  readonly unexplained: readonly string[];
+  readonly rows: readonly InvariantRow[];
+}
+
+/** Sorts the engines' requests into the manager's own and the judged, and matches the judged against the allowed audit lines. */
+export function judgeEngineRequests(received: readonly RecordedRequest[], audit: readonly AuditLine[], engines: number): InvariantReport {
+  const clientConnections = new Set(
+    received.filter((request) => request.headers['user-agent'] !== undefined).map((request) => `${request.engine}#${request.connection}`),
+  );
+  const isOwn = (request: RecordedRequest) =>
+    request.method === 'GET' &&
+    request.headers['user-agent'] === undefined &&
+    !clientConnections.has(`${request.engine}#${request.connection}`) &&
+    DRIVER_READS.has(family(request.method, request.target));
+  const own = received.filter(isOwn);
+  const judged = received.filter((request) => !isOwn(request));
+  const allowed = audit.filter((line) => line.decision.allowed);
+
+  // each allowed line has room for one engine request, or one per engine on a FAN_OUT route
+  const room = allowed.map((line) => (FAN_OUT.has(family(line.method, line.path)) ? engines : 1));
+  const byKey = new Map<string, number[]>();
+  allowed.forEach((line, index) => {
+    for (const key of auditKeys(line)) byKey.set(key, [...(byKey.get(key) ?? []), index]);
+  });
+  const unexplained: RecordedRequest[] = [];
+  for (const request of judged) {
+    const index = (byKey.get(engineKey(request)) ?? []).find((candidate) => room[candidate]! > 0);
+    if (index === undefined) unexplained.push(request);
+    else room[index]! -= 1;
+  }
+
+  const table = new Map<string, InvariantRow>();
+  const row = (name: string) =>
+    table.get(name) ?? table.set(name, { family: name, judged: 0, own: 0, allowed: 0, denied: 0, unexplained: 0 }).get(name)!;
+  for (const request of judged) row(family(request.method, request.target)).judged += 1;
+  for (const request of own) row(family(request.method, request.target)).own += 1;
+  for (const request of unexplained) row(family(request.method, request.target)).unexplained += 1;
+  for (const line of audit) row(family(line.method, line.path))[line.decision.allowed ? 'allowed' : 'denied'] += 1;
+  return {
+    received: received.length,
+    judged: judged.length,
+    own: own.length,
+    allowed: allowed.length,
+    denied: audit.length - allowed.length,
+    unexplained: unexplained.map((request) => `${request.engine} ${request.method} ${request.target}`),
+    rows: [...table.values()].sort((a, b) => a.family.localeCompare(b.family)),
+  };
+}
+
+/** Every line of an audit log, its rotated files' (`audit.log.1`, ...) included. */
+export function readAuditLog(path: string): AuditLine[] {
+  const folder = dirname(path);
+  const files = readdirSync(folder).filter((name) => name === basename(path) || name.startsWith(`${basename(path)}.`));
+  return files
+    .flatMap((name) => readFileSync(join(folder, name), 'utf8').split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as AuditLine);
+}
+
+/** Recording proxies in front of a testbed's engines, on ports the system picks. */
+export class EngineRecorder {
+  private proxies: RecordingProxy[] = [];
+
+  /** For startAccessCluster's `discovery`: the proxies' addresses. */
+  async start(testbed: Testbed, tlsDir: string): Promise<string> {
+    this.proxies = await Promise.all(
+      testbed.engines.map((engine) =>
+        startRecordingProxy({
+          label: engine.name,
+          listen: { host: '127.0.0.1', port: 0 },
+          engine: { host: engine.host, port: engine.port },
+          tlsDir,
+        }),
+      ),
+    );
+    return this.proxies.map((proxy) => proxy.addr).join(',');
+  }
+
+  get engines(): number {
+    return this.proxies.length;
+  }
+
+  requests(): RecordedRequest[] {
+    return this.proxies.flatMap((proxy) => proxy.requests);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.proxies.map((proxy) => proxy.stop()));
+  }
+}
+
+export const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), '../bench/results/access-invariant.md');
+
+const TITLE = '# Nothing reaches an engine unjudged (issue 42, item 1)';
+const INTRO = [
+  'Each access suite below ran with a recording proxy in front of every engine (`recordEngines` of test/e2e/access-support.ts; the rule is test/e2e/access-invariant.ts).',
+  "Per route family: engine requests judged (a client's, forwarded), the manager's own reading of the engine, the audit log's allowed and denied lines, and engine requests no allowed line explains (must be 0).",
+  'Each suite rewrites its own section when it runs.',
+].join('\n');
+
+/** The suite's section of the results file, the other suites' sections kept. */
+export function writeInvariantSection(suite: string, report: InvariantReport, file = RESULTS_FILE): void {
+  const heading = `## ${suite}`;
+  const body = [
+    heading,
+    '',
+    `${new Date().toISOString().slice(0, 10)}: engine requests ${report.received} (judged ${report.judged}, the manager's own ${report.own}); audited ${report.allowed + report.denied} (allowed ${report.allowed}, denied ${report.denied}); **unexplained ${report.unexplained.length}**`,
+    '',
+    '| route family | engine: judged | engine: manager own | audited allowed | audited denied | unexplained |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...report.rows.map((r) => `| \`${r.family}\` | ${r.judged} | ${r.own} | ${r.allowed} | ${r.denied} | ${r.unexplained} |`),
+    ...(report.unexplained.length > 0 ? ['', 'Unexplained:', '', ...report.unexplained.map((line) => `- \`${line}\``)] : []),
+    '',
+  ].join('\n');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : `${TITLE}\n\n${INTRO}\n\n`;
+  const sections = text.split(/^(?=## )/m);
+  const head = sections[0]!;
+  const rest = sections.slice(1).filter((section) => !section.startsWith(`${heading}\n`));
+  const all = [...rest, `${body}\n`].sort((a, b) => a.localeCompare(b));
+  writeFileSync(file, [head, ...all].join('').replace(/\n+$/, '\n'));
+}
+
+/**
+ * The suite's last test (declare it last: it stops the manager): nothing its engines received is
+ * left unexplained. The cluster must have been started with `recordEngines: true`.
+ */
+export function itJudgedEveryEngineRequest(suite: string, cluster: () => AccessCluster): void {
+  describe('nothing reaches an engine unjudged (issue 42, item 1)', () => {
+    it("every request the engines received is the manager's own or explained by an allowed, audited request", async () => {
+      const report = await cluster().engineInvariant(suite);
+      console.log(
+        `${suite}: engine requests ${report.received} (judged ${report.judged}, own ${report.own}), audited allowed ${report.allowed}, denied ${report.denied}, unexplained ${report.unexplained.length}`,
+      );
+      expect(report.judged).toBeGreaterThan(0);
+      expect(report.unexplained).toEqual([]);
+    }, 60_000);
+  });
+}
