@@ -33,9 +33,13 @@ afterAll(async () => {
   await release?.();
 });
 
+// stop_grace_period: sleep and httpd as PID 1 ignore SIGTERM, so every stop would wait 10 s
 const COMPOSE_FILE = `
+x-quick: &quick
+  stop_grace_period: 1s
 services:
   db:
+    <<: *quick
     image: busybox:local
     command: sh -c 'sleep 2; touch /tmp/ready; exec sleep 600'
     healthcheck:
@@ -45,6 +49,7 @@ services:
     networks: [back]
     volumes: [data:/data]
   web:
+    <<: *quick
     image: busybox:local
     command: httpd -f -p 80 -h /www
     ports: ["\${WEB_PORT}:80"]
@@ -54,14 +59,18 @@ services:
     configs: [{ source: site, target: /www/site.txt }]
     secrets: [token]
   worker:
+    <<: *quick
     image: busybox:local
     command: sleep 600
     networks: [back]
+    links: [db]
   job:
+    <<: *quick
     image: busybox:local
     command: sh -c 'sleep 1; exit 3'
     profiles: [jobs]
   app:
+    <<: *quick
     build: ./app
     command: sleep 600
     network_mode: bridge
@@ -200,6 +209,9 @@ describe.each(CLUSTERS)('docker compose v2 through the manager: $label', ({ name
   it('up: the project runs where its networks are, db healthy before web starts, configs and secrets mounted', async () => {
     const out = await project.composeOk(['up', '-d']);
     expect(out).toMatch(/db-1\s+Healthy/);
+    // the names Compose shows and links by are the engine's, as on one engine
+    const shown = (await project.composeOk(['ps', '--format', '{{.Name}}'])).trim().split('\n').sort();
+    expect(shown).toEqual([`${name}-db-1`, `${name}-web-1`, `${name}-worker-1`]);
     const placed = [
       ...(await serviceContainers(project, 'db')),
       ...(await serviceContainers(project, 'web')),

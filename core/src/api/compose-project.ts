@@ -5,12 +5,13 @@ import type { DockerFilters } from './docker-filters.js';
 export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
 
 /**
- * Whether a list of networks or volumes answers with the engines' own names rather than Swarm
- * classic's `node/name`. Compose v2 asks for its project's objects by the project label and keeps
- * only those whose listed name equals the name it created (`px_front`), so a `node2/px_front`
- * would be skipped and left behind by `docker compose down`. Every other list keeps classic's
- * display, which scripts and `docker network ls` readers rely on; a list by project label reaches
- * nobody but clients that created the objects by name.
+ * Whether a list of containers, networks or volumes answers with the engines' own names rather
+ * than Swarm classic's `node/name`. Compose v2 asks for its project's objects by the project label
+ * and uses the listed names as its own: it keeps only the networks whose listed name equals the
+ * name it created (`px_front`), so a `node2/px_front` would be skipped and left behind by `docker
+ * compose down`, and it links to containers by their listed names (`--link node2/px-db-1:db`
+ * names no container on any engine). Every other list keeps classic's display, which scripts and
+ * `docker ps` / `docker network ls` readers rely on.
  */
 export function listsEngineNames(filters: DockerFilters): boolean {
   return (filters.get('label') ?? []).some((label) => label === COMPOSE_PROJECT_LABEL || label.startsWith(`${COMPOSE_PROJECT_LABEL}=`));

@@ -1,6 +1,7 @@
 import type { Container } from '@swarm/plugin-sdk';
 import type { ContainerSummary } from '@swarm/plugin-sdk/docker';
 import { queryFlag, type RequestContext } from '../context.js';
+import { listsEngineNames } from '../compose-project.js';
 import { checkFilterKeys, matchesAny, matchesLabels, parseFilters, type DockerFilters } from '../docker-filters.js';
 import { findContainer, healthyNodes, nodeEngine } from '../lookups.js';
 import { sendJsonArray } from '../../http/responses.js';
@@ -83,15 +84,19 @@ function keep(container: Container, filters: DockerFilters, all: boolean): boole
   return true;
 }
 
-/** The summary a client sees: names prefixed with the node, 0.0.0.0 ports shown with the node's IP. */
-function presented(container: Container, sizes: ReadonlyMap<string, ContainerSummary>): ContainerSummary {
+/**
+ * The summary a client sees: names prefixed with the node (the engine's own names for a list by
+ * Compose's project label, see compose-project.ts: Compose links and names containers from them),
+ * 0.0.0.0 ports shown with the node's IP.
+ */
+function presented(container: Container, sizes: ReadonlyMap<string, ContainerSummary>, engineNames = false): ContainerSummary {
   const { node, summary } = container;
   const ports = ((summary.Ports as Port[] | undefined) ?? []).map((port) => (port.IP === '0.0.0.0' ? { ...port, IP: node.ip } : port));
   const sized = sizes.get(container.id);
   return {
     ...summary,
     ...(sized ? { SizeRw: sized.SizeRw, SizeRootFs: sized.SizeRootFs } : {}),
-    Names: summary.Names.map((name) => `/${node.name}${name.startsWith('/') ? name : `/${name}`}`),
+    Names: engineNames ? summary.Names : summary.Names.map((name) => `/${node.name}${name.startsWith('/') ? name : `/${name}`}`),
     Labels: { ...container.labels },
     Ports: ports,
     Status: node.isHealthy() ? summary.Status : 'Host Down',
@@ -143,5 +148,9 @@ export async function listContainers(ctx: RequestContext): Promise<void> {
     return;
   }
   const unsized = new Map<string, ContainerSummary>();
+  if (listsEngineNames(filters)) {
+    await sendJsonArray(ctx.res, chosen, (container) => JSON.stringify(presented(container, unsized, true)));
+    return;
+  }
   await sendJsonArray(ctx.res, chosen, (container) => ctx.api.rowTexts.text(container, (row) => presented(row, unsized)));
 }
