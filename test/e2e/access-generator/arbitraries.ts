@@ -299,17 +299,22 @@ const volumeCreate = fc
 const networkCreate = (options: AttackOptions) =>
   fc
     .record({
-      name: options.excludeNetworkNames ? fc.constant('«n»') : fc.oneof(fc.constant('«n»'), refs(['net'], ['name', 'node'])),
+      // a name of her own on the node of bob's network (`node/gen-b`), or bob's network's name
+      name: options.excludeNetworkNames
+        ? fc.constantFrom('«n»', '«b:net:ownnode»')
+        : fc.oneof(fc.constantFrom('«n»', '«b:net:ownnode»'), refs(['net'], ['name', 'node'])),
       // the host's default bridge, or the Linux bridge of bob's network (`br-` and its ID's first 12 characters):
       // dockerd's conflict answer names the network that holds a bridge name
       bridge: fc.constantFrom(undefined, 'docker0', 'br-«b:net:p12»'),
+      // macvlan and ipvlan networks attach to the host's interfaces
+      driver: fc.constantFrom('bridge', 'macvlan', 'ipvlan'),
       unique: fc.boolean(),
     })
-    .map(({ name, bridge, unique }) => ({
+    .map(({ name, bridge, driver, unique }) => ({
       Name: name,
-      Driver: 'bridge',
+      Driver: driver,
       ...(unique ? { CheckDuplicate: true } : {}),
-      ...(bridge ? { Options: { 'com.docker.network.bridge.name': bridge } } : {}),
+      ...(driver !== 'bridge' ? { Options: { parent: 'lo' } } : bridge ? { Options: { 'com.docker.network.bridge.name': bridge } } : {}),
     }));
 
 const BUILD_NETWORKS = ['default', 'host', 'container:«b:db:name»', 'container:«b:db:id»', '«b:net:name»', 'none'];

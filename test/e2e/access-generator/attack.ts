@@ -95,6 +95,11 @@ function spell(world: World, template: string, variant: Variant, hook: string, e
       case 'b': {
         // a network every team shares, on the node of bob's object: the same in both variants
         if (spelling === 'bridge') return encode(`${world.bob[object as BobObject].node}/bridge`);
+        // a name of alice's own, made on the node of bob's object
+        if (spelling === 'ownnode') {
+          pairs.push(['gen-b', 'gen-n']);
+          return encode(`${world.bob[object as BobObject].node}/${variant === 'bob' ? 'gen-b' : 'gen-n'}`);
+        }
         const value = spellBob(world, object as BobObject, spelling as Spelling, variant);
         const theirs = spellBob(world, object as BobObject, spelling as Spelling, 'bob');
         const nobodys = spellBob(world, object as BobObject, spelling as Spelling, 'nobody');

@@ -461,11 +461,11 @@ export async function judgeAndSweep(call: Call, world: World, known: Inventory):
     if (known.networks.has(id)) continue;
     // a network on the Linux bridge of bob's network puts alice's containers on his containers' segment
     const answer = await call('admin', 'GET', `/v1.41/networks/${id}`);
-    const bridge =
-      answer.status === 200
-        ? (JSON.parse(answer.text) as { Options?: Record<string, string> }).Options?.['com.docker.network.bridge.name']
-        : undefined;
-    if (bridge === `br-${world.bob.net.id.slice(0, 12)}`) found.push("network: on the bridge of bob's network");
+    const network = answer.status === 200 ? (JSON.parse(answer.text) as { Driver?: string; Options?: Record<string, string> }) : {};
+    if (network.Options?.['com.docker.network.bridge.name'] === `br-${world.bob.net.id.slice(0, 12)}`)
+      found.push("network: on the bridge of bob's network");
+    // macvlan and ipvlan networks attach to the host's interfaces
+    if (network.Driver === 'macvlan' || network.Driver === 'ipvlan') found.push(`network: driver ${network.Driver}`);
     await call('admin', 'DELETE', `/v1.41/networks/${id}`);
   }
   for (const tag of now.tags) if (!known.tags.has(tag)) await call('admin', 'DELETE', `/v1.41/images/${tag}`);
