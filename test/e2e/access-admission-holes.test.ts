@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from './api-support.js';
 import { accessConfig, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * Issue 42's holes 3, 6, 7 and 8 with the real docker CLI through the manager: what a baseline
@@ -49,6 +50,7 @@ beforeAll(async () => {
     firstEngine: 174,
     engines: 2,
     port: PORT,
+    recordEngines: true,
     config: (configDir) => {
       writeFileSync(join(configDir, 'listed-seccomp.json'), LISTED_PROFILE);
       const config = accessConfig(undefined) as { access: { admission: unknown } };
@@ -212,3 +214,5 @@ describe('hole 8: cgroup placement', () => {
     expect(await ok('alice', ['inspect', '-f', '{{.HostConfig.CgroupParent}}', 'holes-tenant-cgroup'])).toBe('/tenants/a');
   });
 });
+
+itJudgedEveryEngineRequest('access-admission-holes', () => cluster);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileAsync } from './api-support.js';
 import { accessConfig, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * Issue 42, holes 4 and 5, with the real docker CLI (the legacy builder: DOCKER_BUILDKIT=0) and
@@ -52,6 +53,7 @@ beforeAll(async () => {
     firstEngine: 176,
     engines: 2,
     port: PORT,
+    recordEngines: true,
     config: () => {
       const config = accessConfig(undefined) as { access: { admission: [[string, Record<string, unknown>]] } };
       config.access.admission[0][1] = { ...config.access.admission[0][1], allowedUrls: [`${SERVED}/allowed/`] };
@@ -191,3 +193,5 @@ describe('URLs the engine fetches (hole 5)', () => {
     expect(await ok('alice', ['images', '-q', 'build-alice-imported'])).toMatch(/^[0-9a-f]{12}/);
   });
 });
+
+itJudgedEveryEngineRequest('access-build', () => cluster);

@@ -62,6 +62,7 @@ const AUDIT: readonly AuditLine[] = [
   line('DELETE', '/v1.41/images/busybox:local', true),
   line('POST', '/v1.41/containers/web/kill', false, ID),
   line('GET', '/v1.41/containers/json', true),
+  line('POST', '/v1.41/containers/create?name=web', true),
 ];
 
 describe('the engine invariant', () => {
@@ -71,8 +72,11 @@ describe('the engine invariant', () => {
     await send(request('DELETE', '/v1.41/images/busybox:local', 'Docker-Client/28'));
     await send(request('DELETE', '/v1.41/images/busybox:local', 'Docker-Client/28'));
     await send(request('GET', '/v1.41/containers/json?all=1') + request('GET', `/containers/${ID}/json`));
+    // the named volume the create makes, on each of two engines, and the create
+    await send(request('POST', '/v1.41/volumes/create') + request('POST', '/v1.41/volumes/create'));
+    await send(request('POST', '/v1.41/containers/create?name=web', 'Docker-Client/28'));
     const report = judgeEngineRequests(proxy.requests.slice(since), AUDIT, 2);
-    expect(report).toMatchObject({ received: 5, judged: 3, own: 2, unexplained: [] });
+    expect(report).toMatchObject({ received: 8, judged: 6, own: 2, unexplained: [] });
   });
 
   it('fails on a request sent to the engine past the manager, one the audit log refused, and one more than allowed', async () => {
@@ -83,12 +87,16 @@ describe('the engine invariant', () => {
     await send(request('GET', `/v1.41/containers/${ID}/export`));
     await send(request('DELETE', '/v1.41/images/busybox:local', 'x') + request('DELETE', '/v1.41/images/busybox:local', 'x'));
     await send(request('DELETE', '/v1.41/images/busybox:local', 'x'));
+    await send(
+      request('POST', '/v1.41/volumes/create') + request('POST', '/v1.41/volumes/create') + request('POST', '/v1.41/volumes/create'),
+    );
     const report = judgeEngineRequests(proxy.requests.slice(since), AUDIT, 2);
     expect(report.unexplained).toEqual([
       `node1 POST /v1.41/containers/${ID}/start`,
       `node1 POST /v1.41/containers/${ID}/kill`,
       `node1 GET /v1.41/containers/${ID}/export`,
       'node1 DELETE /v1.41/images/busybox:local',
+      'node1 POST /v1.41/volumes/create',
     ]);
     expect(report.rows.find((row) => row.family === 'POST /containers/{id}/kill')).toMatchObject({ judged: 1, denied: 1, unexplained: 1 });
   });

@@ -168,6 +168,9 @@ export class Registry {
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
     if (def.kind === 'Namespace') object.status = { phase: 'Active' };
+    // PrepareForCreate: a new budget's status is empty until the disruption controller fills it
+    if (def.kind === 'PodDisruptionBudget')
+      object.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
     if (options.dryRun) return { ...object, metadata: { ...meta } };
     return structuredClone(this.store.put(storeName(def), object));
   }

@@ -90,8 +90,14 @@ function decodeValue(value: Json, schema: Schema, path: string, context: Context
       return value;
     case 'string':
       if (typeof value !== 'string') throw mismatch(value, schema, context);
-      if (schema.format === 'byte' && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) {
-        throw new DecodeError(`illegal base64 data at input byte ${value.search(/[^A-Za-z0-9+/=]/)}`);
+      if (schema.format === 'byte') {
+        // Go's base64 decoder skips line breaks (kustomize's secretGenerator wraps its data), and
+        // the bytes are stored and served again as one unbroken line
+        const bytes = value.replace(/[\r\n]/g, '');
+        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(bytes)) {
+          throw new DecodeError(`illegal base64 data at input byte ${value.search(/[^A-Za-z0-9+/=\r\n]/)}`);
+        }
+        return bytes;
       }
       return value;
     case 'boolean':

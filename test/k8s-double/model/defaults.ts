@@ -2,6 +2,7 @@
 // fields a client leaves out come back filled in, so clients see what a real cluster returns.
 import type { KObject } from '../store/store.js';
 import type { Loose } from './loose.js';
+import { defaultNetworkPolicy } from './validate-policies.js';
 import { defaultBinding } from './validate-rbac.js';
 
 const setDefault = <T>(object: Loose, key: string, value: T): void => {
@@ -147,4 +148,5 @@ export const DEFAULTERS: Record<string, (object: KObject) => void> = {
   EndpointSlice: defaultEndpointSlice,
   RoleBinding: defaultBinding,
   ClusterRoleBinding: defaultBinding,
+  NetworkPolicy: defaultNetworkPolicy,
 };

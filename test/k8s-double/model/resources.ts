@@ -4,6 +4,7 @@ import type { KObject } from '../store/store.js';
 // the shapes each resource's schema names
 import './types-core.js';
 import './types-groups.js';
+import './types-policies.js';
 import './types-rbac.js';
 import './types-storage.js';
 
@@ -227,6 +228,31 @@ export const RESOURCES: ResourceDef[] = [
     namespaced: true,
     verbs: READ_WRITE,
     schema: 'io.k8s.api.coordination.v1.Lease',
+    subresources: [],
+  },
+  {
+    group: 'policy',
+    version: 'v1',
+    resource: 'poddisruptionbudgets',
+    singular: 'poddisruptionbudget',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+    shortNames: ['pdb'],
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.policy.v1.PodDisruptionBudget',
+    subresources: ['status'],
+    statusSubresource: true,
+  },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    resource: 'networkpolicies',
+    singular: 'networkpolicy',
+    kind: 'NetworkPolicy',
+    namespaced: true,
+    shortNames: ['netpol'],
+    verbs: READ_WRITE,
+    schema: 'io.k8s.api.networking.v1.NetworkPolicy',
     subresources: [],
   },
   {

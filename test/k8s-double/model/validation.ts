@@ -24,6 +24,7 @@ import { validateConfigMapData, validateSecretData } from './validate-config.js'
 import { validateFinalizers, validateNoNewFinalizers } from './validate-finalizers.js';
 import { validateAnnotations, validateLabels } from './validate-labels.js';
 import { validateLeaseSpec } from './validate-lease.js';
+import { validateNetworkPolicySpec, validatePodDisruptionBudgetSpec } from './validate-policies.js';
 import { validateHostAliases, validatePodDNSConfig } from './validate-pod-dns.js';
 import { nameIsPathSegment, validateBinding, validateBindingUpdate, validateRole } from './validate-rbac.js';
 import { validateServiceSpec } from './validate-service.js';
@@ -401,6 +402,10 @@ export function validateCreate(object: KObject): Errors {
       return validateSecretData(object);
     case 'Lease':
       return validateLeaseSpec(object.spec as Loose | undefined);
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudgetSpec(object.spec as Loose | undefined);
+    case 'NetworkPolicy':
+      return validateNetworkPolicySpec(object.spec as Loose | undefined);
     case 'Event':
       return object.involvedObject ? [] : [fieldError.required('involvedObject')];
     case 'Binding':
@@ -457,6 +462,10 @@ export function validateUpdate(object: KObject, old: KObject): Errors {
     }
     case 'Lease':
       return [...validateObjectMetaUpdate(object, old), ...validateLeaseSpec(object.spec as Loose | undefined)];
+    case 'PodDisruptionBudget':
+      return [...validateObjectMetaUpdate(object, old), ...validatePodDisruptionBudgetSpec(object.spec as Loose | undefined)];
+    case 'NetworkPolicy':
+      return [...validateObjectMetaUpdate(object, old), ...validateNetworkPolicySpec(object.spec as Loose | undefined)];
     case 'Role':
     case 'ClusterRole':
       return [...validateRole(object), ...validateObjectMetaUpdate(object, old)];
