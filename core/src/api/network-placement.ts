@@ -62,7 +62,8 @@ export function placeWithNetwork(cluster: Cluster, config: ContainerConfig): Con
           EndpointsConfig: Object.fromEntries(Object.entries(endpoints).map(([key, value]) => [renamed.get(key) ?? key, value])),
         }
       : config.NetworkingConfig;
-  const env = [...(config.Env ?? []), ...constraints.filter((constraint) => !(config.Env ?? []).includes(constraint))];
+  const env = [...(config.Env ?? [])];
+  for (const constraint of constraints) if (!env.includes(constraint)) env.push(constraint);
   return {
     ...config,
     Env: env,
