@@ -52,6 +52,7 @@ const BASELINE_CAPABILITIES = [
   'SYS_CHROOT',
 ];
 const SELINUX_TYPES = ['container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'];
+/** The sysctls baseline allows. */
 const SAFE_SYSCTLS = [
   'kernel.shm_rmid_forced',
   'net.ipv4.ip_local_port_range',
@@ -63,6 +64,9 @@ const SAFE_SYSCTLS = [
   'net.ipv4.tcp_fin_timeout',
   'net.ipv4.tcp_keepalive_intvl',
   'net.ipv4.tcp_keepalive_probes',
+  // safe from Kubernetes 1.32 on (the double's version)
+  'net.ipv4.tcp_rmem',
+  'net.ipv4.tcp_wmem',
 ];
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 
