@@ -45,6 +45,8 @@ export function dialEngineGrpc(engine: EngineClient, path: string): Promise<Clie
     request.on('upgrade', (_answer: IncomingMessage, socket: Socket, early: Buffer) => {
       clearTimeout(timer);
       if (early.length > 0) socket.unshift(early);
+      // gRPC's small frames (a call's headers, a status update) go out at once, not held for an ACK
+      socket.setNoDelay(true);
       const session = connect('http://engine', { createConnection: () => socket });
       session.on('error', () => undefined);
       resolve(session);
@@ -103,6 +105,7 @@ export function serveH2c(
         return;
       }
       if (rest.length > 0) client.unshift(rest);
+      if ('setNoDelay' in client && typeof client.setNoDelay === 'function') (client as Socket).setNoDelay(true);
       server.emit('connection', client);
     });
   });

@@ -182,8 +182,9 @@ class GrpcCalls {
     try {
       node ??= await placeBuild(this.ctx, solvePlacementConfig(solve));
     } catch (error) {
-      // its Status call waits for it: it fails the same way, so the client shows why
+      // its Status call and its session wait for it: they fail the same way, so the client shows why
       if (solve.ref !== '' && error instanceof Error) this.builds.refs.fail(solve.ref, error);
+      if (solve.session !== '' && error instanceof Error) this.builds.sessions.fail(solve.session, error);
       throw error;
     }
     const caller = callerOf(this.ctx);
