@@ -32,8 +32,20 @@ export const CoreErrors = {
   pluginFailed: defineError('core.plugin.failed', {
     code: ErrorCodes.PLUGIN_FAILED,
     httpStatus: 500,
-    message: (p: { kind: string; name: string; plugin: string; reason: string }) =>
-      `${p.kind} "${p.name}" (${p.plugin}) failed: ${p.reason}`,
+    message: (p: { kind: string; name: string; plugin: string; reason: string; where?: string }) =>
+      `${p.kind} "${p.name}" (${p.plugin}) failed${p.where ?? ''}: ${p.reason}`,
+  }),
+  pluginTimedOut: defineError('core.plugin.timeout', {
+    code: ErrorCodes.PLUGIN_TIMEOUT,
+    httpStatus: 500,
+    message: (p: { kind: string; name: string; plugin: string; limit: string; where?: string }) =>
+      `${p.kind} "${p.name}" (${p.plugin}) did not answer${p.where ?? ''} within its time limit of ${p.limit} (the plugin entry's timeout option sets it)`,
+  }),
+  pluginContract: defineError('core.plugin.contract', {
+    code: ErrorCodes.PLUGIN_FAILED,
+    httpStatus: 500,
+    message: (p: { kind: string; name: string; plugin: string; contract: string }) =>
+      `${p.kind} "${p.name}" (${p.plugin}) broke its contract: ${p.contract}`,
   }),
   clientTooNew: defineError('core.api.client-too-new', {
     code: ErrorCodes.INVALID_ARGUMENT,

@@ -52,7 +52,7 @@ afterAll(() => {
 
 describe('a third-party driver that throws', () => {
   it('fails docker run with the driver and its package named, logs it once, counts it, and keeps serving', async () => {
-    const expected = `driver "sim" (swarm-plugin-sim@0.1.0) failed: Cannot read properties of undefined (reading 'trim')`;
+    const expected = `driver "sim" (swarm-plugin-sim@0.1.0) failed in createContainer(): Cannot read properties of undefined (reading 'trim')`;
     for (let attempt = 0; attempt < 3; attempt++) {
       const refused = await docker(HOST, ['run', '-d', 'busybox', 'true']);
       expect(refused.code).not.toBe(0);

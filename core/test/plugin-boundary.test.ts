@@ -48,12 +48,12 @@ describe('the plugin boundary around a third-party driver', () => {
       expect.objectContaining({
         code: ErrorCodes.PLUGIN_FAILED,
         httpStatus: 500,
-        message: `driver "sim" (swarm-plugin-sim@0.1.0) failed: Cannot read properties of undefined (reading 'length')`,
+        message: `driver "sim" (swarm-plugin-sim@0.1.0) failed in info(): Cannot read properties of undefined (reading 'length')`,
       }),
     );
     await expect(cluster.createContainer({ Image: 'busybox' }, undefined)).rejects.toMatchObject({
       code: ErrorCodes.PLUGIN_FAILED,
-      message: 'driver "sim" (swarm-plugin-sim@0.1.0) failed: Invalid array length',
+      message: 'driver "sim" (swarm-plugin-sim@0.1.0) failed in createContainer(): Invalid array length',
     });
   });
 
@@ -72,7 +72,7 @@ describe('the plugin boundary around a third-party driver', () => {
   it('guards the capabilities it offers, and logs the stack once a minute, not per failure', () => {
     const { cluster, logger } = setup();
     for (let attempt = 0; attempt < 3; attempt++) {
-      expect(() => cluster.capabilities!.volumes!.list()).toThrow('driver "sim" (swarm-plugin-sim@0.1.0) failed: Cannot read properties');
+      expect(() => cluster.capabilities!.volumes!.list()).toThrow('driver "sim" (swarm-plugin-sim@0.1.0) failed in list(): Cannot read properties');
       expect(() => cluster.info()).toThrow('driver "sim"');
     }
     const errors = logger.lines.filter((line) => line.level === 'error');

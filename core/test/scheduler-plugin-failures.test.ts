@@ -38,7 +38,7 @@ describe('a plugin that throws at a placement', () => {
       expect(failure(() => scheduler.select(request, nodes))).toEqual({
         code: ErrorCodes.PLUGIN_FAILED,
         status: 500,
-        message: `filter "gpu" (swarm-plugin-gpu@0.1.0) failed: Cannot read properties of undefined (reading 'toUpperCase')`,
+        message: `filter "gpu" (swarm-plugin-gpu@0.1.0) failed in check() on node "node2": Cannot read properties of undefined (reading 'toUpperCase')`,
       });
     }
     const errors = logger.lines.filter((line) => line.level === 'error');
@@ -60,7 +60,7 @@ describe('a plugin that throws at a placement', () => {
     };
     const scheduler = createScheduler(defaultFilters(), broken, { pluginOf: () => 'swarm-plugin-fewest@2.0.0' });
     expect(failure(() => scheduler.select(scheduler.request(runConfig({})), nodes)).message).toBe(
-      'strategy "fewest-containers" (swarm-plugin-fewest@2.0.0) failed: Invalid array length',
+      'strategy "fewest-containers" (swarm-plugin-fewest@2.0.0) failed in rank(): Invalid array length',
     );
     const preparing: Filter = {
       name: 'gpu',
@@ -69,6 +69,6 @@ describe('a plugin that throws at a placement', () => {
       },
     };
     const plain = createScheduler([preparing], strategy('spread'));
-    expect(failure(() => plain.select(plain.request(runConfig({})), nodes)).message).toBe('filter "gpu" (built-in) failed: no GPU table');
+    expect(failure(() => plain.select(plain.request(runConfig({})), nodes)).message).toBe('filter "gpu" (built-in) failed in prepare(): no GPU table');
   });
 });

@@ -13,6 +13,8 @@ export const ErrorCodes = {
   PLUGIN_LOAD_FAILED: 'SWARM_ERR_PLUGIN_LOAD_FAILED',
   /** A plugin threw or rejected while working (a filter at a placement): its fault, named in the message. */
   PLUGIN_FAILED: 'SWARM_ERR_PLUGIN_FAILED',
+  /** A plugin's call did not settle within its time limit (the entry's `timeout`): named with the limit in the message. */
+  PLUGIN_TIMEOUT: 'SWARM_ERR_PLUGIN_TIMEOUT',
   CONFIG_INVALID: 'SWARM_ERR_CONFIG_INVALID',
   CONFIG_NOT_FOUND: 'SWARM_ERR_CONFIG_NOT_FOUND',
   UNKNOWN_PROVIDER: 'SWARM_ERR_UNKNOWN_PROVIDER',

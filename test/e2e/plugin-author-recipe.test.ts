@@ -260,7 +260,7 @@ describe('exit codes and machine output tell the truth', () => {
     expect(refused.stdout).toContain('0/1 nodes are available');
     const failed = await explain('-e', 'gpu=boom', 'busybox:local');
     expect(failed.code, failed.stdout).toBe(2);
-    expect(failed.stdout).toContain('filter "gpu" (swarm-plugin-gpu@0.1.0) failed: the gpu filter fell over');
+    expect(failed.stdout).toContain('filter "gpu" (swarm-plugin-gpu@0.1.0) failed in prepare(): the gpu filter fell over');
     const unreachable = await swarm(project, 'schedule', '--explain', '-H', `tcp://127.0.0.1:${NOBODY_PORT}`, 'busybox:local');
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Cluster, NodeStatus } from '@swarm/plugin-sdk';
 import type { ManagerRole } from '../replication/manager-role.js';
+import type { CallOutcome } from '../plugins/plugin-guard.js';
 import { CounterFamily, GaugeFamily, HistogramFamily, MetricsRegistry } from './prometheus-text.js';
 
 /** What a manager is now: alone (no `--replication`), the primary, or a replica forwarding to it. */
@@ -65,6 +66,8 @@ export class ApiMetrics {
   private readonly latency: HistogramFamily<'method' | 'route'>;
   private readonly decisions: CounterFamily<'kind' | 'result'>;
   private readonly pluginFailures: CounterFamily<'kind' | 'name' | 'plugin'>;
+  private readonly pluginCalls: CounterFamily<'kind' | 'name' | 'plugin' | 'outcome'>;
+  private readonly pluginLatency: HistogramFamily<'kind' | 'name' | 'plugin'>;
   private readonly clusterEvents: CounterFamily;
   /** The same counts as plain numbers, for the web view and `docker info`. */
   private readonly counts = { requests: 0, errors: 0, scheduled: 0, failed: 0, events: 0 };
@@ -126,6 +129,23 @@ export class ApiMetrics {
         labelNames: ['kind', 'name', 'plugin'],
       }),
     );
+    this.pluginCalls = registry.register(
+      new CounterFamily({
+        name: 'swarm_plugin_calls_total',
+        help: "Calls into plugins, by kind, name, package and outcome (ok, failed, timeout); a filter's or strategy's is one per placement pass",
+        labelNames: ['kind', 'name', 'plugin', 'outcome'],
+      }),
+    );
+    this.pluginLatency = registry.register(
+      new HistogramFamily(
+        {
+          name: 'swarm_plugin_call_duration_seconds',
+          help: "Time in a plugin call (a filter's prepare, a strategy's rank, an access plugin's or driver's call until it settles)",
+          labelNames: ['kind', 'name', 'plugin'],
+        },
+        [0.0001, 0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60],
+      ),
+    );
     registry.register(
       new GaugeFamily({ name: 'swarm_nodes', help: 'Nodes of the cluster by status', labelNames: ['status'] }, (set) => {
         const counts = nodesByStatus(cluster);
@@ -164,6 +184,12 @@ export class ApiMetrics {
 
   observePluginFailure(kind: string, name: string, plugin: string): void {
     this.pluginFailures.inc({ kind, name, plugin });
+  }
+
+  /** One call into a plugin (the deployment's PluginGuard reports here). */
+  pluginCall(kind: string, name: string, plugin: string, seconds: number, outcome: CallOutcome): void {
+    this.pluginCalls.inc({ kind, name, plugin, outcome });
+    this.pluginLatency.observe({ kind, name, plugin }, seconds);
   }
 
   /**

@@ -31,6 +31,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     await createProgram().parseAsync([...argv]);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
+    // With --debug, a plugin's fault at load or in register() shows its stack from the plugin's own first frame.
+    const stack = (error as { details?: { stack?: unknown } }).details?.stack;
+    if (typeof stack === 'string' && (argv.includes('--debug') || process.env['DEBUG'])) process.stderr.write(`${stack}\n`);
     process.exitCode = 1;
   }
 }

@@ -4,6 +4,17 @@ export type OptionValue = string | number | boolean;
 /** A duration: Go syntax (`30s`, `1m`, `500ms`) or a number of seconds. */
 export type DurationInput = string | number;
 
+/** A plugin entry's settings: the limit on its async calls (a driver's operations, a discovery backend's calls). */
+export interface PluginEntryInput {
+  timeout?: DurationInput;
+}
+
+/** An access entry's call settings: its time limit, and (admission only) whether a failure lets the request through. */
+export interface AccessCallInput {
+  timeout?: DurationInput;
+  failurePolicy?: 'fail' | 'ignore';
+}
+
 export interface TlsInput {
   ca?: string;
   cert?: string;
@@ -16,7 +27,10 @@ export interface TlsInput {
  * what is missing comes from the command line or Swarm classic's defaults.
  */
 export interface SwarmConfigInput {
-  plugins?: string[];
+  /** Plugin packages: a name, or `[name, { timeout }]`. */
+  plugins?: Array<string | [string, PluginEntryInput]>;
+  /** The event-loop watchdog: `limit` (default 10s; 0 turns it off) before a blocked manager ends itself. */
+  watchdog?: { limit?: DurationInput };
   cluster?: {
     driver?: string;
     discovery?: string;
@@ -58,8 +72,8 @@ export interface SwarmConfigInput {
   access?: AccessInput;
 }
 
-/** An access plugin by name, or `[name, options]`. */
-export type AccessEntryInput = string | [string, Record<string, unknown>];
+/** An access plugin by name, or `[name, options]`, or `[name, options, { timeout, failurePolicy }]`. */
+export type AccessEntryInput = string | [string, Record<string, unknown>] | [string, Record<string, unknown>, AccessCallInput];
 
 export interface AccessInput {
   /** Authenticators in order; `['tls']` by default (plus `token-file` when `tokenFile` is set). */

@@ -1,14 +1,24 @@
 import type { AccessEntry, AccessSettings } from '@swarm/plugin-sdk/access';
 import { configError } from './config-error.js';
 import type { AccessEntryInput } from './input.js';
-import { pick, type ConfigLayer } from './layers.js';
+import { pick, type ConfigLayer, type ConfigOrigin } from './layers.js';
+import { resolveAccessCall, type AccessCallSettings } from './plugin-entries.js';
 import { parseMemory } from './size.js';
 
 const DEFAULT_AUDIT_MAX_SIZE = 100 * 1024 * 1024;
 const DEFAULT_AUDIT_MAX_BACKUPS = 5;
 
-function entry(input: AccessEntryInput): AccessEntry {
-  return typeof input === 'string' ? { name: input, options: {} } : { name: input[0], options: input[1] };
+/** An access entry as the host builds it: with its call settings (the tuple's third element), checked. */
+export interface ConfiguredAccessEntry extends AccessEntry {
+  readonly call?: AccessCallSettings;
+}
+
+function entryOf(kind: string, origin: ConfigOrigin) {
+  return (input: AccessEntryInput, index: number): ConfiguredAccessEntry => {
+    if (typeof input === 'string') return { name: input, options: {} };
+    const call = resolveAccessCall(origin, kind, index, input[2]);
+    return { name: input[0], options: input[1], ...(call ? { call } : {}) };
+  };
 }
 
 /**
@@ -19,11 +29,13 @@ function entry(input: AccessEntryInput): AccessEntry {
  */
 export function resolveAccess(layers: readonly ConfigLayer[]): AccessSettings | undefined {
   if (!layers.some((layer) => layer.input.access !== undefined)) return undefined;
-  const list = (read: (access: NonNullable<ConfigLayer['input']['access']>) => AccessEntryInput[] | undefined) =>
-    (pick(layers, (input) => (input.access ? read(input.access) : undefined))?.value ?? []).map(entry);
+  const list = (kind: string, read: (access: NonNullable<ConfigLayer['input']['access']>) => AccessEntryInput[] | undefined) => {
+    const picked = pick(layers, (input) => (input.access ? read(input.access) : undefined));
+    return (picked?.value ?? []).map(entryOf(kind, picked?.origin ?? 'defaults'));
+  };
   const tokenFile = pick(layers, (input) => input.access?.tokenFile)?.value;
   const configuredAuthn = pick(layers, (input) => input.access?.authn)?.value;
-  const authn = configuredAuthn ? configuredAuthn.map(entry) : [{ name: 'tls', options: {} }];
+  const authn: ConfiguredAccessEntry[] = configuredAuthn ? list('authn', (access) => access.authn) : [{ name: 'tls', options: {} }];
   if (tokenFile !== undefined && !authn.some((candidate) => candidate.name === 'token-file')) {
     authn.push({ name: 'token-file', options: { path: tokenFile } });
   }
@@ -31,8 +43,8 @@ export function resolveAccess(layers: readonly ConfigLayer[]): AccessSettings | 
   const dockerPlugins = [...new Set(pick(layers, (input) => input.access?.authorizationPlugins)?.value ?? [])];
   return {
     authn,
-    authz: [...dockerPlugins.map((plugin) => ({ name: 'docker', options: { plugin } })), ...list((access) => access.authz)],
-    admission: list((access) => access.admission),
+    authz: [...dockerPlugins.map((plugin) => ({ name: 'docker', options: { plugin } })), ...list('authz', (access) => access.authz)],
+    admission: list('admission', (access) => access.admission),
     managersGroup: pick(layers, (input) => input.access?.managersGroup)?.value,
     audit: resolveAudit(layers),
   };

@@ -1,3 +1,4 @@
+import { resolvePluginEntries, resolveWatchdog, type PluginEntrySettings } from './plugin-entries.js';
 import type { DeploymentConfig, TlsFiles } from '@swarm/plugin-sdk';
 import { isWebExtensionName } from '../util/web-extension-names.js';
 import type { WebSettings } from '@swarm/plugin-sdk/web';
@@ -13,6 +14,10 @@ export interface ResolvedConfig {
   readonly config: DeploymentConfig;
   /** Origin of a top-level setting, by key path (`scheduler.filters`, `cluster.driver`, ...). */
   originOf(keyPath: string): ConfigOrigin;
+  /** Each plugin entry's settings (`plugins: [['x', { timeout }]]`), by the name in `plugins`. */
+  readonly pluginSettings?: ReadonlyMap<string, PluginEntrySettings>;
+  /** `watchdog.limit` in ms when set (0: off). */
+  readonly watchdogMs?: number;
 }
 
 const ADDR_FORMAT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
@@ -187,8 +192,8 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   }
 
   const tls = resolveTls(layers);
-  const plugins: string[] = [];
-  for (const layer of layers) for (const name of layer.input.plugins ?? []) if (!plugins.includes(name)) plugins.push(name);
+  const { names: plugins, settings: pluginSettings } = resolvePluginEntries(layers);
+  const watchdogMs = resolveWatchdog(layers);
 
   const config: DeploymentConfig = {
     plugins,
@@ -244,5 +249,10 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
     ),
     access: resolveAccess(layers),
   };
-  return { config, originOf: (keyPath) => origins.get(keyPath) ?? 'defaults' };
+  return {
+    config,
+    originOf: (keyPath) => origins.get(keyPath) ?? 'defaults',
+    pluginSettings,
+    ...(watchdogMs !== undefined ? { watchdogMs } : {}),
+  };
 }

@@ -16,10 +16,20 @@ const tls = z.strictObject({
 
 const webExtension = z.union([z.boolean(), z.record(z.string(), option)]);
 
-const accessEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.string(), z.unknown())])]);
+const accessCall = z.strictObject({ timeout: z.optional(duration), failurePolicy: z.optional(z.enum(['fail', 'ignore'])) });
+const accessEntry = z.union([
+  z.string(),
+  z.tuple([z.string(), z.record(z.string(), z.unknown())]),
+  z.tuple([z.string(), z.record(z.string(), z.unknown()), accessCall]),
+]);
+const pluginEntry = z.union([
+  z.string(),
+  z.tuple([z.string(), z.strictObject({ timeout: z.optional(duration) })]),
+]);
 
 const configSchema = z.strictObject({
-  plugins: z.optional(z.array(z.string())),
+  plugins: z.optional(z.array(pluginEntry)),
+  watchdog: z.optional(z.strictObject({ limit: z.optional(duration) })),
   cluster: z.optional(
     z.strictObject({
       driver: z.optional(z.string()),

@@ -29,6 +29,8 @@ import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
 import { guardPlugin } from '../plugins/plugin-boundary.js';
 import { pluginGuard, type GuardedKind } from '../plugins/plugin-guard.js';
+import { DEFAULT_TIMEOUT_MS } from '../plugins/call-limits.js';
+import type { CallMarks } from '../plugins/watchdog/call-marks.js';
 import { CoreErrors } from '../errors.js';
 
 export interface BuildDeploymentOptions {
@@ -36,6 +38,8 @@ export interface BuildDeploymentOptions {
   readonly configDir: string;
   readonly logger: Logger;
   readonly clock?: Clock;
+  /** Where plugin calls are marked for the process's watchdog (the CLI's `manage` starts one). */
+  readonly marks?: CallMarks;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -45,14 +49,21 @@ const KIND_TOKENS: Readonly<Record<GuardedKind, ExtensionKind>> = {
   strategy: Tokens.Strategy,
   driver: Tokens.ClusterDriver,
   discovery: Tokens.DiscoveryBackend,
+  authn: Tokens.Authenticator,
+  authz: Tokens.Authorizer,
+  admission: Tokens.AdmissionController,
 };
 
 /** `name@version` of the configured plugin that provides a filter, strategy, driver or discovery backend; none for built-ins. */
 function providerLabel(staged: readonly StagedProvider[], kind: GuardedKind, name: string): string | undefined {
-  const token = KIND_TOKENS[kind];
-  const entry = staged.find((candidate) => candidate.kind === token && candidate.name === name);
+  const entry = providerEntry(staged, kind, name);
   if (!entry || entry.plugin.builtin) return undefined;
   return `${entry.plugin.manifest.name}@${entry.plugin.manifest.version}`;
+}
+
+function providerEntry(staged: readonly StagedProvider[], kind: GuardedKind, name: string): StagedProvider | undefined {
+  const token = KIND_TOKENS[kind];
+  return staged.find((candidate) => candidate.kind === token && candidate.name === name);
 }
 
 interface UnknownName {
@@ -161,10 +172,14 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
 
   const container = set.createContainer();
   const labelOf = (kind: GuardedKind, name: string) => providerLabel(set.staged, kind, name);
-  const guard = pluginGuard(labelOf, options.logger);
-  /** A third-party driver or discovery backend, called through the plugin boundary; built-ins as they are. */
-  const guarded = <T extends object>(plugin: T, kind: GuardedKind, name: string): T =>
-    labelOf(kind, name) === undefined ? plugin : guardPlugin(plugin, kind, name, guard);
+  const guard = pluginGuard(labelOf, options.logger, options.marks);
+  /** A third-party driver or discovery backend, called through the plugin boundary (its entry's `timeout` or the kind's default); built-ins as they are. */
+  const guarded = <T extends object>(plugin: T, kind: 'driver' | 'discovery', name: string): T => {
+    if (labelOf(kind, name) === undefined) return plugin;
+    const spec = providerEntry(set.staged, kind, name)?.plugin.spec;
+    const timeoutMs = (spec === undefined ? undefined : resolved.pluginSettings?.get(spec)?.timeoutMs) ?? DEFAULT_TIMEOUT_MS[kind];
+    return guardPlugin(plugin, kind, name, guard, timeoutMs);
+  };
   let opened: MonitoredDiscovery | undefined;
   // Only a deployment that serves a web view keeps its placements: nobody else reads them.
   const placements = Object.keys(config.web ?? {}).length > 0 ? new PlacementJournal() : undefined;
@@ -178,7 +193,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     createScheduler(
       config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
       resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
-      { logger: options.logger, onPlacement: placements?.record, pluginOf: labelOf },
+      { logger: options.logger, onPlacement: placements?.record, guard },
     ),
   );
   registerLazy<Discovery>(container, Tokens.Discovery, (resolver) => {
@@ -205,6 +220,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     container,
     plugins: set.plugins,
     providers: set.staged,
+    guard,
     builtinFailures: set.builtinFailures,
     available: set.available,
     cluster: () => container.resolve<Cluster>(Tokens.Cluster),

@@ -4,6 +4,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { BuiltinFailure } from '../plugins/builtins.js';
 import type { LoadedPlugin } from '../plugins/loaded-plugin.js';
 import type { StagedProvider } from '../plugins/stage.js';
+import type { PluginGuard } from '../plugins/plugin-guard.js';
 import type { PlacementJournal } from './placement-journal.js';
 
 /** A web extension the config names, ready to mount. */
@@ -21,6 +22,8 @@ export interface Deployment {
   readonly plugins: readonly LoadedPlugin[];
   /** What the plugins registered, in order. */
   readonly providers: readonly StagedProvider[];
+  /** Names plugins in their errors, times their calls (metrics) and marks them for the watchdog. */
+  readonly guard: PluginGuard;
   readonly builtinFailures: readonly BuiltinFailure[];
   /** Provider names registered for a kind, sorted. */
   available(kind: ExtensionKind): string[];

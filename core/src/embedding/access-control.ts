@@ -4,6 +4,9 @@ import { AccessControl, type Named } from '../access/access-control.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { named } from '../plugins/extension-kinds.js';
 import { CoreErrors } from '../errors.js';
+import { defaultLimits } from '../plugins/call-limits.js';
+import { timeLimited } from '../plugins/time-limited.js';
+import type { ConfiguredAccessEntry } from '../config/resolve-access.js';
 
 type AccessKind = typeof Tokens.Authenticator | typeof Tokens.Authorizer | typeof Tokens.AdmissionController;
 type Factory<T> = (settings: AccessPluginSettings) => T | Promise<T>;
@@ -29,7 +32,7 @@ function build<T>(
           configDir: base.configDir,
           logger: base.logger.child({ [key]: entry.name }),
         });
-        return { name: entry.name, plugin };
+        return { name: entry.name, plugin: limitCalls(plugin as object, key, entry, deployment) as T };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw CoreErrors.accessOptionsInvalid(
@@ -38,6 +41,23 @@ function build<T>(
         );
       }
     }),
+  );
+}
+
+/**
+ * Each call held to the entry's `timeout` (or the kind's default); an admission controller whose
+ * entry says `failurePolicy: 'ignore'` lets a create through unchanged when it fails.
+ */
+function limitCalls(plugin: object, key: string, entry: AccessEntry, deployment: Deployment): object {
+  const kind = key as 'authn' | 'authz' | 'admission';
+  const call = (entry as ConfiguredAccessEntry).call;
+  const limits = {
+    ...defaultLimits(kind),
+    ...(call?.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
+    ...(call?.failurePolicy ? { failurePolicy: call.failurePolicy } : {}),
+  };
+  return timeLimited(plugin, kind, entry.name, deployment.guard, limits, (method) =>
+    method === 'admit' ? { value: { allowed: true } } : undefined,
   );
 }
 

@@ -12,6 +12,7 @@ import { readinessChecks } from './readiness-checks.js';
 import { TypedEvents } from '../util/typed-events.js';
 import { SWARM_VERSION } from '../version.js';
 import { Defaults } from '../config/defaults.js';
+import type { CallMarks } from '../plugins/watchdog/call-marks.js';
 import type { StartOptions, Swarm, SwarmEvents } from './swarm.js';
 
 export interface CreateSwarmOptions {
@@ -22,7 +23,10 @@ export interface CreateSwarmOptions {
 }
 
 /** Build a Swarm from already resolved config (used by `createSwarm` and the CLI). */
-export async function createSwarmFromResolved(resolved: ResolvedConfig, options: { configDir: string; logger: Logger }): Promise<Swarm> {
+export async function createSwarmFromResolved(
+  resolved: ResolvedConfig,
+  options: { configDir: string; logger: Logger; marks?: CallMarks },
+): Promise<Swarm> {
   const deployment = await buildDeployment(resolved, options);
   const replication = prepareReplication(deployment, resolved.config, options.logger);
   const events = new TypedEvents<SwarmEvents>();

@@ -22,6 +22,9 @@ export async function startApi(
     ...(access ? { access } : {}),
     ...(audit ? { audit } : {}),
     ...(deployment.config.access?.managersGroup ? { managersGroup: deployment.config.access.managersGroup } : {}),
-    mount: (router, api) => serveWebExtensions(router, deployment, api),
+    mount: (router, api) => {
+      deployment.guard.report(api.metrics);
+      return serveWebExtensions(router, deployment, api);
+    },
   });
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { isSwarmError } from '@swarm/plugin-sdk';
+import { isSwarmError, type SwarmError } from '@swarm/plugin-sdk';
+import { CoreErrors } from '../errors.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const payload = JSON.stringify(body);
@@ -83,5 +84,12 @@ export function sendError(res: ServerResponse, error: unknown): void {
     res.destroy();
     return;
   }
-  sendJson(res, status, { message });
+  // A fault the host found in a plugin carries its code, so a client can tell it from the engine's errors (dockerd has none of these).
+  sendJson(res, status, isPluginFault(error) ? { message, code: error.code } : { message });
 }
+
+function isPluginFault(error: unknown): error is SwarmError {
+  return PLUGIN_FAULTS.some((entry) => entry.is(error));
+}
+
+const PLUGIN_FAULTS = [CoreErrors.pluginFailed, CoreErrors.pluginTimedOut, CoreErrors.pluginContract];

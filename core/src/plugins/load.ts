@@ -6,6 +6,7 @@ import type { LoadedPlugin } from './loaded-plugin.js';
 import { locatePath, PackageFinder, type LocatedPlugin } from './locate.js';
 import { checkApiVersion, manifestOf } from './manifest.js';
 import { CoreErrors } from '../errors.js';
+import { pluginStack } from './plugin-stack.js';
 
 export interface PluginLocation extends LocatedPlugin {
   readonly spec: string;
@@ -40,7 +41,7 @@ export async function importManifest(location: PluginLocation): Promise<PluginMa
   } catch (error) {
     throw CoreErrors.pluginLoadFailed(
       { plugin: location.packageName, entry: location.entry, reason: (error as Error).message },
-      { cause: error, details: { plugin: location.packageName } },
+      { cause: error, details: { plugin: location.packageName, stack: pluginStack(error, location.dir) } },
     );
   }
   return manifestOf(module, `"${location.packageName}" (${location.entry})`);

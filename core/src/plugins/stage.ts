@@ -3,6 +3,7 @@ import { kindLabel } from './extension-kinds.js';
 import { createPluginContext } from './plugin-context.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
 import { CoreErrors } from '../errors.js';
+import { pluginStack } from './plugin-stack.js';
 
 /** One provider a plugin asked to register, not yet in any container. */
 export interface StagedProvider {
@@ -37,7 +38,7 @@ function stageOne(plugin: LoadedPlugin): StagedProvider[] {
   } catch (error) {
     throw CoreErrors.pluginRegisterFailed(
       { plugin: plugin.manifest.name, reason: (error as Error).message ?? String(error) },
-      { cause: error, details: { plugin: plugin.manifest.name } },
+      { cause: error, details: { plugin: plugin.manifest.name, stack: pluginStack(error, plugin.dir) } },
     );
   }
   return staged;

@@ -17,7 +17,7 @@ import {
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
-import { PassScratch, runFilters } from './filter-pass.js';
+import { PassScratch, runFilters, type FilterSites } from './filter-pass.js';
 import { pluginGuard, type PluginGuard } from '../plugins/plugin-guard.js';
 import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
@@ -35,6 +35,8 @@ export interface SchedulerOptions {
   readonly onPlacement?: (request: PlacementRequest, outcome: PlacementOutcome) => void;
   /** The package (`name@version`) that provides a filter or strategy, named when it fails; built-ins have none. */
   readonly pluginOf?: (kind: 'filter' | 'strategy', name: string) => string | undefined;
+  /** The deployment's guard (its metrics sink and the watchdog's marks); one of its own otherwise, from `pluginOf`. */
+  readonly guard?: PluginGuard;
 }
 
 /** A real placement as `onPlacement` hears it: the ranked candidates, best first. */
@@ -60,19 +62,28 @@ function rankFeasible(
   request: PlacementRequest,
   table: NodeTable,
   limit: number | undefined,
-  guard: PluginGuard,
+  pipeline: Pipeline,
 ): RankedNode[] | SwarmError {
+  const { guard, rankSite } = pipeline;
+  const outer = guard.marks.enter(rankSite);
+  const started = performance.now();
+  let ranked: RankedNode[];
   try {
-    const feasible = table.nodes;
-    const ranked =
-      limit === undefined
-        ? strategy.rank(request, feasible, undefined, table)
-        : strategy.rank(request, feasible, limit, table).slice(0, limit);
-    return ranked.length > 0 ? ranked : SdkErrors.noResources();
+    ranked = strategy.rank(request, table.nodes, limit, table);
   } catch (error) {
     if (isSwarmError(error)) return error;
-    throw guard.failed('strategy', strategy.name, error);
+    guard.observe('strategy', strategy.name, (performance.now() - started) / 1000, 'failed');
+    throw guard.failed('strategy', strategy.name, error, { hook: 'rank()' });
+  } finally {
+    guard.marks.exit(outer);
   }
+  guard.observe('strategy', strategy.name, (performance.now() - started) / 1000, 'ok');
+  if (!Array.isArray(ranked)) {
+    const returned = (ranked as unknown) instanceof Promise ? 'a Promise' : typeof ranked;
+    throw guard.broke('strategy', strategy.name, `rank() must return the ranked nodes (an array) synchronously; it returned ${returned}`);
+  }
+  if (limit !== undefined) ranked = ranked.slice(0, limit);
+  return ranked.length > 0 ? ranked : SdkErrors.noResources();
 }
 
 /** One scheduler's filters and strategy, with what its passes reuse. */
@@ -81,18 +92,20 @@ interface Pipeline {
   readonly strategy: Strategy;
   readonly guard: PluginGuard;
   readonly scratch: PassScratch;
+  readonly filterSites: readonly FilterSites[];
+  readonly rankSite: number;
 }
 
 function attempt(pipeline: Pipeline, request: PlacementRequest, table: NodeTable, softDropped: boolean, limit?: number): Attempt {
   const { filters, strategy, guard } = pipeline;
-  const pass = runFilters(filters, request, table, guard, pipeline.scratch);
+  const pass = runFilters(filters, request, table, guard, pipeline.scratch, pipeline.filterSites);
   const base = { pass, strategy: strategy.name, softDropped };
   if (pass.feasible.length === 0) {
     const summary = availabilitySummary(pass, 0, 0);
     const code = pass.filters[exhaustingFilter(pass)]?.run?.refusalMessage ? ErrorCodes.NO_NODE_AVAILABLE : ErrorCodes.FILTER_UNSATISFIED;
     return { ...base, ranked: [], summary, error: `${filtersRefusal(pass)}\n${summary}`, code };
   }
-  const ranked = rankFeasible(strategy, request, pass.feasibleTable, limit, guard);
+  const ranked = rankFeasible(strategy, request, pass.feasibleTable, limit, pipeline);
   if (ranked instanceof SwarmError) {
     const summary = availabilitySummary(pass, 0, pass.feasible.length);
     return { ...base, ranked: [], summary, error: `${ranked.message}\n${summary}`, code: ranked.code };
@@ -161,11 +174,22 @@ export function createScheduler(filters: readonly Filter[], strategy: Strategy, 
   const logger = options.logger;
   const candidates = options.candidates ?? DEFAULT_CANDIDATES;
   const tables = new NodeTables();
-  const guard = pluginGuard(
-    (kind, name) => (kind === 'filter' || kind === 'strategy' ? options.pluginOf?.(kind, name) : undefined),
-    logger,
-  );
-  const pipeline: Pipeline = { filters, strategy, guard, scratch: new PassScratch() };
+  const guard =
+    options.guard ??
+    pluginGuard((kind, name) => (kind === 'filter' || kind === 'strategy' ? options.pluginOf?.(kind, name) : undefined), logger);
+  const site = (kind: 'filter' | 'strategy', name: string, hook: string) =>
+    guard.marks.site(`${kind} "${name}" (${guard.labelOf(kind, name)}) in ${hook}`);
+  const pipeline: Pipeline = {
+    filters,
+    strategy,
+    guard,
+    scratch: new PassScratch(),
+    filterSites: filters.map((filter) => ({
+      prepare: site('filter', filter.name, 'prepare()'),
+      check: site('filter', filter.name, 'check()'),
+    })),
+    rankSite: site('strategy', strategy.name, 'rank()'),
+  };
   const placeOn = (request: PlacementRequest, nodes: readonly Node[], limit?: number): Attempt =>
     tables.use(nodes, (table) => place(pipeline, request, table, limit));
   return {

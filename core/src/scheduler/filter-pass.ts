@@ -8,6 +8,7 @@ import {
   type PlacementRequest,
 } from '@swarm/plugin-sdk';
 import type { PluginGuard } from '../plugins/plugin-guard.js';
+import { CALL_SLOT } from '../plugins/watchdog/call-marks.js';
 import type { FilterPass, PreparedFilter } from './pass-record.js';
 import { requestRefused } from './refusal-text.js';
 
@@ -71,39 +72,95 @@ export function runFilters(
   table: NodeTable,
   guard: PluginGuard,
   reusable: PassScratch,
+  sites: readonly FilterSites[],
 ): FilterPass {
   const nodes = table.nodes;
-  const prepared = prepareFilters(filters, request, table, guard);
+  const prepared = prepareFilters(filters, request, table, guard, sites);
   const activeIndexes: number[] = [];
   const activeRuns: FilterRun[] = [];
+  const activeSites: number[] = [];
   prepared.forEach((filter, index) => {
     if (filter.run) {
       activeIndexes.push(index);
       activeRuns.push(filter.run);
+      activeSites.push(sites[index]!.check);
     }
   });
   const usesSoft = activeRuns.some((run) => run.usesSoft === true);
   const scratch = (reusable.busy ? new PassScratch() : reusable).take(nodes.length);
+  const marks = guard.marks;
+  const outer = marks.enter(0);
   try {
-    const refused = checkNodes(activeRuns, activeIndexes, nodes, scratch, (index, error) =>
-      guard.failed('filter', prepared[index]!.name, error),
-    );
+    const refused = checkNodes(activeRuns, activeIndexes, activeSites, nodes, scratch, marks.slots, (index, error, node) => {
+      const name = prepared[index]!.name;
+      if (error instanceof ContractBroken) return guard.broke('filter', name, error.message);
+      guard.observe('filter', name, 0, 'failed');
+      return guard.failed('filter', name, error, { hook: 'check()', node: node.name });
+    });
     return { request, filters: prepared, nodes, ...collect(table, scratch, refused), usesSoft };
   } finally {
+    marks.exit(outer);
     scratch.busy = false;
   }
 }
 
+/** The watchdog's numbers for one filter's hooks (see CallMarks). */
+export interface FilterSites {
+  readonly prepare: number;
+  readonly check: number;
+}
+
+/** A verdict or run that is not what the contract says; named by the host as the plugin's fault. */
+class ContractBroken extends Error {}
+
+function describeValue(value: unknown): string {
+  if (
+    value instanceof Promise ||
+    (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+  ) {
+    return 'a Promise';
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object without a check function' : `a ${typeof value}`;
+}
+
 /** Each filter's run for the request; a filter refusing the request (a malformed expression) fails it in Swarm classic's words. */
-function prepareFilters(filters: readonly Filter[], request: PlacementRequest, table: NodeTable, guard: PluginGuard): PreparedFilter[] {
+function prepareFilters(
+  filters: readonly Filter[],
+  request: PlacementRequest,
+  table: NodeTable,
+  guard: PluginGuard,
+  sites: readonly FilterSites[],
+): PreparedFilter[] {
   const prepared: PreparedFilter[] = [];
-  for (const filter of filters) {
+  const marks = guard.marks;
+  for (let index = 0; index < filters.length; index++) {
+    const filter = filters[index]!;
+    const outer = marks.enter(sites[index]!.prepare);
+    const started = performance.now();
+    let run: FilterRun | undefined;
     try {
-      prepared.push({ name: filter.name, run: filter.prepare(request, table) });
+      run = filter.prepare(request, table);
     } catch (error) {
       if (isSwarmError(error)) throw requestRefused(prepared, filter.name, error);
-      throw guard.failed('filter', filter.name, error);
+      guard.observe('filter', filter.name, (performance.now() - started) / 1000, 'failed');
+      throw guard.failed('filter', filter.name, error, { hook: 'prepare()' });
+    } finally {
+      marks.exit(outer);
     }
+    if (run !== undefined && typeof (run as Partial<FilterRun> | null)?.check !== 'function') {
+      const returned = describeValue(run);
+      throw guard.broke(
+        'filter',
+        filter.name,
+        returned === 'a Promise'
+          ? 'prepare() must return the check synchronously; it returned a Promise'
+          : `prepare() must return undefined or { conditions, check(node, row) }; it returned ${returned}`,
+      );
+    }
+    guard.observe('filter', filter.name, (performance.now() - started) / 1000, 'ok');
+    prepared.push({ name: filter.name, run });
   }
   return prepared;
 }
@@ -117,9 +174,11 @@ function prepareFilters(filters: readonly Filter[], request: PlacementRequest, t
 function checkNodes(
   runs: readonly FilterRun[],
   indexes: readonly number[],
+  sites: readonly number[],
   nodes: readonly Node[],
   scratch: PassScratch,
-  blame: (filterIndex: number, error: unknown) => Error,
+  slots: Int32Array,
+  blame: (filterIndex: number, error: unknown, node: Node) => Error,
 ): number {
   const { failedAt, verdicts } = scratch;
   const size = nodes.length;
@@ -134,15 +193,22 @@ function checkNodes(
   const visit = everyRunNamed ? scratch.namedByAny() : undefined;
   let refused = 0;
   let f = 0;
+  let n = 0;
   try {
-    for (let n = 0; n < size; n++) {
+    for (n = 0; n < size; n++) {
       if (visit !== undefined && visit[n] === 0) continue;
       const node = nodes[n]!;
       for (f = 0; f < runs.length; f++) {
         const marks = named[f];
         if (marks !== undefined && marks[n] === 0) continue;
+        slots[CALL_SLOT] = sites[f]!;
         const verdict = runs[f]!.check(node, n);
-        if (!verdict.pass) {
+        if (verdict?.pass !== true) {
+          if (verdict?.pass !== false) {
+            throw new ContractBroken(
+              `check() must return a verdict ({ pass: true } or fail(reason)) synchronously; it returned ${verdictOf(verdict)}`,
+            );
+          }
           failedAt[n] = indexes[f]!;
           verdicts[n] = verdict;
           refused++;
@@ -151,9 +217,14 @@ function checkNodes(
       }
     }
   } catch (error) {
-    throw blame(indexes[f]!, error);
+    throw blame(indexes[f]!, error, nodes[n]!);
   }
   return refused;
+}
+
+function verdictOf(value: unknown): string {
+  const described = describeValue(value);
+  return described === 'an object without a check function' ? 'an object without a boolean pass' : described;
 }
 
 type Collected = Pick<FilterPass, 'refusedNodes' | 'refusedBy' | 'refusals' | 'feasible' | 'feasibleTable'>;

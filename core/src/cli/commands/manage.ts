@@ -13,6 +13,11 @@ import { onShutdown } from '../shutdown.js';
 import { ServiceNotifier } from '../service-notify.js';
 import type { Deployment } from '../../deployment/deployment.js';
 import { CoreErrors } from '../../errors.js';
+import { CallMarks } from '../../plugins/watchdog/call-marks.js';
+import { startWatchdog, WATCHDOG_EXIT_STATUS } from '../../plugins/watchdog/watchdog.js';
+
+/** Well under systemd's WatchdogSec (30 s in the unit), so the manager names the plugin before systemd kills it. */
+const DEFAULT_WATCHDOG_MS = 10_000;
 
 interface ManageFlags {
   host?: string[];
@@ -47,6 +52,7 @@ interface ManageFlags {
   auditLog?: string;
   auditLogMaxsize?: string;
   auditLogMaxbackup?: string;
+  watchdog?: string;
 }
 
 /** The access flags, as an `access` layer only when one is given (no flag: the config file decides). */
@@ -116,6 +122,7 @@ export function manageFlagsToConfig(flags: ManageFlags, positional: string | und
     replication: { enabled: flags.replication || undefined, advertise: flags.advertise ?? flags.addr, ttl: flags.replicationTtl },
     ui: flags.ui || undefined,
     access: accessFromFlags(flags),
+    watchdog: flags.watchdog === undefined ? undefined : { limit: flags.watchdog },
   };
 }
 
@@ -128,7 +135,16 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   let loaded: readonly LoadedPlugin[] = [];
   installSafetyNet(logger, (stack) => pluginOfStack(stack, loaded));
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
-  const swarm = await createSwarmFromResolved(cli.resolved, { configDir: cli.configDir, logger });
+  const watchdogMs = cli.resolved.watchdogMs ?? DEFAULT_WATCHDOG_MS;
+  const watchdog =
+    watchdogMs > 0
+      ? startWatchdog({ limitMs: watchdogMs, format: globals.logFormat === 'text' ? 'text' : 'json', marks: new CallMarks(true) })
+      : undefined;
+  const swarm = await createSwarmFromResolved(cli.resolved, {
+    configDir: cli.configDir,
+    logger,
+    ...(watchdog ? { marks: watchdog.marks } : {}),
+  });
   loaded = swarm.deployment.plugins;
   requireDiscovery(cli.resolved, swarm.deployment.providers, 'manage');
   logger.info({ plugins: swarm.deployment.plugins.length, driver: swarm.config.cluster.driver }, 'Deployment built');
@@ -213,6 +229,10 @@ export function manageCommand(): Command {
     .option('--audit-log <path>', 'write one JSON line per request to this file (- for standard output)')
     .option('--audit-log-maxsize <size>', 'rotate the audit log at this size (default "100m")')
     .option('--audit-log-maxbackup <n>', 'rotated audit logs to keep (default 5)')
+    .option(
+      '--watchdog <duration>',
+      `end the manager (exit status ${WATCHDOG_EXIT_STATUS}) when its event loop stays blocked this long, naming the plugin call; 0 turns it off (default "10s")`,
+    )
     .option('--ui', 'serve the web view of the cluster at /swarm/ui/ on the API listeners (read-only)')
     .action(manage);
 }
