@@ -10,6 +10,7 @@ import { parseGoJson } from '../../core/dist/api/validation/go-json.js';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { seededRandom } from '../reliability/malformed-requests.js';
 import { RawJson, startAccessCluster, type AccessCluster } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * Issue 42, "judge the body the engine will execute", held by a differential test against dockerd.
@@ -400,7 +401,7 @@ describe('through a manager with access control, the top-level HostConfig fields
   const create = (text: string) => cluster.call('alice', 'POST', '/containers/create', new RawJson(text));
 
   beforeAll(async () => {
-    cluster = await startAccessCluster({ firstEngine: 173, engines: 1, port: PORT });
+    cluster = await startAccessCluster({ firstEngine: 173, engines: 1, port: PORT, recordEngines: true });
     const theirs = await cluster.call('admin', 'POST', `/containers/create?name=${VICTIM}`, {
       Image: 'busybox:local',
       Cmd: ['sleep', '600'],
@@ -455,4 +456,6 @@ describe('through a manager with access control, the top-level HostConfig fields
       'json: cannot unmarshal number 6.7108864e7 into Go struct field HostConfig.Memory of type int64',
     );
   });
+
+  itJudgedEveryEngineRequest('access-differential (manager part)', () => cluster);
 });
