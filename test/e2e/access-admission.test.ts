@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from './api-support.js';
 import { RawJson, httpsCall, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * Issue #33's admission cases for each PodSecurity level, with the real docker CLI: baseline (the
@@ -43,7 +44,7 @@ function forbids(level: string, field: string): string {
 beforeAll(async () => {
   // the allowed host path exists on the engines' host (this machine), as a bind mount needs
   mkdirSync('/tmp/swarm-access-data', { recursive: true });
-  cluster = await startAccessCluster({ firstEngine: 218, engines: 2, port: PORT });
+  cluster = await startAccessCluster({ firstEngine: 218, engines: 2, port: PORT, recordEngines: true });
   await Promise.all([
     ok('alice', ['run', '-d', '--name', 'adm-alice-app', ...IMAGE]),
     ok('bob', ['run', '-d', '--name', 'adm-bob-app', ...BOB_OK, ...IMAGE]),
@@ -417,3 +418,5 @@ describe('what the refusals left behind', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+itJudgedEveryEngineRequest('access-admission', () => cluster);
