@@ -34,13 +34,17 @@ export function guardPlugin<T extends object>(target: T, kind: GuardedKind, name
         if (known && (known as { original: unknown }).original === value) return known;
         const method = value as (...args: unknown[]) => unknown;
         const hook = `${String(key)}()`;
+        const site = guard.marks.site(`${kind} "${name}" (${guard.labelOf(kind, name)}) in ${hook}`);
         const call = Object.assign(
           (...args: unknown[]): unknown => {
             let result: unknown;
+            const outer = guard.marks.enter(site);
             try {
               result = method.apply(object, args);
             } catch (error) {
               throw guard.failed(kind, name, error, { hook });
+            } finally {
+              guard.marks.exit(outer);
             }
             if (result instanceof Promise) {
               const started = performance.now();

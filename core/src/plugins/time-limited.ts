@@ -40,14 +40,18 @@ export function timeLimited<T extends object>(
       if (known?.original === value) return known;
       const method = value as (...args: unknown[]) => unknown;
       const hook = String(key);
+      const site = guard.marks.site(`${kind} "${name}" (${guard.labelOf(kind, name)}) in ${hook}()`);
       const call = Object.assign(
         (...args: unknown[]): unknown => {
           const started = performance.now();
           let result: unknown;
+          const outer = guard.marks.enter(site);
           try {
             result = method.apply(object, args);
           } catch (error) {
             return fallback(hook, error, started);
+          } finally {
+            guard.marks.exit(outer);
           }
           if (!(result instanceof Promise)) return result;
           return withTimeLimit(result, limits.timeoutMs, () => guard.timedOut(kind, name, limits.timeoutMs, { hook: `${hook}()` })).then(
