@@ -125,6 +125,19 @@ export interface PlacementExplanation {
   readonly summary: string;
   /** The error text a client would see, when placement fails. */
   readonly error?: string;
+  /**
+   * Set when explain's dry run of the whole pipeline (plugin API 2.2) stopped before scheduling, as
+   * `kubectl --dry-run=server` does: the stage that refused the request as a create, with the code
+   * and HTTP status `docker run` would get; `error` is its text and `nodes` is empty.
+   */
+  readonly refused?: {
+    /** `authorization`: an authorizer, or a container, network, image or volume the caller may not name. */
+    readonly stage: 'authentication' | 'authorization' | 'admission';
+    /** The create's error code (`SWARM_ERR_PERMISSION_DENIED`). */
+    readonly code: string;
+    /** The create's HTTP status (403). */
+    readonly status: number;
+  };
 }
 
 /** The result of a successful placement. */

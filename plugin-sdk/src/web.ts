@@ -61,9 +61,18 @@ export interface WebViewer {
    * the config names that they may not see is Not Found (a SwarmError), affinities to containers
    * and container labels are judged among the containers they see, and their node limits apply.
    * Explain for a viewer with this, never with `ManagerView.explain`, which judges against every
-   * container and would tell where another team's run.
+   * container and would tell where another team's run. `dryRun`, where the host has it, goes
+   * further.
    */
   explain(config: ContainerConfig): ExplainedPlacement;
+  /**
+   * Plugin API 2.2: the caller's own `/_swarm/v1/explain`, the whole pipeline a `docker run` goes
+   * through: the authorizers asked about `container.create` with the config, the admission
+   * controllers, then the scheduler, stopping before the engine. A refusal before scheduling is
+   * the explanation's `refused` (stage, code, status) with the create's text in `error`. Absent on
+   * a 2.1 host.
+   */
+  dryRun?(config: ContainerConfig): Promise<ExplainedPlacement>;
 }
 
 /** Options of a streamed answer. */

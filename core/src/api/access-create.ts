@@ -164,12 +164,35 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   const access = ctx.access;
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return config;
+  checkCreateScope(ctx, config);
+  const admitted = await admitCreateConfig(ctx, config);
+  await ownNewVolumes(ctx, admitted);
+  return placedCreate(ctx, admitted);
+}
+
+/**
+ * What a create names must be the caller's to name: containers and networks it refers to, its
+ * image, the volumes it would make (the same 404s and 409s as for what does not exist or is taken).
+ */
+export function checkCreateScope(ctx: RequestContext, config: ContainerConfig): void {
   checkReferences(ctx, config);
   refuseHiddenImage(ctx, typeof config.Image === 'string' ? config.Image : '');
   for (const volume of volumesToMake(config)) refuseHeldVolume(ctx, volume.name);
+}
+
+/** The admission controllers' verdict on a create, the owner and team labels written first. */
+export async function admitCreateConfig(ctx: RequestContext, config: ContainerConfig): Promise<ContainerConfig> {
+  const { access } = ctx;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return config;
   const owned: ContainerConfig = { ...config, Labels: ownershipLabels(ctx, config.Labels) ?? {} };
-  const admitted = await control.admit({ caller: access.caller, action: 'container.create', config: owned });
-  await ownNewVolumes(ctx, admitted);
+  return control.admit({ caller: access.caller, action: 'container.create', config: owned });
+}
+
+/** An admitted create as the scheduler gets it: affinities among what the caller sees, the authorizers' node limits. */
+export function placedCreate(ctx: RequestContext, admitted: ContainerConfig): ContainerConfig {
+  const { access } = ctx;
+  if (!access) return admitted;
   return withPlacement(ctx, access.scoped ? scopeAffinities(admitted, ctx.api.cluster.nodes(), access) : admitted);
 }
 

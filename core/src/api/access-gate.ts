@@ -183,7 +183,7 @@ function bodyInHead(req: IncomingMessage, head: Buffer): Buffer | undefined {
  * under their own names, repeated keys, create's top-level HostConfig fields moved in), which is
  * the form the handler sends the engine.
  */
-function judgedBody(action: string, raw: Buffer | undefined): unknown {
+export function judgedBody(action: string, raw: Buffer | undefined): unknown {
   if (!raw) return undefined;
   let parsed: unknown;
   try {

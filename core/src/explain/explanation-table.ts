@@ -3,6 +3,17 @@ import { formatTable } from '../util/format-table.js';
 
 /** A placement explanation as a table of nodes plus the summary lines. */
 export function formatExplanation(explanation: PlacementExplanation): string {
+  const { refused } = explanation;
+  if (refused !== undefined) {
+    // no node was asked: the stage's refusal, in the words docker run would get
+    return `${[
+      `Strategy: ${explanation.strategy}`,
+      `Filters: ${explanation.filters.join(', ')}`,
+      '',
+      `Refused by ${refused.stage}, before scheduling (docker run gets ${refused.status} ${refused.code}):`,
+      `Error: ${explanation.error ?? ''}`,
+    ].join('\n')}\n`;
+  }
   const rows = explanation.nodes.map((node) => {
     const failed = node.verdicts.find((verdict) => !verdict.pass);
     return [

@@ -5,6 +5,8 @@ import type { ManagerView, WebMethod, WebRequest, WebRoute, WebViewer } from '@s
 import { containerObject } from '../access/access-objects.js';
 import { readJsonBody } from '../api/body.js';
 import { configToExplain } from '../api/access-create.js';
+import { explainCreate } from '../api/explain-dry-run.js';
+import { formatExplanation } from '../explain/explanation-table.js';
 import type { RequestContext, RouteHandler } from '../api/context.js';
 import type { ApiRouter } from '../api/router.js';
 import type { ConfiguredWebExtension } from '../deployment/deployment.js';
@@ -57,6 +59,10 @@ function viewerOf(ctx: RequestContext, view: ManagerView): WebViewer | undefined
     scoped: access.scoped,
     sees: (container) => !access.scoped || access.sees(containerObject(container)),
     explain: (config) => view.explain(configToExplain(ctx, config)),
+    dryRun: async (config) => {
+      const explanation = await explainCreate(ctx, config);
+      return { explanation, text: formatExplanation(explanation) };
+    },
   };
 }
 

@@ -161,7 +161,9 @@ export class UiExtension implements WebExtension {
           checkReferences(view, config, request.viewer);
           // a viewer's dry run is the host's for them: pattern affinities (`container==/bob.*/`)
           // judged among what they see, their node limits applied
-          const { explanation, text } = request.viewer ? request.viewer.explain(config) : view.explain(config);
+          // a viewer's dry run goes through their authorization and admission too, as their docker run would
+          const { viewer } = request;
+          const { explanation, text } = viewer ? await (viewer.dryRun?.(config) ?? viewer.explain(config)) : view.explain(config);
           const answer: ExplainAnswer = { text, explanation, image: config.Image };
           response.json(200, answer);
         },

@@ -1,4 +1,4 @@
-import { type PlacementExplanation } from '@swarm/plugin-sdk';
+import { ErrorCodes, type PlacementExplanation } from '@swarm/plugin-sdk';
 import { Command, Option } from 'commander';
 import { formatExplanation } from '../../explain/explanation-table.js';
 import { EXPLAIN_EXIT_HELP, ExplainExit, explainExitCode } from '../explain-outcome.js';
@@ -23,6 +23,21 @@ async function managerAddress(flags: ScheduleFlags): Promise<string> {
   return hosts?.[0] ?? DEFAULT_HOST;
 }
 
+/** The manager's 401 (no authenticator took the caller's credential) as the authentication stage's refusal. */
+function authenticationRefusal(error: unknown): PlacementExplanation | undefined {
+  if (!CoreErrors.cliManagerAnswered.is(error) || error.details?.['status'] !== 401) return undefined;
+  const message = String(error.details['message'] ?? error.message);
+  return {
+    strategy: '-',
+    filters: [],
+    softDropped: false,
+    nodes: [],
+    summary: 'refused by authentication before scheduling',
+    error: message,
+    refused: { stage: 'authentication', code: ErrorCodes.UNAUTHENTICATED, status: 401 },
+  };
+}
+
 async function schedule(image: string, cmd: string[], flags: ScheduleFlags): Promise<void> {
   let explanation: PlacementExplanation;
   try {
@@ -31,10 +46,16 @@ async function schedule(image: string, cmd: string[], flags: ScheduleFlags): Pro
     const query = flags.name ? `?name=${encodeURIComponent(flags.name)}` : '';
     explanation = (await postJson(await managerAddress(flags), `/_swarm/v1/explain${query}`, config)) as PlacementExplanation;
   } catch (error) {
-    // one line on stderr as for every command, but exit 2: 1 means the manager refused the container
-    process.stderr.write(`${(error as Error).message}\n`);
-    process.exitCode = ExplainExit.error;
-    return;
+    const unauthenticated = authenticationRefusal(error);
+    if (unauthenticated !== undefined) {
+      // authentication is the pipeline's first stage: its 401 is what docker run gets, a refusal
+      explanation = unauthenticated;
+    } else {
+      // one line on stderr as for every command, but exit 2: 1 means the manager refused the container
+      process.stderr.write(`${(error as Error).message}\n`);
+      process.exitCode = ExplainExit.error;
+      return;
+    }
   }
   process.stdout.write(flags.json ? `${JSON.stringify(explanation, null, 2)}\n` : formatExplanation(explanation));
   process.exitCode = explainExitCode(explanation);

@@ -23,7 +23,11 @@ export function ExplanationResult({
   return (
     <div class="explain-result">
       <p class={explanation.chosen ? 'outcome outcome-ok' : 'outcome outcome-none'} role="status">
-        {explanation.chosen ? `Would run on ${explanation.chosen}.` : `No node fits: ${explanation.error ?? explanation.summary}`}{' '}
+        {explanation.chosen
+          ? `Would run on ${explanation.chosen}.`
+          : explanation.refused
+            ? `Refused by ${explanation.refused.stage}: ${explanation.error ?? explanation.summary}`
+            : `No node fits: ${explanation.error ?? explanation.summary}`}{' '}
         <span class="muted">{explanation.summary}</span>
       </p>
       {onShowOnMap ? (
