@@ -95,9 +95,18 @@ describe("Compose's project label", () => {
       network('node1', 'qx_a', 'local', { 'com.docker.compose.project': 'qx' }),
       network('node3', 'px_a', 'local', labels),
     ]);
-    expect(projectNetworkNode(networks, labels)).toBe('node3');
-    expect(projectNetworkNode(networks, { 'com.docker.compose.project': 'new' })).toBeUndefined();
-    expect(projectNetworkNode(networks, undefined)).toBeUndefined();
-    expect(projectNetworkNode(inventory([network('node3', 'px_a', 'local', labels, false)]), labels)).toBeUndefined();
+    expect(projectNetworkNode(networks, [], labels)).toBe('node3');
+    expect(projectNetworkNode(networks, [], { 'com.docker.compose.project': 'new' })).toBeUndefined();
+    expect(projectNetworkNode(networks, [], undefined)).toBeUndefined();
+    expect(projectNetworkNode(inventory([network('node3', 'px_a', 'local', labels, false)]), [], labels)).toBeUndefined();
+  });
+
+  it("puts a project's first network where its built images are", () => {
+    const labels = { 'com.docker.compose.project': 'px' };
+    const holding = (name: string, tags: string[], healthy = true) =>
+      ({ name, isHealthy: () => healthy, images: () => tags.map((tag) => ({ repoTags: [tag] })) }) as unknown as Node;
+    const nodes = [holding('node1', ['busybox:local']), holding('node2', ['px-app:latest'], false), holding('node3', ['px-app:latest'])];
+    expect(projectNetworkNode(inventory([]), nodes, labels)).toBe('node3');
+    expect(projectNetworkNode(inventory([]), nodes.slice(0, 2), labels)).toBeUndefined();
   });
 });

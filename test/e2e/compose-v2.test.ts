@@ -6,7 +6,7 @@
 // 1.45, Compose creates containers on all their networks at once). docker-compose 1.29 keeps
 // its own suite (api-compose.test.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type TestEngine, type Testbed } from '../harness/engines.js';
@@ -196,7 +196,7 @@ describe.each(CLUSTERS)('docker compose v2 through the manager: $label', ({ name
     writeFileSync(join(dir.path, 'site.txt'), `site config of ${name}\n`);
     writeFileSync(join(dir.path, 'token.txt'), `secret token of ${name}\n`);
     writeFileSync(join(dir.path, 'copied.txt'), 'copied in\n');
-    await import('node:fs').then((fs) => fs.mkdirSync(join(dir.path, 'app')));
+    mkdirSync(join(dir.path, 'app'));
     writeFileSync(join(dir.path, 'app', 'Dockerfile'), 'FROM busybox:local\nRUN echo built > /built.txt\n');
     project = composeIn({ name, dir: dir.path, host: manager.host, port: webPort });
   }, 120_000);
@@ -237,7 +237,6 @@ describe.each(CLUSTERS)('docker compose v2 through the manager: $label', ({ name
     await project.composeOk(['cp', 'copied.txt', 'worker:/tmp/copied.txt']);
     expect((await project.composeOk(['exec', '-T', 'worker', 'cat', '/tmp/copied.txt'])).trim()).toBe('copied in');
     await project.composeOk(['cp', 'worker:/tmp/copied.txt', 'copied-back.txt']);
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(join(project.dir, 'copied-back.txt'), 'utf8')).toBe('copied in\n');
     await project.composeOk(['pause', 'worker']);
     expect((await inspect(project.host, '{{.State.Status}}', `${name}-worker-1`))[0]).toBe('paused');
@@ -315,6 +314,30 @@ describe.each(CLUSTERS)('docker compose v2 through the manager: $label', ({ name
     await project.composeOk(['--profile', 'built', 'down', '--rmi', 'local']);
     for (const engine of testbed.engines) {
       expect((await dockerOk(`unix://${engine.socket}`, ['image', 'ls', '-q', image])).trim()).toBe('');
+    }
+  });
+
+  it('up --build of a fresh project: the built service runs on the project network, where it was built', async () => {
+    const dir = await tempDir(`swarm-compose-v2-${name}b-`);
+    mkdirSync(join(dir.path, 'app'));
+    writeFileSync(join(dir.path, 'app', 'Dockerfile'), 'FROM busybox:local\nRUN echo built > /built.txt\n');
+    writeFileSync(
+      join(dir.path, 'compose.yaml'),
+      'services:\n  app: { build: ./app, command: sleep 600, stop_grace_period: 1s }\n  peer: { image: busybox:local, command: sleep 600, stop_grace_period: 1s }\n',
+    );
+    const fresh = composeIn({ name: `${name}b`, dir: dir.path, host: project.host, port: webPort });
+    try {
+      await fresh.composeOk(['up', '-d', '--build'], { DOCKER_BUILDKIT: '0' });
+      const states = (await fresh.composeOk(['ps', '--format', '{{.Service}} {{.State}}'])).trim().split('\n').sort();
+      expect(states).toEqual(['app running', 'peer running']);
+      expect((await fresh.composeOk(['exec', '-T', 'app', 'cat', '/built.txt'])).trim()).toBe('built');
+    } finally {
+      await fresh.compose(['down', '-v', '--rmi', 'local']);
+      dir.remove();
+    }
+    for (const engine of testbed.engines) {
+      expect(await leftOn(engine, `${name}b`)).toEqual([]);
+      expect((await dockerOk(`unix://${engine.socket}`, ['image', 'ls', '-q', `${name}b-app`])).trim()).toBe('');
     }
   });
 

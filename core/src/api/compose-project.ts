@@ -1,4 +1,4 @@
-import type { Network, NetworkInventory } from '@swarm/plugin-sdk';
+import type { Network, NetworkInventory, Node } from '@swarm/plugin-sdk';
 import type { DockerFilters } from './docker-filters.js';
 
 /** The label Docker Compose (v1 and v2) puts on every container, network and volume of a project. */
@@ -20,9 +20,16 @@ export function listsEngineNames(filters: DockerFilters): boolean {
 /**
  * The node a new local network of a Compose project goes to: where the project's other local
  * networks are, when that node is healthy. A service joining several of the project's networks
- * can only run where all of them are (see network-placement.ts), as on one engine.
+ * can only run where all of them are (see network-placement.ts), as on one engine. A project's
+ * first network goes where its built images are (Compose names them `<project>-<service>`): on a
+ * first `up --build` Compose builds before it creates networks, and an image stays on the node
+ * that built it.
  */
-export function projectNetworkNode(networks: NetworkInventory, labels: Readonly<Record<string, string>> | undefined): string | undefined {
+export function projectNetworkNode(
+  networks: NetworkInventory,
+  nodes: readonly Node[],
+  labels: Readonly<Record<string, string>> | undefined,
+): string | undefined {
   const project = labels?.[COMPOSE_PROJECT_LABEL];
   if (project === undefined) return undefined;
   const siblings = networks
@@ -32,5 +39,10 @@ export function projectNetworkNode(networks: NetworkInventory, labels: Readonly<
         network.scope === 'local' &&
         (network.summary.Labels as Record<string, string> | null | undefined)?.[COMPOSE_PROJECT_LABEL] === project,
     );
-  return siblings.find((network) => network.node.isHealthy())?.node.name;
+  if (siblings.length > 0) return siblings.find((network) => network.node.isHealthy())?.node.name;
+  const prefix = `${project}-`;
+  const built = nodes.find(
+    (node) => node.isHealthy() && node.images().some((image) => image.repoTags.some((tag) => tag.startsWith(prefix))),
+  );
+  return built?.name;
 }

