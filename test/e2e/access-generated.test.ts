@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 import { startAccessCluster, type AccessCluster } from './access-support.js';
 import { DOCKERFILE, attacks, type AttackOptions } from './access-generator/arbitraries.js';
 import { FAMILIES, materialise, type Attack, type Family } from './access-generator/attack.js';
@@ -23,7 +24,8 @@ import { bobState, inventory, judgeAndSweep, makeWorld, restoreBob, stateChanges
  *
  * CI runs a fixed seed and a bounded count; `npm run test:fuzz` a long run. SWARM_ACCESS_FUZZ_RUNS
  * and SWARM_ACCESS_FUZZ_SEED set them; SWARM_ACCESS_FUZZ_ALL=1 also generates the classes the CI run
- * leaves out below; SWARM_ACCESS_RESULTS=1 writes the counts to test/bench/results/access-bypass.md.
+ * leaves out below; SWARM_ACCESS_RESULTS=1 writes the counts to test/bench/results/access-bypass.md;
+ * SWARM_ACCESS_FUZZ_VERBOSE=1 prints every attempt.
  *
  * Engines 184-185; manager on 28800, the URL engines must never fetch on 28801.
  */
@@ -35,10 +37,29 @@ const SEED = Number(process.env.SWARM_ACCESS_FUZZ_SEED ?? 42);
 /** Time to shrink one distinct failure, replaying it on the cluster. */
 const SHRINK_MS = Number(process.env.SWARM_ACCESS_FUZZ_SHRINK_MS ?? 60_000);
 const VERBOSE = process.env.SWARM_ACCESS_FUZZ_VERBOSE === '1';
+const RECORD_ENGINES = process.env.SWARM_ACCESS_FUZZ_ENGINES === '1';
 const RESULTS = fileURLToPath(new URL('../bench/results/access-bypass.md', import.meta.url));
 
-/** Classes of hole still open when this file was last run: left out of the CI seed, named by the issue item that holds them. */
-const STILL_OPEN: AttackOptions = {};
+/**
+ * Classes of hole still open when this file was last run (see test/bench/results/access-bypass.md):
+ * left out of the CI seed, each named by the issue item that holds it. SWARM_ACCESS_FUZZ_ALL=1
+ * (`npm run test:fuzz`) generates them.
+ */
+const STILL_OPEN: AttackOptions = {
+  // Item 5 (no oracles beyond the documented ones): `network create` of `node/bob-net` answers 409
+  // "network with name bob-net already exists" where a name nobody holds is created; network names
+  // are not among the documented ones that are the cluster's.
+  excludeNetworkNames: true,
+  // Item 3 (admission an allow-list; network creates are not judged yet): a bridge network on the
+  // Linux bridge of bob's network (com.docker.network.bridge.name=br-<his ID prefix>) is created on
+  // his segment, and on his node the engine's conflict answer names his network's full ID; macvlan
+  // and ipvlan networks on the host's interface.
+  excludeNetworkOptions: true,
+  // Item 4 (images a team makes are its own): a create naming bob's image with a body admission
+  // refuses answers 404 "No such image: bob-img:1", where for an image nobody holds admission
+  // answers first (403): the order tells that bob's image exists.
+  excludeFeatures: ["bob's image"],
+};
 const OPTIONS: AttackOptions = process.env.SWARM_ACCESS_FUZZ_ALL === '1' ? {} : STILL_OPEN;
 
 let cluster: AccessCluster;
@@ -48,7 +69,7 @@ let wire: Wire;
 const hook = new Hook(HOOK_PORT);
 
 beforeAll(async () => {
-  cluster = await startAccessCluster({ firstEngine: 184, engines: 2, port: PORT, args: ['--ui'] });
+  cluster = await startAccessCluster({ firstEngine: 184, engines: 2, port: PORT, args: ['--ui'], recordEngines: RECORD_ENGINES });
   world = await makeWorld(cluster);
   await hook.start();
   wire = wireTo(cluster.dir, PORT);
@@ -239,6 +260,12 @@ describe('generated attacks from alice on bob’s objects (issue 42 item 8)', ()
     Math.max(600_000, RUNS * 4_000),
   );
 });
+
+// Issue 42 item 1 over every generated attack, with SWARM_ACCESS_FUZZ_ENGINES=1: each request an
+// engine received is the manager's own or an allowed, audited one (a recording proxy in front of each
+// engine). Last: it stops the manager. Not in the CI run yet: the matcher does not yet explain a
+// volume looked up as node/name, plugin lookups and system df sent to every engine.
+if (RECORD_ENGINES) itJudgedEveryEngineRequest('access-generated', () => cluster);
 
 const START = '<!-- access-generated: start -->';
 const END = '<!-- access-generated: end -->';

@@ -22,6 +22,8 @@ export interface AttackOptions {
   readonly excludeRoutes?: readonly string[];
   /** Network creates that name bob's network (`Name: node/bob-net`). */
   readonly excludeNetworkNames?: boolean;
+  /** Network creates with driver options of the host's (a bridge's name, macvlan and ipvlan parents). */
+  readonly excludeNetworkOptions?: boolean;
 }
 
 const refs = (objects: readonly string[], spellings: readonly string[]) =>
@@ -305,16 +307,16 @@ const networkCreate = (options: AttackOptions) =>
         : fc.oneof(fc.constantFrom('«n»', '«b:net:ownnode»'), refs(['net'], ['name', 'node'])),
       // the host's default bridge, or the Linux bridge of bob's network (`br-` and its ID's first 12 characters):
       // dockerd's conflict answer names the network that holds a bridge name
-      bridge: fc.constantFrom(undefined, 'docker0', 'br-«b:net:p12»'),
+      bridge: options.excludeNetworkOptions ? fc.constant(undefined) : fc.constantFrom(undefined, 'docker0', 'br-«b:net:p12»'),
       // macvlan and ipvlan networks attach to the host's interfaces
-      driver: fc.constantFrom('bridge', 'macvlan', 'ipvlan'),
+      driver: options.excludeNetworkOptions ? fc.constant('bridge') : fc.constantFrom('bridge', 'macvlan', 'ipvlan'),
       unique: fc.boolean(),
     })
     .map(({ name, bridge, driver, unique }) => ({
       Name: name,
       Driver: driver,
       ...(unique ? { CheckDuplicate: true } : {}),
-      ...(driver !== 'bridge' ? { Options: { parent: 'lo' } } : bridge ? { Options: { 'com.docker.network.bridge.name': bridge } } : {}),
+      ...(driver !== 'bridge' ? { Options: { parent: '«i»' } } : bridge ? { Options: { 'com.docker.network.bridge.name': bridge } } : {}),
     }));
 
 const BUILD_NETWORKS = ['default', 'host', 'container:«b:db:name»', 'container:«b:db:id»', '«b:net:name»', 'none'];

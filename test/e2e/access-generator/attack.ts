@@ -62,7 +62,7 @@ const NOBODY_NAMES: Readonly<Record<BobObject, string>> = {
   img: 'nobody-img:1',
 };
 
-const TOKEN = /«([abntu])(?::([a-z0-9]+))?(?::([a-z0-9]+))?»/g;
+const TOKEN = /«([abnitu])(?::([a-z0-9]+))?(?::([a-z0-9]+))?»/g;
 
 interface Spelt {
   readonly text: string;
@@ -123,6 +123,8 @@ function spell(world: World, template: string, variant: Variant, hook: string, e
       case 'n':
         pairs.push(['gen-b', 'gen-n']);
         return encode(variant === 'bob' ? 'gen-b' : 'gen-n');
+      case 'i':
+        return encode(world.hostInterface);
       case 't':
         return encode(String(object === 'since' ? world.since : Math.floor(Date.now() / 1000)));
       default:

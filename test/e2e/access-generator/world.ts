@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AccessCluster, Person } from '../access-support.js';
 
 /**
@@ -38,6 +39,8 @@ export interface World {
   /** Made-up IDs (64 hex) nobody's object starts with, one per object of bob's. */
   readonly nobodyIds: Readonly<Record<BobObject, string>>;
   readonly nodes: readonly string[];
+  /** The host's interface of its default route (a macvlan or ipvlan parent). */
+  readonly hostInterface: string;
   /** The engines' own cgroup namespace mode for a container that asks for none (`host` on cgroup v1). */
   readonly cgroupnsDefault: string;
   /** Unix time when setup began (events of bob's lie after it). */
@@ -199,7 +202,24 @@ export async function makeWorld(cluster: AccessCluster): Promise<World> {
   identifiers.push(['img name', 'bob-img'], ['compose project', 'bobproj']);
   const plain = await jsonOf<{ HostConfig: { CgroupnsMode?: string } }>(call, 'admin', 'GET', `/v1.41/containers/${appId}/json`);
   const cgroupnsDefault = plain.HostConfig.CgroupnsMode ?? '';
-  return { bob, alice, secret, identifiers, short, nobodyIds, nodes: nodes.length > 0 ? nodes : [dbNode], since, cgroupnsDefault };
+  // /proc/net/route: interface, destination (00000000 for the default route), ...
+  const routes = readFileSync('/proc/net/route', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/));
+  const hostInterface = routes.find((fields) => fields[1] === '00000000')?.[0] ?? 'eth0';
+  return {
+    bob,
+    alice,
+    secret,
+    identifiers,
+    short,
+    nobodyIds,
+    nodes: nodes.length > 0 ? nodes : [dbNode],
+    since,
+    cgroupnsDefault,
+    hostInterface,
+  };
 }
 
 // --- (b) bob's objects, before and after -------------------------------------------------------
