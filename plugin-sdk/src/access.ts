@@ -1,5 +1,5 @@
 import type { Logger } from './logger.js';
-import type { ContainerConfig } from './types/docker.js';
+import type { ContainerConfig, NetworkCreateRequest } from './types/docker.js';
 
 /*
  * `@swarm/plugin-sdk/access`: the contract of the three access plugin kinds (plugin API 2.1; no opinion 2.2).
@@ -237,10 +237,26 @@ export interface AdmissionRequest {
    *   `ulimits`, `extrahosts`), `Image` empty; `source` is the URL in `remote`, if any.
    * - `image.import`: an image made from a URL or an upload (`fromSrc`): `config` is `{ Image: '' }`,
    *   `source` the URL when the engine would fetch one.
-   * A controller that judges every action it does not know as a container create judges the last
-   * two sensibly: their configs have a container's shape.
+   * - `network.create` (plugin API 2.2): a network a caller creates; `network` is its create body
+   *   as the engine decodes it (driver, driver and IPAM options, which can name the host's
+   *   interfaces: a macvlan's `parent`, a bridge's `com.docker.network.bridge.name`), and `config`
+   *   is `{ Image: '' }`.
+   * A controller that judges every action it does not know as a container create judges the
+   * build and the import sensibly: their configs have a container's shape. It lets every network
+   * create pass, as a host before 2.2 did (it never asked about them): a controller that judges
+   * what a network reaches on the host reads `network`. A network connect is not asked about: its
+   * endpoint settings (addresses, aliases, MAC, driver options) are those a create's
+   * `NetworkingConfig` has, in a network already judged, and the authorizers judge the container
+   * and the network it names.
    */
-  readonly action: 'container.create' | 'container.update' | 'container.exec' | 'volume.create' | 'image.build' | 'image.import';
+  readonly action:
+    | 'container.create'
+    | 'container.update'
+    | 'container.exec'
+    | 'volume.create'
+    | 'image.build'
+    | 'image.import'
+    | 'network.create';
   /** The config as described for the action (the controller's own copy: amend it through `amended`). */
   readonly config: Readonly<ContainerConfig>;
   /** The container being updated or exec'd into. */
@@ -251,6 +267,12 @@ export interface AdmissionRequest {
    * sends, and for BuildKit's `remote=client-session` (the client streams the context).
    */
   readonly source?: { readonly parameter: 'remote' | 'fromSrc'; readonly url: string };
+  /**
+   * `network.create`: the create body as the engine decodes it (moby's `NetworkCreateRequest`);
+   * the labels are those the network will carry, the owner and team labels included. The
+   * controller's own copy; a network is judged, never amended.
+   */
+  readonly network?: Readonly<NetworkCreateRequest>;
 }
 
 export type AdmissionVerdict =

@@ -180,7 +180,9 @@ export class AccessControl {
   async admit(request: AdmissionRequest): Promise<ContainerConfig> {
     let config = request.config as ContainerConfig;
     for (const { name, plugin } of this.parts.admission) {
-      const verdict = await guarded('admission', name, () => plugin.admit({ ...request, config: structuredClone(config) }));
+      // each controller its own copies: one that writes into what it is given changes nothing of the next's
+      const copies = { config: structuredClone(config), ...(request.network ? { network: structuredClone(request.network) } : {}) };
+      const verdict = await guarded('admission', name, () => plugin.admit({ ...request, ...copies }));
       if (!verdict.allowed) {
         throw CoreErrors.admissionDenied(
           { policy: verdict.policy, field: verdict.field, detail: verdict.detail ?? '' },

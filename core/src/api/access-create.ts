@@ -1,6 +1,6 @@
 import { ErrorCodes, isSwarmError, type Container } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL, type Caller } from '@swarm/plugin-sdk/access';
-import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
+import type { ContainerConfig, NetworkCreateRequest } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { containerObject, volumeObject } from '../access/access-objects.js';
 import { CoreErrors } from '../errors.js';
@@ -290,4 +290,17 @@ export async function admitImport(ctx: RequestContext, fromSrc: string): Promise
   if (!access || !control?.enforcing) return;
   const source = importSource(fromSrc);
   await control.admit({ caller: access.caller, action: 'image.import', config: { Image: '' }, ...(source ? { source } : {}) });
+}
+
+/**
+ * A network create judged as what the engine would make of it: a driver or driver option can
+ * reach the host's interfaces (a macvlan's `parent`, a bridge's name) or hand it to a plugin.
+ * `network` is the decoded body with the labels it will carry; `config` has a container's shape
+ * for controllers that judge every action as a create (see AdmissionRequest).
+ */
+export async function admitNetwork(ctx: RequestContext, network: NetworkCreateRequest): Promise<void> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing) return;
+  await control.admit({ caller: access.caller, action: 'network.create', config: { Image: '' }, network });
 }

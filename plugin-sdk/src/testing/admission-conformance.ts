@@ -9,7 +9,7 @@ import {
   type Caller,
 } from '../access.js';
 import { ErrorCodes, isSwarmError } from '../errors.js';
-import type { ContainerConfig } from '../types/docker.js';
+import type { ContainerConfig, NetworkCreateRequest } from '../types/docker.js';
 import { runAsyncChecks, type Tester } from './checks.js';
 import { noopLogger } from './noop-logger.js';
 
@@ -24,6 +24,8 @@ export interface AdmissionCase {
    * resource fields merged into its HostConfig (the docker CLI sends 0 for each flag not given).
    */
   readonly config: ContainerConfig;
+  /** `network.create`: the network's create body (`config` is then `{ Image: '' }`). */
+  readonly network?: NetworkCreateRequest;
 }
 
 /** What `admissionConformance` builds the controller with, and the requests it must allow and refuse. */
@@ -65,6 +67,14 @@ const SAMPLES: readonly AdmissionCase[] = [
   },
   { action: 'container.update', config: { Image: 'busybox', HostConfig: { Memory: 0, NanoCpus: 0, CpuShares: 512 } } },
   { caller: ALICE, action: 'container.update', config: { Image: 'busybox', User: '1000', HostConfig: { Memory: -1, CpuQuota: -1 } } },
+  // network creates (plugin API 2.2): a controller that does not read `network` lets them pass, as a 2.1 host did
+  { action: 'network.create', config: { Image: '' }, network: { Name: 'n', Labels: { 'com.docker.compose.project': 'p' } } },
+  {
+    caller: ALICE,
+    action: 'network.create',
+    config: { Image: '' },
+    network: { Name: 'n', Driver: 'macvlan', Options: { parent: 'eth0', 'com.docker.network.bridge.name': 'docker0' } },
+  },
 ];
 
 /** A field path as Docker names body fields: `HostConfig.Binds[0]`, `HostConfig.Sysctls["kernel.msgmax"]`. */
@@ -79,10 +89,12 @@ function deepFreeze<T>(value: T): T {
 }
 
 function request(sample: AdmissionCase, config: ContainerConfig = structuredClone(sample.config)): AdmissionRequest {
-  return { caller: sample.caller ?? ANONYMOUS, action: sample.action ?? 'container.create', config };
+  const network = sample.network === undefined ? {} : { network: structuredClone(sample.network) };
+  return { caller: sample.caller ?? ANONYMOUS, action: sample.action ?? 'container.create', config, ...network };
 }
 
-const describe = (sample: AdmissionCase) => `${sample.action ?? 'container.create'} ${JSON.stringify(sample.config)}`;
+const describe = (sample: AdmissionCase) =>
+  `${sample.action ?? 'container.create'} ${JSON.stringify(sample.network ?? sample.config)}`;
 
 function assertVerdict(verdict: AdmissionVerdict, what: string): void {
   ok(typeof verdict === 'object' && verdict !== null, `${what}: the verdict is an object`);

@@ -119,7 +119,29 @@ export interface VolumeCreateRequest extends JsonObject {
   Labels?: { [key: string]: string };
 }
 
+/** IPAM of a network create: the address allocator and the pools it hands out. */
+export interface NetworkIpam extends JsonObject {
+  /** `default` when absent. */
+  Driver?: string;
+  Options?: { [key: string]: string };
+  Config?: Array<{ Subnet?: string; IPRange?: string; Gateway?: string; AuxiliaryAddresses?: { [key: string]: string } }>;
+}
+
+/** `POST /networks/create`'s body (moby's `NetworkCreateRequest`). */
 export interface NetworkCreateRequest extends JsonObject {
   Name: string;
+  /** `bridge` when absent (on an engine outside swarm mode). */
   Driver?: string;
+  Scope?: string;
+  EnableIPv4?: boolean;
+  EnableIPv6?: boolean;
+  IPAM?: NetworkIpam;
+  Internal?: boolean;
+  Attachable?: boolean;
+  Ingress?: boolean;
+  ConfigOnly?: boolean;
+  ConfigFrom?: { Network?: string };
+  /** The driver's options (`parent`, `com.docker.network.bridge.name`). */
+  Options?: { [key: string]: string };
+  Labels?: { [key: string]: string };
 }

@@ -57,7 +57,7 @@ export const createNetwork: RouteHandler = async (ctx) => {
   const body = checkBody(await readJsonObject(ctx.req, ctx.api.limits.maxJsonBodyBytes), networkCreateBody);
   if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
   const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
-  if (process.env.H15_OFF !== "1") await admitNetwork(ctx, { ...(body as NetworkCreateRequest), ...(labels ? { Labels: labels } : {}) });
+  await admitNetwork(ctx, { ...(body as NetworkCreateRequest), ...(labels ? { Labels: labels } : {}) });
   const inventory = ctx.api.cluster.capabilities?.networks;
   const node =
     body.Name.includes('/') || !inventory
