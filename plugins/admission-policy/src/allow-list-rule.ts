@@ -119,6 +119,14 @@ export function allowListRule(context: RuleContext): Violation | undefined {
   return createFieldsViolation(context.body, context.level);
 }
 
+/** A body of another action (a network create) held to its own table, as a create body to its. */
+export function tableFieldsViolation(
+  table: Readonly<Record<string, FieldRow>>,
+): (body: Readonly<Record<string, unknown>>, level: JudgedLevel) => Violation | undefined {
+  const tree = treeOf(table);
+  return (body, level) => walkObject(body, tree, '', level);
+}
+
 /** The allow-list's verdict alone on a create body: its first field the table does not allow. */
 export function createFieldsViolation(body: Readonly<Record<string, unknown>>, level: JudgedLevel): Violation | undefined {
   return walkObject(body, CREATE, '', level);

@@ -279,28 +279,29 @@ export const VOLUME_CREATE: Table = {
 };
 
 /**
- * `POST /networks/create`. The access contract hands admission no network creates yet: these rows
- * say what a network admission has to judge (a macvlan or ipvlan `parent`, a bridge's name, are
- * the host's interfaces).
+ * `POST /networks/create`: a driver and its options can attach containers to the host's
+ * interfaces (a macvlan's or ipvlan's `parent`), take the engine's own bridge
+ * (`com.docker.network.bridge.name=docker0`) or change how the host routes and publishes
+ * (network-rules.ts).
  */
 export const NETWORK_CREATE: Table = {
   Name: allowed,
   CheckDuplicate: allowed,
-  Driver: only(['', 'bridge', 'overlay'], "macvlan and ipvlan attach to the host's interfaces"),
+  Driver: judged('network-driver'),
   Scope: allowed,
   Internal: allowed,
   Attachable: allowed,
   Ingress: refused("the ingress network is swarm mode's routing mesh"),
-  ConfigOnly: allowed,
-  'ConfigFrom.Network': allowed,
-  'IPAM.Driver': only(['', 'default'], "another IPAM driver is a plugin of the engine's host"),
+  ConfigOnly: refused('a config-only network holds driver options for other networks to take'),
+  'ConfigFrom.Network': refused("the network would take another network's driver options, which were not judged as its own"),
+  'IPAM.Driver': judged('network-ipam'),
   'IPAM.Config': allowed,
   'IPAM.Config[].Subnet': allowed,
   'IPAM.Config[].IPRange': allowed,
   'IPAM.Config[].Gateway': allowed,
   'IPAM.Config[].AuxiliaryAddresses': allowed,
-  'IPAM.Options': allowed,
-  Options: refused("driver options name the host's interfaces (com.docker.network.bridge.name)"),
+  'IPAM.Options': judged('network-ipam'),
+  Options: judged('network-options'),
   Labels: allowed,
   EnableIPv4: allowed,
   EnableIPv6: allowed,

@@ -24,6 +24,10 @@ export interface PolicySettings {
   readonly allowedCgroupParents: readonly string[];
   /** URL prefixes a build's `remote` or an import's `fromSrc` may fetch from (the engine fetches them). */
   readonly allowedUrls: readonly FetchUrl[];
+  /** Network drivers besides `bridge` and `overlay` (plugins) baseline allows, with the options the plugin takes. */
+  readonly allowedNetworkDrivers: readonly string[];
+  /** IPAM drivers besides the engine's `default` (plugins) baseline allows. */
+  readonly allowedIpamDrivers: readonly string[];
 }
 
 const OPTIONS = [
@@ -35,6 +39,8 @@ const OPTIONS = [
   'allowedAppArmorProfiles',
   'allowedCgroupParents',
   'allowedUrls',
+  'allowedNetworkDrivers',
+  'allowedIpamDrivers',
 ] as const;
 const BINDING_KEYS = ['user', 'group', 'level'] as const;
 
@@ -80,5 +86,7 @@ export function parsePolicyOptions(options: Readonly<Record<string, unknown>>, c
     allowedAppArmorProfiles: names(options['allowedAppArmorProfiles'], 'allowedAppArmorProfiles'),
     allowedCgroupParents: cgroupParents(options['allowedCgroupParents']),
     allowedUrls: allowedUrlEntries(options['allowedUrls']),
+    allowedNetworkDrivers: names(options['allowedNetworkDrivers'], 'allowedNetworkDrivers'),
+    allowedIpamDrivers: names(options['allowedIpamDrivers'], 'allowedIpamDrivers'),
   };
 }

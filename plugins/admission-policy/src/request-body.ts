@@ -26,6 +26,8 @@ export interface RuleContext {
   readonly source?: AdmissionRequest['source'];
   /** The caller's level (rules run only for baseline and restricted). */
   readonly level: JudgedLevel;
+  /** `network.create`: the network's create body, `{}` for other actions. */
+  readonly network: Fields;
 }
 
 /** An object field's value, `{}` when absent, null or not an object. */
@@ -37,7 +39,8 @@ export function ruleContext(request: AdmissionRequest, settings: PolicySettings,
   const body = record(request.config);
   const host = { fields: record(body['HostConfig']), prefix: 'HostConfig.' };
   const resources = request.action === 'container.update' ? [{ fields: body, prefix: '' }, host] : [host];
-  return { body, host, resources, settings, level, ...(request.source ? { source: request.source } : {}) };
+  const network = record(request.network);
+  return { body, host, resources, settings, level, network, ...(request.source ? { source: request.source } : {}) };
 }
 
 /** A string value, `''` when absent or of another type. */

@@ -7,6 +7,7 @@ import { devicesRule } from './device-rules.js';
 import type { JudgedLevel } from './field-treatment.js';
 import { hostPathRule } from './host-path-rules.js';
 import { hostNamespacesRule, privilegedRule } from './namespace-rules.js';
+import { networkAllowListRule, networkDriverRule, networkIpamRule, networkOptionsRule } from './network-rules.js';
 import { procMountRule } from './proc-mount-rule.js';
 import type { RuleContext } from './request-body.js';
 import { limitsKeptRule, resourceLimitsRule, runAsNonRootRule } from './restricted-rules.js';
@@ -41,6 +42,10 @@ const RULES = {
   'volume-create': volumeCreateRule,
   isolation: isolationRule,
   'fetch-url': fetchUrlRule,
+  'network-allow-list': networkAllowListRule,
+  'network-driver': networkDriverRule,
+  'network-options': networkOptionsRule,
+  'network-ipam': networkIpamRule,
 } satisfies Record<string, Rule<RuleContext>>;
 
 export type RuleName = keyof typeof RULES;
@@ -96,6 +101,12 @@ const VOLUME_CREATE: readonly RuleName[] = ['volume-create'];
 const BUILD: readonly RuleName[] = ['malformed', 'host-namespaces', 'cgroup-parent', 'isolation', 'security-opt', 'fetch-url'];
 const IMPORT: readonly RuleName[] = ['fetch-url'];
 
+/**
+ * A network's driver, its options and its address allocator can reach the engine's host
+ * (network-rules.ts); restricted allows no options, which the rules read from the level.
+ */
+const NETWORK: readonly RuleName[] = ['network-driver', 'network-options', 'network-ipam', 'network-allow-list'];
+
 /** The names of the rules a level applies to an action, in order. */
 export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['action']): readonly RuleName[] {
   switch (action) {
@@ -109,6 +120,8 @@ export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['actio
       return BUILD;
     case 'image.import':
       return IMPORT;
+    case 'network.create':
+      return NETWORK;
     default:
       return level === 'restricted' ? RESTRICTED : BASELINE;
   }

@@ -18,6 +18,7 @@ describe('admission "policy" conformance', () => {
         { caller: CI, config: create({ Binds: ['/data/x:/x:ro'] }) },
         { caller: ALICE, config: create(RESTRICTED_OK, { User: '1000' }) },
         { caller: ROOT, config: create({ Privileged: true }) },
+        { caller: CI, action: 'network.create', config: { Image: '' }, network: { Name: 'n', Driver: 'bridge' } },
       ],
       refuses: [
         { config: create({ Privileged: true }) },
@@ -25,6 +26,7 @@ describe('admission "policy" conformance', () => {
         { caller: CI, config: create({ Sysctls: { 'kernel.msgmax': '1' } }) },
         { caller: CI, config: create({ Binds: ['/data/x:/x'] }) },
         { caller: ALICE, action: 'container.update', config: { Image: '', Memory: -1 } },
+        { caller: CI, action: 'network.create', config: { Image: '' }, network: { Name: 'n', Options: { parent: 'eth0' } } },
       ],
       invalidOptions: [{ default: 'strict' }, { bindings: [{ level: 'baseline' }] }, { allowedHostPaths: ['data'] }, { unknown: true }],
     },
