@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docker, type CliResult } from './api-support.js';
 import { RawJson, httpsCall, startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * Issue #33's bypass suite: alice (team a) tries every way there is to reach bob's (team b)
@@ -291,7 +292,7 @@ async function identifiers(): Promise<Array<[string, string]>> {
 let allIds: string[] = [];
 
 beforeAll(async () => {
-  cluster = await startAccessCluster({ firstEngine: 216, engines: 2, port: PORT, args: ['--ui'] });
+  cluster = await startAccessCluster({ firstEngine: 216, engines: 2, port: PORT, args: ['--ui'], recordEngines: true });
   scratch = mkdtempSync(join(tmpdir(), 'swarm-bypass-'));
   // bob's objects: a network, a container on it, a volume with a secret, an exec, a compose project
   await ok('bob', ['network', 'create', 'bob-net']);
@@ -1289,3 +1290,5 @@ function firstSnapshot(person: Person): Promise<string> {
     req.end();
   });
 }
+
+itJudgedEveryEngineRequest('access-bypass', () => cluster);

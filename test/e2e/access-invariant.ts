@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Testbed } from '../harness/engines.js';
+import type { TestEngine } from '../harness/engines.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../harness/recording-proxy.js';
 import type { AccessCluster } from './access-support.js';
 
@@ -61,6 +61,16 @@ export const FAN_OUT: ReadonlySet<string> = new Set([
   'POST /volumes/create',
   'DELETE /volumes/{id}',
   'DELETE /networks/{id}',
+  // disk usage is every engine's, combined
+  'GET /system/df',
+  // a plugin is looked for, and acted on, on every engine holding it
+  'GET /plugins/{id}/json',
+  'POST /plugins/{id}/enable',
+  'POST /plugins/{id}/disable',
+  'POST /plugins/{id}/set',
+  'POST /plugins/{id}/upgrade',
+  'DELETE /plugins/{id}',
+  'POST /plugins/pull',
   'POST /images/prune',
   'POST /containers/prune',
   'POST /networks/prune',
@@ -69,17 +79,26 @@ export const FAN_OUT: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * What an allowed request of a route may make the manager send besides itself, once per engine: a
- * container create first makes the named volumes its mounts would make, with the caller's labels
- * (core/src/api/access-create.ts), one volume per engine for each create.
+ * What an allowed request may make the manager send besides itself, once per engine: a container
+ * create first makes the named volumes its mounts would make, with the caller's labels
+ * (core/src/api/access-create.ts), one volume per engine for each create; any request on a plugin
+ * first asks every engine for its copy of it (core/src/api/handlers/plugins.ts).
  */
-export const MADE_ALONG: ReadonlyMap<string, string> = new Map([['POST /containers/create', 'POST /volumes/create']]);
+function madeAlong(line: AuditLine, parts: readonly string[], names: readonly string[]): string[] {
+  if (line.method === 'POST' && parts[0] === 'containers' && parts[1] === 'create') return ['POST /volumes/create'];
+  if (parts[0] === 'plugins' && hasObject(parts)) return names.map((name) => `GET /plugins/${name}/json`);
+  return [];
+}
 
 const KINDS = new Set(['containers', 'exec', 'images', 'networks', 'volumes', 'plugins', 'distribution']);
 const COLLECTION_WORDS = new Set(['json', 'create', 'prune', 'load', 'search', 'get']);
 
-/** `/v1.41/containers/3f2a/start?x=1` → ['containers', '3f2a', 'start'] (version and query gone, names decoded). */
-function segments(target: string): string[] {
+/** A set of node names: a client's path may name an object as `node/name`. */
+type Nodes = ReadonlySet<string>;
+const NO_NODES: Nodes = new Set();
+
+/** `/v1.41/containers/3f2a/start?x=1` → ['containers', '3f2a', 'start'] (version and query gone, names decoded, `node/name` one part). */
+function segments(target: string, nodes: Nodes): string[] {
   const path = (target.split('?')[0] ?? '').replace(/^\/v\d+\.\d+(?=\/)/, '');
   // an image's name keeps its slashes (`/images/library/busybox:local/json`): its route ends in a known word
   const parts = path.split('/').filter((part) => part !== '');
@@ -96,6 +115,9 @@ function segments(target: string): string[] {
     const name = decoded.slice(1, decoded.length - word.length).join('/');
     return [decoded[0], name, ...word];
   }
+  if (KINDS.has(decoded[0] ?? '') && decoded.length > 2 && nodes.has(decoded[1]!)) {
+    return [decoded[0]!, `${decoded[1]}/${decoded[2]}`, ...decoded.slice(3)];
+  }
   return decoded;
 }
 
@@ -104,8 +126,8 @@ function hasObject(parts: readonly string[]): boolean {
 }
 
 /** The route family, objects left out: `POST /containers/{id}/start`. */
-export function family(method: string, target: string): string {
-  const parts = segments(target);
+export function family(method: string, target: string, nodes: Nodes = NO_NODES): string {
+  const parts = segments(target, nodes);
   if (hasObject(parts)) parts[1] = '{id}';
   return `${method} /${parts.join('/')}`;
 }
@@ -115,18 +137,22 @@ function keyWith(method: string, parts: readonly string[], object: string): stri
 }
 
 /** The keys an allowed line stands for: its object's ID, its name, and the name as the client wrote it (a `node/` prefix taken off). */
-function auditKeys(line: AuditLine): string[] {
-  const parts = segments(line.path);
-  if (!hasObject(parts)) return [`${line.method} /${parts.join('/')}`];
+function auditKeys(line: AuditLine, nodes: Nodes): { keys: string[]; along: string[] } {
+  const parts = segments(line.path, nodes);
+  if (!hasObject(parts)) return { keys: [`${line.method} /${parts.join('/')}`], along: madeAlong(line, parts, []) };
   const written = parts[1]!;
-  const names = [written, written.replace(/^[^/]+\/(?=[^/]+$)/, ''), line.object?.id, line.object?.name].filter(
-    (name): name is string => typeof name === 'string' && name !== '',
-  );
-  return [...new Set(names.map((name) => keyWith(line.method, parts, name)))];
+  const names = [
+    ...new Set(
+      [written, written.replace(/^[^/]+\/(?=[^/]+$)/, ''), line.object?.id, line.object?.name].filter(
+        (name): name is string => typeof name === 'string' && name !== '',
+      ),
+    ),
+  ];
+  return { keys: names.map((name) => keyWith(line.method, parts, name)), along: madeAlong(line, parts, names) };
 }
 
 function engineKey(request: RecordedRequest): string {
-  return `${request.method} /${segments(request.target).join('/')}`;
+  return `${request.method} /${segments(request.target, NO_NODES).join('/')}`;
 }
 
 export interface InvariantRow {
@@ -165,12 +191,11 @@ export function judgeEngineRequests(received: readonly RecordedRequest[], audit:
 
   // each allowed line has room for one engine request, or one per engine on a FAN_OUT route; what
   // it makes along comes after every line's own room, so that a volume create's line is used first
+  const nodes: Nodes = new Set(received.map((request) => request.engine));
+  const keyed = allowed.map((line) => ({ line, ...auditKeys(line, nodes) }));
   const slots = [
-    ...allowed.map((line) => ({ keys: auditKeys(line), room: FAN_OUT.has(family(line.method, line.path)) ? engines : 1 })),
-    ...allowed.flatMap((line) => {
-      const along = MADE_ALONG.get(family(line.method, line.path));
-      return along ? [{ keys: [along], room: engines }] : [];
-    }),
+    ...keyed.map(({ line, keys }) => ({ keys, room: FAN_OUT.has(family(line.method, line.path, nodes)) ? engines : 1 })),
+    ...keyed.filter(({ along }) => along.length > 0).map(({ along }) => ({ keys: along, room: engines })),
   ];
   const byKey = new Map<string, typeof slots>();
   for (const slot of slots) for (const key of slot.keys) byKey.set(key, [...(byKey.get(key) ?? []), slot]);
@@ -187,7 +212,7 @@ export function judgeEngineRequests(received: readonly RecordedRequest[], audit:
   for (const request of judged) row(family(request.method, request.target)).judged += 1;
   for (const request of own) row(family(request.method, request.target)).own += 1;
   for (const request of unexplained) row(family(request.method, request.target)).unexplained += 1;
-  for (const line of audit) row(family(line.method, line.path))[line.decision.allowed ? 'allowed' : 'denied'] += 1;
+  for (const line of audit) row(family(line.method, line.path, nodes))[line.decision.allowed ? 'allowed' : 'denied'] += 1;
   return {
     received: received.length,
     judged: judged.length,
@@ -209,27 +234,43 @@ export function readAuditLog(path: string): AuditLine[] {
     .map((line) => JSON.parse(line) as AuditLine);
 }
 
+export interface RecorderTls {
+  /** The folder with ca.pem, server-cert.pem and server-key.pem the proxy in front of `engine` shows the manager. */
+  readonly dir: (engine: TestEngine) => string;
+  /** The certificate and key the proxies present to the engines (the server certificate by default). */
+  readonly identity?: { readonly cert: string; readonly key: string };
+  /** Listen on the engine's own address (its certificate names only that), not 127.0.0.1. */
+  readonly onEngineAddress?: boolean;
+}
+
 /** Recording proxies in front of a testbed's engines, on ports the system picks. */
 export class EngineRecorder {
   private proxies: RecordingProxy[] = [];
+  /** `host:port` of each engine → its proxy's. */
+  readonly addresses = new Map<string, string>();
 
-  /** For startAccessCluster's `discovery`: the proxies' addresses. */
-  async start(testbed: Testbed, tlsDir: string): Promise<string> {
+  /** The proxies' addresses, for the manager's discovery. */
+  async start(engines: readonly TestEngine[], tls: RecorderTls): Promise<string> {
     this.proxies = await Promise.all(
-      testbed.engines.map((engine) =>
+      engines.map((engine) =>
         startRecordingProxy({
           label: engine.name,
-          listen: { host: '127.0.0.1', port: 0 },
+          listen: { host: tls.onEngineAddress ? engine.host : '127.0.0.1', port: 0 },
           engine: { host: engine.host, port: engine.port },
-          tlsDir,
+          tlsDir: tls.dir(engine),
+          ...(tls.identity ? { identity: tls.identity } : {}),
         }),
       ),
     );
+    engines.forEach((engine, i) => this.addresses.set(`${engine.host}:${engine.port}`, this.proxies[i]!.addr));
     return this.proxies.map((proxy) => proxy.addr).join(',');
   }
 
-  get engines(): number {
-    return this.proxies.length;
+  /** After every manager stopped: the engines' requests judged against the audit log at `auditPath`, written as `suite`'s section. */
+  judge(suite: string, auditPath: string): InvariantReport {
+    const report = judgeEngineRequests(this.requests(), readAuditLog(auditPath), this.proxies.length);
+    writeInvariantSection(suite, report);
+    return report;
   }
 
   requests(): RecordedRequest[] {
@@ -278,11 +319,18 @@ export function writeInvariantSection(suite: string, report: InvariantReport, fi
  * stops other managers that discover the same proxies and write the same audit log.
  */
 export function itJudgedEveryEngineRequest(suite: string, cluster: () => AccessCluster, stopOthers?: () => Promise<void>): void {
+  itJudgedEngineRequests(suite, async () => {
+    // other managers on the same engines (and audit log) stop first: their streams' lines too
+    await stopOthers?.();
+    return cluster().engineInvariant(suite);
+  });
+}
+
+/** The same for a suite that runs its manager itself: `judge` stops it and judges (EngineRecorder.judge). */
+export function itJudgedEngineRequests(suite: string, judge: () => Promise<InvariantReport>): void {
   describe('nothing reaches an engine unjudged (issue 42, item 1)', () => {
     it("every request the engines received is the manager's own or explained by an allowed, audited request", async () => {
-      // other managers on the same engines (and audit log) stop first: their streams' lines too
-      await stopOthers?.();
-      const report = await cluster().engineInvariant(suite);
+      const report = await judge();
       console.log(
         `${suite}: engine requests ${report.received} (judged ${report.judged}, own ${report.own}), audited allowed ${report.allowed}, denied ${report.denied}, unexplained ${report.unexplained.length}`,
       );

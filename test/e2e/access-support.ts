@@ -5,7 +5,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { makeCertificates } from '../harness/certificates.js';
 import { docker, tempDir, type CliResult } from './api-support.js';
-import { EngineRecorder, judgeEngineRequests, readAuditLog, writeInvariantSection, type InvariantReport } from './access-invariant.js';
+import { EngineRecorder, type InvariantReport } from './access-invariant.js';
 
 /*
  * A cluster shared by teams: real engines behind `swarm manage --tlsverify` with the built-in
@@ -69,6 +69,8 @@ export interface AccessCluster {
   readonly testbed: Testbed;
   readonly manager: Manager;
   readonly dir: string;
+  /** The engine addresses the manager discovers (with `recordEngines`, the recording proxies'): for a second manager on the same engines. */
+  readonly discovery: string;
   /** The docker CLI as a person (their certificate), or anonymous (the CA only: no client certificate is refused at TLS). */
   as(person: Person, args: string[], options?: { input?: string }): Promise<CliResult>;
   /** An HTTPS request to the manager as a person. */
@@ -233,7 +235,7 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
   };
   if (recorder && options.discovery) throw new Error('recordEngines brings its own discovery');
   const discovery = recorder
-    ? await recorder.start(testbed, dir)
+    ? await recorder.start(testbed.engines, { dir: () => dir })
     : options.discovery
       ? await options.discovery(testbed, dir)
       : testbed.addrs;
@@ -250,14 +252,13 @@ export async function startAccessCluster(options: AccessClusterOptions): Promise
     testbed,
     manager,
     dir,
+    discovery,
     as: (person, args, cliOptions) => dockerAs(dir, manager.host, person, args, cliOptions),
     call: (person, method, path, body, headers) => httpsCall(dir, options.port, person, method, path, body, headers),
     engineInvariant: async (suite) => {
       if (!recorder || auditPath === undefined) throw new Error('engineInvariant needs recordEngines: true');
       await manager.stop();
-      const report = judgeEngineRequests(recorder.requests(), readAuditLog(auditPath), recorder.engines);
-      writeInvariantSection(suite, report);
-      return report;
+      return recorder.judge(suite, auditPath);
     },
     stop: async () => {
       await manager.stop();

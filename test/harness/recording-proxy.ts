@@ -40,6 +40,8 @@ export interface RecordingProxyOptions {
   readonly engine: { readonly host: string; readonly port: number };
   /** A folder with ca.pem, server-cert.pem and server-key.pem: TLS on both sides (the proxy shows the server certificate and presents it to the engine). */
   readonly tlsDir?: string;
+  /** The certificate and key files presented to the engine instead of the server certificate (one made for client authentication). */
+  readonly identity?: { readonly cert: string; readonly key: string };
 }
 
 interface Head {
@@ -243,9 +245,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         key: readFileSync(join(options.tlsDir, 'server-key.pem')),
       }
     : undefined;
+  const engineTls =
+    tls && options.identity ? { ...tls, cert: readFileSync(options.identity.cert), key: readFileSync(options.identity.key) } : tls;
   const dialEngine = (): Socket =>
-    tls
-      ? tlsConnect({ host: options.engine.host, port: options.engine.port, ...tls })
+    engineTls
+      ? tlsConnect({ host: options.engine.host, port: options.engine.port, ...engineTls })
       : tcpConnect({ host: options.engine.host, port: options.engine.port, allowHalfOpen: true });
 
   const onConnection = (client: Socket) => {

@@ -63,6 +63,7 @@ const AUDIT: readonly AuditLine[] = [
   line('POST', '/v1.41/containers/web/kill', false, ID),
   line('GET', '/v1.41/containers/json', true),
   line('POST', '/v1.41/containers/create?name=web', true),
+  line('GET', '/v1.41/volumes/node1/data', true),
 ];
 
 describe('the engine invariant', () => {
@@ -75,8 +76,11 @@ describe('the engine invariant', () => {
     // the named volume the create makes, on each of two engines, and the create
     await send(request('POST', '/v1.41/volumes/create') + request('POST', '/v1.41/volumes/create'));
     await send(request('POST', '/v1.41/containers/create?name=web', 'Docker-Client/28'));
+    // a volume the client named as node/name, which the manager forwards to that node by its name
+    await send(request('GET', '/v1.41/volumes/data', 'Docker-Client/28'));
     const report = judgeEngineRequests(proxy.requests.slice(since), AUDIT, 2);
-    expect(report).toMatchObject({ received: 8, judged: 6, own: 2, unexplained: [] });
+    expect(report).toMatchObject({ received: 9, judged: 7, own: 2, unexplained: [] });
+    expect(report.rows.find((row) => row.family === 'GET /volumes/{id}')).toMatchObject({ judged: 1, allowed: 1 });
   });
 
   it('fails on a request sent to the engine past the manager, one the audit log refused, and one more than allowed', async () => {
