@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { healthyNodeCount, type InfoAnswer } from '../harness/manager.js';
 import { execFileAsync, sleep, tempDir } from './api-support.js';
+import { EngineRecorder, itJudgedEngineRequests } from './access-invariant.js';
 
 // Indexes 249-250 and ports 28710-28719 belong to this file.
 //
@@ -16,6 +17,8 @@ import { execFileAsync, sleep, tempDir } from './api-support.js';
 // 28710), the audit log's folder (inside the test's folder, not /var/log), and images (the test
 // engines hold busybox:local, without a command, and reach no registry: nginx is `busybox:local sleep 1d`). The `dockerd` lines are read for their
 // certificate files, address and labels, and the testbed starts the engines with exactly those.
+// The manager dials them through recording proxies on their own addresses (issue 42 item 1's
+// invariant, test/e2e/access-invariant.ts): the only change to its line.
 const FIRST = 249;
 const PORT = 28710;
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
@@ -102,6 +105,15 @@ let engines: Testbed[] = [];
 let manager: ChildProcess | undefined;
 let managerOutput = '';
 let steps: Step[] = [];
+const recorder = new EngineRecorder();
+
+async function stopManager(): Promise<void> {
+  if (manager && manager.exitCode === null) {
+    const exited = new Promise((resolve) => manager!.once('exit', resolve));
+    manager.kill('SIGTERM');
+    await Promise.race([exited, sleep(15_000)]);
+  }
+}
 
 /** Runs the client lines in one shell, as typed one after another, keeping each line's output and status. */
 async function runClientLines(lines: readonly string[]): Promise<Step[]> {
@@ -156,6 +168,15 @@ beforeAll(async () => {
       }),
   );
   expect(engines.flatMap((bed) => bed.engines.map((engine) => engine.index)).sort()).toEqual([FIRST, FIRST + 1]);
+  // on the engines' addresses (their certificates name only those), presenting the manager's certificate to them
+  await recorder.start(
+    engines.flatMap((bed) => bed.engines),
+    {
+      dir: (engine) => join(dir, `testbed-${engine.index}`),
+      identity: { cert: join(dir, 'manager', 'cert.pem'), key: join(dir, 'manager', 'key.pem') },
+      onEngineAddress: true,
+    },
+  );
 
   writeFileSync(join(dir, 'swarm.config.js'), localised(config.text, dir));
   // `swarm` as `npx swarm` runs it
@@ -165,7 +186,8 @@ beforeAll(async () => {
 
   const [manage, ...rest] = logicalLines(localised(session.text, dir));
   if (!manage?.startsWith('swarm manage ')) throw new Error(`the README's session does not start with swarm manage: ${manage}`);
-  manager = spawn('bash', ['-c', `exec ${manage}`], {
+  const proxied = manage.replace(/\b127\.0\.0\.\d+:\d+\b/g, (address) => recorder.addresses.get(address) ?? address);
+  manager = spawn('bash', ['-c', `exec ${proxied}`], {
     cwd: dir,
     env: { ...process.env, PATH: `${dir}/bin:${process.env.PATH}` },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -185,11 +207,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (manager && manager.exitCode === null) {
-    const exited = new Promise((resolve) => manager!.once('exit', resolve));
-    manager.kill('SIGTERM');
-    await Promise.race([exited, sleep(15_000)]);
-  }
+  await stopManager();
+  await recorder.stop();
   await Promise.all(engines.map((bed) => bed.stop()));
   temp?.remove();
 });
@@ -237,4 +256,9 @@ describe('the README’s two-team example, run as written', () => {
     // bob's 64 MiB (the example's) and root's: neither is alice's
     expect(node).toMatch(/└ Reserved Memory: 128 MiB \//);
   });
+});
+
+itJudgedEngineRequests('readme-access-example', async () => {
+  await stopManager();
+  return recorder.judge('readme-access-example', join(dir, 'var/log/swarm/audit.log'));
 });
