@@ -447,6 +447,18 @@ export const CoreErrors = {
     message: (p: { kind: string; name: string; first: string; second: string }) =>
       `${p.kind} "${p.name}" is provided twice: by "${p.first}" and by "${p.second}"`,
   }),
+  /** The config lists one package twice (by one name, or by two that resolve to it). */
+  pluginListedTwice: defineError('core.plugin.listed-twice', {
+    code: ErrorCodes.CONFIG_INVALID,
+    message: (p: { package: string; specs: string }) => `plugins lists ${p.package} twice (${p.specs}): list it once`,
+  }),
+  /** Two packages whose manifests say the same name: a plugin's name is one package's. */
+  pluginNameClaimed: defineError('core.plugin.name-claimed', {
+    code: ErrorCodes.PLUGIN_DUPLICATE_PROVIDER,
+    message: (p: { name: string; first: string; second: string }) =>
+      `plugin name "${p.name}" is claimed by two packages, ${p.first} and ${p.second}; a plugin's manifest name must be its own: ` +
+      'uninstall one, or give it a name of its own',
+  }),
 
   // --- CLI (Swarm classic's texts) ------------------------------------------------------------------------
   cliDiscoveryRequired: defineError('core.cli.discovery-required', {

@@ -1,6 +1,7 @@
 import { Tokens, type DriverOptions, type ExtensionKind, type Provider } from '@swarm/plugin-sdk';
 import { kindLabel } from './extension-kinds.js';
 import { createPluginContext } from './plugin-context.js';
+import { repeatedPlugins } from './repeated-plugins.js';
 import type { LoadedPlugin } from './loaded-plugin.js';
 import { CoreErrors } from '../errors.js';
 import { pluginStack } from './plugin-stack.js';
@@ -49,6 +50,8 @@ function stageOne(plugin: LoadedPlugin): StagedProvider[] {
  * same kind and name. Nothing reaches a container here, so a failure leaves nothing behind.
  */
 export function stagePlugins(plugins: readonly LoadedPlugin[]): StagedProvider[] {
+  const [repeated] = repeatedPlugins(plugins).values();
+  if (repeated) throw repeated;
   const all: StagedProvider[] = [];
   const byKey = new Map<string, StagedProvider>();
   for (const plugin of plugins) {

@@ -7,6 +7,8 @@ import { candidatePackages } from '../../plugins/candidates.js';
 import { importManifest, resolvePlugin } from '../../plugins/load.js';
 import { checkApiVersion, isApiCompatible } from '../../plugins/manifest.js';
 import { providedKinds } from '../../plugins/stage.js';
+import { repeatedPlugins } from '../../plugins/repeated-plugins.js';
+import { buildAccessControl } from '../../embedding/access-control.js';
 import type { LoadedPlugin } from '../../plugins/loaded-plugin.js';
 import { loadCliConfig, type CliConfig, type GlobalOptions } from '../cli-config.js';
 import { formatTable } from '../../util/format-table.js';
@@ -67,10 +69,16 @@ function rowOf(plugin: LoadedPlugin): PluginRow {
   };
 }
 
+/** A config's plugin as listed: its row, and the plugin when it could be imported. */
+interface ConfiguredRow {
+  readonly row: PluginRow;
+  readonly plugin?: LoadedPlugin;
+}
+
 /** Rows for the config's plugins: listed even when incompatible or broken, never thrown. */
-async function configuredRows(specs: readonly string[], configDir: string): Promise<PluginRow[]> {
+async function configuredRows(specs: readonly string[], configDir: string): Promise<ConfiguredRow[]> {
   return Promise.all(
-    specs.map(async (spec): Promise<PluginRow> => {
+    specs.map(async (spec): Promise<ConfiguredRow> => {
       const install = candidatePackages(spec).find((name) => name.includes('swarm-plugin-')) ?? spec;
       const base = {
         name: spec,
@@ -97,12 +105,29 @@ async function configuredRows(specs: readonly string[], configDir: string): Prom
           builtin: false,
           declaredKinds: location.packageJson?.swarm?.kinds ?? [],
         };
-        return rowOf(plugin);
+        return { row: rowOf(plugin), plugin };
       } catch (error) {
-        return { ...base, resolved, error: (error as Error).message };
+        return { row: { ...base, resolved, error: (error as Error).message } };
       }
     }),
   );
+}
+
+/**
+ * The config's rows as manage loads them: a built-in listed in the config is the built-in (one
+ * row); a package listed twice, or a second package claiming a plugin's name, is refused on its
+ * row with manage's words.
+ */
+function configuredAsManage(builtins: readonly LoadedPlugin[], configured: readonly ConfiguredRow[]): PluginRow[] {
+  const builtinDirs = new Set(builtins.map((plugin) => plugin.dir));
+  const kept = configured.filter((entry) => entry.plugin === undefined || !builtinDirs.has(entry.plugin.dir));
+  const loaded = kept.flatMap((entry) => (entry.plugin ? [entry.plugin] : []));
+  const repeated = repeatedPlugins([...builtins, ...loaded]);
+  return kept.map(({ row, plugin }) => {
+    const refusal = plugin && repeated.get(plugin);
+    // the package listed twice provides nothing twice: its one message is the listing's
+    return refusal ? { ...row, provides: [], error: refusal.message } : row;
+  });
 }
 
 /** A name two plugins provide stops `swarm manage` (both are named): each later row says which it repeats. */
@@ -130,28 +155,43 @@ async function manageRefusal(cli: CliConfig, rows: readonly PluginRow[]): Promis
   // a plugin row that failed already stops manage, with the error that row shows
   if (rows.some((row) => row.error !== undefined || !row.compatible)) return undefined;
   try {
-    await buildDeployment(cli.resolved, { configDir: cli.configDir, logger: await createLogger({ level: 'silent' }) });
+    const logger = await createLogger({ level: 'silent' });
+    const deployment = await buildDeployment(cli.resolved, { configDir: cli.configDir, logger });
+    // the access plugins' factories judge their options as manage has them do, before it listens
+    await buildAccessControl(deployment, cli.configDir, logger);
     return undefined;
   } catch (error) {
-    const message = (error as Error).message;
-    return {
-      name: 'config',
-      package: '-',
-      version: '-',
-      kinds: [],
-      provides: [],
-      apiVersion: '-',
-      compatible: false,
-      builtin: false,
-      resolved: cli.configFile ?? cli.configDir,
-      error: message,
-    };
+    return configRow(cli.configFile ?? cli.configDir, (error as Error).message);
   }
 }
 
+/** The row of the config's own refusal (one that cannot be read, or that manage refuses as a whole). */
+function configRow(resolved: string, error: string): PluginRow {
+  return {
+    name: 'config',
+    package: '-',
+    version: '-',
+    kinds: [],
+    provides: [],
+    apiVersion: '-',
+    compatible: false,
+    builtin: false,
+    resolved,
+    error,
+  };
+}
+
 async function plugins(flags: { json?: boolean }, command: Command): Promise<void> {
-  const cli = await loadCliConfig(command.optsWithGlobals<GlobalOptions>(), {});
+  const globals = command.optsWithGlobals<GlobalOptions>();
   const builtins = await loadBuiltins();
+  let cli: CliConfig | undefined;
+  let unreadable: PluginRow | undefined;
+  try {
+    cli = await loadCliConfig(globals, {});
+  } catch (error) {
+    // a config manage cannot read is a failure like any other: its row, exit 1
+    unreadable = configRow(globals.config ?? process.cwd(), (error as Error).message);
+  }
   const rows: PluginRow[] = [
     ...builtins.plugins.map(rowOf),
     ...builtins.failures.map((failure) => ({
@@ -166,10 +206,10 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
       resolved: failure.dir,
       error: failure.error.message,
     })),
-    ...(await configuredRows(cli.resolved.config.plugins, cli.configDir)),
+    ...(cli ? configuredAsManage(builtins.plugins, await configuredRows(cli.resolved.config.plugins, cli.configDir)) : []),
   ];
   markDuplicates(rows);
-  const refusal = await manageRefusal(cli, rows);
+  const refusal = cli ? await manageRefusal(cli, rows) : unreadable;
   if (refusal) rows.push(refusal);
   // a row that is an error or incompatible would stop `swarm manage`: scripts can tell by the exit code
   if (rows.some((row) => row.error !== undefined || !row.compatible)) process.exitCode = 1;
