@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManager, type InfoAnswer, type Manager } from '../harness/manager.js';
 import { docker, type CliResult } from './api-support.js';
 import { accessConfig, httpsCall, startAccessCluster, type AccessCluster, type Person, certArgs as certFlags } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * The role matrix of issue #33 with the real docker CLI: every command family, for each kind of
@@ -331,6 +332,7 @@ beforeAll(async () => {
     engines: 2,
     port: PORT,
     args: ['--ui'],
+    recordEngines: true,
     config: (dir) => {
       writeFileSync(join(dir, 'tokens.csv'), TOKEN_FILE, { mode: 0o600 });
       return accessConfig(join(dir, 'tokens.csv'));
@@ -342,12 +344,15 @@ beforeAll(async () => {
   exportDir = mkdtempSync(join(tmpdir(), 'swarm-roles-export-'));
   // The same config (tls, then token-file) behind a listener that asks for no client certificate.
   const startTokens = startManager({
-    discovery: cluster.testbed.addrs,
+    discovery: cluster.discovery,
     port: TOKEN_PORT,
     expectNodes: 2,
     args: [
       '--config',
       join(dir, 'swarm.config.json'),
+      // it stops before the engine invariant is checked: its streams' audit lines are written within the harness's 5 s
+      '--shutdown-timeout',
+      '2s',
       '--tls',
       '--tlscacert',
       join(dir, 'ca.pem'),
@@ -775,3 +780,9 @@ describe('bearer tokens on a listener without client certificates', () => {
     expect(JSON.parse(answer.text).message).toBe('No such container: roles-b');
   });
 });
+
+itJudgedEveryEngineRequest(
+  'access-roles',
+  () => cluster,
+  async () => tokenManager?.stop(),
+);
