@@ -560,7 +560,10 @@ export const CoreErrors = {
   }),
   admissionDenied: defineError('core.access.admission-denied', {
     code: ErrorCodes.PERMISSION_DENIED,
-    message: (p: { policy: string; field: string; detail: string }) => `admission policy "${p.policy}" forbids ${p.field}${p.detail}`,
+    message: (p: { policy: string; field: string; detail: string; missing?: boolean }) =>
+      p.missing === true
+        ? `admission policy "${p.policy}" requires ${p.field}, which is missing${p.detail}`
+        : `admission policy "${p.policy}" forbids ${p.field}${p.detail}`,
   }),
   /** The scheduler's refusal of a placement that access control limited, with the rules named; its code kept. */
   placementLimitedByAccess: defineError('core.access.placement-limited', {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_OPINION, type AuthzDecision, type Authorizer } from '@swarm/plugin-sdk/access';
+import { NO_OPINION, type AdmissionVerdict, type AuthzDecision, type Authorizer } from '@swarm/plugin-sdk/access';
 import { authzRequest, testCaller } from '@swarm/plugin-sdk/testing';
 import { AccessControl } from '../dist/access/access-control.js';
 
@@ -58,5 +58,23 @@ describe('the authorizer chain (allow, deny, no opinion)', () => {
 
   it('takes a 2.1 answer without allowed for a refusal, not for no opinion', async () => {
     await expect(ask(chain(ALLOW, {} as AuthzDecision))).rejects.toThrow();
+  });
+});
+
+describe('an admission refusal', () => {
+  const refusing = (verdict: AdmissionVerdict) =>
+    new AccessControl({ authenticators: [], authorizers: [], admission: [{ name: 'limits', plugin: { admit: () => verdict } }] });
+  const admit = (control: AccessControl) =>
+    control.admit({ caller: bob, action: 'container.create', config: { Image: 'busybox' } }).catch((error: unknown) => error);
+
+  it('says what is missing when the field is required (plugin API 2.2), in the answer and the audit record alike', async () => {
+    const refused = await admit(refusing({ allowed: false, policy: 'limits', rule: 'memory', field: 'HostConfig.Memory', missing: true, detail: ': set -m' }));
+    const words = 'admission policy "limits" requires HostConfig.Memory, which is missing: set -m';
+    expect(refused).toMatchObject({ code: 'SWARM_ERR_PERMISSION_DENIED', message: words, details: { decision: { reason: words, rule: 'memory' } } });
+  });
+
+  it('says what is forbidden otherwise', async () => {
+    const refused = await admit(refusing({ allowed: false, policy: 'limits', rule: 'memory', field: 'HostConfig.Memory', detail: ': 8 GiB is over 4 GiB' }));
+    expect(refused).toMatchObject({ message: 'admission policy "limits" forbids HostConfig.Memory: 8 GiB is over 4 GiB' });
   });
 });

@@ -289,6 +289,11 @@ export type AdmissionVerdict =
       readonly rule: string;
       /** The config field at fault, as a path (`HostConfig.Privileged`). */
       readonly field: string;
+      /**
+       * Plugin API 2.2: the field is required and the config lacks it. The host then says
+       * `admission policy "P" requires FIELD, which is missing` instead of `... forbids FIELD`.
+       */
+      readonly missing?: boolean;
       /** Extra words after the host's `admission policy "P" forbids FIELD`, e.g. `: /etc is outside /data`. */
       readonly detail?: string;
     };

@@ -184,19 +184,12 @@ export class AccessControl {
       const copies = { config: structuredClone(config), ...(request.network ? { network: structuredClone(request.network) } : {}) };
       const verdict = await guarded('admission', name, () => plugin.admit({ ...request, ...copies }));
       if (!verdict.allowed) {
-        throw CoreErrors.admissionDenied(
-          { policy: verdict.policy, field: verdict.field, detail: verdict.detail ?? '' },
-          {
-            details: {
-              decision: {
-                allowed: false,
-                plugin: name,
-                rule: verdict.rule,
-                reason: `admission policy "${verdict.policy}" forbids ${verdict.field}${verdict.detail ?? ''}`,
-              } satisfies DecisionRecord,
-            },
-          },
-        );
+        const words = { policy: verdict.policy, field: verdict.field, detail: verdict.detail ?? '', missing: verdict.missing === true };
+        // the audit log records the words the client reads
+        const reason = CoreErrors.admissionDenied(words).message;
+        throw CoreErrors.admissionDenied(words, {
+          details: { decision: { allowed: false, plugin: name, rule: verdict.rule, reason } satisfies DecisionRecord },
+        });
       }
       if (verdict.amended) config = verdict.amended;
     }

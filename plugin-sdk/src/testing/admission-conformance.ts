@@ -112,6 +112,7 @@ function assertVerdict(verdict: AdmissionVerdict, what: string): void {
   }
   ok(FIELD_PATH.test(verdict.field), `${what}: field ${JSON.stringify(verdict.field)} is a path into the body (HostConfig.Binds[0])`);
   ok(verdict.detail === undefined || (typeof verdict.detail === 'string' && verdict.detail !== ''), `${what}: detail is text or absent`);
+  ok(verdict.missing === undefined || typeof verdict.missing === 'boolean', `${what}: missing is a boolean or absent`);
   const message = `admission policy "${verdict.policy}" forbids ${verdict.field}${verdict.detail ?? ''}`;
   ok(!/[\r\n]/.test(message), `${what}: the refusal's text is one line: ${message}`);
 }
