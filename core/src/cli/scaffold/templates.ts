@@ -24,7 +24,7 @@ export interface ScaffoldInputs {
   sdkRange: string;
   /** The folder of the SDK this swarm runs with, for a registry that has no `@swarm/plugin-sdk` yet. */
   localSdk?: string | undefined;
-  /** The plugin API this host provides (the plugin declares `^major.minor.0`). */
+  /** The plugin API this host provides (the plugin declares `^major.<lowest minor its kind needs>.0`). */
   apiVersion: string;
 }
 
@@ -79,6 +79,8 @@ interface KindTemplate {
   readonly suffix: string;
   /** The extension point it registers at (`swarm plugins` lists it by this kind's label). */
   readonly token: ExtensionKind;
+  /** The lowest plugin API minor whose features the scaffold uses: the range it declares starts there. */
+  readonly apiMinor: number;
   readonly imports: string;
   register(name: string, klass: string): string;
   use(name: string): { config: string; run: string };
@@ -89,6 +91,7 @@ const ENGINES = '10.0.0.1:2375,10.0.0.2:2375';
 
 const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
   filter: {
+    apiMinor: 0,
     token: Tokens.Filter,
     sourceFile: 'filter',
     suffix: 'Filter',
@@ -101,6 +104,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: filterFiles,
   },
   strategy: {
+    apiMinor: 0,
     token: Tokens.Strategy,
     sourceFile: 'strategy',
     suffix: 'Strategy',
@@ -110,6 +114,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: strategyFiles,
   },
   driver: {
+    apiMinor: 0,
     token: Tokens.ClusterDriver,
     sourceFile: 'cluster',
     suffix: 'Cluster',
@@ -124,6 +129,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: driverFiles,
   },
   discovery: {
+    apiMinor: 0,
     token: Tokens.DiscoveryBackend,
     sourceFile: 'discovery',
     suffix: 'Discovery',
@@ -134,6 +140,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
   },
   // access plugins (plugin API 2.1) register a factory, which the host calls with the entry's options
   authz: {
+    apiMinor: 1,
     token: Tokens.Authorizer,
     sourceFile: 'authorizer',
     suffix: 'Authorizer',
@@ -143,6 +150,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
     files: authzFiles,
   },
   admission: {
+    apiMinor: 1,
     token: Tokens.AdmissionController,
     sourceFile: 'admission',
     suffix: 'Admission',
@@ -159,7 +167,7 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
 function index(inputs: ScaffoldInputs): string {
   const template = KINDS[inputs.kind];
   const klass = className(inputs.name, template.suffix);
-  const [major, minor] = inputs.apiVersion.split('.');
+  const [major] = inputs.apiVersion.split('.');
   return `import { ${template.imports} } from '@swarm/plugin-sdk';
 import { ${klass} } from './${inputs.name}-${template.sourceFile}.js';
 
@@ -169,7 +177,7 @@ export const plugin = definePlugin({
   name: 'swarm-plugin-${inputs.name}',
   version: '0.1.0',
   // the plugin API this plugin was written against: hosts with a compatible API load it
-  apiVersion: '^${major}.${minor}.0',
+  apiVersion: '^${major}.${template.apiMinor}.0',
   description: 'swarm ${inputs.kind} "${inputs.name}"',
   register(ctx) {
     ${template.register(inputs.name, klass)}
