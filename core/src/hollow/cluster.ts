@@ -21,6 +21,11 @@ export interface HollowClusterOptions {
    * and some containers answer on 127.0.0.1 only, not on the rest of 127.0.0.0/8.
    */
   host?: string;
+  /**
+   * With `host`: engine i listens on `firstPort + i` instead of a free port, so that a sandbox's
+   * engines keep their addresses from one run to the next.
+   */
+  firstPort?: number;
   /** Engine names are `<namePrefix><firstIndex + index>`; default `hollow`. */
   namePrefix?: string;
   /** Number in the first engine's name (default 0), so engines split over processes keep distinct names. */
@@ -58,6 +63,11 @@ function preload(engine: HollowEngine, count: number): void {
   }
 }
 
+function enginePort(options: HollowClusterOptions, index: number, slotPort: number): number {
+  if (options.host !== undefined && options.firstPort !== undefined) return options.firstPort + index;
+  return options.ephemeralPorts || options.host !== undefined ? 0 : slotPort;
+}
+
 /** Starts `count` hollow engines, each on its own loopback address, in this process. */
 export async function startHollowCluster(options: HollowClusterOptions): Promise<HollowCluster> {
   const engines: HollowEngine[] = [];
@@ -74,7 +84,7 @@ export async function startHollowCluster(options: HollowClusterOptions): Promise
       const engine = new HollowEngine({
         name: `${prefix}${(options.firstIndex ?? 0) + index}`,
         host: options.host ?? slot.host,
-        port: options.ephemeralPorts || options.host !== undefined ? 0 : slot.port,
+        port: enginePort(options, index, slot.port),
         labels: labelsFor(index),
         ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
         ...(options.ncpu === undefined ? {} : { ncpu: options.ncpu }),
