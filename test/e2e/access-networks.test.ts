@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from './api-support.js';
-import { startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { accessConfig, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
 import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
@@ -14,6 +14,15 @@ import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 const PORT = 29090;
 let cluster: AccessCluster;
+
+/** access-support's config, with a range of subnets tenants may choose. */
+function withSubnets(): Record<string, unknown> {
+  const config = accessConfig(undefined);
+  const access = config.access as { admission: [string, Record<string, unknown>][] };
+  const [[name, options]] = access.admission;
+  access.admission = [[name, { ...options, allowedSubnets: ['10.231.0.0/16'] }]];
+  return config;
+}
 
 /** Names of the networks the cases made or tried to make, and whether each should exist. */
 const expected = new Map<string, boolean>();
@@ -29,7 +38,7 @@ async function create(person: Person, flags: string[], allowed: boolean): Promis
 const forbids = (level: string, field: string) => `Error response from daemon: admission policy "${level}" forbids ${field}`;
 
 beforeAll(async () => {
-  cluster = await startAccessCluster({ firstEngine: 168, engines: 2, port: PORT, recordEngines: true });
+  cluster = await startAccessCluster({ firstEngine: 168, engines: 2, port: PORT, recordEngines: true, config: withSubnets });
 }, 180_000);
 
 afterAll(async () => {
@@ -78,6 +87,13 @@ const REFUSED: ReadonlyArray<readonly [Person, string, string[], string, string]
   ],
   ['alice', 'a config-only network', ['--config-only', '-o', 'parent=lo'], 'baseline', 'Options.parent'],
   ['alice', "a network from another's config", ['--config-from', 'operators-config'], 'baseline', 'ConfigFrom.Network'],
+  [
+    'alice',
+    "a subnet over the cloud's metadata address",
+    ['--subnet', '169.254.169.0/24'],
+    'baseline',
+    "IPAM.Config[0].Subnet: the engine's host would route 169.254.169.0/24 to the network: it is outside 10.231.0.0/16",
+  ],
   [
     'bob',
     'a driver option (restricted)',
@@ -128,6 +144,15 @@ describe('network creates allowed', () => {
     };
     const answer = await cluster.call('alice', 'POST', '/v1.41/networks/create', body);
     expect(answer.status, answer.text).toBe(201);
+  });
+
+  it('an auxiliary address outside the allowed subnets is refused (the docker CLI checks it, a raw client need not)', async () => {
+    const name = `anet-alice-${++counter}`;
+    expected.set(name, false);
+    const IPAM = { Config: [{ Subnet: '10.231.2.0/24', AuxiliaryAddresses: { metadata: '169.254.169.254' } }] };
+    const answer = await cluster.call('alice', 'POST', '/v1.41/networks/create', { Name: name, IPAM });
+    expect(answer.status, answer.text).toBe(403);
+    expect(JSON.parse(answer.text).message).toMatch(/^admission policy "baseline" forbids IPAM.Config\[0\].AuxiliaryAddresses.metadata: /);
   });
 
   it('re-cased fields are judged as the engine reads them', async () => {

@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { tableFieldsViolation } from './allow-list-rule.js';
 import { NETWORK_CREATE } from './field-table.js';
 import { record, type RuleContext } from './request-body.js';
+import { isAllowedRange, readCidr } from './subnets.js';
 import type { Violation } from './violation.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -125,5 +127,52 @@ export function networkIpamRule(context: RuleContext): Violation | undefined {
   const first = Object.keys(options)[0];
   if (context.level === 'restricted' && first !== undefined)
     return { rule: 'network-ipam', field: keyField('IPAM.Options', first), detail: ': restricted allows no IPAM driver options' };
+  return undefined;
+}
+
+/** What a caller wrote in one field of `IPAM.Config[]`, as the range it covers. */
+function rangeOf(value: string, isPrefix: boolean): { readonly address: string; readonly prefix: number } | undefined {
+  if (isPrefix) return readCidr(value);
+  const family = value.includes('%') ? 0 : isIP(value);
+  return family === 0 ? undefined : { address: value, prefix: family === 4 ? 32 : 128 };
+}
+
+/** Each address field of one `IPAM.Config[]` entry: its path and value. */
+function addressFields(entry: Fields, at: string): Array<readonly [string, unknown, boolean]> {
+  const fields: Array<readonly [string, unknown, boolean]> = [
+    [`${at}.Subnet`, entry['Subnet'], true],
+    [`${at}.IPRange`, entry['IPRange'], true],
+    [`${at}.Gateway`, entry['Gateway'], false],
+  ];
+  for (const [key, value] of Object.entries(record(entry['AuxiliaryAddresses'])))
+    fields.push([keyField(`${at}.AuxiliaryAddresses`, key), value, false]);
+  return fields;
+}
+
+/**
+ * `--subnet`, `--ip-range`, `--gateway`, `--aux-address`: the engine's host routes a network's
+ * subnet to its bridge, whatever else the host reaches there (its LAN, the other engines, a
+ * cloud's metadata address), and the engine checks no overlap with the host's routes for a subnet
+ * it is given. So the addresses are the engine's own pools' (none given) or under `allowedSubnets`.
+ */
+export function networkSubnetsRule(context: RuleContext): Violation | undefined {
+  const config = record(context.network['IPAM'])['Config'];
+  if (config === undefined || config === null) return undefined;
+  if (!Array.isArray(config) || !config.every((entry) => record(entry) === entry)) return malformed('IPAM.Config', 'a list of objects');
+  const allowed = context.settings.allowedSubnets;
+  for (const [i, entry] of (config as Fields[]).entries()) {
+    for (const [field, value, isPrefix] of addressFields(entry, `IPAM.Config[${i}]`)) {
+      if (value === undefined || value === null || value === '') continue;
+      if (typeof value !== 'string') return malformed(field, 'a string');
+      const range = rangeOf(value, isPrefix);
+      if (!range) return { rule: 'network-subnets', field, detail: `: ${value} is not an ${isPrefix ? 'address prefix' : 'address'}` };
+      if (isAllowedRange(range.address, range.prefix, allowed)) continue;
+      const where =
+        allowed.length === 0
+          ? "no subnet is a tenant's to choose (allowedSubnets); without one the engine takes its own pools"
+          : `it is outside ${allowed.map((entry) => entry.text).join(', ')}`;
+      return { rule: 'network-subnets', field, detail: `: the engine's host would route ${value} to the network: ${where}` };
+    }
+  }
   return undefined;
 }

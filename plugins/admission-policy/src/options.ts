@@ -2,6 +2,7 @@ import { PolicyErrors } from './errors.js';
 import { allowedUrlEntries, type FetchUrl } from './fetch-urls.js';
 import type { HostPathEntry } from './host-paths.js';
 import { LEVELS, isLevel, type Level } from './levels.js';
+import { subnetEntries, type Subnet } from './subnets.js';
 import { cgroupParents, hostPathEntries, isRecord, list, names, nonEmptyString, seccompDigests } from './option-lists.js';
 
 /** One binding: the level for a user, or for the members of a group. */
@@ -28,6 +29,8 @@ export interface PolicySettings {
   readonly allowedNetworkDrivers: readonly string[];
   /** IPAM drivers besides the engine's `default` (plugins) baseline allows. */
   readonly allowedIpamDrivers: readonly string[];
+  /** Address prefixes a network's subnet, range, gateway and auxiliary addresses may be under. */
+  readonly allowedSubnets: readonly Subnet[];
 }
 
 const OPTIONS = [
@@ -41,6 +44,7 @@ const OPTIONS = [
   'allowedUrls',
   'allowedNetworkDrivers',
   'allowedIpamDrivers',
+  'allowedSubnets',
 ] as const;
 const BINDING_KEYS = ['user', 'group', 'level'] as const;
 
@@ -88,5 +92,6 @@ export function parsePolicyOptions(options: Readonly<Record<string, unknown>>, c
     allowedUrls: allowedUrlEntries(options['allowedUrls']),
     allowedNetworkDrivers: names(options['allowedNetworkDrivers'], 'allowedNetworkDrivers'),
     allowedIpamDrivers: names(options['allowedIpamDrivers'], 'allowedIpamDrivers'),
+    allowedSubnets: subnetEntries(options['allowedSubnets']),
   };
 }

@@ -7,7 +7,7 @@ import { devicesRule } from './device-rules.js';
 import type { JudgedLevel } from './field-treatment.js';
 import { hostPathRule } from './host-path-rules.js';
 import { hostNamespacesRule, privilegedRule } from './namespace-rules.js';
-import { networkAllowListRule, networkDriverRule, networkIpamRule, networkOptionsRule } from './network-rules.js';
+import { networkAllowListRule, networkDriverRule, networkIpamRule, networkOptionsRule, networkSubnetsRule } from './network-rules.js';
 import { procMountRule } from './proc-mount-rule.js';
 import type { RuleContext } from './request-body.js';
 import { limitsKeptRule, resourceLimitsRule, runAsNonRootRule } from './restricted-rules.js';
@@ -46,6 +46,7 @@ const RULES = {
   'network-driver': networkDriverRule,
   'network-options': networkOptionsRule,
   'network-ipam': networkIpamRule,
+  'network-subnets': networkSubnetsRule,
 } satisfies Record<string, Rule<RuleContext>>;
 
 export type RuleName = keyof typeof RULES;
@@ -102,10 +103,10 @@ const BUILD: readonly RuleName[] = ['malformed', 'host-namespaces', 'cgroup-pare
 const IMPORT: readonly RuleName[] = ['fetch-url'];
 
 /**
- * A network's driver, its options and its address allocator can reach the engine's host
+ * A network's driver, its options, its address allocator and its subnet can reach the engine's host
  * (network-rules.ts); restricted allows no options, which the rules read from the level.
  */
-const NETWORK: readonly RuleName[] = ['network-driver', 'network-options', 'network-ipam', 'network-allow-list'];
+const NETWORK: readonly RuleName[] = ['network-driver', 'network-options', 'network-ipam', 'network-subnets', 'network-allow-list'];
 
 /** The names of the rules a level applies to an action, in order. */
 export function ruleNamesFor(level: JudgedLevel, action: AdmissionRequest['action']): readonly RuleName[] {

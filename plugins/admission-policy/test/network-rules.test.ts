@@ -10,7 +10,12 @@ import { ALICE, ANONYMOUS, CI, OPTIONS, ROOT, controller, outcome } from './supp
  * network's own containers, and the default IPAM; restricted (alice, team-a) no driver options.
  */
 
-const OPERATOR = { ...OPTIONS, allowedNetworkDrivers: ['weave'], allowedIpamDrivers: ['infoblox'] };
+const OPERATOR = {
+  ...OPTIONS,
+  allowedNetworkDrivers: ['weave'],
+  allowedIpamDrivers: ['infoblox'],
+  allowedSubnets: ['10.200.0.0/16', 'fd00:1::/48'],
+};
 
 const CONTROLLERS = new Map([OPTIONS, OPERATOR].map((options) => [options, controller(options)]));
 
@@ -105,10 +110,6 @@ describe('network creates at baseline', () => {
     ['what docker compose sends for a project network', COMPOSE],
     ['an overlay', { Driver: 'overlay', Attachable: true, Options: { encrypted: '' } }],
     [
-      'an internal network with IPv6, a subnet and a gateway',
-      { Internal: true, EnableIPv6: true, IPAM: { Driver: 'default', Config: [{ Subnet: '10.9.0.0/24', Gateway: '10.9.0.1' }] } },
-    ],
-    [
       'options that change only its containers',
       {
         Options: {
@@ -158,6 +159,81 @@ describe('network creates at baseline', () => {
   });
 });
 
+describe('network subnets', () => {
+  const ipam = (...config: Record<string, unknown>[]) => ({ IPAM: { Driver: 'default', Config: config } });
+
+  it.each([
+    [
+      'a subnet',
+      ipam({ Subnet: '10.9.0.0/24' }),
+      "IPAM.Config[0].Subnet: the engine's host would route 10.9.0.0/24 to the network: no subnet is a tenant's to choose (allowedSubnets)",
+    ],
+    ['a gateway alone', ipam({ Gateway: '10.9.0.1' }), 'IPAM.Config[0].Gateway: the engine'],
+  ])('refuses %s when the operator lists none', (_what, body, expected) => {
+    const text = network(CI, body);
+    expect(text.startsWith(forbids('baseline', expected)), text).toBe(true);
+  });
+
+  it.each([
+    [
+      "the cloud's metadata address",
+      ipam({ Subnet: '169.254.169.0/24' }),
+      "IPAM.Config[0].Subnet: the engine's host would route 169.254.169.0/24 to the network: it is outside 10.200.0.0/16, fd00:1::/48",
+    ],
+    [
+      'a wider prefix than the entry',
+      ipam({ Subnet: '10.200.0.0/15' }),
+      "IPAM.Config[0].Subnet: the engine's host would route 10.200.0.0/15",
+    ],
+    ['a second pool outside', ipam({ Subnet: '10.200.1.0/24' }, { Subnet: '192.168.1.0/24' }), 'IPAM.Config[1].Subnet'],
+    ['a range outside', ipam({ Subnet: '10.200.1.0/24', IPRange: '10.0.0.0/24' }), 'IPAM.Config[0].IPRange'],
+    ['a gateway outside', ipam({ Subnet: '10.200.1.0/24', Gateway: '10.0.0.1' }), 'IPAM.Config[0].Gateway'],
+    [
+      'a gateway with a zone',
+      ipam({ Subnet: '10.200.1.0/24', Gateway: 'fd00:1::1%eth0' }),
+      'IPAM.Config[0].Gateway: fd00:1::1%eth0 is not an address',
+    ],
+    [
+      'an auxiliary address outside',
+      ipam({ Subnet: '10.200.1.0/24', AuxiliaryAddresses: { 'my.host': '10.0.0.2' } }),
+      'IPAM.Config[0].AuxiliaryAddresses["my.host"]',
+    ],
+    ['an IPv4-mapped IPv6 prefix', ipam({ Subnet: '::ffff:10.200.0.0/120' }), 'IPAM.Config[0].Subnet'],
+    ['a prefix too long', ipam({ Subnet: '10.200.0.0/33' }), 'IPAM.Config[0].Subnet: 10.200.0.0/33 is not an address prefix'],
+    ['a prefix with a zone', ipam({ Subnet: 'fd00:1::%eth0/64' }), 'IPAM.Config[0].Subnet: fd00:1::%eth0/64 is not an address prefix'],
+    ['a subnet of another type', ipam({ Subnet: 167772160 }), 'IPAM.Config[0].Subnet: expected a string'],
+    ['a config that is not a list', { IPAM: { Config: { Subnet: '10.200.0.0/24' } } }, 'IPAM.Config: expected a list of objects'],
+  ])('refuses %s outside allowedSubnets', (_what, body, expected) => {
+    const text = network(CI, body, OPERATOR);
+    expect(text.startsWith(forbids('baseline', expected)), text).toBe(true);
+  });
+
+  it('allows subnets, ranges, gateways and auxiliary addresses under allowedSubnets, at both levels', () => {
+    const body = {
+      Internal: true,
+      EnableIPv6: true,
+      ...ipam(
+        { Subnet: '10.200.9.0/24', IPRange: '10.200.9.128/25', Gateway: '10.200.9.1', AuxiliaryAddresses: { router: '10.200.9.2' } },
+        { Subnet: 'fd00:1:0:9::/64', Gateway: 'fd00:1:0:9::1' },
+      ),
+    };
+    expect(network(CI, body, OPERATOR)).toBe('allowed');
+    expect(network(ALICE, body, OPERATOR)).toBe('allowed');
+  });
+
+  it('allows an IPv4 prefix exactly when every address of it is under 10.200.0.0/16', () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    fc.assert(
+      fc.property(fc.tuple(octet, octet, octet, octet), fc.integer({ min: 0, max: 32 }), ([a, b, c, d], prefix) => {
+        const inside = prefix >= 16 && a === 10 && b === 200;
+        const text = network(CI, ipam({ Subnet: `${a}.${b}.${c}.${d}/${prefix}` }), OPERATOR);
+        expect(text === 'allowed', `${a}.${b}.${c}.${d}/${prefix}: ${text}`).toBe(inside);
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+});
+
 describe('network creates at restricted', () => {
   it.each([
     [
@@ -193,5 +269,7 @@ describe('the policy options for networks', () => {
   it('refuses a driver list that is not a list of names', () => {
     expect(() => controller({ allowedNetworkDrivers: 'weave' })).toThrow(/allowedNetworkDrivers/);
     expect(() => controller({ allowedIpamDrivers: [''] })).toThrow(/allowedIpamDrivers\[0\]/);
+    expect(() => controller({ allowedSubnets: ['10.0.0.0'] })).toThrow(/allowedSubnets\[0\] must be a CIDR prefix/);
+    expect(() => controller({ allowedSubnets: ['10.0.0.0/8', 'fd00::/129'] })).toThrow(/allowedSubnets\[1\]/);
   });
 });
