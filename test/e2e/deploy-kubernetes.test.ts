@@ -30,7 +30,7 @@ const DEPLOY = join(ROOT, 'core/deploy/kubernetes');
 const BIN = join(ROOT, 'core/dist/cli/bin.js');
 /** What overlays/example sets. */
 const NS = 'docker-swarm';
-const IMAGE = 'registry.example.com/swarm:0.1.0';
+const IMAGE = 'registry.example.com/swarm-kubernetes:0.1.0';
 const REPLICAS = 3;
 const SECRET = 'swarm-manager-tls';
 const ACCOUNT = 'swarm-manager';
@@ -398,13 +398,13 @@ afterAll(async () => {
 });
 
 describe('core/deploy/kubernetes', () => {
-  it('base: 2 replicas on the Lease, probes, requests and limits, swarm:latest, TLS from the Secret swarm-tls, all in the namespace swarm', async () => {
+  it('base: 2 replicas on the Lease, probes, requests and limits, swarm-kubernetes:latest, TLS from the Secret swarm-tls, all in the namespace swarm', async () => {
     const base = await kustomize(join(DEPLOY, 'base'));
     const find = (kind: string) => base.find((m) => m.kind === kind)!;
     const deployment = find('Deployment').spec as { replicas: number; template: Template };
     expect(deployment.replicas).toBe(2);
     const container = deployment.template.spec.containers[0]!;
-    expect(container.image).toBe('swarm:latest');
+    expect(container.image).toBe('swarm-kubernetes:latest');
     expect(container.imagePullPolicy).toBe('IfNotPresent');
     expect(container.command).toEqual(['/bin/sh', '-c']);
     expect(container.args).toHaveLength(1);
@@ -649,7 +649,7 @@ describe('core/deploy/kubernetes', () => {
 });
 
 describe('the managers in the cluster, with only their Role', () => {
-  it('elect one primary on the Lease; both serve docker info over TLS with the nodes', async () => {
+  it('elect one primary on the Lease; every manager serves docker info over TLS with the nodes', async () => {
     const roles = await Promise.all(PODS.map(async (pod) => row(await systemStatus(pod), 'Role')));
     expect(roles).toEqual(['primary', ...PODS.slice(1).map(() => 'replica')]);
     const lease = double.get('leases.coordination.k8s.io', NS, 'swarm-docker-swarm-leader');
