@@ -50,11 +50,6 @@ const STILL_OPEN: AttackOptions = {
   // "network with name bob-net already exists" where a name nobody holds is created; network names
   // are not among the documented ones that are the cluster's.
   excludeNetworkNames: true,
-  // Item 3 (admission an allow-list; network creates are not judged yet): a bridge network on the
-  // Linux bridge of bob's network (com.docker.network.bridge.name=br-<his ID prefix>) is created on
-  // his segment, and on his node the engine's conflict answer names his network's full ID; macvlan
-  // and ipvlan networks on the host's interface.
-  excludeNetworkOptions: true,
   // Item 4 (images a team makes are its own): a create naming bob's image with a body admission
   // refuses answers 404 "No such image: bob-img:1", where for an image nobody holds admission
   // answers first (403): the order tells that bob's image exists.
