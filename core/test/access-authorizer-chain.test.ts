@@ -20,20 +20,18 @@ describe('the authorizer chain (allow, deny, no opinion)', () => {
   const answers = [ALLOW, DENY, NO_OPINION] as const;
   const sequences: AuthzDecision[][] = [[]];
   for (let length = 1; length <= 3; length++)
-    for (let n = 0; n < 3 ** length; n++)
-      sequences.push(Array.from({ length }, (_, i) => answers[Math.floor(n / 3 ** i) % 3]!));
+    for (let n = 0; n < 3 ** length; n++) sequences.push(Array.from({ length }, (_, i) => answers[Math.floor(n / 3 ** i) % 3]!));
 
-  it.each(sequences.slice(1).map((sequence) => [sequence.map((d) => (d === ALLOW ? 'allow' : d === DENY ? 'deny' : 'none')).join(','), sequence]))(
-    '%s',
-    async (_name, sequence) => {
-      const outcome = ask(chain(...(sequence as AuthzDecision[])));
-      const denies = (sequence as AuthzDecision[]).includes(DENY);
-      const allows = (sequence as AuthzDecision[]).includes(ALLOW);
-      if (denies) await expect(outcome).rejects.toThrow('bob may not');
-      else if (allows) await expect(outcome).resolves.toMatchObject({ record: { allowed: true } });
-      else await expect(outcome).rejects.toThrow(/^no authorizer allows bob to container\.remove \(no opinion from "a0"/);
-    },
-  );
+  it.each(
+    sequences.slice(1).map((sequence) => [sequence.map((d) => (d === ALLOW ? 'allow' : d === DENY ? 'deny' : 'none')).join(','), sequence]),
+  )('%s', async (_name, sequence) => {
+    const outcome = ask(chain(...(sequence as AuthzDecision[])));
+    const denies = (sequence as AuthzDecision[]).includes(DENY);
+    const allows = (sequence as AuthzDecision[]).includes(ALLOW);
+    if (denies) await expect(outcome).rejects.toThrow('bob may not');
+    else if (allows) await expect(outcome).resolves.toMatchObject({ record: { allowed: true } });
+    else await expect(outcome).rejects.toThrow(/^no authorizer allows bob to container\.remove \(no opinion from "a0"/);
+  });
 
   it('allows everything with no authorizer configured', async () => {
     await expect(ask(chain())).resolves.toMatchObject({ record: { allowed: true } });
@@ -68,13 +66,21 @@ describe('an admission refusal', () => {
     control.admit({ caller: bob, action: 'container.create', config: { Image: 'busybox' } }).catch((error: unknown) => error);
 
   it('says what is missing when the field is required (plugin API 2.2), in the answer and the audit record alike', async () => {
-    const refused = await admit(refusing({ allowed: false, policy: 'limits', rule: 'memory', field: 'HostConfig.Memory', missing: true, detail: ': set -m' }));
+    const refused = await admit(
+      refusing({ allowed: false, policy: 'limits', rule: 'memory', field: 'HostConfig.Memory', missing: true, detail: ': set -m' }),
+    );
     const words = 'admission policy "limits" requires HostConfig.Memory, which is missing: set -m';
-    expect(refused).toMatchObject({ code: 'SWARM_ERR_PERMISSION_DENIED', message: words, details: { decision: { reason: words, rule: 'memory' } } });
+    expect(refused).toMatchObject({
+      code: 'SWARM_ERR_PERMISSION_DENIED',
+      message: words,
+      details: { decision: { reason: words, rule: 'memory' } },
+    });
   });
 
   it('says what is forbidden otherwise', async () => {
-    const refused = await admit(refusing({ allowed: false, policy: 'limits', rule: 'memory', field: 'HostConfig.Memory', detail: ': 8 GiB is over 4 GiB' }));
+    const refused = await admit(
+      refusing({ allowed: false, policy: 'limits', rule: 'memory', field: 'HostConfig.Memory', detail: ': 8 GiB is over 4 GiB' }),
+    );
     expect(refused).toMatchObject({ message: 'admission policy "limits" forbids HostConfig.Memory: 8 GiB is over 4 GiB' });
   });
 });

@@ -28,7 +28,10 @@ beforeAll(() => {
   project.write('broken/.swarmrc.json', JSON.stringify({ cluster: { heartbeat: true } }));
   project.write('syntax/swarm.config.js', 'export default { plugins: [ };\n');
   project.write('options/.swarmrc.json', JSON.stringify({ access: { authz: [['rules', { bindings: 'everyone' }]] } }));
-  project.write('fine/.swarmrc.json', JSON.stringify({ plugins: ['gpu'], access: { authz: [['rules', { bindings: [{ group: 'a', role: 'view' }] }]] } }));
+  project.write(
+    'fine/.swarmrc.json',
+    JSON.stringify({ plugins: ['gpu'], access: { authz: [['rules', { bindings: [{ group: 'a', role: 'view' }] }]] } }),
+  );
 });
 
 afterAll(() => project.remove());
@@ -79,7 +82,10 @@ describe('swarm plugins gives swarm manage verdict', { timeout: 120_000 }, () =>
       const { rows, code, manage } = await verdicts(folder);
       expect(code, folder).toBe(1);
       expect(rows.at(-1), folder).toMatchObject({ name: 'config', error: expect.stringContaining(words) as unknown });
-      expect(rows.some((row) => row.name === '@swarm/filter-constraint'), folder).toBe(true);
+      expect(
+        rows.some((row) => row.name === '@swarm/filter-constraint'),
+        folder,
+      ).toBe(true);
       expect(manage.code, folder).toBe(1);
       expect(manage.stderr, folder).toContain(rows.at(-1)!.error);
     }

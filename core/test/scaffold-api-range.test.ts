@@ -17,7 +17,10 @@ describe('swarm plugin init', () => {
   it.each(SCAFFOLD_KINDS.map((kind) => [kind]))("declares the lowest API minor a %s needs, whatever this host's minor", (kind) => {
     const files = pluginFiles({ name: 'gpu', kind, sdkRange: '^2.2.0', apiVersion: PLUGIN_API_VERSION });
     expect(files['src/index.ts']).toContain(`apiVersion: '${LOWEST[kind]}',`);
-    const manifest = JSON.parse(files['package.json']!) as { peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const manifest = JSON.parse(files['package.json']!) as {
+      peerDependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(manifest.peerDependencies['@swarm/plugin-sdk']).toBe('^2.2.0');
     expect(manifest.devDependencies['@swarm/plugin-sdk']).toBe('^2.2.0');
   });

@@ -250,13 +250,7 @@ export interface AdmissionRequest {
    * and the network it names.
    */
   readonly action:
-    | 'container.create'
-    | 'container.update'
-    | 'container.exec'
-    | 'volume.create'
-    | 'image.build'
-    | 'image.import'
-    | 'network.create';
+    'container.create' | 'container.update' | 'container.exec' | 'volume.create' | 'image.build' | 'image.import' | 'network.create';
   /** The config as described for the action (the controller's own copy: amend it through `amended`). */
   readonly config: Readonly<ContainerConfig>;
   /** The container being updated or exec'd into. */

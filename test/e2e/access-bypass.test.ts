@@ -266,7 +266,8 @@ async function rawSameAsNobody(
   ]);
   return {
     // a redirect (to the cleaned path) serves nothing either; explain answers a create's refusal as its explanation's `refused`
-    refused: a.status >= 300 || (path(theirs) === '/_swarm/v1/explain' && (JSON.parse(a.text) as { refused?: unknown }).refused !== undefined),
+    refused:
+      a.status >= 300 || (path(theirs) === '/_swarm/v1/explain' && (JSON.parse(a.text) as { refused?: unknown }).refused !== undefined),
     leaks: compare(`${method} ${path(theirs)}`, http(a), http(b), [[theirs, nobodys]]),
     answer: `${a.status} ${a.text.slice(0, 160)}`,
   };

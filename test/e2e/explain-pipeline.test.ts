@@ -107,7 +107,9 @@ describe('explain is a dry run of the pipeline a docker run goes through', () =>
       error: 'admission policy "baseline" forbids HostConfig.Privileged',
       refused: { stage: 'admission', code: 'SWARM_ERR_PERMISSION_DENIED', status: 403 },
     });
-    const allowed = JSON.parse((await cluster.call('alice', 'POST', '/_swarm/v1/explain', { Image: 'busybox:local' })).text) as PlacementExplanation;
+    const allowed = JSON.parse(
+      (await cluster.call('alice', 'POST', '/_swarm/v1/explain', { Image: 'busybox:local' })).text,
+    ) as PlacementExplanation;
     expect(allowed.refused).toBeUndefined();
     expect(allowed.chosen).toBeDefined();
   });

@@ -29,7 +29,11 @@ const docker = async (...args: string[]): Promise<string> => (await run('docker'
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await Promise.resolve().then(condition).catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(condition)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; sandbox printed:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -67,11 +71,29 @@ beforeAll(async () => {
   mkdirSync(join(folder, 'node_modules', '@swarm'), { recursive: true });
   symlinkSync(SDK, join(folder, 'node_modules', '@swarm', 'plugin-sdk'), 'dir');
   mkdirSync(pluginDir);
-  writeFileSync(join(pluginDir, 'package.json'), JSON.stringify({ name: 'swarm-plugin-pick', version: '0.1.0', type: 'module', main: 'index.js' }));
+  writeFileSync(
+    join(pluginDir, 'package.json'),
+    JSON.stringify({ name: 'swarm-plugin-pick', version: '0.1.0', type: 'module', main: 'index.js' }),
+  );
   writePick('sandbox-1');
   sandbox = spawn(
     process.execPath,
-    [SWARM, 'sandbox', '--nodes', '3', '--engine-ports', String(ENGINE_PORT), '-H', HOST, '-f', 'health', '-f', 'pick', '--plugin', './swarm-plugin-pick'],
+    [
+      SWARM,
+      'sandbox',
+      '--nodes',
+      '3',
+      '--engine-ports',
+      String(ENGINE_PORT),
+      '-H',
+      HOST,
+      '-f',
+      'health',
+      '-f',
+      'pick',
+      '--plugin',
+      './swarm-plugin-pick',
+    ],
     { cwd: folder },
   );
   sandbox.stdout!.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), (output += chunk.toString())));

@@ -52,7 +52,12 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
             } catch {
               // not JSON: keep the text
             }
-            reject(CoreErrors.cliManagerAnswered({ status: res.statusCode ?? 0, message }, { details: { status: res.statusCode ?? 0, message } }));
+            reject(
+              CoreErrors.cliManagerAnswered(
+                { status: res.statusCode ?? 0, message },
+                { details: { status: res.statusCode ?? 0, message } },
+              ),
+            );
             return;
           }
           try {

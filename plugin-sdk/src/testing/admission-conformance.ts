@@ -93,8 +93,7 @@ function request(sample: AdmissionCase, config: ContainerConfig = structuredClon
   return { caller: sample.caller ?? ANONYMOUS, action: sample.action ?? 'container.create', config, ...network };
 }
 
-const describe = (sample: AdmissionCase) =>
-  `${sample.action ?? 'container.create'} ${JSON.stringify(sample.network ?? sample.config)}`;
+const describe = (sample: AdmissionCase) => `${sample.action ?? 'container.create'} ${JSON.stringify(sample.network ?? sample.config)}`;
 
 function assertVerdict(verdict: AdmissionVerdict, what: string): void {
   ok(typeof verdict === 'object' && verdict !== null, `${what}: the verdict is an object`);

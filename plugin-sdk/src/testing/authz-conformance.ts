@@ -1,5 +1,14 @@
 import { deepStrictEqual, fail, ok, strictEqual } from 'node:assert/strict';
-import { isNoOpinion, type AccessObject, type AccessRequest, type Authorizer, type AuthorizerFactory, type AuthzDecision, type Caller, type Visibility } from '../access.js';
+import {
+  isNoOpinion,
+  type AccessObject,
+  type AccessRequest,
+  type Authorizer,
+  type AuthorizerFactory,
+  type AuthzDecision,
+  type Caller,
+  type Visibility,
+} from '../access.js';
 import { ErrorCodes, isSwarmError } from '../errors.js';
 import { ANONYMOUS_CALLER, authzRequest, ownedObject, testCaller } from './authz-request.js';
 import { runAsyncChecks, type Tester } from './checks.js';

@@ -23,11 +23,16 @@ export class PluginReloader {
   private stopping = false;
   private restarting: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly dir: string,
-    private readonly engines: string,
-    private readonly logger: Logger,
-  ) {}
+  private readonly dir: string;
+  private readonly engines: string;
+  private readonly logger: Logger;
+
+  /** `dir`: the plugin's folder; `engines`: the kept engines' `host:port,...`. */
+  constructor(options: { dir: string; engines: string; logger: Logger }) {
+    this.dir = options.dir;
+    this.engines = options.engines;
+    this.logger = options.logger;
+  }
 
   start(): void {
     this.spawnManager();

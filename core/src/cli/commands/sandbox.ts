@@ -74,7 +74,8 @@ async function withPluginDir(globals: GlobalOptions, dir: string): Promise<Swarm
 function firstEnginePort(flags: SandboxFlags, count: number): number | undefined {
   if (flags.enginePorts === undefined) return undefined;
   const from = wholeNumber('--engine-ports', flags.enginePorts, 1);
-  if (from + count - 1 > 65_535) throw CoreErrors.cliFlagInvalid({ flag: '--engine-ports', reason: `${from} + ${count} engines is past port 65535` });
+  if (from + count - 1 > 65_535)
+    throw CoreErrors.cliFlagInvalid({ flag: '--engine-ports', reason: `${from} + ${count} engines is past port 65535` });
   return from;
 }
 
@@ -86,7 +87,8 @@ async function sandbox(flags: SandboxFlags, command: Command): Promise<void> {
   const firstPort = firstEnginePort(flags, count);
   const globals = command.optsWithGlobals<GlobalOptions>();
   const pluginDir = flags.plugin === undefined ? undefined : resolve(flags.plugin);
-  if (pluginDir !== undefined && !existsSync(pluginDir)) throw CoreErrors.cliFlagInvalid({ flag: '--plugin', reason: `${pluginDir} does not exist` });
+  if (pluginDir !== undefined && !existsSync(pluginDir))
+    throw CoreErrors.cliFlagInvalid({ flag: '--plugin', reason: `${pluginDir} does not exist` });
   const kept = process.env[SANDBOX_ENGINES_ENV];
   if (pluginDir !== undefined && kept !== undefined) return reloadedManager(flags, globals, pluginDir, kept, labels);
   // Loaded here only: no other command needs the hollow engines.
@@ -104,7 +106,7 @@ async function sandbox(flags: SandboxFlags, command: Command): Promise<void> {
   if (pluginDir !== undefined) {
     try {
       const { logger } = await loadCliConfig(globals, {});
-      const reloader = new PluginReloader(pluginDir, engines.addrs, logger);
+      const reloader = new PluginReloader({ dir: pluginDir, engines: engines.addrs, logger });
       onShutdown(logger, async () => {
         await reloader.stop();
         await engines.stop();
@@ -171,7 +173,10 @@ export function sandboxCommand(): Command {
     .option('--cluster-opt <key=value>', 'swarm driver options', collect)
     .option('--ui', 'serve the web view of the cluster at /swarm/ui/ on the API listeners (read-only)')
     .option('--cors', 'enable CORS headers in the remote API')
-    .option('--plugin <dir>', "load the plugin in this folder (built: its package.json's main) and reload the manager when a file in it changes")
+    .option(
+      '--plugin <dir>',
+      "load the plugin in this folder (built: its package.json's main) and reload the manager when a file in it changes",
+    )
     .option('--engine-ports <from>', 'hollow engines listen on 127.0.0.1:<from>, <from>+1, ... (default: free ports)')
     .action(sandbox);
 }
