@@ -292,9 +292,10 @@ describe('swarm plugin init from an empty folder, outside any install', () => {
   it("runs through the README's npx line, and the package it writes depends on the SDK by a range", async () => {
     const authoring = join(work, 'authoring');
     mkdirSync(authoring);
-    const line = README.split('\n').find((candidate) => candidate.startsWith("npx $(printf -- '-p %s '"));
+    const line = README.split('\n').find((candidate) => candidate.startsWith("npx --yes $(printf -- '-p %s '"));
     expect(line).toBeDefined();
-    const init = await attempt('bash', ['-c', `npx --yes ${localize(line!).slice('npx '.length).split('#')[0]!}`], authoring);
+    // as written, in a shell with no terminal (stdin closed), as a script or CI runs it
+    const init = await attempt('bash', ['-c', `${localize(line!).split('#')[0]!} </dev/null`], authoring);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('Created filter "gpu"');
     const dir = join(authoring, 'swarm-plugin-gpu');
@@ -306,7 +307,11 @@ describe('swarm plugin init from an empty folder, outside any install', () => {
     expect(manifest.peerDependencies['@swarm/plugin-sdk']).toBe(manifest.devDependencies['@swarm/plugin-sdk']);
     // the steps it printed, as printed
     const install = /^ {2}(npm install .*&& npm test)$/m.exec(init.stdout)?.[1];
-    expect(install, init.stdout).toMatch(/^npm install --no-save \/\S+ && npm test$/);
+    // the SDK tarball npx installed from, never npx's cache, which npm may empty
+    expect(install, init.stdout).toMatch(/^npm install --no-save \/\S+\/swarm-plugin-sdk-\S+\.tgz && npm test$/);
+    expect(install).not.toContain('_npx');
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).not.toContain('_npx');
+    expect(readFileSync(join(dir, 'src', 'index.ts'), 'utf8')).toContain("apiVersion: '^2.0.0'");
     const tested = await attempt('bash', ['-c', install!], dir);
     expect(tested.code, `${tested.stdout}${tested.stderr}`).toBe(0);
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).not.toContain('file:');

@@ -12,16 +12,38 @@ const NAME = /^[a-z][a-z0-9-]*$/;
 /**
  * The SDK this swarm runs with: its version makes the new package's range (`^1.0.0`), the same on
  * every machine that builds it; its folder is where a first install can take it from when the
- * registry has no `@swarm/plugin-sdk`.
+ * registry has no `@swarm/plugin-sdk`, unless it is in npx's cache (`npx -p <tarballs> swarm ...`),
+ * which npm may empty at any time: then the tarball npx installed it from, or nothing.
  */
 function localSdk(): { range: string; dir?: string } {
   try {
     const manifest = createRequire(import.meta.url).resolve('@swarm/plugin-sdk/package.json');
     const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-    return { range: `^${version}`, dir: dirname(manifest) };
+    const dir = dirname(manifest);
+    const cached = /^(.*[\\/]_npx[\\/][^\\/]+)[\\/]node_modules[\\/]/.exec(dir);
+    if (cached === null) return { range: `^${version}`, dir };
+    const tarball = installedFrom(cached[1]!);
+    return tarball === undefined ? { range: `^${version}` } : { range: `^${version}`, dir: tarball };
   } catch {
     return { range: '^1.0.0' };
   }
+}
+
+/** The tarball npx installed the SDK from, from npm's lockfile of its cache folder. */
+function installedFrom(npxRoot: string): string | undefined {
+  for (const lockfile of [join(npxRoot, 'node_modules', '.package-lock.json'), join(npxRoot, 'package-lock.json')]) {
+    try {
+      const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as { packages?: Record<string, { resolved?: string }> };
+      const resolved = lock.packages?.['node_modules/@swarm/plugin-sdk']?.resolved;
+      if (resolved?.startsWith('file:') === true && resolved.endsWith('.tgz')) {
+        const tarball = resolve(npxRoot, resolved.slice('file:'.length));
+        if (existsSync(tarball)) return tarball;
+      }
+    } catch {
+      // no lockfile there: try the next
+    }
+  }
+  return undefined;
 }
 
 interface InitFlags {
