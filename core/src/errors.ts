@@ -47,6 +47,21 @@ export const CoreErrors = {
     message: (p: { kind: string; name: string; plugin: string; contract: string }) =>
       `${p.kind} "${p.name}" (${p.plugin}) broke its contract: ${p.contract}`,
   }),
+  isolatedWorkerStart: defineError('core.plugin.isolated-start', {
+    code: ErrorCodes.PLUGIN_LOAD_FAILED,
+    httpStatus: 500,
+    message: (p: { kind: string; name: string; plugin: string; reason: string }) =>
+      `${p.kind} "${p.name}" (${p.plugin}) is isolated and its worker could not load the plugin: ${p.reason}`,
+  }),
+  isolatedTokenUnavailable: defineError('core.plugin.isolated-token', {
+    code: ErrorCodes.FEATURE_UNAVAILABLE,
+    message: (p: { token: string }) =>
+      `${p.token} is not available to an isolated plugin (isolate: true): only its options and a logger are`,
+  }),
+  isolatedProviderMissing: defineError('core.plugin.isolated-provider', {
+    code: ErrorCodes.UNKNOWN_PROVIDER,
+    message: (p: { kind: string; name: string }) => `the isolated plugin provides no ${p.kind} "${p.name}"`,
+  }),
   clientTooNew: defineError('core.api.client-too-new', {
     code: ErrorCodes.INVALID_ARGUMENT,
     message: (p: { asked: string; max: string }) => `client version ${p.asked} is too new. Maximum supported API version is ${p.max}`,

@@ -149,12 +149,12 @@ describe('plugin call settings in swarm.config.js', () => {
 
   it('reads a plugin entry with options and access entries with their call settings', () => {
     const resolved = resolve({
-      plugins: ['a', ['b', { timeout: '2s' }]],
+      plugins: ['a', ['b', { timeout: '2s', isolate: true }]],
       watchdog: { limit: '3s' },
       access: { admission: [['policy', {}, { timeout: '500ms', failurePolicy: 'ignore' }]] },
     });
     expect(resolved.config.plugins).toEqual(['a', 'b']);
-    expect(resolved.pluginSettings?.get('b')).toEqual({ timeoutMs: 2000 });
+    expect(resolved.pluginSettings?.get('b')).toEqual({ timeoutMs: 2000, isolate: true });
     expect(resolved.watchdogMs).toBe(3000);
     expect(resolved.config.access?.admission[0]).toMatchObject({ name: 'policy', call: { timeoutMs: 500, failurePolicy: 'ignore' } });
   });

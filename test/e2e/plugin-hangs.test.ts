@@ -8,7 +8,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 
 const SDK = fileURLToPath(new URL('../../plugin-sdk', import.meta.url));
-const PORTS = { access: 29000, filter: 29001, strategy: 29002, discovery: 29003 };
+const PORTS = { access: 29000, filter: 29001, strategy: 29002, discovery: 29003, isolated: 29004 };
 const WATCHDOG_EXIT = 86;
 
 // A third-party plugin whose hooks hang when the request says so: synchronous ones spin, async ones never settle.
@@ -157,6 +157,34 @@ describe('a filter or strategy whose code never returns', () => {
     void create(PORTS.strategy, ['HANG=1']).catch(() => undefined);
     expect(await exited(manager, 10_000), manager.output()).toBe(WATCHDOG_EXIT);
     expect(manager.output()).toContain('"plugin":"strategy \\"spin\\" (swarm-plugin-hangs@0.1.0) in rank()"');
+  });
+});
+
+describe('an isolated plugin (isolate: true) whose code never returns', () => {
+  it('has its worker ended at the limit: the request gets a coded error, the manager keeps serving and counts it', async () => {
+    const config = project(
+      'isolated',
+      `{ plugins: [['./hangs', { isolate: true, timeout: '1s' }]], scheduler: { filters: ['health', 'spin'], strategy: 'spin' }, watchdog: { limit: '5s' } }`,
+    );
+    const manager = await manage(PORTS.isolated, config);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const started = Date.now();
+      const answer = await create(PORTS.isolated, ['HANG=1']);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({
+        message:
+          'filter "spin" (swarm-plugin-hangs@0.1.0) did not answer in prepare() within its time limit of 1s (the plugin entry\'s timeout option sets it)',
+        code: 'SWARM_ERR_PLUGIN_TIMEOUT',
+      });
+      expect(await ping(PORTS.isolated)).toBeLessThan(1000);
+    }
+    expect(manager.running()).toBe(true);
+    const metrics = await (await fetch(`http://127.0.0.1:${PORTS.isolated}/_swarm/metrics`)).text();
+    expect(metrics).toContain('swarm_plugin_calls_total{kind="filter",name="spin",plugin="swarm-plugin-hangs@0.1.0",outcome="timeout"} 2');
+    // a request that does not hang goes through the worker started afresh, to the engine
+    const placed = await create(PORTS.isolated, []);
+    expect(((await placed.json()) as { code?: string }).code).toBeUndefined();
   });
 });
 

@@ -4,9 +4,10 @@ export type OptionValue = string | number | boolean;
 /** A duration: Go syntax (`30s`, `1m`, `500ms`) or a number of seconds. */
 export type DurationInput = string | number;
 
-/** A plugin entry's settings: the limit on its async calls (a driver's operations, a discovery backend's calls). */
+/** A plugin entry's settings: the limit on its calls, and whether its filters and strategies run in a worker thread. */
 export interface PluginEntryInput {
   timeout?: DurationInput;
+  isolate?: boolean;
 }
 
 /** An access entry's call settings: its time limit, and (admission only) whether a failure lets the request through. */
@@ -27,7 +28,7 @@ export interface TlsInput {
  * what is missing comes from the command line or Swarm classic's defaults.
  */
 export interface SwarmConfigInput {
-  /** Plugin packages: a name, or `[name, { timeout }]`. */
+  /** Plugin packages: a name, or `[name, { timeout, isolate }]`. */
   plugins?: Array<string | [string, PluginEntryInput]>;
   /** The event-loop watchdog: `limit` (default 10s; 0 turns it off) before a blocked manager ends itself. */
   watchdog?: { limit?: DurationInput };

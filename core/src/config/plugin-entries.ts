@@ -3,10 +3,12 @@ import { parseDuration } from './duration.js';
 import type { ConfigLayer, ConfigOrigin } from './layers.js';
 import type { AccessCallInput, DurationInput } from './input.js';
 
-/** How the host calls one configured plugin (`plugins: [['x', { timeout: '5s' }]]`). */
+/** How the host calls one configured plugin (`plugins: [['x', { timeout: '5s', isolate: true }]]`). */
 export interface PluginEntrySettings {
   /** The limit on each of its async calls (driver operations, discovery calls), in ms. */
   readonly timeoutMs?: number;
+  /** Its filters and strategies run in a worker thread, ended when a hook does not return within the timeout. */
+  readonly isolate?: boolean;
 }
 
 /** An access entry's call settings (`['rules', {...}, { timeout: '2s', failurePolicy: 'ignore' }]`). */
@@ -39,6 +41,7 @@ export function resolvePluginEntries(layers: readonly ConfigLayer[]): { names: s
       const keyPath = `plugins[${index}][1]`;
       settings.set(name, {
         ...(input.timeout !== undefined ? { timeoutMs: limitMs(layer.origin, `${keyPath}.timeout`, input.timeout) } : {}),
+        ...(input.isolate ? { isolate: true } : {}),
       });
     });
   }

@@ -14,7 +14,7 @@ export interface ResolvedConfig {
   readonly config: DeploymentConfig;
   /** Origin of a top-level setting, by key path (`scheduler.filters`, `cluster.driver`, ...). */
   originOf(keyPath: string): ConfigOrigin;
-  /** Each plugin entry's settings (`plugins: [['x', { timeout }]]`), by the name in `plugins`. */
+  /** Each plugin entry's settings (`plugins: [['x', { timeout, isolate }]]`), by the name in `plugins`. */
   readonly pluginSettings?: ReadonlyMap<string, PluginEntrySettings>;
   /** `watchdog.limit` in ms when set (0: off). */
   readonly watchdogMs?: number;

@@ -24,7 +24,7 @@ const accessEntry = z.union([
 ]);
 const pluginEntry = z.union([
   z.string(),
-  z.tuple([z.string(), z.strictObject({ timeout: z.optional(duration) })]),
+  z.tuple([z.string(), z.strictObject({ timeout: z.optional(duration), isolate: z.optional(z.boolean()) })]),
 ]);
 
 const configSchema = z.strictObject({

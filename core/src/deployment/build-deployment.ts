@@ -29,7 +29,8 @@ import { unknownProvider } from './unknown-provider.js';
 import { named } from '../plugins/extension-kinds.js';
 import { guardPlugin } from '../plugins/plugin-boundary.js';
 import { pluginGuard, type GuardedKind } from '../plugins/plugin-guard.js';
-import { DEFAULT_TIMEOUT_MS } from '../plugins/call-limits.js';
+import { DEFAULT_TIMEOUT_MS, ISOLATED_HOOK_LIMIT_MS } from '../plugins/call-limits.js';
+import { IsolatedPlugin, isolatedFilter, isolatedStrategy } from '../plugins/isolation/isolated-host.js';
 import type { CallMarks } from '../plugins/watchdog/call-marks.js';
 import { CoreErrors } from '../errors.js';
 
@@ -180,6 +181,22 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     const timeoutMs = (spec === undefined ? undefined : resolved.pluginSettings?.get(spec)?.timeoutMs) ?? DEFAULT_TIMEOUT_MS[kind];
     return guardPlugin(plugin, kind, name, guard, timeoutMs);
   };
+  const workers = new Map<LoadedPlugin, IsolatedPlugin>();
+  /** A filter or strategy of a plugin whose entry says `isolate: true`, run in that plugin's worker thread. */
+  function isolated(kind: 'filter', name: string): Filter | undefined;
+  function isolated(kind: 'strategy', name: string): Strategy | undefined;
+  function isolated(kind: 'filter' | 'strategy', name: string): Filter | Strategy | undefined {
+    const plugin = providerEntry(set.staged, kind, name)?.plugin;
+    const settings = plugin && !plugin.builtin ? resolved.pluginSettings?.get(plugin.spec) : undefined;
+    if (!plugin || !settings?.isolate) return undefined;
+    let worker = workers.get(plugin);
+    if (!worker) {
+      const limitMs = settings.timeoutMs ?? ISOLATED_HOOK_LIMIT_MS;
+      worker = new IsolatedPlugin({ entry: plugin.entry, limitMs, guard, strategyOptions: config.scheduler.strategyOptions });
+      workers.set(plugin, worker);
+    }
+    return kind === 'filter' ? isolatedFilter(name, worker) : isolatedStrategy(name, worker);
+  }
   let opened: MonitoredDiscovery | undefined;
   // Only a deployment that serves a web view keeps its placements: nobody else reads them.
   const placements = Object.keys(config.web ?? {}).length > 0 ? new PlacementJournal() : undefined;
@@ -191,8 +208,8 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
   container.register(Tokens.EventBus, { useValue: new TypedEvents<Record<string, (payload: unknown) => void>>() });
   registerLazy<Scheduler>(container, Tokens.Scheduler, (resolver) =>
     createScheduler(
-      config.scheduler.filters.map((name) => resolver.resolve<Filter>(named(Tokens.Filter, name))),
-      resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
+      config.scheduler.filters.map((name) => isolated('filter', name) ?? resolver.resolve<Filter>(named(Tokens.Filter, name))),
+      isolated('strategy', config.scheduler.strategy) ?? resolver.resolve<Strategy>(named(Tokens.Strategy, config.scheduler.strategy)),
       { logger: options.logger, onPlacement: placements?.record, guard },
     ),
   );

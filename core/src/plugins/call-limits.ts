@@ -23,6 +23,12 @@ export const DEFAULT_TIMEOUT_MS: Readonly<Record<AsyncPluginKind, number>> = {
   driver: 300_000,
 };
 
+/**
+ * How long an isolated filter's or strategy's hook may run (the whole pass over the nodes) before
+ * its worker is ended: the placement waits that long, so it is short.
+ */
+export const ISOLATED_HOOK_LIMIT_MS = 2000;
+
 export function defaultLimits(kind: AsyncPluginKind): CallLimits {
   return { timeoutMs: DEFAULT_TIMEOUT_MS[kind], failurePolicy: 'fail' };
 }

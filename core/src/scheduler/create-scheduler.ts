@@ -17,7 +17,7 @@ import {
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { SdkErrors, moveEnvDirectivesToLabels, requestedCpus, requestedMemory } from '@swarm/plugin-sdk/helpers';
 import { buildExplanation, type Outcome } from './explanation.js';
-import { PassScratch, runFilters, type FilterSites } from './filter-pass.js';
+import { isPluginFault, PassScratch, runFilters, type FilterSites } from './filter-pass.js';
 import { pluginGuard, type PluginGuard } from '../plugins/plugin-guard.js';
 import { NodeTables } from './node-tables.js';
 import { availabilitySummary, exhaustingFilter, filtersRefusal } from './refusal-text.js';
@@ -71,7 +71,10 @@ function rankFeasible(
   try {
     ranked = strategy.rank(request, table.nodes, limit, table);
   } catch (error) {
-    if (isSwarmError(error)) return error;
+    if (isSwarmError(error)) {
+      if (isPluginFault(error)) throw error;
+      return error;
+    }
     guard.observe('strategy', strategy.name, (performance.now() - started) / 1000, 'failed');
     throw guard.failed('strategy', strategy.name, error, { hook: 'rank()' });
   } finally {

@@ -1,5 +1,7 @@
 import {
+  ErrorCodes,
   isSwarmError,
+  type SwarmError,
   type Filter,
   type FilterRun,
   type FilterVerdict,
@@ -110,6 +112,11 @@ export interface FilterSites {
   readonly check: number;
 }
 
+/** A fault the host already named (an isolated hook that hung or threw): not the request's fault. */
+export function isPluginFault(error: SwarmError): boolean {
+  return error.code === ErrorCodes.PLUGIN_TIMEOUT || error.code === ErrorCodes.PLUGIN_FAILED;
+}
+
 /** A verdict or run that is not what the contract says; named by the host as the plugin's fault. */
 class ContractBroken extends Error {}
 
@@ -143,7 +150,8 @@ function prepareFilters(
     try {
       run = filter.prepare(request, table);
     } catch (error) {
-      if (isSwarmError(error)) throw requestRefused(prepared, filter.name, error);
+      if (isSwarmError(error) && !isPluginFault(error)) throw requestRefused(prepared, filter.name, error);
+      if (isSwarmError(error)) throw error;
       guard.observe('filter', filter.name, (performance.now() - started) / 1000, 'failed');
       throw guard.failed('filter', filter.name, error, { hook: 'prepare()' });
     } finally {
