@@ -43,7 +43,9 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     fetched.push(req.url ?? '');
     res.writeHead(200, { 'Content-Type': 'text/plain' });
-    res.end('FROM busybox:local\nRUN echo fetched-by-the-engine\n');
+    // FROM scratch: a team member's build of a remote context pulls its bases (the manager cannot
+    // read that Dockerfile to know which are shared), and these engines reach no registry.
+    res.end('FROM scratch\nLABEL note=fetched-by-the-engine\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
