@@ -285,6 +285,9 @@ function writeResults(
     '| --- | --- | --- |',
     ...Object.entries(summary.byFamily).map(([family, row]) => `| ${family} | ${row.attempts} | ${row.failing} |`),
     '',
+    ...(Object.keys(OPTIONS).length > 0
+      ? [`Left out of this run (holes still open, each named in the file's STILL_OPEN): \`${JSON.stringify(OPTIONS)}\`.`, '']
+      : []),
     `Framings: ${Object.entries(summary.byFraming)
       .map(([framing, n]) => `${framing} ${n}`)
       .join(', ')}.`,
