@@ -1,4 +1,4 @@
-// Indexes 187-189 (shared with engines-mixed.test.ts, in turns: see lockEngineIndexes) and ports
+// Indexes 144-146 and ports
 // 28912-28913, 28930-28939 belong to this file.
 // `docker compose` v2.26 (Debian trixie's plugin, through a DOCKER_CONFIG of the test's own)
 // against the manager, on two clusters: dockerd 20.10 and 26.1 engines together (the manager
@@ -21,9 +21,9 @@ let release: (() => Promise<void>) | undefined;
 const managers: Manager[] = [];
 
 beforeAll(async () => {
-  release = await lockEngineIndexes(187, 540_000);
+  release = await lockEngineIndexes(144, 540_000);
   config = dockerConfigWithPlugins();
-  testbed = await startTestbed({ first: 187, count: 3, versions: { 189: '26.1' } });
+  testbed = await startTestbed({ first: 144, count: 3, versions: { 146: '26.1' } });
 }, 600_000);
 
 afterAll(async () => {
@@ -173,8 +173,8 @@ async function fetchText(url: string): Promise<string> {
 }
 
 const CLUSTERS = [
-  { label: 'dockerd 20.10 and 26.1 engines (API 1.41)', name: 'cv41', managerPort: 28912, webPort: 28930, engines: [187, 188, 189] },
-  { label: 'a dockerd 26.1 engine (API 1.45)', name: 'cv45', managerPort: 28913, webPort: 28931, engines: [189] },
+  { label: 'dockerd 20.10 and 26.1 engines (API 1.41)', name: 'cv41', managerPort: 28912, webPort: 28930, engines: [144, 145, 146] },
+  { label: 'a dockerd 26.1 engine (API 1.45)', name: 'cv45', managerPort: 28913, webPort: 28931, engines: [146] },
 ];
 
 describe.each(CLUSTERS)('docker compose v2 through the manager: $label', ({ name, managerPort, webPort, engines }) => {

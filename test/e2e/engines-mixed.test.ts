@@ -1,6 +1,6 @@
-// Indexes 187-189 (shared with compose-v2.test.ts, in turns: see lockEngineIndexes) and ports
+// Indexes 147-149 and ports
 // 28910-28911 belong to this file.
-// Engines 187-188 run dockerd 20.10 (API 1.41), 189 runs dockerd 26.1 (API 1.45, oldest 1.24).
+// Engines 147-148 run dockerd 20.10 (API 1.41), 149 runs dockerd 26.1 (API 1.45, oldest 1.24).
 // One manager sees all three, one sees the 26.1 engine alone: each serves the highest API version
 // all its engines support, and the docker CLI 28 negotiates down to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +15,8 @@ let newest: Manager;
 let release: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  release = await lockEngineIndexes(187, 540_000);
-  testbed = await startTestbed({ first: 187, count: 3, versions: { 189: '26.1' } });
+  release = await lockEngineIndexes(147, 540_000);
+  testbed = await startTestbed({ first: 147, count: 3, versions: { 149: '26.1' } });
   const newer = testbed.engines.find((engine) => engine.version === '26.1');
   if (!newer) throw new Error('the 26.1 engine did not start');
   [mixed, newest] = await Promise.all([
@@ -95,7 +95,7 @@ describe('engines 20.10 and 26.1 in one cluster', () => {
       .trim()
       .split('\n')
       .sort();
-    expect(rows.map((row) => row.split(' ')[0])).toEqual(['node187/mixed-187', 'node188/mixed-188', 'node189/mixed-189']);
+    expect(rows.map((row) => row.split(' ')[0])).toEqual(['node147/mixed-147', 'node148/mixed-148', 'node149/mixed-149']);
     for (const engine of testbed.engines) {
       expect((await dockerOk(mixed.host, ['exec', `mixed-${engine.index}`, 'echo', 'exec ok'])).trim()).toBe('exec ok');
       expect((await dockerOk(mixed.host, ['inspect', '--format', '{{.Node.Name}}', `mixed-${engine.index}`])).trim()).toBe(engine.name);
@@ -107,8 +107,8 @@ describe('engines 20.10 and 26.1 in one cluster', () => {
 
   it('shows each engine with its own server version in docker info', async () => {
     const info = await dockerOk(mixed.host, ['info']);
-    expect(info).toMatch(/node189: 127\.0\.0\.190:2375[\s\S]*?ServerVersion: 26\.1\.5/);
-    expect(info).toMatch(/node187: 127\.0\.0\.188:2375[\s\S]*?ServerVersion: 20\.10\./);
+    expect(info).toMatch(/node149: 127\.0\.0\.150:2375[\s\S]*?ServerVersion: 26\.1\.5/);
+    expect(info).toMatch(/node147: 127\.0\.0\.148:2375[\s\S]*?ServerVersion: 20\.10\./);
   });
 });
 
