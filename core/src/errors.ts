@@ -331,14 +331,19 @@ export const CoreErrors = {
       origin: ValueOrigin;
       keyPath: string;
       installedBy?: string | undefined;
+      missing?: { packageName: string; image?: string } | undefined;
     }) => {
       const suggestion = closestName(p.name, p.available);
       const hint =
         p.installedBy !== undefined
           ? `; ${p.installedBy} (installed here) provides it: add '${p.installedBy}' to plugins`
-          : suggestion === undefined
-            ? ''
-            : `; did you mean "${suggestion}"?`;
+          : p.missing !== undefined
+            ? `; it is in ${p.missing.packageName}, an optional dependency of @swarm/core not installed here${
+                p.missing.image === undefined ? '' : ` (the lean image swarm leaves it out): use the image ${p.missing.image}, or`
+              } npm install ${p.missing.packageName}`
+            : suggestion === undefined
+              ? ''
+              : `; did you mean "${suggestion}"?`;
       const text = `unknown ${p.kind} "${p.name}"; available: ${p.available.join(', ') || '(none)'}${hint}`;
       return p.origin === 'flags' || p.origin === 'defaults' ? text : `${p.keyPath}: ${text}`;
     },
@@ -585,6 +590,10 @@ export const CoreErrors = {
     code: (p: { code: ErrorCode; refusal: string; rules: string }) => p.code,
     message: (p: { code: ErrorCode; refusal: string; rules: string }) =>
       `${p.refusal}\n(your access limits where your containers may run: ${p.rules})`,
+  }),
+  networkNameTaken: defineError('core.access.network-name-taken', {
+    code: ErrorCodes.CONFLICT,
+    message: (p: { name: string }) => `Conflict: the network name "${p.name}" is already in use: choose another name for your network`,
   }),
   volumeNameTaken: defineError('core.access.volume-name-taken', {
     code: ErrorCodes.CONFLICT,

@@ -2,7 +2,7 @@ import { ErrorCodes, isSwarmError, type Container } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL, type Caller } from '@swarm/plugin-sdk/access';
 import type { ContainerConfig, NetworkCreateRequest } from '@swarm/plugin-sdk/docker';
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
-import { containerObject, volumeObject } from '../access/access-objects.js';
+import { containerObject, networkObject, volumeObject } from '../access/access-objects.js';
 import { CoreErrors } from '../errors.js';
 import { amendBuildQuery, importSource, readBuildQuery } from './build-query.js';
 import type { RequestContext } from './context.js';
@@ -89,6 +89,21 @@ export function refuseHeldVolume(ctx: RequestContext, name: string): void {
   if (held.length > 0 && !held.some((volume) => access.sees(volumeObject(volume)))) throw CoreErrors.volumeNameTaken({ name });
 }
 
+/**
+ * A network name another team holds is refused as taken, as a volume name is: the engine would
+ * refuse it anyway, in words that name their network; this answer is the same whichever team
+ * holds it. After admission, so that a name nobody holds and a held one get admission's verdict
+ * alike.
+ */
+export function refuseHeldNetwork(ctx: RequestContext, name: string): void {
+  const access = ctx.access;
+  const networks = ctx.api.cluster.capabilities?.networks;
+  if (!access?.scoped || !networks || name === '') return;
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const held = networks.list().filter((network) => network.name === base);
+  if (held.length > 0 && !held.some((network) => access.sees(networkObject(network)))) throw CoreErrors.networkNameTaken({ name });
+}
+
 interface NewVolume {
   readonly name: string;
   readonly driver?: string;
@@ -166,17 +181,20 @@ export async function admitCreate(ctx: RequestContext, config: ContainerConfig):
   if (!access || !control?.enforcing) return config;
   checkCreateScope(ctx, config);
   const admitted = await admitCreateConfig(ctx, config);
+  // After admission: an image nobody has gets admission's verdict first, so must a hidden one.
+  refuseHiddenImage(ctx, typeof admitted.Image === 'string' ? admitted.Image : '');
   await ownNewVolumes(ctx, admitted);
   return placedCreate(ctx, admitted);
 }
 
 /**
- * What a create names must be the caller's to name: containers and networks it refers to, its
- * image, the volumes it would make (the same 404s and 409s as for what does not exist or is taken).
+ * What a create names must be the caller's to name: containers and networks it refers to, the
+ * volumes it would make (the same 404s and 409s as for what does not exist or is taken). Its image
+ * is checked after admission (`admitCreate`), where an image that does not exist is first found
+ * missing; a dry run never looks it up, as it never looks up an image that does not exist.
  */
 export function checkCreateScope(ctx: RequestContext, config: ContainerConfig): void {
   checkReferences(ctx, config);
-  refuseHiddenImage(ctx, typeof config.Image === 'string' ? config.Image : '');
   for (const volume of volumesToMake(config)) refuseHeldVolume(ctx, volume.name);
 }
 

@@ -13,7 +13,7 @@ import { sendJson, sendNoContent } from '../../http/responses.js';
 import { splitOperation } from '../../util/split-operation.js';
 import { CoreErrors } from '../../errors.js';
 import { containerObject, networkObject } from '../../access/access-objects.js';
-import { admitNetwork, ownershipLabels } from '../access-create.js';
+import { admitNetwork, refuseHeldNetwork, ownershipLabels } from '../access-create.js';
 import { listsEngineNames, projectNetworkNode } from '../compose-project.js';
 
 const NETWORK_FILTERS = ['name', 'id', 'driver', 'type', 'label', 'scope', 'node', 'dangling'];
@@ -58,6 +58,7 @@ export const createNetwork: RouteHandler = async (ctx) => {
   if (typeof body.Name !== 'string' || body.Name === '') throw CoreErrors.missingParameter({ text: 'network name is required' });
   const labels = ownershipLabels(ctx, body.Labels as Record<string, string> | undefined);
   await admitNetwork(ctx, { ...(body as NetworkCreateRequest), ...(labels ? { Labels: labels } : {}) });
+  refuseHeldNetwork(ctx, body.Name);
   const inventory = ctx.api.cluster.capabilities?.networks;
   const node =
     body.Name.includes('/') || !inventory
