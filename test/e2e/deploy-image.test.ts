@@ -10,10 +10,11 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startEtcd, type Service } from '../harness/services.js';
 import { eventually, swarmList } from './discovery-kv-support.js';
 
-// The manager's container image (core/deploy/image), built by its own script from freshly packed
-// tarballs onto a real engine (node245), then run there as an operator would: a manager in front of
-// the two other engines, driven by the real docker CLI; `join` against a real etcd. Engines
-// 245-247 and ports 26300-26309 belong to this file.
+// The manager's container images (core/deploy/image), built by their own script from freshly packed
+// tarballs onto a real engine (node245): swarm, without the Kubernetes driver, and swarm-kubernetes,
+// with it. swarm then runs there as an operator would: a manager in front of the two other engines,
+// driven by the real docker CLI; `join` against a real etcd. Engines 245-247 and ports 26300-26309
+// belong to this file.
 //
 // The first build on a machine makes the base image with debootstrap (minutes; cached in
 // /var/cache/swarm-image afterwards). Every run builds on a fresh engine, whose vfs storage copies
@@ -61,13 +62,13 @@ beforeAll(async () => {
   });
   version = (JSON.parse(readFileSync(join(REPO, 'core/package.json'), 'utf8')) as { version: string }).version;
   const started = Date.now();
-  const { stdout, stderr } = await run('bash', [BUILD, '-H', builder, '--packages', packages, '--tag', TAG], {
+  const { stdout, stderr } = await run('bash', [BUILD, '-H', builder, '--packages', packages, '--tag', TAG, '--kubernetes'], {
     cwd: work,
     timeout: 20 * 60_000,
     maxBuffer: 1 << 24,
   });
   console.log(`image built in ${Math.round((Date.now() - started) / 1000)} s:\n${stderr.trim()}`);
-  expect(stdout.trim()).toBe(`swarm:${version}`);
+  expect(stdout.trim()).toBe(`swarm:${version}\nswarm-kubernetes:${version}`);
 }, 25 * 60_000);
 
 afterAll(async () => {
@@ -111,6 +112,42 @@ describe('the image', () => {
     expect(await onBuilder('run', '--rm', '--entrypoint', 'node', TAG, '--version')).toMatch(/^v20\./);
     expect(await onBuilder('run', '--rm', TAG, '--version')).toBe(`swarm version ${version}`);
   });
+
+  it('leaves the Kubernetes driver and its client out of swarm, which says where they are; swarm-kubernetes has them', async () => {
+    const size = async (image: string) => Number(await inspect('{{.Size}}', image));
+    const [lean, withDriver] = [await size(TAG), await size(`swarm-kubernetes:${version}`)];
+    console.log(`image sizes: swarm ${lean} bytes, swarm-kubernetes ${withDriver} bytes`);
+    // the Kubernetes client is most of what the manager installs
+    expect(withDriver - lean).toBeGreaterThan(40_000_000);
+    // each run copies the image on the builder's vfs storage: one listing per image
+    const scope = (image: string) => onBuilder('run', '--rm', '--entrypoint', 'ls', image, 'node_modules/@swarm', 'node_modules');
+    expect(await scope(TAG)).not.toMatch(/driver-kubernetes|^@kubernetes$/m);
+    const full = await scope(`swarm-kubernetes:${version}`);
+    expect(full).toMatch(/^driver-kubernetes$/m);
+    expect(full).toMatch(/^@kubernetes$/m);
+    expect(await inspect('{{index .Config.Labels "org.opencontainers.image.title"}}', `swarm-kubernetes:${version}`)).toBe(
+      'swarm-kubernetes',
+    );
+    // -c kubernetes in the lean image: refused at start, naming the package and the image
+    const refused = await run('docker', ['-H', builder, 'run', '--rm', TAG, 'manage', '-c', 'kubernetes', 'k8s://']).then(
+      () => undefined,
+      (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(refused).toMatch(
+      /unknown cluster driver "kubernetes"; available: .*; it is in @swarm\/driver-kubernetes, an optional dependency of @swarm\/core not installed here \(the lean image swarm leaves it out\): use the image swarm-kubernetes, or npm install @swarm\/driver-kubernetes/,
+    );
+    // swarm-kubernetes loads the driver and starts (outside a cluster it then waits for one)
+    await onBuilder('run', '-d', '--name', 'swarm-kubernetes', `swarm-kubernetes:${version}`, 'manage', '-c', 'kubernetes', 'k8s://');
+    await eventually(
+      async () => {
+        const logs = await run('docker', ['-H', builder, 'logs', 'swarm-kubernetes']);
+        return /"driver":"kubernetes","msg":"Deployment built"/.test(logs.stdout + logs.stderr);
+      },
+      'swarm-kubernetes to build its deployment with the kubernetes driver',
+      60_000,
+    );
+    await onBuilder('rm', '-f', 'swarm-kubernetes');
+  }, 300_000);
 
   it('runs a manager in front of the other two engines that the docker CLI places a container through', async () => {
     const [, second, third] = testbed.engines;

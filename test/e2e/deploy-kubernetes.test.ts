@@ -489,8 +489,8 @@ describe('core/deploy/kubernetes', () => {
     // judged as admission would: the pod as the API server defaulted it
     const stored = created.json<{ metadata: { annotations?: Record<string, string> }; spec: PodSpec }>();
     expect(restrictedViolations(stored.spec, stored.metadata.annotations)).toEqual([]);
-    const namespace = manifests().find((m) => m.kind === 'Namespace')!;
-    expect(namespace.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    // the namespace enforces no level: docker run's pods, made there too, are as their clients ask
+    expect(manifests().find((m) => m.kind === 'Namespace')!.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBeUndefined();
     // the checks can fail: each control broken in turn is named
     const broken: Array<[string, (spec: PodSpec) => void]> = [
       ['Seccomp', (spec) => delete spec.securityContext!.seccompProfile],

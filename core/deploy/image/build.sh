@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the swarm manager image (Dockerfile beside this script) from the packed tarballs.
 #
-#   build.sh [-H ENGINE] [--packages DIR] [--base debootstrap|pull] [--tag NAME]... [--mirror URI]
+#   build.sh [-H ENGINE] [--packages DIR] [--base debootstrap|pull] [--tag NAME]... [--kubernetes] [--mirror URI]
 #
 #   -H ENGINE        the Docker engine to build on (default: $DOCKER_HOST, else the docker CLI's own)
 #   --packages DIR   the tarballs `npm run pack` writes (default: packages/ in the current folder)
@@ -10,10 +10,14 @@
 #                    on the engine unless the engine already holds a node:20-bookworm-slim of its own;
 #                    pull: let `docker build` pull the official node:20-bookworm-slim
 #   --tag NAME       tag it NAME too (repeatable); it is always tagged swarm:<version> and swarm:latest
+#   --kubernetes     also build swarm-kubernetes:<version> (and :latest): swarm with the Kubernetes
+#                    driver (-c kubernetes), which the swarm image leaves out
 #   --mirror URI     Debian mirror (default: the first URI in /etc/apt/sources.list.d/debian.sources)
 #
 # swarm is installed on this host (npm init -y, npm install --omit=dev the tarballs) and the folder
-# copied into the image: the image needs no registry at build time, only the engine.
+# copied into the image: the image needs no registry at build time, only the engine. The swarm
+# image holds every built-in but @swarm/core's optional dependencies (--omit=optional): the
+# Kubernetes driver and its client, most of the install's size, are in swarm-kubernetes only.
 # The base is cached in $SWARM_IMAGE_CACHE (default /var/cache/swarm-image as root, else
 # ${XDG_CACHE_HOME:-~/.cache}/swarm-image), so only the first build runs debootstrap (a few minutes).
 set -euo pipefail
@@ -31,14 +35,16 @@ packages=packages
 base_mode=debootstrap
 mirror=""
 tags=()
+kubernetes=false
 while [ $# -gt 0 ]; do
   case "$1" in
     -H | --host) engine=${2:?}; shift 2 ;;
     --packages) packages=${2:?}; shift 2 ;;
     --base) base_mode=${2:?}; shift 2 ;;
     --tag) tags+=("${2:?}"); shift 2 ;;
+    --kubernetes) kubernetes=true; shift ;;
     --mirror) mirror=${2:?}; shift 2 ;;
-    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (see build.sh --help)" ;;
   esac
 done
@@ -201,21 +207,40 @@ ensure_base() {
 [ "$base_mode" = pull ] || ensure_base
 
 # --- swarm, installed here from the tarballs, copied into the image ---------------------------------
-say "installing swarm $version from $packages/"
-# the folder is named swarm so `npm init -y` names the package that
-mkdir -p "$work/swarm"
 abs_tarballs=()
 for t in "${tarballs[@]}"; do abs_tarballs+=("$(cd "$(dirname "$t")" && pwd)/$(basename "$t")"); done
-(cd "$work/swarm" && npm init -y >/dev/null && npm install --omit=dev --no-audit --no-fund --loglevel=error "${abs_tarballs[@]}" >/dev/null) ||
-  die "npm install of the tarballs failed"
-
-tag_args=(--tag "swarm:$version" --tag swarm:latest)
-for t in "${tags[@]}"; do tag_args+=(--tag "$t"); done
 pull=()
 [ "$base_mode" = pull ] && pull=(--pull)
-say "docker build (${engine:-default engine})"
-docker_ build --quiet "${pull[@]}" \
-  --file "$work/swarm/node_modules/@swarm/core/deploy/image/Dockerfile" \
-  --build-arg "SWARM_VERSION=$version" --build-arg "SWARM_SOURCE=$source_url" \
-  "${tag_args[@]}" "$work/swarm" >/dev/null || die "docker build failed"
-echo "swarm:$version"
+
+# build_image NAME OPTIONAL [TAG...]: installs the tarballs into a folder named NAME (npm init -y
+# names the package after it), with @swarm/core's optional dependencies when OPTIONAL is true
+# (without them, their tarballs are left out too: npm would install a tarball it is given), and
+# builds NAME:<version> and NAME:latest from it.
+build_image() {
+  local name=$1 optional=$2 dir="$work/$1"
+  shift 2
+  local install=() omit=(--omit=dev)
+  if [ "$optional" = true ]; then
+    install=("${abs_tarballs[@]}")
+  else
+    omit+=(--omit=optional)
+    for t in "${abs_tarballs[@]}"; do
+      case "$(basename "$t")" in swarm-driver-kubernetes-*.tgz) ;; *) install+=("$t") ;; esac
+    done
+  fi
+  say "installing $name $version from $packages/"
+  mkdir -p "$dir"
+  (cd "$dir" && npm init -y >/dev/null && npm install "${omit[@]}" --no-audit --no-fund --loglevel=error "${install[@]}" >/dev/null) ||
+    die "npm install of the tarballs failed"
+  local tag_args=(--tag "$name:$version" --tag "$name:latest")
+  for t in "$@"; do tag_args+=(--tag "$t"); done
+  say "docker build $name (${engine:-default engine})"
+  docker_ build --quiet "${pull[@]}" \
+    --file "$dir/node_modules/@swarm/core/deploy/image/Dockerfile" \
+    --build-arg "SWARM_VERSION=$version" --build-arg "SWARM_SOURCE=$source_url" --build-arg "SWARM_TITLE=$name" \
+    "${tag_args[@]}" "$dir" >/dev/null || die "docker build of $name failed"
+  echo "$name:$version"
+}
+
+build_image swarm false "${tags[@]}"
+[ "$kubernetes" = false ] || build_image swarm-kubernetes true
