@@ -8,7 +8,7 @@ import { callEveryEngine } from '../fan-out.js';
 import { sendJson, sendJsonParts } from '../../http/responses.js';
 import { withRoleRows } from '../../replication/status-rows.js';
 import { CoreErrors } from '../../errors.js';
-import { BASELINE_API_VERSION, OLDEST_API_VERSION, servedApiVersions } from '../api-version.js';
+import { BASELINE_API_VERSION, OLDEST_API_VERSION, compareApiVersions, servedApiVersions } from '../api-version.js';
 
 /** The Engine API version every engine since dockerd 20.10 speaks, and the oldest clients may ask for (see api-version.ts). */
 export const API_VERSION = BASELINE_API_VERSION;
@@ -17,8 +17,9 @@ export const MIN_API_VERSION = OLDEST_API_VERSION;
 function pingHeaders(res: ServerResponse, apiVersion: string): void {
   res.setHeader('API-Version', apiVersion);
   res.setHeader('OSType', 'linux');
-  // Swarm classic is no swarm-mode manager: the header dockerd sends since API 1.42, for every version
-  res.setHeader('Swarm', 'inactive');
+  // Swarm classic is no swarm-mode manager: the header dockerd sends since API 1.42 (23.0); a
+  // manager serving 1.41, as 20.10 engines do, answers as they do, without it
+  if (compareApiVersions(apiVersion, '1.42') >= 0) res.setHeader('Swarm', 'inactive');
   res.setHeader('Docker-Experimental', 'false');
   res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
   res.setHeader('Pragma', 'no-cache');
