@@ -9,7 +9,10 @@ export type {
   WebExtensionInput,
   AccessInput,
   AccessEntryInput,
+  AccessCallInput,
+  PluginEntryInput,
 } from './config/input.js';
+export type { PluginEntrySettings } from './config/plugin-entries.js';
 export { loadConfigFile, CONFIG_SEARCH_PLACES, type LoadedConfigFile, type LoadConfigOptions } from './config/load.js';
 export { resolveConfig, type ResolvedConfig } from './config/resolve.js';
 export type { ConfigLayer, ConfigOrigin } from './config/layers.js';
@@ -23,6 +26,9 @@ export { PackageFinder, type LocatedPlugin, type PackageJson } from './plugins/l
 export { builtinPackageNames, loadBuiltins, type Builtins, type BuiltinFailure } from './plugins/builtins.js';
 export { stagePlugins, type StagedProvider } from './plugins/stage.js';
 export type { LoadedPlugin } from './plugins/loaded-plugin.js';
+export type { PluginGuard, PluginCallSink, GuardedKind, CallOutcome, FaultSite } from './plugins/plugin-guard.js';
+export { CallMarks } from './plugins/watchdog/call-marks.js';
+export { WATCHDOG_EXIT_STATUS } from './plugins/watchdog/watchdog.js';
 export { buildDeployment, type BuildDeploymentOptions } from './deployment/build-deployment.js';
 export type { ConfiguredWebExtension, Deployment } from './deployment/deployment.js';
 export type { PlacementJournal, PlacementJournalOptions } from './deployment/placement-journal.js';
