@@ -54,7 +54,10 @@ describe('a BuildKit Solve request as the manager reads it', () => {
   });
 
   it("takes a definition's docker-image sources as soft image affinities", () => {
-    const message = Buffer.concat([str(1, 'r'), definition(sourceOp('docker-image://docker.io/library/busybox:local'), sourceOp('local://context'))]);
+    const message = Buffer.concat([
+      str(1, 'r'),
+      definition(sourceOp('docker-image://docker.io/library/busybox:local'), sourceOp('local://context')),
+    ]);
     expect(solvePlacementConfig(readSolveRequest(message)).Env).toEqual(['affinity:image==~docker.io/library/busybox:local']);
   });
 

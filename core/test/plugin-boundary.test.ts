@@ -72,7 +72,9 @@ describe('the plugin boundary around a third-party driver', () => {
   it('guards the capabilities it offers, and logs the stack once a minute, not per failure', () => {
     const { cluster, logger } = setup();
     for (let attempt = 0; attempt < 3; attempt++) {
-      expect(() => cluster.capabilities!.volumes!.list()).toThrow('driver "sim" (swarm-plugin-sim@0.1.0) failed in list(): Cannot read properties');
+      expect(() => cluster.capabilities!.volumes!.list()).toThrow(
+        'driver "sim" (swarm-plugin-sim@0.1.0) failed in list(): Cannot read properties',
+      );
       expect(() => cluster.info()).toThrow('driver "sim"');
     }
     const errors = logger.lines.filter((line) => line.level === 'error');

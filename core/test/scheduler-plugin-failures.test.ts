@@ -69,6 +69,8 @@ describe('a plugin that throws at a placement', () => {
       },
     };
     const plain = createScheduler([preparing], strategy('spread'));
-    expect(failure(() => plain.select(plain.request(runConfig({})), nodes)).message).toBe('filter "gpu" (built-in) failed in prepare(): no GPU table');
+    expect(failure(() => plain.select(plain.request(runConfig({})), nodes)).message).toBe(
+      'filter "gpu" (built-in) failed in prepare(): no GPU table',
+    );
   });
 });

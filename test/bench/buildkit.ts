@@ -84,7 +84,9 @@ async function main(): Promise<void> {
         direct.push(await timed(env, ENGINE, args));
       }
       const [f, d] = [median(front), median(direct)];
-      rows.push(`| ${label} | ${f.toFixed(0)} ms | ${d.toFixed(0)} ms | ${(f / d).toFixed(2)} | ${front.map((v) => v.toFixed(0)).join(', ')} | ${direct.map((v) => v.toFixed(0)).join(', ')} |`);
+      rows.push(
+        `| ${label} | ${f.toFixed(0)} ms | ${d.toFixed(0)} ms | ${(f / d).toFixed(2)} | ${front.map((v) => v.toFixed(0)).join(', ')} | ${direct.map((v) => v.toFixed(0)).join(', ')} |`,
+      );
       console.log(rows.at(-1));
     }
   } finally {

@@ -41,7 +41,10 @@ function definitionImages(definitions: readonly Buffer[]): string[] {
 }
 
 function exportNames(fields: ReturnType<typeof readFields>): string[] {
-  const attrs = [stringMap(fields, SOLVE.exporterAttrs), ...messages(fields, SOLVE.exporters).map((exporter) => stringMap(readFields(exporter), 2))];
+  const attrs = [
+    stringMap(fields, SOLVE.exporterAttrs),
+    ...messages(fields, SOLVE.exporters).map((exporter) => stringMap(readFields(exporter), 2)),
+  ];
   return attrs.flatMap((map) => (map.get('name') ?? '').split(',').map((name) => name.trim())).filter((name) => name !== '');
 }
 

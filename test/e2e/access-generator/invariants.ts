@@ -36,7 +36,8 @@ function placeheld(text: string, pairs: ReadonlyArray<readonly [string, string]>
 }
 
 /** Docker's answers that name what was typed because the name is taken, as documented in docs/access-control.md. */
-const DOCUMENTED_CONFLICT = /Conflict[.:] (the volume name|the network name|the image name|The container name) \\?"\/?<ref>\\?" is already in use/;
+const DOCUMENTED_CONFLICT =
+  /Conflict[.:] (the volume name|the network name|the image name|The container name) \\?"\/?<ref>\\?" is already in use/;
 
 export function answerLeaks(
   world: World,

@@ -84,7 +84,10 @@ function ownBinding(ctx: RequestContext, binding: BuildKitBinding | undefined): 
 
 function upgradeOf(ctx: RequestContext): NonNullable<RequestContext['upgrade']> {
   if (!ctx.upgrade) {
-    throw CoreErrors.invalidParameter({ name: 'Upgrade', reason: `${ctx.req.url ?? ''} switches the connection to HTTP/2: send Connection: Upgrade and Upgrade: h2c` });
+    throw CoreErrors.invalidParameter({
+      name: 'Upgrade',
+      reason: `${ctx.req.url ?? ''} switches the connection to HTTP/2: send Connection: Upgrade and Upgrade: h2c`,
+    });
   }
   return ctx.upgrade;
 }
@@ -221,7 +224,11 @@ class GrpcCalls {
   }
 
   close(): void {
-    for (const session of this.upstreams.values()) session.then((opened) => opened.close(), () => undefined);
+    for (const session of this.upstreams.values())
+      session.then(
+        (opened) => opened.close(),
+        () => undefined,
+      );
     this.upstreams.clear();
   }
 }
