@@ -158,7 +158,14 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  manager?.kill('SIGTERM');
+  // npx runs the manager as its child: end the whole group, or the manager outlives the run on PORT
+  if (manager?.pid !== undefined) {
+    try {
+      process.kill(-manager.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
   await engines?.stop();
   rmSync(work, { recursive: true, force: true });
 });
@@ -244,6 +251,7 @@ describe('exit codes and machine output tell the truth', () => {
     manager = spawn('npx', ['swarm', 'manage', '-H', `tcp://127.0.0.1:${PORT}`, engines.engines[0]!.addr], {
       cwd: project,
       env: userEnv(),
+      detached: true,
     });
     manager.stdout!.on('data', (chunk: Buffer) => (managerOutput += chunk.toString()));
     manager.stderr!.on('data', (chunk: Buffer) => (managerOutput += chunk.toString()));
@@ -265,7 +273,9 @@ describe('exit codes and machine output tell the truth', () => {
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
     const help = await swarm(project, 'schedule', '--help');
-    expect(help.stdout).toContain('Exit status: 0 placed, 1 refused (no node can take it), 2 error');
+    expect(help.stdout).toContain(
+      'Exit status: 0 placed, 1 refused (by authentication, authorization, admission, or no node can take it), 2 error',
+    );
     expect(README).toContain('# exit 0 placed, 1 refused, 2 error');
   });
 });

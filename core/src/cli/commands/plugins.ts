@@ -213,6 +213,8 @@ async function plugins(flags: { json?: boolean }, command: Command): Promise<voi
   if (refusal) rows.push(refusal);
   // a row that is an error or incompatible would stop `swarm manage`: scripts can tell by the exit code
   if (rows.some((row) => row.error !== undefined || !row.compatible)) process.exitCode = 1;
+  // and, as every command's error, one line on stderr: the config could not be read at all
+  if (unreadable?.error) process.stderr.write(`${unreadable.error}\n`);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return;
