@@ -52,8 +52,8 @@ const BASELINE_CAPABILITIES = [
   'SYS_CHROOT',
 ];
 const SELINUX_TYPES = ['container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'];
-/** The sysctls baseline allows. */
-const SAFE_SYSCTLS = [
+/** The sysctls the baseline Pod Security level allows (read from the standard, not from the code under test). */
+export const SAFE_SYSCTLS: readonly string[] = [
   'kernel.shm_rmid_forced',
   'net.ipv4.ip_local_port_range',
   'net.ipv4.ip_unprivileged_port_start',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AccessCluster, Person } from '../access-support.js';
+import { SAFE_SYSCTLS as BASELINE_SYSCTLS } from '../pod-security-support.js';
 
 /**
  * The objects of the generated run: bob's (team b, the targets) and alice's own (team a, the
@@ -360,20 +361,7 @@ export async function inventory(call: Call, world: World): Promise<Inventory> {
 const DEFAULT_CAPABILITIES = new Set(
   'CHOWN DAC_OVERRIDE FSETID FOWNER MKNOD NET_RAW SETGID SETUID SETFCAP SETPCAP NET_BIND_SERVICE SYS_CHROOT KILL AUDIT_WRITE'.split(' '),
 );
-const SAFE_SYSCTLS = new Set([
-  'kernel.shm_rmid_forced',
-  'net.ipv4.ip_local_port_range',
-  'net.ipv4.ip_unprivileged_port_start',
-  'net.ipv4.tcp_syncookies',
-  'net.ipv4.ping_group_range',
-  'net.ipv4.ip_local_reserved_ports',
-  'net.ipv4.tcp_keepalive_time',
-  'net.ipv4.tcp_fin_timeout',
-  'net.ipv4.tcp_keepalive_intvl',
-  'net.ipv4.tcp_keepalive_probes',
-  'net.ipv4.tcp_rmem',
-  'net.ipv4.tcp_wmem',
-]);
+const SAFE_SYSCTLS = new Set(BASELINE_SYSCTLS);
 /** Local-driver volume types that mount something of the host's rather than a fresh directory. */
 const HOST_VOLUME_TYPES = /^(proc|sysfs|devtmpfs|devpts|overlay|cgroup2?|debugfs|securityfs|bpf|mqueue|none|bind|ext[234]|xfs|btrfs|vfat)$/;
 
