@@ -185,9 +185,11 @@ class GrpcCalls {
     try {
       node ??= await placeBuild(this.ctx, solvePlacementConfig(solve));
     } catch (error) {
-      // its Status call and its session wait for it: they fail the same way, so the client shows why
+      // its Status call waits for it and fails the same way, so the client shows why; its session
+      // goes on to the default engine until the client ends it: a session refused over HTTP could
+      // reach the client before this call's answer and hide the explanation behind "unable to upgrade to h2c"
       if (solve.ref !== '' && error instanceof Error) this.builds.refs.fail(solve.ref, error);
-      if (solve.session !== '' && error instanceof Error) this.builds.sessions.fail(solve.session, error);
+      if (solve.session !== '') this.parkSession(solve.session);
       throw error;
     }
     const caller = callerOf(this.ctx);
@@ -197,6 +199,16 @@ class GrpcCalls {
     await this.relay(stream, headers, node, body, (status) => {
       if (status === '0') recordBuilt(this.ctx, node);
     });
+  }
+
+  private parkSession(id: string): void {
+    try {
+      const caller = callerOf(this.ctx);
+      const node = defaultNode(this.ctx);
+      this.builds.sessions.set(id, caller === undefined ? { node } : { node, caller });
+    } catch {
+      // no healthy engine: the session's own wait ends it
+    }
   }
 
   private async relay(
