@@ -27,6 +27,9 @@ export async function gotoPage(page: Page, url: string): Promise<void> {
   if (outcome !== 'loaded') throw new Error(outcome);
 }
 
+/** How Chromium reports a load it dropped: the error itself, or (through Playwright's client-certificate proxy) the switch to its error page. */
+const DROPPED_LOAD = /ERR_NETWORK_CHANGED|interrupted by another navigation to "chrome-error:/;
+
 /** Like `gotoPage`, for a load that may be refused: `'loaded'`, or the message Chromium gave up with. */
 export async function navigate(page: Page, url: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
@@ -35,7 +38,7 @@ export async function navigate(page: Page, url: string): Promise<string> {
       return 'loaded';
     } catch (error) {
       const message = String((error as Error).message);
-      if (attempt >= 5 || !message.includes('ERR_NETWORK_CHANGED')) return message;
+      if (attempt >= 5 || !DROPPED_LOAD.test(message)) return message;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
