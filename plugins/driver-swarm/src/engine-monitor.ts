@@ -520,7 +520,8 @@ export class EngineMonitor {
         if (action === 'create') return this.node.knownContainer(subject) ? Promise.resolve() : this.refreshContainer(subject, 'join');
         if (action === 'destroy') {
           const gone = this.node.knownContainer(subject);
-          this.node.deleteContainer(subject);
+          // as for a removal of ours: the `kill`/`die` events' reads may still be running, and must not bring it back
+          this.node.containerRemoved(subject);
           if (gone && hasLinks(gone.config)) this.refreshLinkNames();
           return Promise.resolve();
         }

@@ -276,7 +276,8 @@ export class EngineNode implements Node {
   }
 
   /**
-   * The engine removed the container at swarm's request. Engines never reuse an ID, so the ID is
+   * The engine removed the container (at swarm's request, or its `destroy` event says so: another
+   * client's removal, seen by every manager). Engines never reuse an ID, so the ID is
    * remembered for as long as a read begun before the removal can still be applied
    * (removalOverlapMs), and such reads are refused. Kept by time, not count: a count per node would
    * be held by every node of a large cluster for good.
