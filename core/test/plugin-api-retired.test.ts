@@ -17,11 +17,11 @@ function refusal(apiVersion: string): Error {
 
 describe('a plugin written for plugin API 1.x', () => {
   it('is refused with PLUGIN_INCOMPATIBLE, saying what 2.0 changed and to rebuild against the SDK', () => {
-    expect(PLUGIN_API_VERSION).toBe('2.2.0');
+    expect(PLUGIN_API_VERSION).toBe('2.3.0');
     const error = refusal('^1.3.0');
     expect(isSwarmError(error, ErrorCodes.PLUGIN_INCOMPATIBLE)).toBe(true);
     expect(error.message).toMatch(
-      /^plugin swarm-plugin-old requires plugin API \^1\.3\.0; this swarm provides 2\.2\.0: plugin API 2\.0 made /,
+      /^plugin swarm-plugin-old requires plugin API \^1\.3\.0; this swarm provides 2\.3\.0: plugin API 2\.0 made /,
     );
     for (const change of [
       'Node.snapshot() and Node.watch() required',

@@ -182,7 +182,7 @@ describe('web extensions', () => {
   it('give a read-only view of the manager: plugins, the CLI explanation text, run options, metrics', async () => {
     const view = seen.view;
     expect(view.driver).toBe('memory');
-    expect(view.apiVersion).toBe('2.2.0');
+    expect(view.apiVersion).toBe('2.3.0');
     const probe = view.plugins().find((plugin) => plugin.name === 'swarm-plugin-probe');
     expect(probe).toEqual({
       name: 'swarm-plugin-probe',

@@ -234,9 +234,10 @@ export interface AdmissionRequest {
    *   query parameters under the `HostConfig` fields the engine gives that container
    *   (`networkmode` as `NetworkMode`, `cgroupparent` as `CgroupParent`, `isolation`, `shmsize`,
    *   `memory`, `memswap`, `cpushares`, `cpuperiod`, `cpuquota`, `cpusetcpus`, `cpusetmems`,
-   *   `ulimits`, `extrahosts`), `Image` empty; `source` is the URL in `remote`, if any.
+   *   `ulimits`, `extrahosts`), `Image` empty; `source` is the URL in `remote`, if any, and
+   *   `fetches` (plugin API 2.3) every URL the engine would fetch: `remote`'s and the Dockerfile's.
    * - `image.import`: an image made from a URL or an upload (`fromSrc`): `config` is `{ Image: '' }`,
-   *   `source` the URL when the engine would fetch one.
+   *   `source` the URL when the engine would fetch one, `fetches` (2.3) the same as a list.
    * - `network.create` (plugin API 2.2): a network a caller creates; `network` is its create body
    *   as the engine decodes it (driver, driver and IPAM options, which can name the host's
    *   interfaces: a macvlan's `parent`, a bridge's `com.docker.network.bridge.name`), and `config`
@@ -262,11 +263,39 @@ export interface AdmissionRequest {
    */
   readonly source?: { readonly parameter: 'remote' | 'fromSrc'; readonly url: string };
   /**
+   * Plugin API 2.3, `image.build` and `image.import`: every URL the engine would fetch for the
+   * caller, `source`'s first, then those of the Dockerfile of a classic build's context (`ADD
+   * http://...`), each with what makes the engine fetch it; `[]` when it fetches none. The host
+   * reads the Dockerfile only when an admission controller is configured. A context the engine
+   * fetches itself (`remote`) brings its own Dockerfile, which the host does not read. Absent from
+   * a host before 2.3, which gives only `source`: a controller reads `fetches ?? source`.
+   */
+  readonly fetches?: readonly EngineFetch[];
+  /**
    * `network.create`: the create body as the engine decodes it (moby's `NetworkCreateRequest`);
    * the labels are those the network will carry, the owner and team labels included. The
    * controller's own copy; a network is judged, never amended.
    */
   readonly network?: Readonly<NetworkCreateRequest>;
+}
+
+/** A URL the engine would fetch for a caller, from its own place in the network (plugin API 2.3). */
+export interface EngineFetch {
+  /** What makes the engine fetch it: a query parameter (`remote`, `fromSrc`) or the Dockerfile's `ADD`. */
+  readonly from: 'remote' | 'fromSrc' | 'ADD';
+  /**
+   * The URL as the engine would fetch it (variables expanded, as the classic builder expands them).
+   * When `unresolved`, the source as the Dockerfile writes it (`${BASE_URL}/x`), `''` when the
+   * Dockerfile itself cannot be read.
+   */
+  readonly url: string;
+  /**
+   * Set when the host cannot know what the engine would fetch, saying why: a variable it cannot
+   * resolve (an `ARG` without a value, one the base image's `ENV` may set) in a source that could
+   * be a URL, or a Dockerfile it cannot read as the engine does. A controller that restricts URLs
+   * refuses it.
+   */
+  readonly unresolved?: string;
 }
 
 export type AdmissionVerdict =

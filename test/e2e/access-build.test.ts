@@ -11,7 +11,8 @@ import { itJudgedEveryEngineRequest } from './access-invariant.js';
  * real engines: a build's RUN steps run in a container made of its query (`--network`,
  * `--cgroup-parent`, `--isolation`), judged as the same fields of a container; a build's `remote`
  * and an import's `fromSrc` make the engine fetch a URL from its own place in the network, refused
- * unless under `allowedUrls`. A recording HTTP server on 127.0.0.1 shows whether an engine fetched.
+ * unless under `allowedUrls`; so does a Dockerfile's `ADD http://...`, its variables expanded as the
+ * classic builder expands them. A recording HTTP server on 127.0.0.1 shows whether an engine fetched.
  * alice is baseline (team a), bob restricted (team b), as access-support binds them.
  *
  * Indexes 176-177 and ports 28400-28419 belong to this file (manager 28400, the HTTP server 28401).
@@ -193,6 +194,65 @@ describe('URLs the engine fetches (hole 5)', () => {
     const ids = await ok('alice', ['import', archive, 'build-alice-imported']);
     expect(ids).toMatch(/sha256:[0-9a-f]{64}/);
     expect(await ok('alice', ['images', '-q', 'build-alice-imported'])).toMatch(/^[0-9a-f]{12}/);
+  });
+});
+
+describe("URLs the engine fetches for a Dockerfile's ADD (hole 5 through the Dockerfile)", () => {
+  let made = 0;
+  /** A context directory holding only this Dockerfile. */
+  function contextWith(dockerfile: string): string {
+    const dir = join(cluster.dir, `add-context-${made++}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Dockerfile'), dockerfile);
+    return dir;
+  }
+
+  it('refuses a legacy build whose Dockerfile ADDs a URL outside allowedUrls, at baseline and restricted, and the engine fetches nothing', async () => {
+    const before = fetched.length;
+    const dir = contextWith(`FROM scratch\nADD ${SERVED}/denied/containers/json /x\n`);
+    const refusal = `ADD: the engine would fetch ${SERVED}/denied/containers/json: it is outside ${SERVED}/allowed/`;
+    const alice = await cluster.as('alice', ['build', '-q', dir]);
+    expect(alice.code).not.toBe(0);
+    expect(alice.stderr).toContain(forbids('baseline', refusal));
+    const bob = await cluster.as('bob', ['build', '-q', dir]);
+    expect(bob.stderr).toContain(forbids('restricted', refusal));
+    // the JSON form, continued over two lines
+    const json = await cluster.as('alice', ['build', '-q', contextWith(`FROM scratch\nADD ["${SERVED}/denied/\\\nj", "/x"]\n`)]);
+    expect(json.stderr).toContain(forbids('baseline', `ADD: the engine would fetch ${SERVED}/denied/j: it is outside`));
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
+  it('builds one whose ADD URL is under allowedUrls: the engine fetches it, from the context the client sent', async () => {
+    const before = fetched.length;
+    const dir = contextWith(`FROM scratch\nADD ${SERVED}/allowed/fetched.txt /fetched.txt\nLABEL note=add-allowed\n`);
+    const id = await ok('alice', ['build', '-q', '-t', 'build-alice-add', dir]);
+    expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(fetched.slice(before)).toEqual(['/allowed/fetched.txt']);
+    expect(await ok('alice', ['image', 'inspect', '-f', '{{.Config.Labels.note}}', 'build-alice-add'])).toBe('add-allowed');
+  });
+
+  it('judges a URL made of a build arg as the engine would expand it', async () => {
+    const before = fetched.length;
+    const dir = contextWith('FROM scratch\nARG BASE\nADD ${BASE}/x /x\n');
+    const denied = await cluster.as('alice', ['build', '-q', '--build-arg', `BASE=${SERVED}/denied`, dir]);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain(
+      forbids('baseline', `ADD: the engine would fetch ${SERVED}/denied/x: it is outside ${SERVED}/allowed/`),
+    );
+    expect(fetched.slice(before)).toEqual([]);
+    await ok('alice', ['build', '-q', '--build-arg', `BASE=${SERVED}/allowed`, dir]);
+    expect(fetched.slice(before)).toEqual(['/allowed/x']);
+  });
+
+  it("refuses a source the base image's ENV could make a URL of, whatever the build arg", async () => {
+    const before = fetched.length;
+    const dir = contextWith('FROM busybox:local\nARG BASE\nADD ${BASE}/x /x\n');
+    const result = await cluster.as('alice', ['build', '-q', '--build-arg', `BASE=${SERVED}/allowed`, dir]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      forbids('baseline', 'ADD: the engine may fetch a URL that cannot be known here: ${BASE}/x holds a variable'),
+    );
+    expect(fetched.slice(before)).toEqual([]);
   });
 });
 

@@ -17,6 +17,7 @@ import {
 } from '@swarm/plugin-sdk/access';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { CoreErrors } from '../errors.js';
+import { seesEach, type ListVisibility } from './request-access.js';
 
 /** A configured access plugin: the config entry's name (`rules`, `docker`) and the plugin it built. */
 export interface Named<T> {
@@ -81,6 +82,11 @@ export class AccessControl {
     return this.parts.authorizers.length > 0 || this.parts.admission.length > 0;
   }
 
+  /** Some admission controller is configured. */
+  get admitting(): boolean {
+    return this.parts.admission.length > 0;
+  }
+
   /** Some authorizer is configured. */
   get authorizing(): boolean {
     return this.parts.authorizers.length > 0;
@@ -103,7 +109,7 @@ export class AccessControl {
   }
 
   /** What the caller may see: every authorizer's view at once; `undefined` when every one of them lets them see everything. */
-  async visibility(caller: Caller): Promise<Visibility | undefined> {
+  async visibility(caller: Caller): Promise<ListVisibility | undefined> {
     if (this.scopers.length === 0) return undefined;
     const all = await Promise.all(
       this.scopers.map(({ name, plugin }) => guarded('authz', name, () => plugin.visibility?.(caller) ?? SEES_ALL)),
@@ -111,7 +117,13 @@ export class AccessControl {
     const views = all.filter((view) => view.everything !== true);
     if (views.length === 0) return undefined;
     if (views.length === 1) return views[0];
-    return { sees: (object: AccessObject) => views.every((view) => view.sees(object)) };
+    return {
+      sees: (object: AccessObject) => views.every((view) => view.sees(object)),
+      seesEach: (objects) => {
+        const answers = views.map((view) => seesEach(view, objects));
+        return objects.map((_, index) => answers.every((answer) => answer[index] === true));
+      },
+    };
   }
 
   /** What the authorizers say the caller may do, in words. */
@@ -181,7 +193,11 @@ export class AccessControl {
     let config = request.config as ContainerConfig;
     for (const { name, plugin } of this.parts.admission) {
       // each controller its own copies: one that writes into what it is given changes nothing of the next's
-      const copies = { config: structuredClone(config), ...(request.network ? { network: structuredClone(request.network) } : {}) };
+      const copies = {
+        config: structuredClone(config),
+        ...(request.network ? { network: structuredClone(request.network) } : {}),
+        ...(request.fetches ? { fetches: structuredClone(request.fetches) } : {}),
+      };
       const verdict = await guarded('admission', name, () => plugin.admit({ ...request, ...copies }));
       if (!verdict.allowed) {
         const words = { policy: verdict.policy, field: verdict.field, detail: verdict.detail ?? '', missing: verdict.missing === true };

@@ -141,11 +141,24 @@ export function archiveImages(archive: Buffer): ArchiveImage[] | undefined {
 }
 
 /**
+ * What unpacking a (possibly gzipped) tar leaves at a path: a regular file's bytes, an entry of
+ * another kind (a link, which the engine would follow), `absent`, or undefined when the archive
+ * cannot be read so.
+ */
+export function archivePath(archive: Buffer, path: string): { readonly file: Buffer } | 'other' | 'absent' | undefined {
+  const tar = tarOf(archive);
+  const files = tar && entries(tar);
+  if (!files) return undefined;
+  const entry = files.get(cleanPath(path));
+  if (!entry) return 'absent';
+  return REGULAR.has(entry.type) ? { file: entry.data } : 'other';
+}
+
+/**
  * A regular file's text at a path of a (possibly gzipped) tar, as unpacking leaves it; undefined
  * when the archive cannot be read so or the path is not a regular file there.
  */
 export function archiveFile(archive: Buffer, path: string): string | undefined {
-  const tar = tarOf(archive);
-  const entry = tar && entries(tar)?.get(cleanPath(path));
-  return entry && REGULAR.has(entry.type) ? entry.data.toString('utf8') : undefined;
+  const found = archivePath(archive, path);
+  return typeof found === 'object' ? found.file.toString('utf8') : undefined;
 }

@@ -4,6 +4,7 @@ import type { ContainerConfig, NetworkCreateRequest } from '@swarm/plugin-sdk/do
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { containerObject, networkObject, volumeObject } from '../access/access-objects.js';
 import { CoreErrors } from '../errors.js';
+import { buildFetches } from './build-fetches.js';
 import { amendBuildQuery, importSource, readBuildQuery } from './build-query.js';
 import type { RequestContext } from './context.js';
 import { findContainer, findNetwork } from './lookups.js';
@@ -288,16 +289,20 @@ export async function admitVolume(ctx: RequestContext, volume: Record<string, un
 
 /**
  * A build judged as the container its `RUN` steps run in (what its query gives that container's
- * HostConfig) and the URL the engine would fetch for it (`remote`). A container or network it
- * names must be one the caller may see, as in a create. Answers the query the engine gets.
+ * HostConfig) and every URL the engine would fetch for it (`remote`, and with an admission
+ * controller configured, the `ADD` URLs of the Dockerfile in its context, read once and kept for
+ * the engine). A container or network it names must be one the caller may see, as in a create.
+ * Answers the query the engine gets.
  */
 export async function admitBuild(ctx: RequestContext): Promise<URLSearchParams> {
   const access = ctx.access;
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return ctx.query;
-  const { config, source } = readBuildQuery(ctx.query);
+  const question = readBuildQuery(ctx.query);
+  const { config, source } = question;
   checkReferences(ctx, config);
-  const admitted = await control.admit({ caller: access.caller, action: 'image.build', config, ...(source ? { source } : {}) });
+  const fetches = await buildFetches(ctx.req, ctx.query, question, control.admitting);
+  const admitted = await control.admit({ caller: access.caller, action: 'image.build', config, ...(source ? { source } : {}), fetches });
   return amendBuildQuery(ctx.query, config, admitted);
 }
 
@@ -307,7 +312,8 @@ export async function admitImport(ctx: RequestContext, fromSrc: string): Promise
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return;
   const source = importSource(fromSrc);
-  await control.admit({ caller: access.caller, action: 'image.import', config: { Image: '' }, ...(source ? { source } : {}) });
+  const fetches = source ? [{ from: source.parameter, url: source.url }] : [];
+  await control.admit({ caller: access.caller, action: 'image.import', config: { Image: '' }, ...(source ? { source } : {}), fetches });
 }
 
 /**

@@ -3,11 +3,11 @@ import type { Image } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL } from '@swarm/plugin-sdk/access';
 import type { IncomingMessage } from 'node:http';
 import { dockerfileBases } from '../access/dockerfile-images.js';
-import { archiveFile, archiveImages } from '../access/image-archive.js';
-import { keepBody } from '../http/buffered-body.js';
+import { archiveImages } from '../access/image-archive.js';
 import { imageObject } from '../access/access-objects.js';
 import { familiar, hiddenUsers, imageCopies, mayTakeName, withDefaultTag } from '../access/scoped-images.js';
 import { CoreErrors } from '../errors.js';
+import { buildContext, contextDockerfile } from './build-context.js';
 import type { LookupScope } from './lookups.js';
 
 /*
@@ -116,13 +116,6 @@ function jsonList(text: string | null): unknown[] | undefined {
   }
 }
 
-/** The Dockerfile of a build's context, where the engine looks for it (`dockerfile`, or `Dockerfile` then `dockerfile`). */
-function contextDockerfile(context: Buffer, query: URLSearchParams): string | undefined {
-  const named = query.get('dockerfile');
-  if (named) return archiveFile(context, named);
-  return archiveFile(context, 'Dockerfile') ?? archiveFile(context, 'dockerfile');
-}
-
 /**
  * A build by a caller with a narrower view builds on images the engine resolves itself (`FROM`,
  * `COPY --from`, `cachefrom`). When its Dockerfile names an image they may not see, or one that
@@ -130,7 +123,7 @@ function contextDockerfile(context: Buffer, query: URLSearchParams): string | un
  * build whose Dockerfile comes over its session), the engine is told to pull its bases (`pull`),
  * as it does for a name it does not hold: it builds on what the registry holds, never on another
  * team's image. A `cachefrom` image they may not see is left out, as one that does not exist.
- * Amends `query` (the engine's); the context is read whole and kept for the engine.
+ * Amends `query` (the engine's); the context is read whole once and kept for the engine.
  */
 export async function judgedBuildBases(scope: LookupScope, req: IncomingMessage, query: URLSearchParams): Promise<void> {
   if (!scope.access?.scoped) return;
@@ -142,9 +135,7 @@ export async function judgedBuildBases(scope: LookupScope, req: IncomingMessage,
     query.set('pull', '1');
     return;
   }
-  const context = await readAll(req);
-  keepBody(req, context);
-  const dockerfile = contextDockerfile(context, query);
-  const bases = dockerfile === undefined ? undefined : dockerfileBases(dockerfile);
+  const dockerfile = contextDockerfile(await buildContext(req), query);
+  const bases = 'text' in dockerfile ? dockerfileBases(dockerfile.text) : undefined;
   if (!bases || bases.variable || bases.images.some((image) => namesHiddenImage(scope, image))) query.set('pull', '1');
 }

@@ -1,5 +1,6 @@
 import { asBuildParameter } from './build-parameters.js';
-import { isAllowedUrl, readFetchUrl, showUrl } from './fetch-urls.js';
+import type { EngineFetch } from '@swarm/plugin-sdk/access';
+import { isAllowedUrl, readFetchUrl, showUrl, type FetchUrl } from './fetch-urls.js';
 import { textOf, type RuleContext } from './request-body.js';
 import type { Rule, Violation } from './violation.js';
 
@@ -17,18 +18,28 @@ export function isolationRule(context: RuleContext): Violation | undefined {
 }
 
 /**
- * A URL the engine would fetch for the caller (`remote`, `fromSrc`), from its own place in the
- * network (the engines' API, a cloud's metadata endpoint): only under an `allowedUrls` entry.
+ * The URLs the engine would fetch for the caller (a build's `remote` and its Dockerfile's `ADD`
+ * sources, an import's `fromSrc`), from its own place in the network (the engines' API, a cloud's
+ * metadata endpoint): each only under an `allowedUrls` entry. One the host could not know (an
+ * `ADD` source with a variable it cannot resolve, a Dockerfile it cannot read) is refused.
  */
 export function fetchUrlRule(context: RuleContext): Violation | undefined {
-  const source = context.source;
-  if (!source) return undefined;
-  const reading = readFetchUrl(source.url);
-  if ('problem' in reading) return { rule: 'fetch-url', field: source.parameter, detail: `: ${source.url} is refused: ${reading.problem}` };
-  const allowed = context.settings.allowedUrls;
+  for (const fetch of context.fetches) {
+    const violation = fetchViolation(fetch, context.settings.allowedUrls);
+    if (violation) return violation;
+  }
+  return undefined;
+}
+
+function fetchViolation(fetch: EngineFetch, allowed: readonly FetchUrl[]): Violation | undefined {
+  const field = fetch.from;
+  if (fetch.unresolved !== undefined)
+    return { rule: 'fetch-url', field, detail: `: the engine may fetch a URL that cannot be known here: ${fetch.unresolved}` };
+  const reading = readFetchUrl(fetch.url);
+  if ('problem' in reading) return { rule: 'fetch-url', field, detail: `: ${fetch.url} is refused: ${reading.problem}` };
   if (isAllowedUrl(reading.url, allowed)) return undefined;
   const where = allowed.length === 0 ? 'no URL is allowed (allowedUrls)' : `it is outside ${allowed.map(showUrl).join(', ')}`;
-  return { rule: 'fetch-url', field: source.parameter, detail: `: the engine would fetch ${showUrl(reading.url)}: ${where}` };
+  return { rule: 'fetch-url', field, detail: `: the engine would fetch ${showUrl(reading.url)}: ${where}` };
 }
 
 /** A build's rule whose refusal names the query parameter (`networkmode=host`), not the HostConfig field it became. */

@@ -1,4 +1,4 @@
-import type { AdmissionRequest } from '@swarm/plugin-sdk/access';
+import type { AdmissionRequest, EngineFetch } from '@swarm/plugin-sdk/access';
 import type { JudgedLevel } from './field-treatment.js';
 import type { PolicySettings } from './options.js';
 
@@ -22,8 +22,11 @@ export interface RuleContext {
    */
   readonly resources: readonly BodyPart[];
   readonly settings: PolicySettings;
-  /** `image.build`, `image.import`: the URL the engine would fetch for the caller. */
-  readonly source?: AdmissionRequest['source'];
+  /**
+   * `image.build`, `image.import`: the URLs the engine would fetch for the caller: the host's
+   * `fetches` (plugin API 2.3), or from a host before 2.3 its `source`.
+   */
+  readonly fetches: readonly EngineFetch[];
   /** The caller's level (rules run only for baseline and restricted). */
   readonly level: JudgedLevel;
   /** `network.create`: the network's create body, `{}` for other actions. */
@@ -40,7 +43,9 @@ export function ruleContext(request: AdmissionRequest, settings: PolicySettings,
   const host = { fields: record(body['HostConfig']), prefix: 'HostConfig.' };
   const resources = request.action === 'container.update' ? [{ fields: body, prefix: '' }, host] : [host];
   const network = record(request.network);
-  return { body, host, resources, settings, level, network, ...(request.source ? { source: request.source } : {}) };
+  const source = request.source;
+  const fetches = request.fetches ?? (source ? [{ from: source.parameter, url: source.url }] : []);
+  return { body, host, resources, settings, level, network, fetches };
 }
 
 /** A string value, `''` when absent or of another type. */

@@ -254,6 +254,66 @@ describe('URLs the engine would fetch', () => {
   });
 });
 
+describe("the URLs of a build's Dockerfile (fetches, plugin API 2.3)", () => {
+  function buildFetching(who: Caller, fetches: AdmissionRequest['fetches'], remote?: string): string {
+    const request: AdmissionRequest = {
+      caller: who,
+      action: 'image.build',
+      config: { Image: '', HostConfig: {} },
+      ...(remote === undefined ? {} : { source: { parameter: 'remote', url: remote } }),
+      ...(fetches === undefined ? {} : { fetches }),
+    };
+    return outcome(policy.admit(request) as ReturnType<typeof policy.admit>);
+  }
+
+  it('judges an ADD URL as remote is judged, naming ADD, at baseline and restricted', () => {
+    const fetches = [{ from: 'ADD' as const, url: 'http://127.0.0.1:2375/containers/theirs/json' }];
+    const refusal = 'forbids ADD: the engine would fetch http://127.0.0.1:2375/containers/theirs/json: it is outside';
+    expect(buildFetching(CI, fetches)).toContain(`admission policy "baseline" ${refusal}`);
+    expect(buildFetching(ALICE, fetches)).toContain(`admission policy "restricted" ${refusal}`);
+    expect(buildFetching(ROOT, fetches)).toBe('allowed');
+  });
+
+  it('normalises as for remote, and refuses what the parsers could read apart', () => {
+    expect(buildFetching(CI, [{ from: 'ADD', url: 'https://git.example.com/team-a/../team-b/x' }])).toContain(
+      'forbids ADD: the engine would fetch https://git.example.com/team-b/x: it is outside',
+    );
+    expect(buildFetching(CI, [{ from: 'ADD', url: 'https://git.example.com@evil.example/team-a/x' }])).toContain(
+      'forbids ADD: https://git.example.com@evil.example/team-a/x is refused: it names a user (user@host)',
+    );
+    expect(buildFetching(CI, [{ from: 'ADD', url: 'https://git.example.com/team-a/x.tgz' }])).toBe('allowed');
+  });
+
+  it('judges every fetch: the first refused one is named, remote or ADD', () => {
+    const allowed = { from: 'ADD' as const, url: 'https://git.example.com/team-a/ok' };
+    const denied = { from: 'ADD' as const, url: 'http://169.254.169.254/latest/meta-data/' };
+    expect(buildFetching(CI, [allowed, denied])).toContain('forbids ADD: the engine would fetch http://169.254.169.254/latest/meta-data/');
+    const remote = 'https://git.example.com/team-b/ctx.tar';
+    expect(buildFetching(CI, [{ from: 'remote', url: remote }, allowed], remote)).toContain(
+      `forbids remote: the engine would fetch ${remote}`,
+    );
+    expect(buildFetching(CI, [allowed, allowed])).toBe('allowed');
+    expect(buildFetching(CI, [])).toBe('allowed');
+  });
+
+  it('refuses a source the host could not resolve, with its reason, whatever the list says', () => {
+    const fetches = [{ from: 'ADD' as const, url: '$URL', unresolved: "$URL holds a variable the base image's ENV may set" }];
+    expect(buildFetching(CI, fetches)).toBe(
+      'admission policy "baseline" forbids ADD: the engine may fetch a URL that cannot be known here: $URL holds a variable the base image\'s ENV may set',
+    );
+    expect(buildFetching(ALICE, fetches)).toContain(
+      'admission policy "restricted" forbids ADD: the engine may fetch a URL that cannot be known here',
+    );
+    expect(buildFetching(ROOT, fetches)).toBe('allowed');
+  });
+
+  it('reads source when the host gives no fetches (a host before 2.3), and fetches when it does', () => {
+    expect(buildFetching(CI, undefined, 'http://127.0.0.1:2375/version')).toContain('forbids remote: the engine would fetch');
+    // a 2.3 host lists remote in fetches: fetches is what is judged
+    expect(buildFetching(CI, [], 'http://127.0.0.1:2375/version')).toBe('allowed');
+  });
+});
+
 describe('the allowedUrls option', () => {
   const BAD: ReadonlyArray<readonly [unknown, string]> = [
     ['https://git.example.com/', 'option allowedUrls must be a list of URLs'],

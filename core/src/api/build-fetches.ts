@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+import type { EngineFetch } from '@swarm/plugin-sdk/access';
+import { dockerfileFetches } from '../access/dockerfile-fetches.js';
+import { buildContext, contextDockerfile } from './build-context.js';
+import type { BuildQuestion } from './build-query.js';
+
+/*
+ * Every URL the engine would fetch for a classic build, for the admission controllers: `remote`'s,
+ * then the `ADD` sources of the Dockerfile in the context the client sends (dockerfile-fetches.ts).
+ * A context the engine fetches (`remote`) brings its own Dockerfile, and a BuildKit build's comes
+ * over its session: neither is read here.
+ */
+
+/** Why a source is unresolved, for the refusal. */
+const UNRESOLVED =
+  "holds a variable the manager cannot resolve (one no ENV of the Dockerfile sets may come from the base image's ENV; " +
+  '${X/a/b}, ${X#a} and ${X%a} are not followed; an ONBUILD ADD is expanded in the builds on its image)';
+
+/** `buildargs` as the engine gets it (build.ts sends a null value on as ''). */
+function buildArgsOf(query: URLSearchParams): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(query.get('buildargs') || '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, value === null ? '' : String(value)]));
+  } catch {
+    // the build handler refuses it before the engine sees it
+    return {};
+  }
+}
+
+/** The fetches of the Dockerfile in a classic build's context: the context is read whole and kept for the engine. */
+async function dockerfileFetchesOf(req: IncomingMessage, query: URLSearchParams): Promise<EngineFetch[]> {
+  const reading = contextDockerfile(await buildContext(req), query);
+  if ('problem' in reading)
+    return [{ from: 'ADD', url: '', unresolved: `the Dockerfile cannot be read as the engine reads it: ${reading.problem}` }];
+  const { urls, unresolved } = dockerfileFetches(reading.text, buildArgsOf(query));
+  return [
+    ...urls.map((url): EngineFetch => ({ from: 'ADD', url })),
+    ...unresolved.map((source): EngineFetch => ({ from: 'ADD', url: source, unresolved: `${source} ${UNRESOLVED}` })),
+  ];
+}
+
+/** What a build makes the engine fetch: `remote`, and when `readDockerfile`, its Dockerfile's `ADD` URLs. */
+export async function buildFetches(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  question: BuildQuestion,
+  readDockerfile: boolean,
+): Promise<EngineFetch[]> {
+  const fetches: EngineFetch[] = question.source ? [{ from: question.source.parameter, url: question.source.url }] : [];
+  const classic = query.get('version') !== '2' && (query.get('remote') ?? '') === '';
+  if (readDockerfile && classic) fetches.push(...(await dockerfileFetchesOf(req, query)));
+  return fetches;
+}
