@@ -17,7 +17,7 @@ import {
 } from '@swarm/plugin-sdk/access';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { CoreErrors } from '../errors.js';
-import { seesEach, type ListVisibility } from './request-access.js';
+import { seesEach, type ListVisibility } from '../plugins/list-visibility.js';
 
 /** A configured access plugin: the config entry's name (`rules`, `docker`) and the plugin it built. */
 export interface Named<T> {

@@ -4,6 +4,7 @@ import type { Container, Image, Network, Volume } from '@swarm/plugin-sdk';
 import type { AccessObject, AccessRequest, Caller, Visibility, WireRequest } from '@swarm/plugin-sdk/access';
 import type { AccessControl } from '../access/access-control.js';
 import type { RequestAccess, ScopedLookup } from '../access/request-access.js';
+import { seesEach, type ListVisibility } from '../plugins/list-visibility.js';
 import { containerObject, imageObject, namedObject, networkObject, volumeObject } from '../access/access-objects.js';
 import { visibleImage } from '../access/scoped-images.js';
 import { FORWARDED_CALLER_HEADER, decodeForwardedCaller, encodeForwardedCaller } from '../access/forwarded-identity.js';
@@ -32,8 +33,18 @@ function shared(object: AccessObject): boolean {
 }
 
 /** The caller's view with what belongs to nobody in it. */
-function withShared(visibility: Visibility | undefined): Visibility | undefined {
-  return visibility && { sees: (object) => shared(object) || visibility.sees(object) };
+function withShared(visibility: ListVisibility | undefined): ListVisibility | undefined {
+  return (
+    visibility && {
+      sees: (object) => shared(object) || visibility.sees(object),
+      seesEach: (objects) => {
+        const asked = objects.filter((object) => !shared(object));
+        const answers = seesEach(visibility, asked);
+        let next = 0;
+        return objects.map((object) => shared(object) || answers[next++] === true);
+      },
+    }
+  );
 }
 
 function isJsonType(type: string | undefined): boolean {
@@ -371,6 +382,7 @@ export async function checkAccess(
     decision: allowed.record,
     placement: allowed.placement,
     sees: visibility ? (candidate) => visibility.sees(candidate) : () => true,
+    ...(visibility ? { seesEach: (objects: readonly AccessObject[]) => seesEach(visibility, objects) } : {}),
     scoped: visibility !== undefined,
     question,
     lookups,

@@ -2,7 +2,7 @@ import type { ClusterEvent, Container, Node } from '@swarm/plugin-sdk';
 import type { AccessObject } from '@swarm/plugin-sdk/access';
 import { containerObject, imageRowObject, networkObject, volumeObject } from '../access/access-objects.js';
 import { imageEventObject } from '../access/scoped-images.js';
-import type { RequestAccess } from '../access/request-access.js';
+import { visibleItems, type RequestAccess } from '../access/request-access.js';
 import type { Answer } from './answers.js';
 import type { ApiContext } from './context.js';
 
@@ -93,7 +93,7 @@ export function countContainers(containers: readonly Container[]): ContainerCoun
 
 /** The containers a scoped caller sees, by node. */
 export function visibleContainers(api: ApiContext, access: RequestAccess): Container[] {
-  return api.cluster.containers().filter((container) => access.sees(containerObject(container)));
+  return visibleItems(access, api.cluster.containers(), containerObject);
 }
 
 /** `docker info`'s per-node `└ Containers` rows, counting only what the caller sees. */

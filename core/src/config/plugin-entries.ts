@@ -7,7 +7,11 @@ import type { AccessCallInput, DurationInput } from './input.js';
 export interface PluginEntrySettings {
   /** The limit on each of its async calls (driver operations, discovery calls), in ms. */
   readonly timeoutMs?: number;
-  /** Its filters and strategies run in a worker thread, ended when a hook does not return within the timeout. */
+  /**
+   * Its filters and strategies run in a worker thread, and each of its access plugins (authn,
+   * authz, admission) in one of its own; a worker is ended when a hook does not return within the
+   * timeout.
+   */
   readonly isolate?: boolean;
 }
 

@@ -232,7 +232,7 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
     guarded(resolver.resolve<Cluster>(named(Tokens.ClusterDriver, config.cluster.driver)), 'driver', config.cluster.driver),
   );
 
-  return {
+  const deployment: Deployment = {
     config,
     container,
     plugins: set.plugins,
@@ -252,6 +252,20 @@ export async function buildDeployment(resolved: ResolvedConfig, options: BuildDe
         extension: container.resolve<WebExtension>(named(Tokens.WebExtension, name)),
       })),
   };
+  isolatedAccess.set(deployment, (kind, name) => {
+    const plugin = providerEntry(set.staged, kind, name)?.plugin;
+    const settings = plugin && !plugin.builtin ? resolved.pluginSettings?.get(plugin.spec) : undefined;
+    return plugin && settings?.isolate ? plugin.entry : undefined;
+  });
+  return deployment;
+}
+
+/** Kept beside the deployment rather than on its public type: which access plugins run isolated. */
+const isolatedAccess = new WeakMap<Deployment, (kind: 'authn' | 'authz' | 'admission', name: string) => string | undefined>();
+
+/** The entry file of the plugin that provides this access plugin when its `plugins` entry says `isolate: true`. */
+export function isolatedAccessEntry(deployment: Deployment, kind: 'authn' | 'authz' | 'admission', name: string): string | undefined {
+  return isolatedAccess.get(deployment)?.(kind, name);
 }
 
 /**

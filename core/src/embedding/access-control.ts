@@ -4,11 +4,19 @@ import { AccessControl, type Named } from '../access/access-control.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { named } from '../plugins/extension-kinds.js';
 import { CoreErrors } from '../errors.js';
-import { defaultLimits } from '../plugins/call-limits.js';
+import { defaultLimits, type CallLimits } from '../plugins/call-limits.js';
+import { isolatedAccessEntry } from '../deployment/build-deployment.js';
+import {
+  ACCESS_START_LIMIT_MS,
+  ISOLATED_SYNC_LIMIT_MS,
+  IsolatedAccessPlugin,
+  isolatedAccessPlugin,
+} from '../plugins/isolation/isolated-access.js';
 import { timeLimited } from '../plugins/time-limited.js';
 import type { ConfiguredAccessEntry } from '../config/resolve-access.js';
 
 type AccessKind = typeof Tokens.Authenticator | typeof Tokens.Authorizer | typeof Tokens.AdmissionController;
+type AccessKey = 'authn' | 'authz' | 'admission';
 type Factory<T> = (settings: AccessPluginSettings) => T | Promise<T>;
 
 /** Calls each entry's factory with its options; a refusal of the options names the entry's key path. */
@@ -22,41 +30,69 @@ function build<T>(
   return Promise.all(
     entries.map(async (entry, index) => {
       const keyPath = `access.${key}[${index}]`;
+      const logger = base.logger.child({ [key]: entry.name });
+      const limits = limitsOf(key, entry);
+      const isolatedEntry = isolatedAccessEntry(deployment, key as AccessKey, entry.name);
+      if (isolatedEntry !== undefined) {
+        try {
+          const host = new IsolatedAccessPlugin({
+            entry: isolatedEntry,
+            kind: key as AccessKey,
+            token: kind,
+            name: entry.name,
+            options: entry.options,
+            configDir: base.configDir,
+            logger,
+            limitMs: limits.timeoutMs,
+            syncLimitMs: Math.min(limits.timeoutMs, ISOLATED_SYNC_LIMIT_MS),
+            guard: deployment.guard,
+          });
+          const plugin = await isolatedAccessPlugin(host);
+          // the worker holds each call to the limit itself (and ends a hung one): this one only backs it up
+          const backstop = { ...limits, timeoutMs: limits.timeoutMs + ACCESS_START_LIMIT_MS };
+          return { name: entry.name, plugin: limitCalls(plugin, key, entry.name, backstop, deployment) as T };
+        } catch (error) {
+          throw optionsRefused(keyPath, error);
+        }
+      }
       const factory = deployment.container.resolve<Factory<T>>(named(kind, entry.name));
       if (typeof factory !== 'function') {
         throw CoreErrors.accessOptionsInvalid({ keyPath, reason: `the ${key} plugin "${entry.name}" did not provide a factory function` });
       }
       try {
-        const plugin = await factory({
-          options: entry.options,
-          configDir: base.configDir,
-          logger: base.logger.child({ [key]: entry.name }),
-        });
-        return { name: entry.name, plugin: limitCalls(plugin as object, key, entry, deployment) as T };
+        const plugin = await factory({ options: entry.options, configDir: base.configDir, logger });
+        return { name: entry.name, plugin: limitCalls(plugin as object, key, entry.name, limits, deployment) as T };
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw CoreErrors.accessOptionsInvalid(
-          { keyPath, reason },
-          { cause: error, ...(isSwarmError(error) ? { details: { code: error.code } } : {}) },
-        );
+        throw optionsRefused(keyPath, error);
       }
     }),
   );
 }
 
-/**
- * Each call held to the entry's `timeout` (or the kind's default); an admission controller whose
- * entry says `failurePolicy: 'ignore'` lets a create through unchanged when it fails.
- */
-function limitCalls(plugin: object, key: string, entry: AccessEntry, deployment: Deployment): object {
-  const kind = key as 'authn' | 'authz' | 'admission';
+function optionsRefused(keyPath: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return CoreErrors.accessOptionsInvalid(
+    { keyPath, reason },
+    { cause: error, ...(isSwarmError(error) ? { details: { code: error.code } } : {}) },
+  );
+}
+
+/** The entry's `timeout` (or the kind's default) and `failurePolicy`. */
+function limitsOf(key: string, entry: AccessEntry): CallLimits {
   const call = (entry as ConfiguredAccessEntry).call;
-  const limits = {
-    ...defaultLimits(kind),
+  return {
+    ...defaultLimits(key as AccessKey),
     ...(call?.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
     ...(call?.failurePolicy ? { failurePolicy: call.failurePolicy } : {}),
   };
-  return timeLimited(plugin, kind, entry.name, deployment.guard, limits, (method) =>
+}
+
+/**
+ * Each call held to the limits; an admission controller whose entry says `failurePolicy: 'ignore'`
+ * lets a create through unchanged when it fails.
+ */
+function limitCalls(plugin: object, key: string, name: string, limits: CallLimits, deployment: Deployment): object {
+  return timeLimited(plugin, key as AccessKey, name, deployment.guard, limits, (method) =>
     method === 'admit' ? { value: { allowed: true } } : undefined,
   );
 }

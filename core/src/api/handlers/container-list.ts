@@ -7,6 +7,7 @@ import { findContainer, healthyNodes, nodeEngine } from '../lookups.js';
 import { sendJsonArray } from '../../http/responses.js';
 import { CoreErrors } from '../../errors.js';
 import { containerObject } from '../../access/access-objects.js';
+import { visibleItems } from '../../access/request-access.js';
 
 const LIST_FILTERS = ['name', 'id', 'label', 'status', 'node', 'health', 'volume', 'network', 'exited', 'before', 'since', 'ancestor'];
 const STATUSES = ['created', 'restarting', 'running', 'removing', 'paused', 'exited', 'dead'];
@@ -134,9 +135,8 @@ export async function listContainers(ctx: RequestContext): Promise<void> {
   const since = createdBound(ctx, filters, 'since');
 
   const access = ctx.access;
-  let chosen = ctx.api.cluster
-    .containers()
-    .filter((container) => !access?.scoped || access.sees(containerObject(container)))
+  const containers = ctx.api.cluster.containers();
+  let chosen = (access ? visibleItems(access, containers, containerObject) : containers)
     .filter((container) => keep(container, filters, all || before !== undefined || since !== undefined))
     .filter((container) => before === undefined || container.summary.Created < before)
     .filter((container) => since === undefined || container.summary.Created > since)

@@ -2,8 +2,6 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import {
   fail,
   PASS,
-  SwarmError,
-  type ErrorCode,
   type Filter,
   type FilterRun,
   type FilterVerdict,
@@ -15,7 +13,8 @@ import {
 import type { PluginGuard } from '../plugin-guard.js';
 import { CoreErrors } from '../../errors.js';
 import { toWire } from './node-wire.js';
-import type { FilterAnswer, IsolationAnswer, IsolationCall, IsolationData, NodeSync, RankAnswer, WireError } from './protocol.js';
+import { rebuild } from './wire-error.js';
+import type { FilterAnswer, IsolationAnswer, IsolationCall, IsolationData, NodeSync, RankAnswer } from './protocol.js';
 
 /** What each node sent to the worker adds to a call's limit. */
 const PER_NODE_SENT_MS = 1;
@@ -34,21 +33,6 @@ export interface IsolationOptions {
 
 type CallBody =
   Omit<Extract<IsolationCall, { op: 'filter' }>, 'seq' | 'nodes'> | Omit<Extract<IsolationCall, { op: 'rank' }>, 'seq' | 'nodes'>;
-
-/** The plugin's own error as it was thrown in the worker (the guard then names the plugin in it). */
-function rebuild(error: WireError): Error {
-  if (error.swarm) {
-    // eslint-disable-next-line no-restricted-syntax -- the plugin's own coded error, carried over from its thread
-    return new SwarmError(error.swarm.code as ErrorCode, error.message, {
-      httpStatus: error.swarm.httpStatus,
-      details: error.swarm.details,
-    });
-  }
-  // eslint-disable-next-line no-restricted-syntax -- the plugin's own error, carried over from its thread
-  const rebuilt = new Error(error.message);
-  if (error.stack) rebuilt.stack = error.stack;
-  return rebuilt;
-}
 
 /**
  * One plugin's worker thread and the calls into it. The scheduler's contract is synchronous, so

@@ -1,21 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import {
-  isSwarmError,
-  Tokens,
-  type ExtensionKind,
-  type Filter,
-  type Node,
-  type PluginManifest,
-  type Provider,
-  type Strategy,
-} from '@swarm/plugin-sdk';
+import { Tokens, type ExtensionKind, type Filter, type Node, type PluginManifest, type Provider, type Strategy } from '@swarm/plugin-sdk';
 import { NodeColumns } from '@swarm/plugin-sdk/helpers';
 import { silentLogger } from '../../logging/silent-logger.js';
 import { createPluginContext } from '../plugin-context.js';
 import { CoreErrors } from '../../errors.js';
 import { fromWire } from './node-wire.js';
-import type { FilterAnswer, IsolationAnswer, IsolationCall, IsolationData, NodeSync, RankAnswer, WireError } from './protocol.js';
+import { wireError } from './wire-error.js';
+import type { FilterAnswer, IsolationAnswer, IsolationCall, IsolationData, NodeSync, RankAnswer } from './protocol.js';
 
 // Runs one plugin's filters and strategies in a thread of their own: a hook that never returns
 // holds only this thread, which the host ends.
@@ -51,17 +43,6 @@ function build<T>(kind: ExtensionKind, name: string): T {
 function nodesOf(sync: NodeSync): Node[] {
   for (const wire of sync.changed) known.set(wire.id, fromWire(wire));
   return sync.ids.map((id) => known.get(id)!);
-}
-
-function wireError(error: unknown): WireError {
-  if (isSwarmError(error)) {
-    return {
-      message: error.message,
-      stack: error.stack,
-      swarm: { code: error.code, httpStatus: error.httpStatus, details: error.details },
-    };
-  }
-  return error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
 }
 
 function runFilter(call: Extract<IsolationCall, { op: 'filter' }>): FilterAnswer {
