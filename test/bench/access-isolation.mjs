@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRulesAuthorizer } from '@swarm/authz-rules';
 import { AccessControl } from '../../core/dist/access/access-control.js';
-import { seesEach } from '../../core/dist/access/request-access.js';
+import { seesEach } from '../../core/dist/plugins/list-visibility.js';
 import { pluginGuard } from '../../core/dist/plugins/plugin-guard.js';
 import { timeLimited } from '../../core/dist/plugins/time-limited.js';
 import { IsolatedAccessPlugin, isolatedAccessPlugin } from '../../core/dist/plugins/isolation/isolated-access.js';
@@ -171,7 +171,7 @@ const lines = [
   ...LISTS.map((size) => row(`a list of ${size.toLocaleString('en')} containers, \`sees\` per object`, results[size])),
   ...LISTS.map((size) => row(`a list of ${size.toLocaleString('en')} containers, asked as one list (\`docker ps\`)`, results[size].each)),
   '',
-  `Worker start (import the plugin, run its factory), ms: ${mmm(results.start)}. Resident memory the worker adds, MiB: ${mmm(results.rss)}.`,
+  `Worker start (import the plugin, run its factory), ms: ${mmm(results.start)}. Resident memory the worker adds (RSS before and after its start, MiB; noisy: the collector runs in between): ${mmm(results.rss)}.`,
   '',
 ];
 mkdirSync(join(REPO, 'test', 'bench', 'results'), { recursive: true });
