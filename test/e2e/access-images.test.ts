@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry, type CliResult, type Registry } from './api-support.js';
 import { startManager, type InfoAnswer } from '../harness/manager.js';
 import { dockerAs, httpsCall, managerTlsArgs, startAccessCluster, type AccessCluster, type Person } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 
 /*
  * Issue #42 item 4 with the real docker CLI: an image a team makes through the manager (commit,
@@ -55,7 +56,10 @@ async function likeNothing(args: (image: string) => string[], image = SECRET_IMA
 }
 
 beforeAll(async () => {
-  [cluster, registry] = await Promise.all([startAccessCluster({ firstEngine: 140, engines: 2, port: PORT }), startRegistry(REGISTRY_PORT)]);
+  [cluster, registry] = await Promise.all([
+    startAccessCluster({ firstEngine: 140, engines: 2, port: PORT, recordEngines: true }),
+    startRegistry(REGISTRY_PORT),
+  ]);
   pushName = `${registry.addr}/alice-secret:1`;
   await Promise.all([
     ok('alice', ['run', '-d', '--name', 'img-alice', '-e', 'SECRET=x', 'busybox:local', 'sleep', '600']),
@@ -153,7 +157,8 @@ describe('an image alice commits is team a’s', () => {
 describe('ownership is the image’s, not the manager’s memory', () => {
   it('a manager started afresh on the same engines holds it the same', async () => {
     const fresh = await startManager({
-      discovery: cluster.testbed.addrs,
+      // through the recording proxies: what this manager sends is judged too
+      discovery: cluster.discovery,
       port: FRESH_PORT,
       expectNodes: 2,
       args: ['--config', join(cluster.dir, 'swarm.config.json'), ...managerTlsArgs(cluster.dir)],
@@ -306,3 +311,5 @@ describe('pulled images stay shared', () => {
     expect(await ok('alice', ['image', 'inspect', '-f', '{{.Id}}', 'busybox:local'])).toMatch(/^sha256:/);
   });
 });
+
+itJudgedEveryEngineRequest('access-images', () => cluster);

@@ -63,6 +63,8 @@ export const FAN_OUT: ReadonlySet<string> = new Set([
   'DELETE /networks/{id}',
   // disk usage is every engine's, combined
   'GET /system/df',
+  // the plugin list is every healthy engine's (core/src/api/handlers/plugins.ts `listPlugins`)
+  'GET /plugins',
   // a plugin is looked for, and acted on, on every engine holding it
   'GET /plugins/{id}/json',
   'POST /plugins/{id}/enable',
