@@ -2,8 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contextDockerfile } from '../dist/api/build-context.js';
+import { buildContext, contextDockerfile } from '../dist/api/build-context.js';
+import { buildFetches } from '../dist/api/build-fetches.js';
+import { readBuildQuery } from '../dist/api/build-query.js';
+import { keptBody } from '../dist/http/buffered-body.js';
 
 /*
  * The Dockerfile the engine would read from a classic build's context, or why it cannot be read
@@ -57,5 +62,57 @@ describe('contextDockerfile', () => {
     expect(contextDockerfile(context({ Dockerfile: Buffer.from([0x46, 0x52, 0x4f, 0x4d, 0x20, 0x85, 0x0a]) }), query())).toEqual({
       problem: 'Dockerfile is not UTF-8 text',
     });
+  });
+});
+
+/** A request whose body streams `bytes` in small chunks, as a client's upload arrives. */
+function upload(bytes: Buffer): IncomingMessage {
+  const chunks = Array.from({ length: Math.ceil(bytes.length / 1000) }, (_, i) => bytes.subarray(i * 1000, (i + 1) * 1000));
+  return Readable.from(chunks) as unknown as IncomingMessage;
+}
+
+describe('buildFetches', () => {
+  it("lists remote's URL, then the Dockerfile's, reading the context once and keeping its bytes for the engine", async () => {
+    const tar = context(
+      { Dockerfile: 'FROM scratch\nARG U\nADD ${U}/x /x\nADD http://127.0.0.1:2375/version /v\n', 'data.bin': 'x'.repeat(5000) },
+      ['-z'],
+    );
+    const req = upload(tar);
+    const query = new URLSearchParams({ buildargs: JSON.stringify({ U: 'http://169.254.169.254', unused: null }) });
+    expect(await buildFetches(req, query, readBuildQuery(query), true)).toEqual([
+      { from: 'ADD', url: 'http://169.254.169.254/x' },
+      { from: 'ADD', url: 'http://127.0.0.1:2375/version' },
+    ]);
+    expect(keptBody(req)?.raw.equals(tar)).toBe(true);
+    // a second reader (a scoped caller's bases) gets the kept bytes, not a drained stream
+    expect((await buildContext(req)).equals(tar)).toBe(true);
+  });
+
+  it('lists a Dockerfile it cannot read as unresolved, with why', async () => {
+    const fetches = await buildFetches(upload(context({ Dockerfile: 'FROM scratch\n' }, ['-J'])), query(), readBuildQuery(query()), true);
+    expect(fetches).toEqual([
+      {
+        from: 'ADD',
+        url: '',
+        unresolved: 'the Dockerfile cannot be read as the engine reads it: the context is not a tar or gzipped tar that can be read here',
+      },
+    ]);
+  });
+
+  it('reads nothing without an admission controller, for a remote context or a BuildKit build', async () => {
+    const dockerfile = context({ Dockerfile: 'FROM scratch\nADD http://a/ /a\n' });
+    for (const [parameters, admitting] of [
+      [{}, false],
+      [{ remote: 'https://git.example.com/team-a/ctx.git' }, true],
+      [{ version: '2', remote: 'client-session' }, true],
+    ] as const) {
+      const req = upload(dockerfile);
+      const asked = new URLSearchParams(parameters);
+      const fetches = await buildFetches(req, asked, readBuildQuery(asked), admitting);
+      expect(fetches).toEqual(
+        'remote' in parameters && parameters.remote.startsWith('https') ? [{ from: 'remote', url: parameters.remote }] : [],
+      );
+      expect(keptBody(req)).toBeUndefined();
+    }
   });
 });
