@@ -215,10 +215,10 @@ export const CoreErrors = {
     httpStatus: 502,
     message: (p: { path: string; answer: string }) => `the engine did not switch ${p.path} to HTTP/2: ${p.answer}`,
   }),
-  buildkitUnderAccess: defineError('core.api.buildkit-access', {
+  buildkitNotJudged: defineError('core.api.buildkit-not-judged', {
     code: ErrorCodes.PERMISSION_DENIED,
-    message: () =>
-      "BuildKit builds are refused under swarm's access control, which does not judge them yet: build with the classic builder (DOCKER_BUILDKIT=0 docker build ...), which it judges",
+    message: (p: { what: string; instead: string }) =>
+      `BuildKit ${p.what} is refused under swarm's access control, which cannot judge what the engine would do with it: ${p.instead}`,
   }),
   pluginCreateNotServed: defineError('core.api.plugin-create', {
     code: ErrorCodes.NOT_SUPPORTED,

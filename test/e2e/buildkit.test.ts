@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 import { dockerConfigWithPlugins, type DockerConfig } from '../harness/toolchain.js';
-import { certArgs, startAccessCluster, type AccessCluster } from './access-support.js';
+import { accessConfig, certArgs, startAccessCluster, type AccessCluster } from './access-support.js';
+import { itJudgedEveryEngineRequest } from './access-invariant.js';
 import { tempDir, type CliResult } from './api-support.js';
 
 /*
@@ -13,13 +15,17 @@ import { tempDir, type CliResult } from './api-support.js';
  * and Compose v2 plugins (their default builder is BuildKit, with buildx's docker driver), in front
  * of real engines: two 20.10 and one 26.1. A build runs where its constraints place it, its session
  * (which brings the context) on the same engine, and `docker run` of the image is placed there.
- * Under access control, BuildKit builds are refused, naming the classic builder, which is judged.
+ * Under access control, BuildKit builds are judged as classic builds are (the Solve's entitlements
+ * and options, the Dockerfile's ADD URLs as it comes over the session), the image gets its
+ * maker's owner labels, and nothing refused reaches an engine (the recording proxies' invariant).
  *
- * Indexes 153-155 and ports 28950-28951 belong to this file.
+ * Indexes 153-155 and ports 28950-28951 and 29510 (a recording HTTP server) belong to this file.
  */
 
 const PORT = 28950;
 const ACCESS_PORT = 28951;
+const FETCH_PORT = 29510;
+const SERVED = `http://127.0.0.1:${FETCH_PORT}`;
 const NODES = ['node153', 'node154', 'node155'];
 
 let plugins: DockerConfig;
@@ -166,46 +172,136 @@ describe('BuildKit builds through the manager', () => {
 
 describe('BuildKit builds under access control', () => {
   let cluster: AccessCluster;
-  const as = (args: string[], env: Record<string, string> = {}) =>
-    cli(cluster.manager.host, [...certArgs(cluster.dir, 'alice'), ...args], { env });
+  let server: Server;
+  /** The paths the recording HTTP server was asked for: what an engine fetched. */
+  const fetched: string[] = [];
+  let scratch: string;
+  const as = (person: 'alice' | 'bob', args: string[], env: Record<string, string> = {}) =>
+    cli(cluster.manager.host, [...certArgs(cluster.dir, person), ...args], { env });
+  /** A build context with this Dockerfile (and the marker file). */
+  function contextWith(name: string, dockerfile: string): string {
+    const dir = join(work.path, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'marker.txt'), 'from the build context\n');
+    writeFileSync(join(dir, 'Dockerfile'), dockerfile);
+    return dir;
+  }
 
   beforeAll(async () => {
-    cluster = await startAccessCluster({ firstEngine: 153, engines: 2, port: ACCESS_PORT });
+    server = createServer((req, res) => {
+      fetched.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('fetched by the engine\n');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(FETCH_PORT, '127.0.0.1', resolve);
+    });
+    cluster = await startAccessCluster({
+      firstEngine: 153,
+      engines: 2,
+      port: ACCESS_PORT,
+      recordEngines: true,
+      config: () => {
+        const config = accessConfig(undefined) as { access: { admission: [[string, Record<string, unknown>]] } };
+        config.access.admission[0][1] = { ...config.access.admission[0][1], allowedUrls: [`${SERVED}/allowed/`] };
+        return config;
+      },
+    });
+    // the engines reach no registry, and a scoped caller's BuildKit build pulls its bases: FROM scratch
+    scratch = contextWith('scratch', 'FROM scratch\nCOPY marker.txt /marker\n');
   }, 180_000);
 
   afterAll(async () => {
     await cluster?.stop();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   });
 
-  it('refuses a BuildKit build with --network host, as every BuildKit build, naming the classic builder', async () => {
-    for (const args of [
-      ['build', '--network', 'host', '-t', 'bk-host:1', context],
-      ['buildx', 'build', '--load', '-t', 'bk-plain:1', context],
-    ]) {
-      const refused = await as(args);
-      expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain("BuildKit builds are refused under swarm's access control");
-      expect(refused.stderr).toContain('DOCKER_BUILDKIT=0');
+  it("refuses the network.host entitlement (RUN --network=host), --network host and security.insecure with the classic build's texts", async () => {
+    const hostRun = contextWith('host-run', 'FROM busybox:local\nRUN --network=host true\n');
+    const insecureRun = contextWith('insecure-run', 'FROM busybox:local\nRUN --security=insecure true\n');
+    const cases: ReadonlyArray<readonly [string[], string]> = [
+      [['buildx', 'build', '--load', '--allow', 'network.host', '-t', 'bk-host-run:1', hostRun], 'networkmode=host'],
+      [['build', '--network', 'host', '-t', 'bk-host:1', scratch], 'networkmode=host'],
+      [['buildx', 'build', '--load', '--network', 'host', '-t', 'bk-host:2', scratch], 'networkmode=host'],
+      [['buildx', 'build', '--load', '--allow', 'security.insecure', '-t', 'bk-insecure:1', insecureRun], 'HostConfig.Privileged'],
+    ];
+    for (const [args, refusal] of cases) {
+      const refused = await as('alice', args);
+      expect(refused.code, args.join(' ')).not.toBe(0);
+      expect(refused.stderr).toContain(`admission policy "baseline" forbids ${refusal}`);
     }
     const images = await cluster.as('admin', ['images', '--format', '{{.Repository}}']);
-    expect(images.stdout).not.toMatch(/bk-host|bk-plain/);
+    expect(images.stdout).not.toMatch(/bk-host|bk-insecure/);
   });
 
-  it('judges the classic builder instead: --network host refused, a plain build built', async () => {
-    const host = await as(['build', '--network', 'host', '-t', 'bk-classic-host:1', context], { DOCKER_BUILDKIT: '0' });
+  it("builds alice's image with her owner labels where it was placed, and a container of it is placed there", async () => {
+    const output = await as('alice', ['build', '-t', 'bk-alice:1', scratch]);
+    expect(output.code, output.stderr).toBe(0);
+    const holders: string[] = [];
+    for (const engine of cluster.testbed.engines) {
+      const labels = await cli(`tcp://${engine.addr}`, [
+        ...certArgs(cluster.dir, 'admin'),
+        'image',
+        'inspect',
+        '--format',
+        '{{json .Config.Labels}}',
+        'bk-alice:1',
+      ]);
+      if (labels.code !== 0) continue;
+      holders.push(engine.name);
+      expect(JSON.parse(labels.stdout)).toMatchObject({ 'com.docker.swarm.owner': 'alice', 'com.docker.swarm.team': 'team-a' });
+    }
+    expect(holders).toHaveLength(1);
+    const created = await as('alice', ['create', '--name', 'bk-alice-run', 'bk-alice:1', '/marker']);
+    expect(created.code, created.stderr).toBe(0);
+    const node = await as('alice', ['inspect', '--format', '{{.Node.Name}}', 'bk-alice-run']);
+    expect(node.stdout.trim()).toBe(holders[0]);
+    // another team does not see it
+    const bob = await as('bob', ['image', 'inspect', 'bk-alice:1']);
+    expect(bob.code).not.toBe(0);
+  });
+
+  it("refuses a name another team's image holds, as a classic build's -t", async () => {
+    const bob = await as('bob', ['buildx', 'build', '--load', '-t', 'bk-bob:1', scratch]);
+    expect(bob.code, bob.stderr).toBe(0);
+    const alice = await as('alice', ['build', '-t', 'bk-bob:1', scratch]);
+    expect(alice.code).not.toBe(0);
+    expect(alice.stderr).toContain('the image name "bk-bob:1" is already in use');
+  });
+
+  it("judges the URLs the Dockerfile's ADD fetches (it comes over the session): refused outside allowedUrls, fetched under them", async () => {
+    const before = fetched.length;
+    const denied = contextWith('add-denied', `FROM scratch\nADD ${SERVED}/denied/file /file\n`);
+    const refused = await as('alice', ['build', '-t', 'bk-add-denied:1', denied]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`admission policy "baseline" forbids ADD: the engine would fetch ${SERVED}/denied/file`);
+    const allowed = contextWith('add-allowed', `FROM scratch\nADD ${SERVED}/allowed/file /file\n`);
+    const built = await as('alice', ['build', '-t', 'bk-add-allowed:1', allowed]);
+    expect(built.code, built.stderr).toBe(0);
+    expect(fetched.slice(before)).toEqual(['/allowed/file']);
+  });
+
+  it("reads the Dockerfile's ADD with the build's args, and refuses a source it cannot know (a base image's ENV)", async () => {
+    const before = fetched.length;
+    const argument = contextWith('add-argument', 'FROM scratch\nARG SRC\nADD $SRC /x\n');
+    const refused = await as('alice', ['build', '--build-arg', `SRC=${SERVED}/denied/argument`, argument]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`admission policy "baseline" forbids ADD: the engine would fetch ${SERVED}/denied/argument`);
+    const unknown = contextWith('add-unknown', 'FROM busybox:local\nADD $FROM_THE_IMAGE /x\n');
+    const unjudged = await as('alice', ['buildx', 'build', '--load', unknown]);
+    expect(unjudged.code).not.toBe(0);
+    expect(unjudged.stderr).toContain(
+      'admission policy "baseline" forbids ADD: the engine may fetch a URL that cannot be known here: $FROM_THE_IMAGE holds a variable',
+    );
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
+  it('judges the classic builder as before: --network host refused', async () => {
+    const host = await as('alice', ['build', '--network', 'host', '-t', 'bk-classic-host:1', scratch], { DOCKER_BUILDKIT: '0' });
     expect(host.code).not.toBe(0);
     expect(host.stderr).toContain('admission policy "baseline" forbids networkmode=host');
-    const plain = await as(['build', '-t', 'bk-classic:1', context], { DOCKER_BUILDKIT: '0' });
-    expect(plain.code, plain.stderr).toBe(0);
   });
 
-  it('answers a BuildKit session with a Docker-style 403', async () => {
-    const answer = await cluster.call('alice', 'POST', '/v1.41/session', undefined, {
-      Connection: 'Upgrade',
-      Upgrade: 'h2c',
-      'X-Docker-Expose-Session-Uuid': 'bk-session-1',
-    });
-    expect(answer.status).toBe(403);
-    expect((JSON.parse(answer.text) as { message: string }).message).toMatch(/DOCKER_BUILDKIT=0/);
-  });
+  itJudgedEveryEngineRequest('buildkit', () => cluster);
 });

@@ -19,7 +19,8 @@ export interface AuditFacts {
   readonly failure: unknown;
 }
 
-function decisionOf(access: RequestAccess | undefined, failure: unknown): AuditDecision {
+/** The decision a request's line records: a refusal's own, else the access check's. */
+export function decisionOf(access: RequestAccess | undefined, failure: unknown): AuditDecision {
   if (isSwarmError(failure)) {
     const decision = (failure.details as { decision?: DecisionRecord } | undefined)?.decision;
     if (decision) return decision;

@@ -11,8 +11,8 @@ import type { BuildQuestion } from './build-query.js';
  * over its session: neither is read here.
  */
 
-/** Why a source is unresolved, for the refusal. */
-const UNRESOLVED =
+/** Why a source is unresolved, for the refusal (a BuildKit build's Dockerfile too: session-dockerfile.ts). */
+export const UNRESOLVED =
   "holds a variable the manager cannot resolve (one no ENV of the Dockerfile sets may come from the base image's ENV; " +
   '${X/a/b}, ${X#a} and ${X%a} are not followed; an ONBUILD ADD is expanded in the builds on its image)';
 

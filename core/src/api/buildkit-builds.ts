@@ -96,6 +96,41 @@ class Bindings {
 export class BuildKitBuilds {
   readonly sessions = new Bindings();
   readonly refs = new Bindings();
+  private readonly args = new Map<string, Array<Record<string, string>>>();
+  private readonly sessionOfRef = new Map<string, string>();
+
+  /** A build's session and reference, as its `Solve` names them: its frontend's calls name only the reference. */
+  bindRef(ref: string, session: string): void {
+    if (ref === '' || session === '') return;
+    this.sessionOfRef.delete(ref);
+    this.sessionOfRef.set(ref, session);
+    trim(this.sessionOfRef);
+  }
+
+  /** Build args a `Solve` of the session's build asked for (the control call's, each frontend call's). */
+  addBuildArgs(key: { session?: string; ref?: string }, buildArgs: Record<string, string>): void {
+    const session = key.session || (key.ref ? this.sessionOfRef.get(key.ref) : undefined);
+    if (!session) return;
+    const sets = this.args.get(session) ?? [];
+    if (!sets.some((set) => JSON.stringify(set) === JSON.stringify(buildArgs))) sets.push(buildArgs);
+    this.args.delete(session);
+    this.args.set(session, sets);
+    trim(this.args);
+  }
+
+  /** Every set of build args the session's builds asked for (none: the empty set). */
+  buildArgsOf(session: string): Array<Record<string, string>> {
+    const sets = this.args.get(session) ?? [];
+    return sets.length === 0 ? [{}] : sets;
+  }
+}
+
+function trim(map: Map<string, unknown>): void {
+  while (map.size > MAX_BINDINGS) {
+    const oldest = map.keys().next().value;
+    if (oldest === undefined) return;
+    map.delete(oldest);
+  }
 }
 
 // One registry per API server: keyed by its context object, so two deployments in one process share none.

@@ -9,8 +9,12 @@ export interface ProtoField {
   readonly number: number;
   /** 0 varint, 1 fixed 64-bit, 2 length-delimited, 5 fixed 32-bit. */
   readonly wireType: number;
+  /** A varint field's value (0 for the others; exact up to 2^53). */
+  readonly value: number;
   /** The bytes of a length-delimited field; empty for the others. */
   readonly bytes: Buffer;
+  /** The whole field as it was on the wire, key included (protobuf-writer.ts writes it back). */
+  readonly raw: Buffer;
 }
 
 export class ProtobufError extends Error {}
@@ -34,27 +38,30 @@ export function readFields(buffer: Buffer): ProtoField[] {
   const fields: ProtoField[] = [];
   let offset = 0;
   while (offset < buffer.length) {
+    const fieldStart = offset;
     const [key, afterKey] = readVarint(buffer, offset);
     const number = Math.floor(key / 8);
     const wireType = key % 8;
     if (number === 0) throw new ProtobufError('field number 0');
     switch (wireType) {
-      case 0:
-        offset = readVarint(buffer, afterKey)[1];
-        fields.push({ number, wireType, bytes: Buffer.alloc(0) });
+      case 0: {
+        const [value, next] = readVarint(buffer, afterKey);
+        offset = next;
+        fields.push({ number, wireType, value, bytes: Buffer.alloc(0), raw: buffer.subarray(fieldStart, offset) });
         break;
+      }
       case 1:
       case 5: {
         offset = afterKey + (wireType === 1 ? 8 : 4);
         if (offset > buffer.length) throw new ProtobufError('a truncated fixed-size field');
-        fields.push({ number, wireType, bytes: Buffer.alloc(0) });
+        fields.push({ number, wireType, value: 0, bytes: Buffer.alloc(0), raw: buffer.subarray(fieldStart, offset) });
         break;
       }
       case 2: {
         const [length, start] = readVarint(buffer, afterKey);
         offset = start + length;
         if (offset > buffer.length) throw new ProtobufError('a truncated length-delimited field');
-        fields.push({ number, wireType, bytes: buffer.subarray(start, offset) });
+        fields.push({ number, wireType, value: 0, bytes: buffer.subarray(start, offset), raw: buffer.subarray(fieldStart, offset) });
         break;
       }
       default:
@@ -104,6 +111,23 @@ export function stringMap(fields: readonly ProtoField[], number: number): Map<st
   for (const entry of lengthDelimited(fields, number)) {
     const parts = readFields(entry);
     map.set(stringField(parts, 1), stringField(parts, 2));
+  }
+  return map;
+}
+
+/** A varint field (an enum, a bool): its last value, 0 when absent. */
+export function varintField(fields: readonly ProtoField[], number: number): number {
+  let value = 0;
+  for (const field of fields) if (field.number === number && field.wireType === 0) value = field.value;
+  return value;
+}
+
+/** A `map<string, message>` field (`map<string, pb.Definition>`): each key with its message's bytes. */
+export function messageMap(fields: readonly ProtoField[], number: number): Map<string, Buffer> {
+  const map = new Map<string, Buffer>();
+  for (const entry of lengthDelimited(fields, number)) {
+    const parts = readFields(entry);
+    map.set(stringField(parts, 1), messages(parts, 2).at(-1) ?? Buffer.alloc(0));
   }
   return map;
 }

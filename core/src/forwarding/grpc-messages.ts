@@ -60,7 +60,7 @@ export function readWhole(stream: ServerHttp2Stream): Promise<Buffer> {
 }
 
 // grpc-message is percent-encoded: printable ASCII but `%` as is, everything else as %XX of its UTF-8 bytes.
-function grpcMessageText(message: string): string {
+export function grpcMessageText(message: string): string {
   let out = '';
   for (const byte of Buffer.from(message, 'utf8')) {
     out +=

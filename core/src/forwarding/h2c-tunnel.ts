@@ -10,9 +10,9 @@ import {
 } from 'node:http2';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Transform } from 'node:stream';
 import type { EngineClient } from '@swarm/plugin-sdk/helpers';
-import { answerGrpcError, GrpcStatus } from './grpc-messages.js';
+import { answerGrpcError, grpcMessageText, GrpcStatus } from './grpc-messages.js';
 import { CoreErrors } from '../errors.js';
 
 /** dockerd's answer when it switches `/grpc` or `/session` to HTTP/2 (moby's router/grpc and router/session). */
@@ -39,17 +39,28 @@ function forwardedHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
  * Any other answer fails the dial.
  */
 export function dialEngineGrpc(engine: EngineClient, path: string): Promise<ClientHttp2Session> {
+  return dialEngineH2c(engine, path, {}).then((socket) => {
+    const session = connect('http://engine', { createConnection: () => socket });
+    session.on('error', () => undefined);
+    return session;
+  });
+}
+
+/** The engine's connection once it switched `path` to HTTP/2 (the docker CLI's `POST` with `Upgrade: h2c`). */
+function dialEngineH2c(engine: EngineClient, path: string, headers: OutgoingHttpHeaders): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const request = engine.request({ method: 'POST', path, headers: { connection: 'Upgrade', upgrade: 'h2c', 'content-length': '0' } });
+    const request = engine.request({
+      method: 'POST',
+      path,
+      headers: { ...headers, connection: 'Upgrade', upgrade: 'h2c', 'content-length': '0' },
+    });
     const timer = setTimeout(() => request.destroy(CoreErrors.engineDidNotSwitch({ path, answer: 'no answer in time' })), DIAL_TIMEOUT_MS);
     request.on('upgrade', (_answer: IncomingMessage, socket: Socket, early: Buffer) => {
       clearTimeout(timer);
       if (early.length > 0) socket.unshift(early);
       // gRPC's small frames (a call's headers, a status update) go out at once, not held for an ACK
       socket.setNoDelay(true);
-      const session = connect('http://engine', { createConnection: () => socket });
-      session.on('error', () => undefined);
-      resolve(session);
+      resolve(socket);
     });
     request.on('response', (answer: IncomingMessage) => {
       clearTimeout(timer);
@@ -123,6 +134,7 @@ export function relayGrpcCall(
   upstream: ClientHttp2Session,
   body?: Buffer,
   onStatus?: (status: string | undefined) => void,
+  judge?: Transform,
 ): void {
   if (stream.destroyed) return;
   const call = upstream.request({ ...forwardedHeaders(headers), ':method': 'POST', ':path': String(headers[':path'] ?? '/') });
@@ -137,12 +149,23 @@ export function relayGrpcCall(
     if (stream.destroyed) return;
     stream.respond(out, { waitForTrailers: true });
     stream.once('wantTrailers', () => stream.sendTrailers(trailers ?? { 'grpc-status': String(GrpcStatus.UNAVAILABLE) }));
-    call.pipe(stream);
+    if (!judge) {
+      call.pipe(stream);
+      return;
+    }
+    // the answer passes through `judge`, which may refuse it: the call then ends with that refusal
+    judge.once('error', (error: Error) => {
+      trailers = { 'grpc-status': String(GrpcStatus.PERMISSION_DENIED), 'grpc-message': grpcMessageText(error.message) };
+      call.unpipe(judge);
+      if (!call.closed) call.close(constants.NGHTTP2_CANCEL);
+      if (!stream.writableEnded) stream.end();
+    });
+    call.pipe(judge).pipe(stream);
   });
   let trailers: OutgoingHttpHeaders | undefined;
   call.on('trailers', (answer: IncomingHttpHeaders) => {
     status = String(answer['grpc-status'] ?? '');
-    trailers = forwardedHeaders(answer);
+    trailers ??= forwardedHeaders(answer);
   });
   call.once('close', () => {
     onStatus?.(status);
@@ -160,4 +183,88 @@ export function relayGrpcCall(
   } else {
     stream.pipe(call);
   }
+}
+
+/**
+ * A call's headers with each repeated one as the list of its values: Node joins them into one
+ * text, and gRPC metadata lists (the session's `followpaths`, `include-patterns`) are read value
+ * by value.
+ */
+function distinctHeaders(headers: IncomingHttpHeaders, raw: readonly string[] | undefined): IncomingHttpHeaders {
+  if (!raw) return headers;
+  const lists = new Map<string, string[]>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    lists.set(name, [...(lists.get(name) ?? []), raw[i + 1]!]);
+  }
+  const out: IncomingHttpHeaders = { ...headers };
+  for (const [name, values] of lists) if (values.length > 1 && !name.startsWith(':')) out[name] = values;
+  return out;
+}
+
+/**
+ * BuildKit's `/session` relayed call by call: the client asked the manager to switch its
+ * connection to HTTP/2, and on it the client serves (its files, its credentials) while the engine
+ * calls. The manager switches the engine's `/session` (with the client's session headers), serves
+ * the engine's calls there, and passes each to the client's connection, where it is the HTTP/2
+ * client; `answerOf` may put a judge between a call's answer and the engine. Resolves once either
+ * side closes.
+ */
+export async function relaySession(
+  client: Duplex,
+  rest: Buffer,
+  engine: EngineClient,
+  path: string,
+  headers: OutgoingHttpHeaders,
+  answerOf: (headers: IncomingHttpHeaders) => Transform | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  const engineSocket = await dialEngineH2c(engine, path, headers);
+  await new Promise<void>((resolve) => {
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      signal?.removeEventListener('abort', finish);
+      engineSocket.destroy();
+      client.destroy();
+      resolve();
+    };
+    // a manager that stops ends its sessions, as it ends its /grpc connections
+    if (signal?.aborted) {
+      finish();
+      return;
+    }
+    signal?.addEventListener('abort', finish, { once: true });
+    engineSocket.once('close', finish);
+    client.once('close', finish);
+    client.on('error', () => undefined);
+    engineSocket.on('error', () => undefined);
+    if ('alpnProtocol' in client && client.alpnProtocol === false) Object.assign(client, { alpnProtocol: 'h2c' });
+    client.write(SWITCH_TO_H2C, (error) => {
+      if (error || client.destroyed) {
+        finish();
+        return;
+      }
+      if (rest.length > 0) client.unshift(rest);
+      if ('setNoDelay' in client && typeof client.setNoDelay === 'function') (client as Socket).setNoDelay(true);
+      const toClient = connect('http://client', { createConnection: () => client });
+      toClient.on('error', () => undefined);
+      toClient.once('close', finish);
+      const server = createServer();
+      server.on('session', (opened: ServerHttp2Session) => {
+        opened.on('error', () => undefined);
+        opened.once('close', finish);
+      });
+      server.on('stream', (stream: ServerHttp2Stream, streamHeaders: IncomingHttpHeaders, _flags: number, raw: string[]) => {
+        const call = distinctHeaders(streamHeaders, raw);
+        relayGrpcCall(stream, call, toClient, undefined, undefined, answerOf(call));
+      });
+      // as for a client's /grpc: a TLS connection that negotiated no ALPN protocol would be taken for HTTP/1.1
+      if ('alpnProtocol' in engineSocket && (engineSocket as { alpnProtocol?: unknown }).alpnProtocol === false) {
+        Object.assign(engineSocket, { alpnProtocol: 'h2c' });
+      }
+      server.emit('connection', engineSocket);
+    });
+  });
 }

@@ -97,9 +97,19 @@ const VOLUME_CREATE: readonly RuleName[] = ['volume-create'];
  * A build's `RUN` steps run in a container made of the build's query (build-parameters.ts), judged
  * as the same fields of a container are, and the engine fetches its `remote`. Restricted adds
  * nothing: a step's user is the Dockerfile's `USER`, which the manager does not read, and limits
- * are the build's own. An import reaches out only through the URL it would fetch (`fromSrc`).
+ * are the build's own; a BuildKit build's `security.insecure` entitlement runs its steps privileged
+ * (`HostConfig.Privileged`, which a classic build never sets). An import reaches out only through
+ * the URL it would fetch (`fromSrc`).
  */
-const BUILD: readonly RuleName[] = ['malformed', 'host-namespaces', 'cgroup-parent', 'isolation', 'security-opt', 'fetch-url'];
+const BUILD: readonly RuleName[] = [
+  'malformed',
+  'privileged',
+  'host-namespaces',
+  'cgroup-parent',
+  'isolation',
+  'security-opt',
+  'fetch-url',
+];
 const IMPORT: readonly RuleName[] = ['fetch-url'];
 
 /**

@@ -1,16 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import type { ClientHttp2Session, IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { isSwarmError, type Node } from '@swarm/plugin-sdk';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import type { RequestContext, RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
-import { dialEngineGrpc, relayGrpcCall, serveH2c } from '../../forwarding/h2c-tunnel.js';
+import { dialEngineGrpc, relayGrpcCall, relaySession, serveH2c } from '../../forwarding/h2c-tunnel.js';
+import { sessionAnswerJudge } from '../session-dockerfile.js';
 import { answerGrpcError, GrpcMessageError, GrpcStatus, readWhole, unaryMessage } from '../../forwarding/grpc-messages.js';
 import { readUpgradeBody } from '../../forwarding/upgrade-body.js';
 import { capability } from '../capabilities.js';
 import { healthyNodes, nodeEngine } from '../lookups.js';
 import { buildkitBuildsOf, type BuildKitBinding } from '../buildkit-builds.js';
 import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../solve-request.js';
-import { ProtobufError } from '../protobuf-fields.js';
+import { ProtobufError, readFields, stringMap } from '../protobuf-fields.js';
+import {
+  admitBuildKit,
+  controlSolveQuestion,
+  engineControlSolve,
+  engineGatewaySolve,
+  engineReturn,
+  gatewaySolveQuestion,
+  refuseTakenNames,
+  resolveImageQuestion,
+  resolveSourceQuestion,
+  type BuildKitQuestion,
+} from '../buildkit-judge.js';
+import { decisionOf } from '../audit-entry.js';
+import { auditTime } from '../../access/audit-log.js';
 import { CoreErrors } from '../../errors.js';
 
 /*
@@ -24,8 +40,13 @@ import { CoreErrors } from '../../errors.js';
  * is on: `Solve` is read (its session, reference, build args and sources) and placed as a classic
  * build is; `Status` (the reference) and the frontend's calls (`buildkit-controlapi-buildid`) follow
  * it; calls of no build (ListWorkers for `docker buildx ls`, DiskUsage, ...) go to one engine, the
- * first healthy one by name. `/session` (`X-Docker-Expose-Session-Uuid`) is tunnelled whole to the
- * engine of the build naming it.
+ * first healthy one by name. `/session` (`X-Docker-Expose-Session-Uuid`) goes to the engine of the
+ * build naming it.
+ *
+ * Under access control each call is judged (buildkit-judge.ts) and audited on its own (its line's
+ * path is `/grpc/<method>`): a build's `Solve` and its frontend's `Solve` as a classic build is,
+ * the image's config given the owner labels, calls that cannot be judged refused. A refusal is the
+ * call's gRPC error (PERMISSION_DENIED and the refusal's text), and the call reaches no engine.
  */
 
 /** How long `/session` waits for the build that names its session before it takes the default engine. */
@@ -37,8 +58,32 @@ const SOLVE = '/moby.buildkit.v1.Control/Solve';
 const STATUS = '/moby.buildkit.v1.Control/Status';
 const CONTROL_SESSION = '/moby.buildkit.v1.Control/Session';
 const FRONTEND = '/moby.buildkit.v1.frontend.';
-/** What a client may still ask under access control: nothing that builds. */
-const READS_UNDER_ACCESS = new Set(['/moby.buildkit.v1.Control/ListWorkers', '/moby.buildkit.v1.Control/Info']);
+const BRIDGE = '/moby.buildkit.v1.frontend.LLBBridge/';
+/**
+ * The calls served under access control, each judged where it asks the engine for something:
+ * builds, their progress and their frontend's calls, the workers. Not the build cache's or the
+ * build history's (every team's builds), the session over `/grpc` (its files are judged on
+ * `/session`), nor a frontend's interactive containers (`buildx debug`).
+ */
+const SERVED_UNDER_ACCESS = new Set([
+  SOLVE,
+  STATUS,
+  '/moby.buildkit.v1.Control/ListWorkers',
+  '/moby.buildkit.v1.Control/Info',
+  ...[
+    'Solve',
+    'Return',
+    'Inputs',
+    'ReadFile',
+    'ReadDir',
+    'StatFile',
+    'Evaluate',
+    'Ping',
+    'Warn',
+    'ResolveImageConfig',
+    'ResolveSourceMeta',
+  ].map((method) => `${BRIDGE}${method}`),
+]);
 
 const SESSION_HEADER = 'x-docker-expose-session-uuid';
 const BUILD_ID_METADATA = 'buildkit-controlapi-buildid';
@@ -94,7 +139,6 @@ function upgradeOf(ctx: RequestContext): NonNullable<RequestContext['upgrade']> 
 
 /** POST /session: the build's session, tunnelled to the engine of the build that names it. */
 export const session: RouteHandler = async (ctx) => {
-  if (judged(ctx)) throw CoreErrors.buildkitUnderAccess();
   upgradeOf(ctx);
   const id = String(ctx.req.headers[SESSION_HEADER] ?? '');
   if (id === '') throw CoreErrors.invalidParameter({ name: 'X-Docker-Expose-Session-Uuid', reason: 'a BuildKit session names its ID' });
@@ -105,7 +149,28 @@ export const session: RouteHandler = async (ctx) => {
     builds.sessions.set(id, binding);
   }
   ctx.api.logger.debug({ session: id, node: binding.node.name }, 'buildkit session');
-  await forwardToEngine(nodeEngine(ctx.api, binding.node), `${ctx.versionPrefix}/session`, ctx, { kind: 'buildkit-session' });
+  const engine = nodeEngine(ctx.api, binding.node);
+  if (!judged(ctx)) {
+    await forwardToEngine(engine, `${ctx.versionPrefix}/session`, ctx, { kind: 'buildkit-session' });
+    return;
+  }
+  // under access control the Dockerfile it carries is judged: relayed call by call, not tunnelled
+  const upgrade = upgradeOf(ctx);
+  const { rest } = await readUpgradeBody(ctx.req, upgrade.socket, upgrade.head);
+  if (upgrade.socket.destroyed) return;
+  // each repeated header on its own: the engine reads every X-Docker-Expose-Session-Grpc-Method value as one method
+  const headers = Object.fromEntries(
+    Object.entries(ctx.req.headersDistinct).filter(([name]) => name.startsWith('x-docker-expose-session-')),
+  );
+  await relaySession(
+    upgrade.socket,
+    rest,
+    engine,
+    `${ctx.versionPrefix}/session`,
+    headers,
+    (call) => sessionAnswerJudge(ctx, call, () => builds.buildArgsOf(id)),
+    ctx.api.draining,
+  );
 };
 
 /** POST /grpc: BuildKit's control API, each call sent to the engine of its build. */
@@ -148,41 +213,100 @@ class GrpcCalls {
 
   async serve(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Promise<void> {
     const path = String(headers[':path'] ?? '');
+    const started = Date.now();
     try {
-      if (judged(this.ctx) && !READS_UNDER_ACCESS.has(path)) throw CoreErrors.buildkitUnderAccess();
-      if (path === SOLVE) return await this.solve(stream, headers);
-      if (path === STATUS) {
+      if (judged(this.ctx) && !SERVED_UNDER_ACCESS.has(path)) {
+        throw CoreErrors.buildkitNotJudged({ what: `call ${path}`, instead: 'it is not served under access control' });
+      }
+      if (path === SOLVE) await this.solve(stream, headers);
+      else if (path === STATUS) {
         const body = await readWhole(stream);
         const ref = readStatusRef(unaryMessage(body, headerText(headers['grpc-encoding'])));
-        return await this.relay(stream, headers, await this.bound(this.builds.refs.wait(ref, REF_WAIT_MS)), body);
-      }
-      if (path.startsWith(FRONTEND)) {
+        await this.relay(stream, headers, await this.bound(this.builds.refs.wait(ref, REF_WAIT_MS)), body);
+      } else if (path.startsWith(FRONTEND)) {
         const id = headerText(headers[BUILD_ID_METADATA]) ?? '';
-        return await this.relay(stream, headers, await this.bound(this.builds.refs.wait(id, id === '' ? 0 : REF_WAIT_MS)));
-      }
-      if (path === CONTROL_SESSION) {
+        const node = await this.bound(this.builds.refs.wait(id, id === '' ? 0 : REF_WAIT_MS));
+        const body = judged(this.ctx) ? await this.judgedBridgeCall(stream, headers, path) : undefined;
+        await this.relay(stream, headers, node, body);
+      } else if (path === CONTROL_SESSION) {
         const id = headerText(headers[SESSION_HEADER]) ?? '';
         const binding = await this.bound(this.builds.sessions.wait(id, id === '' ? 0 : SESSION_WAIT_MS));
         if (id !== '' && !this.builds.sessions.get(id)) this.builds.sessions.set(id, { node: binding });
-        return await this.relay(stream, headers, binding);
-      }
-      return await this.relay(stream, headers, defaultNode(this.ctx));
+        await this.relay(stream, headers, binding);
+      } else await this.relay(stream, headers, defaultNode(this.ctx));
+      this.audit(path, started);
     } catch (error) {
+      this.audit(path, started, error);
       answerGrpcError(stream, grpcStatusOf(error), error instanceof Error ? error.message : String(error));
     }
   }
 
+  /** Under access control: one line per call, as for a request, its path `/grpc/<method>`. */
+  private audit(path: string, started: number, failure?: unknown): void {
+    const caller = this.ctx.access?.caller;
+    const audit = this.ctx.api.audit;
+    if (!audit || !caller || !judged(this.ctx)) return;
+    audit.record({
+      time: auditTime(started),
+      requestId: randomUUID(),
+      user: caller.user,
+      ...(caller.uid ? { uid: caller.uid } : {}),
+      groups: caller.groups,
+      authMethod: caller.method,
+      sourceAddress: this.ctx.req.socket?.remoteAddress ?? '',
+      method: 'POST',
+      path: `${this.ctx.versionPrefix}/grpc${path}`,
+      action: 'image.build',
+      decision: decisionOf(this.ctx.access, failure),
+      status: failure === undefined ? 200 : isSwarmError(failure) ? failure.httpStatus : 500,
+      durationMs: Date.now() - started,
+    });
+  }
+
+  /** A frontend's call judged before it goes: the message the engine gets (undefined: the call streams as it came). */
+  private async judgedBridgeCall(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, path: string): Promise<Buffer | undefined> {
+    const method = path.slice(BRIDGE.length);
+    if (!['Solve', 'Return', 'ResolveImageConfig', 'ResolveSourceMeta'].includes(method)) return undefined;
+    const body = await readWhole(stream);
+    const message = unaryMessage(body, headerText(headers['grpc-encoding']));
+    const fields = readFields(message);
+    let engine = message;
+    if (method === 'Solve') {
+      // the Dockerfile comes later, over the session: it is read with these build args too
+      this.builds.addBuildArgs({ ref: headerText(headers[BUILD_ID_METADATA]) ?? '' }, buildArgsOf(stringMap(fields, 3)));
+      await admitBuildKit(this.ctx, gatewaySolveQuestion(fields));
+      engine = engineGatewaySolve(this.ctx, message);
+    } else if (method === 'Return') engine = engineReturn(this.ctx, message);
+    else await admitBuildKit(this.ctx, method === 'ResolveImageConfig' ? resolveImageQuestion(fields) : resolveSourceQuestion(fields));
+    return engine === message ? body : framed(engine);
+  }
+
   /** The node of a build the caller started, or the default engine (which answers as for a build it does not know). */
   private async bound(waiting: Promise<BuildKitBinding | undefined>): Promise<Node> {
-    return ownBinding(this.ctx, await waiting)?.node ?? defaultNode(this.ctx);
+    const binding = ownBinding(this.ctx, await waiting);
+    // under access control only a build of the caller's own: another's is answered as one nobody started
+    if (!binding && judged(this.ctx))
+      throw CoreErrors.buildkitNotJudged({ what: 'a call of no build of yours', instead: 'start the build first' });
+    return binding?.node ?? defaultNode(this.ctx);
   }
 
   private async solve(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Promise<void> {
     const body = await readWhole(stream);
-    const solve = readSolveRequest(unaryMessage(body, headerText(headers['grpc-encoding'])));
+    const message = unaryMessage(body, headerText(headers['grpc-encoding']));
+    const solve = readSolveRequest(message);
     const known = (solve.session !== '' ? this.builds.sessions.get(solve.session) : undefined) ?? this.builds.refs.get(solve.ref);
     let node = ownBinding(this.ctx, known)?.node;
+    let engine: Buffer;
     try {
+      if (judged(this.ctx)) {
+        this.builds.bindRef(solve.ref, solve.session);
+        this.builds.addBuildArgs({ session: solve.session }, buildArgsOf(solve.frontendAttrs));
+        // judged before placement, as a classic build: a refused build is not scheduled
+        const asked: BuildKitQuestion = controlSolveQuestion(readFields(message));
+        await admitBuildKit(this.ctx, asked);
+        refuseTakenNames(this.ctx, solve.names);
+      }
+      engine = engineControlSolve(this.ctx, message);
       node ??= await placeBuild(this.ctx, solvePlacementConfig(solve));
     } catch (error) {
       // its Status call waits for it and fails the same way, so the client shows why; its session
@@ -196,7 +320,7 @@ class GrpcCalls {
     const binding: BuildKitBinding = caller === undefined ? { node } : { node, caller };
     if (solve.session !== '') this.builds.sessions.set(solve.session, binding);
     if (solve.ref !== '') this.builds.refs.set(solve.ref, binding);
-    await this.relay(stream, headers, node, body, (status) => {
+    await this.relay(stream, headers, node, engine === message ? body : framed(engine), (status) => {
       if (status === '0') recordBuilt(this.ctx, node);
     });
   }
@@ -243,6 +367,20 @@ class GrpcCalls {
       );
     this.upstreams.clear();
   }
+}
+
+/** The build args among a frontend's options (`build-arg:NAME`). */
+function buildArgsOf(attrs: ReadonlyMap<string, string>): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const [key, value] of attrs) if (key.startsWith('build-arg:')) args[key.slice('build-arg:'.length)] = value;
+  return args;
+}
+
+/** One uncompressed gRPC message, as the body of a unary call. */
+function framed(message: Buffer): Buffer {
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt32BE(message.length, 1);
+  return Buffer.concat([prefix, message]);
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
