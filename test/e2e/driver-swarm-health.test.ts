@@ -71,6 +71,8 @@ describe('driver-swarm engine health transitions', () => {
     await cluster.startContainer(kept);
 
     const ping = watchAnswering(node.addr);
+    // the death is timed from the watch's last answer: it must have had one (a first ping a loaded machine times out is no death)
+    await eventually('engine answering before it is stopped', () => ping.answering() === true);
     await testbed.stopEngine(FIRST);
     await eventually('Unhealthy after death', () => node.status() === 'unhealthy', 15_000);
     const unhealthy = Date.now();

@@ -75,8 +75,11 @@ export function collectEvents(subscribe: (listener: (event: ClusterEvent) => voi
 }
 
 /** Polls an engine's `/_ping` every 50 ms and remembers when it last started and stopped answering. */
-export function watchAnswering(addr: string): { up?: number; down?: number; stop: () => void } {
-  const state: { up?: number; down?: number; stop: () => void } = { stop: () => undefined };
+export function watchAnswering(addr: string): { up?: number; down?: number; answering: () => boolean | undefined; stop: () => void } {
+  const state: { up?: number; down?: number; answering: () => boolean | undefined; stop: () => void } = {
+    answering: () => answering,
+    stop: () => undefined,
+  };
   let answering: boolean | undefined;
   let active = true;
   const poll = async () => {

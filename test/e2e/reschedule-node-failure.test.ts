@@ -101,6 +101,7 @@ describe('rescheduling containers off a failed node (docker CLI through swarm ma
     expect(webSwarmId).toMatch(/^[0-9a-f]{64}$/);
 
     const ping = watchAnswering(testbed.engines[0]!.addr);
+    await eventually('engine answering before it is stopped', () => ping.answering() === true);
     await testbed.stopEngine(FIRST);
     const moved = await pollAsync(
       'web running on another node',
