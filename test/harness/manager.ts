@@ -99,7 +99,8 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     stop: () => stopChild(child),
   };
   const readInfo = options.readInfo ?? (() => plainInfo(options.port));
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  // engines answer their first calls slowly on a loaded 2-core machine (three test files at once)
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let healthy = 0;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`swarm manage exited with ${child.exitCode}:\n${output}`);
