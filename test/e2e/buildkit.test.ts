@@ -262,6 +262,19 @@ describe('BuildKit builds under access control', () => {
     expect(bob.code).not.toBe(0);
   });
 
+  it('docker compose build by alice builds her image, with her owner labels', async () => {
+    const project = join(work.path, 'access-project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'compose.yaml'),
+      `services:\n  app:\n    image: bk-alice-compose:1\n    build:\n      context: ${scratch}\n`,
+    );
+    const built = await cli(cluster.manager.host, [...certArgs(cluster.dir, 'alice'), 'compose', '-p', 'bkac', 'build'], { cwd: project });
+    expect(built.code, built.stderr).toBe(0);
+    const labels = await as('alice', ['image', 'inspect', '--format', '{{json .Config.Labels}}', 'bk-alice-compose:1']);
+    expect(JSON.parse(labels.stdout)).toMatchObject({ 'com.docker.swarm.owner': 'alice', 'com.docker.swarm.team': 'team-a' });
+  });
+
   it("refuses a name another team's image holds, as a classic build's -t", async () => {
     const bob = await as('bob', ['buildx', 'build', '--load', '-t', 'bk-bob:1', scratch]);
     expect(bob.code, bob.stderr).toBe(0);

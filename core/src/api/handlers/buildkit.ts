@@ -257,7 +257,10 @@ class GrpcCalls {
       method: 'POST',
       path: `${this.ctx.versionPrefix}/grpc${path}`,
       action: 'image.build',
-      decision: decisionOf(this.ctx.access, failure),
+      // a call the manager does not serve under access control is refused by the manager itself
+      decision: CoreErrors.buildkitNotJudged.is(failure)
+        ? { allowed: false, plugin: 'swarm', reason: failure.message }
+        : decisionOf(this.ctx.access, failure),
       status: failure === undefined ? 200 : isSwarmError(failure) ? failure.httpStatus : 500,
       durationMs: Date.now() - started,
     });
