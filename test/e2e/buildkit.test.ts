@@ -7,7 +7,7 @@ import { startTestbed, type Testbed } from '../harness/engines.js';
 import { startManager, type Manager } from '../harness/manager.js';
 import { dockerConfigWithPlugins, type DockerConfig } from '../harness/toolchain.js';
 import { accessConfig, certArgs, startAccessCluster, type AccessCluster } from './access-support.js';
-import { itJudgedEveryEngineRequest } from './access-invariant.js';
+import { itJudgedEveryEngineRequest, readAuditLog, type AuditLine } from './access-invariant.js';
 import { tempDir, type CliResult } from './api-support.js';
 
 /*
@@ -187,6 +187,16 @@ describe('BuildKit builds under access control', () => {
     return dir;
   }
 
+  /** The audit log's lines on a path ending so, once one is written (lines are written in batches). */
+  async function auditedOn(suffix: string): Promise<AuditLine[]> {
+    for (let tries = 0; tries < 50; tries++) {
+      const lines = readAuditLog(join(cluster.dir, 'audit.log')).filter((line) => line.path.endsWith(suffix));
+      if (lines.length > 0) return lines;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return [];
+  }
+
   beforeAll(async () => {
     server = createServer((req, res) => {
       fetched.push(req.url ?? '');
@@ -233,6 +243,9 @@ describe('BuildKit builds under access control', () => {
     }
     const images = await cluster.as('admin', ['images', '--format', '{{.Repository}}']);
     expect(images.stdout).not.toMatch(/bk-host|bk-insecure/);
+    // each refused Solve has its own audit line, denied by the admission policy
+    const solves = await auditedOn('/grpc/moby.buildkit.v1.Control/Solve');
+    expect(solves.filter((line) => !line.decision.allowed)).toHaveLength(cases.length);
   });
 
   it("builds alice's image with her owner labels where it was placed, and a container of it is placed there", async () => {
@@ -289,6 +302,8 @@ describe('BuildKit builds under access control', () => {
     const refused = await as('alice', ['build', '-t', 'bk-add-denied:1', denied]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`admission policy "baseline" forbids ADD: the engine would fetch ${SERVED}/denied/file`);
+    const diffCopies = await auditedOn('/session/moby.filesync.v1.FileSync/DiffCopy');
+    expect(diffCopies.map((line) => line.decision.allowed)).toEqual([false]);
     const allowed = contextWith('add-allowed', `FROM scratch\nADD ${SERVED}/allowed/file /file\n`);
     const built = await as('alice', ['build', '-t', 'bk-add-allowed:1', allowed]);
     expect(built.code, built.stderr).toBe(0);

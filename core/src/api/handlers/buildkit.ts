@@ -96,6 +96,34 @@ function callerOf(ctx: RequestContext): string | undefined {
   return judged(ctx) ? ctx.access?.caller.user : undefined;
 }
 
+/**
+ * Under access control: one audit line per BuildKit call, as for a request, its path
+ * `/grpc/<method>` (a call on `/grpc`) or `/session/<method>` (a refused one on `/session`).
+ */
+function auditCall(ctx: RequestContext, path: string, started: number, failure?: unknown): void {
+  const caller = ctx.access?.caller;
+  const audit = ctx.api.audit;
+  if (!audit || !caller || !judged(ctx)) return;
+  audit.record({
+    time: auditTime(started),
+    requestId: randomUUID(),
+    user: caller.user,
+    ...(caller.uid ? { uid: caller.uid } : {}),
+    groups: caller.groups,
+    authMethod: caller.method,
+    sourceAddress: ctx.req.socket?.remoteAddress ?? '',
+    method: 'POST',
+    path: `${ctx.versionPrefix}${path}`,
+    action: 'image.build',
+    // a call the manager does not serve under access control is refused by the manager itself
+    decision: CoreErrors.buildkitNotJudged.is(failure)
+      ? { allowed: false, plugin: 'swarm', reason: failure.message }
+      : decisionOf(ctx.access, failure),
+    status: failure === undefined ? 200 : isSwarmError(failure) ? failure.httpStatus : 500,
+    durationMs: Date.now() - started,
+  });
+}
+
 /** The node for a build of `config`: the scheduler's choice, as for a classic build. */
 export async function placeBuild(ctx: RequestContext, config: ContainerConfig): Promise<Node> {
   try {
@@ -168,7 +196,13 @@ export const session: RouteHandler = async (ctx) => {
     engine,
     `${ctx.versionPrefix}/session`,
     headers,
-    (call) => sessionAnswerJudge(ctx, call, () => builds.buildArgsOf(id)),
+    (call) => {
+      const judge = sessionAnswerJudge(ctx, call, () => builds.buildArgsOf(id));
+      // the engine's calls on the session are the client's answers: only a refused one is audited
+      const started = Date.now();
+      judge?.once('error', (error) => auditCall(ctx, `/session${String(call[':path'] ?? '')}`, started, error));
+      return judge;
+    },
     ctx.api.draining,
   );
 };
@@ -241,29 +275,8 @@ class GrpcCalls {
     }
   }
 
-  /** Under access control: one line per call, as for a request, its path `/grpc/<method>`. */
   private audit(path: string, started: number, failure?: unknown): void {
-    const caller = this.ctx.access?.caller;
-    const audit = this.ctx.api.audit;
-    if (!audit || !caller || !judged(this.ctx)) return;
-    audit.record({
-      time: auditTime(started),
-      requestId: randomUUID(),
-      user: caller.user,
-      ...(caller.uid ? { uid: caller.uid } : {}),
-      groups: caller.groups,
-      authMethod: caller.method,
-      sourceAddress: this.ctx.req.socket?.remoteAddress ?? '',
-      method: 'POST',
-      path: `${this.ctx.versionPrefix}/grpc${path}`,
-      action: 'image.build',
-      // a call the manager does not serve under access control is refused by the manager itself
-      decision: CoreErrors.buildkitNotJudged.is(failure)
-        ? { allowed: false, plugin: 'swarm', reason: failure.message }
-        : decisionOf(this.ctx.access, failure),
-      status: failure === undefined ? 200 : isSwarmError(failure) ? failure.httpStatus : 500,
-      durationMs: Date.now() - started,
-    });
+    auditCall(this.ctx, `/grpc${path}`, started, failure);
   }
 
   /** A frontend's call judged before it goes: the message the engine gets (undefined: the call streams as it came). */
