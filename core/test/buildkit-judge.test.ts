@@ -214,6 +214,15 @@ describe("the Dockerfile's ADD URLs, judged as it comes over the session", () =>
     expect(out).toEqual(stat);
   });
 
+  it('refuses a Dockerfile of no build the manager judged (its build args are not known)', async () => {
+    const { ctx } = context();
+    const judge = sessionAnswerJudge(ctx, headers, () => undefined)!;
+    const failed = once(judge, 'error');
+    judge.write(Buffer.concat([stat, data('FROM scratch\n'), end]));
+    const [error] = (await failed) as [Error];
+    expect(error.message).toContain('a Dockerfile of no build the manager judged');
+  });
+
   it("judges only the dockerfile directory's files", () => {
     const { ctx } = context();
     expect(sessionAnswerJudge(ctx, { ...headers, 'dir-name': 'context' }, () => [{}])).toBeUndefined();

@@ -33,9 +33,13 @@ let work: { path: string; remove(): void };
 let context: string;
 
 /** The docker CLI with buildx and Compose v2 installed and no DOCKER_BUILDKIT: BuildKit is its default. */
-function cli(host: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+function cli(
+  host: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; binary?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn('docker', ['-H', host, ...args], { env: { ...plugins.env, ...options.env }, cwd: options.cwd });
+    const child = spawn(options.binary ?? 'docker', ['-H', host, ...args], { env: { ...plugins.env, ...options.env }, cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -322,6 +326,27 @@ describe('BuildKit builds under access control', () => {
     expect(unjudged.stderr).toContain(
       'admission policy "baseline" forbids ADD: the engine may fetch a URL that cannot be known here: $FROM_THE_IMAGE holds a variable',
     );
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
+  it("judges the docker CLI 20.10's own BuildKit (DOCKER_BUILDKIT=1: POST /build?version=2 and its session) alike", async () => {
+    const before = fetched.length;
+    // the 20.10 CLI builds with BuildKit itself, without buildx (an empty DOCKER_CONFIG: no plugins)
+    const empty = join(work.path, 'cli-20.10');
+    mkdirSync(empty, { recursive: true });
+    const old = (args: string[]) =>
+      cli(cluster.manager.host, [...certArgs(cluster.dir, 'alice'), ...args], {
+        binary: '/usr/bin/docker',
+        env: { DOCKER_BUILDKIT: '1', DOCKER_CONFIG: empty },
+      });
+    const denied = contextWith('v2-denied', 'FROM scratch\nARG SRC=' + SERVED + '/allowed/default\nADD $SRC /x\n');
+    const refused = await old(['build', '--build-arg', `SRC=${SERVED}/denied/v2`, denied]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`admission policy "baseline" forbids ADD: the engine would fetch ${SERVED}/denied/v2`);
+    const built = await old(['build', '-t', 'bk-alice-v2:1', scratch]);
+    expect(built.code, built.stderr).toBe(0);
+    const labels = await as('alice', ['image', 'inspect', '--format', '{{json .Config.Labels}}', 'bk-alice-v2:1']);
+    expect(JSON.parse(labels.stdout)).toMatchObject({ 'com.docker.swarm.owner': 'alice', 'com.docker.swarm.team': 'team-a' });
     expect(fetched.slice(before)).toEqual([]);
   });
 

@@ -118,10 +118,9 @@ export class BuildKitBuilds {
     trim(this.args);
   }
 
-  /** Every set of build args the session's builds asked for (none: the empty set). */
-  buildArgsOf(session: string): Array<Record<string, string>> {
-    const sets = this.args.get(session) ?? [];
-    return sets.length === 0 ? [{}] : sets;
+  /** Every set of build args the session's builds asked for; undefined when no build of it was judged. */
+  buildArgsOf(session: string): Array<Record<string, string>> | undefined {
+    return this.args.get(session);
   }
 }
 

@@ -53,7 +53,7 @@ class DockerfileJudge extends Transform {
 
   constructor(
     private readonly ctx: RequestContext,
-    private readonly buildArgs: () => ReadonlyArray<Record<string, string>>,
+    private readonly buildArgs: () => ReadonlyArray<Record<string, string>> | undefined,
   ) {
     super();
   }
@@ -113,7 +113,14 @@ class DockerfileJudge extends Transform {
       } else {
         const whole = Buffer.concat(this.open.get(id) ?? []);
         this.open.delete(id);
-        await judgeDockerfile(this.ctx, whole.toString('utf8'), this.buildArgs());
+        const args = this.buildArgs();
+        // the build args decide what an ADD fetches: a Dockerfile of no build judged here cannot be read
+        if (!args)
+          throw CoreErrors.buildkitNotJudged({
+            what: 'a Dockerfile of no build the manager judged',
+            instead: 'start the build through the manager',
+          });
+        await judgeDockerfile(this.ctx, whole.toString('utf8'), args);
       }
     }
     if (this.open.size === 0) {
@@ -127,7 +134,7 @@ class DockerfileJudge extends Transform {
 export function sessionAnswerJudge(
   ctx: RequestContext,
   headers: IncomingHttpHeaders,
-  buildArgs: () => ReadonlyArray<Record<string, string>>,
+  buildArgs: () => ReadonlyArray<Record<string, string>> | undefined,
 ): Transform | undefined {
   const path = String(headers[':path'] ?? '');
   const dir = headers['dir-name'];

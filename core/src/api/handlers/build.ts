@@ -3,7 +3,7 @@ import { queryString, type RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { anyHealthyEngine, nodeEngine } from '../lookups.js';
 import { buildkitBuildsOf } from '../buildkit-builds.js';
-import { placeBuild, recordBuilt } from './buildkit.js';
+import { bindingFor, placeBuild, recordBuilt } from './buildkit.js';
 import { admitBuild } from '../access-create.js';
 import { madeImageLabels } from '../image-ownership.js';
 import { judgedBuildBases, refuseTakenImageName } from '../scoped-images.js';
@@ -50,10 +50,16 @@ export const build: RouteHandler = async (ctx) => {
   // BuildKit's version=2: the build runs on the engine of its session (`/session`), placed by whichever came first.
   const builds = buildkitBuildsOf(ctx.api);
   const sessionId = ctx.query.get('version') === '2' ? (ctx.query.get('session') ?? '') : '';
-  const node = (sessionId !== '' ? builds.sessions.get(sessionId)?.node : undefined) ?? (await placeBuild(ctx, config));
-  if (sessionId !== '') builds.sessions.set(sessionId, { node });
+  const known = sessionId !== '' ? builds.sessions.get(sessionId) : undefined;
+  if (known && known.caller !== bindingFor(ctx, known.node).caller) {
+    throw CoreErrors.buildkitNotJudged({ what: "a build naming another caller's session", instead: 'start a session of your own' });
+  }
+  const node = known?.node ?? (await placeBuild(ctx, config));
+  if (sessionId !== '') builds.sessions.set(sessionId, bindingFor(ctx, node));
   const buildId = ctx.query.get('buildid') ?? '';
-  if (buildId !== '') builds.refs.set(buildId, { node });
+  if (buildId !== '') builds.refs.set(buildId, bindingFor(ctx, node));
+  // its Dockerfile comes over the session, where its ADD URLs are judged with these build args
+  if (sessionId !== '') builds.addBuildArgs({ session: sessionId }, buildArgs);
   const query = new URLSearchParams(admitted);
   const owned = madeImageLabels(ctx, labels);
   if (owned) query.set('labels', JSON.stringify(owned));

@@ -150,6 +150,12 @@ function defaultNode(ctx: RequestContext): Node {
   return node;
 }
 
+/** The binding of a build on `node` for this request's caller. */
+export function bindingFor(ctx: RequestContext, node: Node): BuildKitBinding {
+  const caller = callerOf(ctx);
+  return caller === undefined ? { node } : { node, caller };
+}
+
 /** A binding made by another caller is answered as one that does not exist. */
 function ownBinding(ctx: RequestContext, binding: BuildKitBinding | undefined): BuildKitBinding | undefined {
   return binding && binding.caller === callerOf(ctx) ? binding : undefined;
@@ -171,9 +177,14 @@ export const session: RouteHandler = async (ctx) => {
   const id = String(ctx.req.headers[SESSION_HEADER] ?? '');
   if (id === '') throw CoreErrors.invalidParameter({ name: 'X-Docker-Expose-Session-Uuid', reason: 'a BuildKit session names its ID' });
   const builds = buildkitBuildsOf(ctx.api);
-  let binding = ownBinding(ctx, await builds.sessions.wait(id, SESSION_WAIT_MS));
+  const named = await builds.sessions.wait(id, SESSION_WAIT_MS);
+  // another caller's session is theirs: never taken over, nor joined
+  if (named && !ownBinding(ctx, named)) {
+    throw CoreErrors.buildkitNotJudged({ what: "a session another caller's build names", instead: 'start a session of your own' });
+  }
+  let binding = named;
   if (!binding) {
-    binding = { node: defaultNode(ctx) };
+    binding = bindingFor(ctx, defaultNode(ctx));
     builds.sessions.set(id, binding);
   }
   ctx.api.logger.debug({ session: id, node: binding.node.name }, 'buildkit session');
@@ -311,7 +322,13 @@ class GrpcCalls {
     const message = unaryMessage(body, headerText(headers['grpc-encoding']));
     const solve = readSolveRequest(message);
     const known = (solve.session !== '' ? this.builds.sessions.get(solve.session) : undefined) ?? this.builds.refs.get(solve.ref);
-    let node = ownBinding(this.ctx, known)?.node;
+    if (known && !ownBinding(this.ctx, known)) {
+      throw CoreErrors.buildkitNotJudged({
+        what: "a build naming another caller's session or reference",
+        instead: 'start a session of your own',
+      });
+    }
+    let node = known?.node;
     let engine: Buffer;
     try {
       if (judged(this.ctx)) {
@@ -332,8 +349,7 @@ class GrpcCalls {
       if (solve.session !== '') this.parkSession(solve.session);
       throw error;
     }
-    const caller = callerOf(this.ctx);
-    const binding: BuildKitBinding = caller === undefined ? { node } : { node, caller };
+    const binding = bindingFor(this.ctx, node);
     if (solve.session !== '') this.builds.sessions.set(solve.session, binding);
     if (solve.ref !== '') this.builds.refs.set(solve.ref, binding);
     await this.relay(stream, headers, node, engine === message ? body : framed(engine), (status) => {
