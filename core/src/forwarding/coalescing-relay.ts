@@ -3,7 +3,10 @@ import type { StreamBoundaries } from './stream-boundaries.js';
 
 // dockerd flushes every log line as its own write; reading as soon as each one lands costs a
 // read and a write syscall per line. After a short read, waiting a millisecond lets the socket
-// buffer fill (measured in docs/performance.md).
+// buffer fill (measured in docs/performance.md). A read is judged short over everything that
+// arrived in one turn of the event loop, not per 'data' event: a TLS socket emits one event per
+// record, and dockerd writes one record per log line, so a wait per event would cost a millisecond
+// a line.
 const SHORT_READ_BYTES = 32 * 1024;
 const WAIT_MS = 1;
 
@@ -17,6 +20,17 @@ export interface RelayCut {
 export function coalescingRelay(from: Socket, to: Socket, cut?: RelayCut): void {
   let waiting = false;
   let ended = false;
+  let burst = 0;
+  let judging = false;
+  const judgeBurst = () => {
+    judging = false;
+    const short = burst < SHORT_READ_BYTES;
+    burst = 0;
+    if (!short || waiting || ended || from.isPaused()) return;
+    from.pause();
+    waiting = true;
+    setTimeout(resume, WAIT_MS);
+  };
   const resume = () => {
     waiting = false;
     if (!to.writableNeedDrain) from.resume();
@@ -36,12 +50,15 @@ export function coalescingRelay(from: Socket, to: Socket, cut?: RelayCut): void 
       return;
     }
     cut?.boundaries.advance(chunk, false);
-    const flowing = to.write(chunk);
-    if (flowing && chunk.length >= SHORT_READ_BYTES) return;
-    from.pause();
-    if (flowing && !waiting) {
-      waiting = true;
-      setTimeout(resume, WAIT_MS);
+    if (!to.write(chunk)) {
+      // the drain resumes it
+      from.pause();
+      return;
+    }
+    burst += chunk.length;
+    if (!judging) {
+      judging = true;
+      setImmediate(judgeBurst);
     }
   });
   to.on('drain', () => {
