@@ -236,6 +236,10 @@ export interface AdmissionRequest {
    *   `memory`, `memswap`, `cpushares`, `cpuperiod`, `cpuquota`, `cpusetcpus`, `cpusetmems`,
    *   `ulimits`, `extrahosts`), `Image` empty; `source` is the URL in `remote`, if any, and
    *   `fetches` (plugin API 2.3) every URL the engine would fetch: `remote`'s and the Dockerfile's.
+   *   A BuildKit build is asked about the same way: its entitlements as `NetworkMode: host`
+   *   (`network.host`) and `Privileged: true` (`security.insecure`), its Dockerfile frontend's
+   *   options as the fields above, its remote contexts and sources as `remote` fetches, and its
+   *   Dockerfile's `ADD` URLs when it comes over the build's session (a second question).
    * - `image.import`: an image made from a URL or an upload (`fromSrc`): `config` is `{ Image: '' }`,
    *   `source` the URL when the engine would fetch one, `fetches` (2.3) the same as a list.
    * - `network.create` (plugin API 2.2): a network a caller creates; `network` is its create body

@@ -99,7 +99,9 @@ export function serveH2c(
         resolve();
       });
     });
-    server.on('stream', onStream);
+    server.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, _flags: number, raw: string[]) =>
+      onStream(stream, distinctHeaders(headers, raw)),
+    );
     client.on('error', () => undefined);
     client.once('close', () => {
       if (!session) resolve();
