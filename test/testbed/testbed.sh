@@ -118,9 +118,22 @@ stop_engine() {
       # and its networks: their bridges live in the host's namespace and would outlive the engine,
       # taking address pools from every later engine
       docker -H "unix://$d/docker.sock" network prune -f >/dev/null 2>&1 || true
+      # dockerd lingers about 2 s after "Daemon shutdown complete" (its containerd winding down): with
+      # nothing left to run, that wait is cut short (every test file stops its engines this way)
+      local logged=0 containerd=""
+      [ -f "$d/dockerd.log" ] && logged=$(stat -c %s "$d/dockerd.log")
+      [ -f "$d/exec/containerd/containerd.pid" ] && containerd=$(cat "$d/exec/containerd/containerd.pid")
       kill "$pid"
-      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      for _ in $(seq 1 100); do
+        kill -0 "$pid" 2>/dev/null || break
+        if tail -c +"$(( logged + 1 ))" "$d/dockerd.log" 2>/dev/null | grep -q 'Daemon shutdown complete'; then
+          kill -9 "$pid" ${containerd:+"$containerd"} 2>/dev/null || true
+          break
+        fi
+        sleep 0.1
+      done
       kill -9 "$pid" 2>/dev/null || true
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
     fi
   fi
   ip link del "br$i" 2>/dev/null || true
@@ -158,10 +171,13 @@ case "$cmd" in
     ;;
   down)
     if [ "${1:-}" = "--all" ]; then
-      for d in "$ROOT"/engine*; do [ -d "$d" ] && stop_engine "${d##*engine}"; done
+      for d in "$ROOT"/engine*; do [ -d "$d" ] && stop_engine "${d##*engine}" & done
+      wait
     else
       parse_range "$@"
-      for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do stop_engine "$i"; done
+      # engines stop independently: at once, not one after another
+      for i in $(seq "$FIRST" $(( FIRST + COUNT - 1 ))); do stop_engine "$i" & done
+      wait
     fi
     ;;
   status)
