@@ -102,6 +102,11 @@ describe('what a BuildKit build asks of the engine', () => {
     expect(gatewaySolveQuestion(readFields(message)).host).toEqual({ NetworkMode: 'host', CgroupParent: 'x' });
   });
 
+  it("refuses a frontend's final solve, whose exporter attributes would give the image its config", () => {
+    const message = Buffer.concat([str(2, 'dockerfile.v0'), varintField(10, 1), str(11, '{"containerimage.config":""}')]);
+    expect(() => gatewaySolveQuestion(readFields(message))).toThrow(/final solve/);
+  });
+
   it.each([
     ['a frontend image', Buffer.concat([str(6, 'gateway.v0'), entry(7, 'source', 'evil/frontend')])],
     ['dockerfilekey', entry(7, 'dockerfilekey', 'elsewhere')],

@@ -207,7 +207,16 @@ function judgeCacheEntries(entries: readonly Buffer[]): void {
 // control.proto's SolveRequest.
 const CONTROL = { definition: 2, frontend: 6, frontendAttrs: 7, cache: 8, entitlements: 9, frontendInputs: 10, sourcePolicy: 12 };
 // gateway.proto's SolveRequest.
-const GATEWAY = { definition: 1, frontend: 2, frontendOpt: 3, cacheImports: 12, frontendInputs: 13, sourcePolicies: 15 };
+const GATEWAY = {
+  definition: 1,
+  frontend: 2,
+  frontendOpt: 3,
+  final: 10,
+  exporterAttr: 11,
+  cacheImports: 12,
+  frontendInputs: 13,
+  sourcePolicies: 15,
+};
 
 /** A build (`moby.buildkit.v1.Control/Solve`): its entitlements, its frontend's options, its steps, its caches. */
 export function controlSolveQuestion(fields: readonly ProtoField[]): BuildKitQuestion {
@@ -233,6 +242,13 @@ export function controlSolveQuestion(fields: readonly ProtoField[]): BuildKitQue
 export function gatewaySolveQuestion(fields: readonly ProtoField[]): BuildKitQuestion {
   const into = question();
   if (messages(fields, GATEWAY.sourcePolicies).length > 0) notJudged('a source policy (it turns one source into another)');
+  // the oldest clients' way to end a build: its exporter attributes give the image a config the owner labels are not in
+  if (varintField(fields, GATEWAY.final) !== 0 || messages(fields, GATEWAY.exporterAttr).some((bytes) => bytes.length > 0)) {
+    notJudged(
+      "a frontend's final solve (its exporter attributes give the image its config)",
+      'use a client that returns its result (buildx)',
+    );
+  }
   judgeFrontend(stringField(fields, GATEWAY.frontend));
   judgeFrontendAttrs(stringMap(fields, GATEWAY.frontendOpt), into);
   for (const definition of messages(fields, GATEWAY.definition)) judgeDefinition(definition, into);

@@ -171,7 +171,7 @@ function upgradeOf(ctx: RequestContext): NonNullable<RequestContext['upgrade']> 
   return ctx.upgrade;
 }
 
-/** POST /session: the build's session, tunnelled to the engine of the build that names it. */
+/** POST /session: the build's session, to the engine of the build that names it (tunnelled; relayed call by call and judged under access control). */
 export const session: RouteHandler = async (ctx) => {
   upgradeOf(ctx);
   const id = String(ctx.req.headers[SESSION_HEADER] ?? '');
