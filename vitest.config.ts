@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/runner/longest-first.js';
 
 // Tests import the packages by name, so they run against the built `dist/` that a user gets
 // (`npm test` builds first). Up to three files run at once: every file that starts real engines,
@@ -8,6 +9,8 @@ export default defineConfig({
     // `.vitest-results.json` feeds the `N passed, M failed` line of .ci/run.
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
     maxWorkers: 3,
+    // the longest files first, so that short ones fill the end (test/runner/longest-first.ts)
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
