@@ -239,6 +239,12 @@ describe('BuildKit builds under access control', () => {
       [['build', '--network', 'host', '-t', 'bk-host:1', scratch], 'networkmode=host'],
       [['buildx', 'build', '--load', '--network', 'host', '-t', 'bk-host:2', scratch], 'networkmode=host'],
       [['buildx', 'build', '--load', '--allow', 'security.insecure', '-t', 'bk-insecure:1', insecureRun], 'HostConfig.Privileged'],
+      // contexts the engine would fetch itself, judged as a classic build's remote
+      [['build', '-t', 'bk-remote:1', `${SERVED}/denied/context.tar`], `remote: the engine would fetch ${SERVED}/denied/context.tar`],
+      [
+        ['buildx', 'build', '--load', '--build-context', `extra=${SERVED}/denied/named.tar`, '-t', 'bk-named:1', scratch],
+        `remote: the engine would fetch ${SERVED}/denied/named.tar`,
+      ],
     ];
     for (const [args, refusal] of cases) {
       const refused = await as('alice', args);
@@ -246,7 +252,8 @@ describe('BuildKit builds under access control', () => {
       expect(refused.stderr).toContain(`admission policy "baseline" forbids ${refusal}`);
     }
     const images = await cluster.as('admin', ['images', '--format', '{{.Repository}}']);
-    expect(images.stdout).not.toMatch(/bk-host|bk-insecure/);
+    expect(images.stdout).not.toMatch(/bk-host|bk-insecure|bk-remote|bk-named/);
+    expect(fetched).toEqual([]);
     // each refused Solve has its own audit line, denied by the admission policy
     const solves = await auditedOn('/grpc/moby.buildkit.v1.Control/Solve');
     expect(solves.filter((line) => !line.decision.allowed)).toHaveLength(cases.length);
