@@ -160,6 +160,13 @@ describe('BuildKit messages as the engine gets them', () => {
     });
   });
 
+  it('refuses a result that would make an image without a config (no owner labels), not an empty one', () => {
+    const built = bytesField(1, bytesField(3, str(1, 'ref-id')));
+    expect(() => engineReturn(context().ctx, built)).toThrow(/without an image config/);
+    const empty = bytesField(1, bytesField(3, Buffer.alloc(0)));
+    expect(engineReturn(context().ctx, empty)).toEqual(empty);
+  });
+
   it("writes the owner labels into the image config a client's result hands the engine", () => {
     const config = JSON.stringify({ architecture: 'amd64', config: { Labels: { 'com.docker.swarm.team': 'team-b', x: 'y' } } });
     const result = Buffer.concat([

@@ -337,7 +337,8 @@ const IMAGE_CONFIG = 'containerimage.config';
 /**
  * A frontend's result (`LLBBridge/Return`) as the engine gets it: the image config it exports
  * carries the owner labels, written over whatever the client put there, since a client that runs
- * the frontend itself (buildx does) hands the engine the config the image gets.
+ * the frontend itself (buildx does) hands the engine the config the image gets. A result that
+ * names a built ref without a config would make an image without owner labels: refused.
  */
 export function engineReturn(ctx: RequestContext, message: Buffer): Buffer {
   const labels = madeImageLabels(ctx);
@@ -350,13 +351,27 @@ export function engineReturn(ctx: RequestContext, message: Buffer): Buffer {
       metadata.set(stringField(parts, 1), messages(parts, 2).at(-1) ?? Buffer.alloc(0));
     }
     const configs = [...metadata.keys()].filter((key) => key === IMAGE_CONFIG || key.startsWith(`${IMAGE_CONFIG}/`));
-    // without a config of the client's the engine takes its frontend's, which got the owner labels (`label:`)
-    if (configs.length === 0) return result;
+    if (configs.length === 0) {
+      // an image made of a result without a config would carry no owner labels (buildx's probes return an empty ref)
+      if (resultRefs(fields))
+        notJudged('a result without an image config (its image would carry no owner labels)', 'build with the Dockerfile frontend');
+      return result;
+    }
     const set = new Map<string, Buffer>();
     for (const key of configs)
       set.set(key, Buffer.from(JSON.stringify(withLabels(metadata.get(key)!, labels, ctx.access?.scoped === true))));
     return withMapEntries(result, RESULT_METADATA, set);
   });
+}
+
+/** Whether a result names a built ref: `ref` (a Ref, its `id` 1), `refs` (a RefMap of Refs), or the deprecated string forms. */
+function resultRefs(fields: readonly ProtoField[]): boolean {
+  const hasId = (ref: Buffer) => stringField(readFields(ref), 1) !== '';
+  if (stringField(fields, 1) !== '') return true;
+  if (messages(fields, 3).some(hasId)) return true;
+  for (const map of messages(fields, 4)) if ([...messageMap(readFields(map), 1).values()].some(hasId)) return true;
+  for (const map of messages(fields, 2)) if ([...stringMap(readFields(map), 1).values()].some((id) => id !== '')) return true;
+  return false;
 }
 
 function withLabels(config: Buffer, labels: Record<string, string>, scoped: boolean): Record<string, unknown> {
