@@ -13,6 +13,7 @@ import { guardPlugin } from '../dist/plugins/plugin-boundary.js';
 import { resolveConfig } from '../dist/config/resolve.js';
 import { validateConfigShape } from '../dist/config/schema.js';
 import { WATCHDOG_EXIT_STATUS } from '../dist/plugins/watchdog/watchdog.js';
+import { watchdogLimitMs } from '../dist/plugins/watchdog/default-limit.js';
 import { defaultFilters, strategy } from './scheduler-support.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -157,6 +158,15 @@ describe('plugin call settings in swarm.config.js', () => {
     expect(resolved.pluginSettings?.get('b')).toEqual({ timeoutMs: 2000, isolate: true });
     expect(resolved.watchdogMs).toBe(3000);
     expect(resolved.config.access?.admission[0]).toMatchObject({ name: 'policy', call: { timeoutMs: 500, failurePolicy: 'ignore' } });
+  });
+
+  it('runs the watchdog by default only when plugin packages run in process: 10 s then, none for swarm alone or isolated packages', () => {
+    expect(watchdogLimitMs(resolve({}))).toBe(0);
+    expect(watchdogLimitMs(resolve({ plugins: ['a'] }))).toBe(10_000);
+    expect(watchdogLimitMs(resolve({ plugins: [['a', { isolate: true }]] }))).toBe(0);
+    expect(watchdogLimitMs(resolve({ plugins: [['a', { isolate: true }], 'b'] }))).toBe(10_000);
+    expect(watchdogLimitMs(resolve({ watchdog: { limit: '3s' } }))).toBe(3000);
+    expect(watchdogLimitMs(resolve({ plugins: ['a'], watchdog: { limit: 0 } }))).toBe(0);
   });
 
   it('refuses a bad limit and an authorizer that would fail open, naming the key path', () => {

@@ -15,9 +15,9 @@ import type { Deployment } from '../../deployment/deployment.js';
 import { CoreErrors } from '../../errors.js';
 import { CallMarks } from '../../plugins/watchdog/call-marks.js';
 import { startWatchdog, WATCHDOG_EXIT_STATUS } from '../../plugins/watchdog/watchdog.js';
+import { watchdogLimitMs } from '../../plugins/watchdog/default-limit.js';
 
 /** Well under systemd's WatchdogSec (30 s in the unit), so the manager names the plugin before systemd kills it. */
-const DEFAULT_WATCHDOG_MS = 10_000;
 
 interface ManageFlags {
   host?: string[];
@@ -135,7 +135,7 @@ async function manage(positional: string | undefined, flags: ManageFlags, comman
   let loaded: readonly LoadedPlugin[] = [];
   installSafetyNet(logger, (stack) => pluginOfStack(stack, loaded));
   if (cli.configFile) logger.debug({ file: cli.configFile }, 'config loaded');
-  const watchdogMs = cli.resolved.watchdogMs ?? DEFAULT_WATCHDOG_MS;
+  const watchdogMs = watchdogLimitMs(cli.resolved);
   const watchdog =
     watchdogMs > 0
       ? startWatchdog({ limitMs: watchdogMs, format: globals.logFormat === 'text' ? 'text' : 'json', marks: new CallMarks(true) })
@@ -231,7 +231,7 @@ export function manageCommand(): Command {
     .option('--audit-log-maxbackup <n>', 'rotated audit logs to keep (default 5)')
     .option(
       '--watchdog <duration>',
-      `end the manager (exit status ${WATCHDOG_EXIT_STATUS}) when its event loop stays blocked this long, naming the plugin call; 0 turns it off (default "10s")`,
+      `end the manager (exit status ${WATCHDOG_EXIT_STATUS}) when its event loop stays blocked this long, naming the plugin call; 0 turns it off (default "10s" when plugin packages run in process, else off)`,
     )
     .option('--ui', 'serve the web view of the cluster at /swarm/ui/ on the API listeners (read-only)')
     .action(manage);
