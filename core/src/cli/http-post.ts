@@ -14,16 +14,52 @@ export function managerTarget(host: string): { socketPath: string } | { host: st
   return { host: address.slice(0, index).replace(/^\[|\]$/g, ''), port: Number(address.slice(index + 1)) };
 }
 
+/** The docker CLI's config folder: `$DOCKER_CONFIG`, else `~/.docker`. */
+function dockerConfigDir(): string {
+  return process.env['DOCKER_CONFIG'] || join(homedir(), '.docker');
+}
+
+/** A file's contents, or undefined when it does not exist (the docker CLI drops a default cert file that is absent). */
+function readIfPresent(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
- * The docker CLI's client certificate from its environment: with `DOCKER_TLS_VERIFY` set,
- * `ca.pem`, `cert.pem` and `key.pem` in `DOCKER_CERT_PATH` (default `~/.docker`), so that a manager
- * with `--tlsverify` knows the caller as `docker` would present them.
+ * The docker CLI's TLS from its environment: with `DOCKER_TLS_VERIFY` set, `ca.pem` in
+ * `DOCKER_CERT_PATH` (default `~/.docker`) and the client certificate `cert.pem`/`key.pem` when
+ * they are there (the docker CLI connects without one when the default files are absent, as a
+ * token client does), so that a manager knows the caller as `docker` would present them.
  */
-function dockerTls(): { ca: Buffer; cert: Buffer; key: Buffer } | undefined {
+function dockerTls(): { ca: Buffer; cert?: Buffer; key?: Buffer } | undefined {
   const verify = process.env['DOCKER_TLS_VERIFY'];
   if (verify === undefined || verify === '' || verify === '0') return undefined;
-  const dir = process.env['DOCKER_CERT_PATH'] || join(homedir(), '.docker');
-  return { ca: readFileSync(join(dir, 'ca.pem')), cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) };
+  const dir = process.env['DOCKER_CERT_PATH'] || dockerConfigDir();
+  const [cert, key] = [readIfPresent(join(dir, 'cert.pem')), readIfPresent(join(dir, 'key.pem'))];
+  return { ca: readFileSync(join(dir, 'ca.pem')), ...(cert && key ? { cert, key } : {}) };
+}
+
+/**
+ * The headers the docker CLI adds to every request from its `config.json` (`HttpHeaders`), where a
+ * token client keeps `Authorization: Bearer ...`: the explain is asked with the credential the
+ * `docker run` it explains would carry.
+ */
+function dockerHttpHeaders(): Record<string, string> {
+  const text = readIfPresent(join(dockerConfigDir(), 'config.json'));
+  if (text === undefined) return {};
+  let config: unknown;
+  try {
+    config = JSON.parse(text.toString('utf8'));
+  } catch {
+    return {};
+  }
+  const headers = (config as { HttpHeaders?: unknown } | null)?.HttpHeaders;
+  if (headers === null || typeof headers !== 'object') return {};
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 /** POST a JSON body and parse a JSON answer; a non-2xx answer becomes an error with its message. */
@@ -38,7 +74,7 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
         ...(tls ?? {}),
         path,
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+        headers: { ...dockerHttpHeaders(), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
       },
       (res) => {
         const chunks: Buffer[] = [];
