@@ -9,7 +9,7 @@ const LOWEST: Readonly<Record<(typeof SCAFFOLD_KINDS)[number], string>> = {
   strategy: '^2.0.0',
   driver: '^2.0.0',
   discovery: '^2.0.0',
-  authz: '^2.1.0',
+  authz: '^2.2.0',
   admission: '^2.1.0',
 };
 

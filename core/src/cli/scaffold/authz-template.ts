@@ -2,25 +2,31 @@ import { className, optionErrorsFile, type PluginFiles } from './template-parts.
 
 /**
  * An authorizer that makes the members of configured groups read-only: they may list, inspect and
- * read logs, and are refused every other action, unknown ones included (an authorizer fails
- * closed on what it was not written for). It passes the SDK's authz conformance as it is; an
- * author replaces `mayDo` with their own rule, and adds `visibility` to hide objects.
+ * read logs, and are refused every other action of the kinds it knows. Everyone else, and actions
+ * of kinds it was not written for (ones a newer host adds), get `NO_OPINION` (plugin API 2.2): the
+ * other authorizers decide, and the host refuses what none allows, so it restricts without
+ * granting what it does not judge. It passes the SDK's authz conformance as it is; an author
+ * replaces `authorize` with their own rule, and adds `visibility` to hide objects.
  */
 export function authzFiles(name: string): PluginFiles {
   const klass = className(name, 'Authorizer');
   const errors = className(name, 'Errors');
   return {
     ...optionErrorsFile('authz', name),
-    [`src/${name}-authorizer.ts`]: `import type { AccessDecision, AccessRequest, Authorizer, AuthorizerFactory } from '@swarm/plugin-sdk/access';
+    [`src/${name}-authorizer.ts`]: `import { NO_OPINION, type AccessRequest, type Authorizer, type AuthorizerFactory, type AuthzDecision } from '@swarm/plugin-sdk/access';
 import { ${errors} } from './${name}-errors.js';
 
 /** Actions that only read: \`<kind>.list\`, \`<kind>.inspect\`, logs and the like, and the system's own. */
 const READS = /^(?:[a-z]+\\.(?:list|inspect|logs|stats|top|changes|history)|system\\.(?:info|version|ping|events|df)|swarm\\.(?:explain|health))$/;
 
+/** The kinds of action it judges (plugin API 2.2's catalogue): an action of another kind is not its business. */
+const KINDS = /^(?:container|exec|image|network|volume|node|plugin|system|swarm)\\./;
+
 /**
- * \`access: { authz: [['${name}', { readOnly: ['auditors'] }]] }\`: members of the \`readOnly\` groups may only
- * read; everyone else is left to the other authorizers. Anything it does not know as a read is
- * refused to them, new actions included: an authorizer fails closed.
+ * \`access: { authz: [['rules', { ... }], ['${name}', { readOnly: ['auditors'] }]] }\`: members of the
+ * \`readOnly\` groups may only read, whatever the other authorizers allow them. Everyone else, and
+ * actions of a kind it does not know, are left to the other authorizers (\`NO_OPINION\`): alone in
+ * the chain it would refuse them, as the host refuses what no authorizer allows.
  */
 export class ${klass} implements Authorizer {
   /** The provider the plugin registers: the host calls it once per deployment with the entry's options. */
@@ -28,9 +34,11 @@ export class ${klass} implements Authorizer {
 
   constructor(private readonly readOnly: readonly string[]) {}
 
-  authorize(request: AccessRequest): AccessDecision {
+  authorize(request: AccessRequest): AuthzDecision {
+    if (!KINDS.test(request.action)) return NO_OPINION;
     const group = request.caller.groups.find((candidate) => this.readOnly.includes(candidate));
-    if (group === undefined || READS.test(request.action)) return { allowed: true };
+    if (group === undefined) return NO_OPINION;
+    if (READS.test(request.action)) return { allowed: true };
     return {
       allowed: false,
       reason: \`user \${request.caller.user} (group \${group}) may only read: \${request.action || 'this action'} is refused by authz "${name}"\`,
@@ -52,7 +60,7 @@ function readOnlyGroups(options: Readonly<Record<string, unknown>>): readonly st
 `,
     [`test/${name}.test.ts`]: `import { describe, expect, it } from 'vitest';
 import { Tokens } from '@swarm/plugin-sdk';
-import type { AuthorizerFactory } from '@swarm/plugin-sdk/access';
+import { NO_OPINION, type AuthorizerFactory } from '@swarm/plugin-sdk/access';
 import { authzConformance, authzRequest, noopLogger, ownedObject, pluginProviders, testCaller } from '@swarm/plugin-sdk/testing';
 import { plugin } from '../dist/index.js';
 
@@ -71,7 +79,7 @@ describe('${name} authorizer', () => {
     expect(await authorizer.authorize(authzRequest(carol, 'container.logs', web))).toEqual({ allowed: true });
   });
 
-  it('refuses them everything else, naming the group', async () => {
+  it('refuses them every other action it knows, naming the group', async () => {
     const authorizer = await build();
     expect(await authorizer.authorize(authzRequest(carol, 'container.exec', web))).toEqual({
       allowed: false,
@@ -80,9 +88,10 @@ describe('${name} authorizer', () => {
     });
   });
 
-  it('leaves other callers to the other authorizers', async () => {
+  it('has no opinion on other callers, nor on actions of a kind it does not know: the other authorizers decide', async () => {
     const authorizer = await build();
-    expect(await authorizer.authorize(authzRequest(testCaller('alice', ['team-a']), 'container.remove', web))).toEqual({ allowed: true });
+    expect(await authorizer.authorize(authzRequest(testCaller('alice', ['team-a']), 'container.remove', web))).toEqual(NO_OPINION);
+    expect(await authorizer.authorize(authzRequest(carol, 'service.scale'))).toEqual(NO_OPINION);
   });
 });
 `,

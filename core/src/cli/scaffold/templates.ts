@@ -140,13 +140,18 @@ const KINDS: Readonly<Record<ScaffoldKind, KindTemplate>> = {
   },
   // access plugins (plugin API 2.1) register a factory, which the host calls with the entry's options
   authz: {
-    apiMinor: 1,
+    // it answers NO_OPINION (plugin API 2.2) for what it does not judge
+    apiMinor: 2,
     token: Tokens.Authorizer,
     sourceFile: 'authorizer',
     suffix: 'Authorizer',
     imports: 'definePlugin',
     register: (name, klass) => `ctx.authz('${name}', { useValue: ${klass}.factory });`,
-    use: (name) => ({ config: `access: { authz: [['${name}', { readOnly: ['auditors'] }]] }`, run: `npx swarm manage nodes://${ENGINES}` }),
+    // it restricts and grants nothing it does not judge: listed after an authorizer that grants (rules)
+    use: (name) => ({
+      config: `access: { authz: [['rules', { bindings: [{ group: 'staff', role: 'edit', scope: 'all' }] }], ['${name}', { readOnly: ['auditors'] }]] }`,
+      run: `npx swarm manage nodes://${ENGINES}`,
+    }),
     files: authzFiles,
   },
   admission: {
