@@ -241,7 +241,12 @@ export interface AdmissionRequest {
    *   options as the fields above, its remote contexts and sources as `remote` fetches, and its
    *   Dockerfile's `ADD` URLs when it comes over the build's session (a second question).
    * - `image.import`: an image made from a URL or an upload (`fromSrc`): `config` is `{ Image: '' }`,
-   *   `source` the URL when the engine would fetch one, `fetches` (2.3) the same as a list.
+   *   `source` the URL when the engine would fetch one, `fetches` (2.3) the same as a list, then the
+   *   `ADD` URLs of the build triggers its `changes` write (`ONBUILD ADD http://...`), which every
+   *   build on the image would fetch. A commit is asked about the same way (it imports the
+   *   container's filesystem) when it has `changes` or the image would get build triggers (its
+   *   body's or the container's `OnBuild`): no `source`, `object` the container, `fetches` those
+   *   triggers' `ADD` URLs.
    * - `network.create` (plugin API 2.2): a network a caller creates; `network` is its create body
    *   as the engine decodes it (driver, driver and IPAM options, which can name the host's
    *   interfaces: a macvlan's `parent`, a bridge's `com.docker.network.bridge.name`), and `config`
@@ -258,7 +263,7 @@ export interface AdmissionRequest {
     'container.create' | 'container.update' | 'container.exec' | 'volume.create' | 'image.build' | 'image.import' | 'network.create';
   /** The config as described for the action (the controller's own copy: amend it through `amended`). */
   readonly config: Readonly<ContainerConfig>;
-  /** The container being updated or exec'd into. */
+  /** The container being updated, exec'd into or committed. */
   readonly object?: AccessObject;
   /**
    * `image.build`, `image.import`: a URL the engine would fetch for the caller (`remote`,
@@ -269,7 +274,8 @@ export interface AdmissionRequest {
   /**
    * Plugin API 2.3, `image.build` and `image.import`: every URL the engine would fetch for the
    * caller, `source`'s first, then those of the Dockerfile of a classic build's context (`ADD
-   * http://...`), each with what makes the engine fetch it; `[]` when it fetches none. The host
+   * http://...`) or of an import's or commit's build triggers (`ONBUILD ADD http://...`, fetched
+   * by the builds on the image), each with what makes the engine fetch it; `[]` when it fetches none. The host
    * reads the Dockerfile only when an admission controller is configured. A context the engine
    * fetches itself (`remote`) brings its own Dockerfile, which the host does not read. Absent from
    * a host before 2.3, which gives only `source`: a controller reads `fetches ?? source`.

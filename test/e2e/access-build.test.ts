@@ -256,4 +256,87 @@ describe("URLs the engine fetches for a Dockerfile's ADD (hole 5 through the Doc
   });
 });
 
+describe('build triggers a commit or import writes (ONBUILD ADD in changes, hole 5 through a later build)', () => {
+  const denied = (path: string) => `ADD: the engine would fetch ${SERVED}/denied/${path}: it is outside ${SERVED}/allowed/`;
+
+  it('refuses docker commit --change ONBUILD ADD outside allowedUrls, and makes no image', async () => {
+    const before = fetched.length;
+    const change = `ONBUILD ADD ${SERVED}/denied/commit /x`;
+    const result = await cluster.as('alice', ['commit', '--change', change, 'build-alice-app', 'build-alice-trigger-denied']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(forbids('baseline', denied('commit')));
+    // in any case of the keywords, among other changes, the JSON form
+    const mixed = await cluster.as('alice', [
+      'commit',
+      '--change',
+      'ENV A=1',
+      '--change',
+      `onbuild add --chown=1:1 ["${SERVED}/denied/json", "/y"]`,
+      'build-alice-app',
+    ]);
+    expect(mixed.stderr).toContain(forbids('baseline', denied('json')));
+    // a variable: the builds on the image expand it with their own environment
+    const variable = await cluster.as('alice', ['commit', '--change', 'ONBUILD ADD ${URL}/x /x', 'build-alice-app']);
+    expect(variable.stderr).toContain(
+      forbids('baseline', 'ADD: the engine may fetch a URL that cannot be known here: ${URL}/x holds a variable'),
+    );
+    expect((await cluster.as('alice', ['image', 'inspect', 'build-alice-trigger-denied'])).code).not.toBe(0);
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
+  it("refuses a commit whose body, or whose container's config, carries the trigger (the API's OnBuild)", async () => {
+    const body = await cluster.call('alice', 'POST', '/v1.41/commit?container=build-alice-app', {
+      onbuild: [`ADD ${SERVED}/denied/body /b`],
+    });
+    expect(body.status).toBe(403);
+    expect(body.text).toContain(`forbids ${denied('body')}`);
+    // a create may carry OnBuild (it runs nothing); the commit that would give it to an image is judged
+    const create = await cluster.call('alice', 'POST', '/v1.41/containers/create?name=build-alice-onbuild', {
+      Image: 'busybox:local',
+      Cmd: ['true'],
+      OnBuild: [`ADD ${SERVED}/denied/container /c`],
+    });
+    expect(create.status).toBe(201);
+    const commit = await cluster.call('alice', 'POST', '/v1.41/commit?container=build-alice-onbuild');
+    expect(commit.status).toBe(403);
+    expect(commit.text).toContain(`forbids ${denied('container')}`);
+  });
+
+  it('commits one whose trigger is under allowedUrls: the image carries it', async () => {
+    const change = `ONBUILD ADD ${SERVED}/allowed/commit.txt /commit.txt`;
+    await ok('alice', ['commit', '--change', change, 'build-alice-app', 'build-alice-trigger']);
+    expect(await ok('alice', ['image', 'inspect', '-f', '{{json .Config.OnBuild}}', 'build-alice-trigger'])).toBe(
+      JSON.stringify([`ADD ${SERVED}/allowed/commit.txt /commit.txt`]),
+    );
+  });
+
+  it('refuses docker import --change ONBUILD ADD outside allowedUrls; imports one under it, whose builds fetch it', async () => {
+    const before = fetched.length;
+    const refused = await cluster.as('alice', [
+      'import',
+      '--change',
+      `ONBUILD ADD ${SERVED}/denied/import /i`,
+      archive,
+      'build-alice-import-denied',
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(forbids('baseline', denied('import')));
+    expect(fetched.slice(before)).toEqual([]);
+    await ok('alice', [
+      'import',
+      '--change',
+      `ONBUILD ADD ${SERVED}/allowed/import.txt /import.txt`,
+      archive,
+      'build-alice-import-trigger',
+    ]);
+    expect(fetched.slice(before)).toEqual([]);
+    // the engine runs the trigger in a build on the image: the fetch the refusals above kept from happening
+    const dir = join(cluster.dir, 'trigger-context');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM build-alice-import-trigger\nLABEL note=triggered\n');
+    await ok('alice', ['build', '-q', dir]);
+    expect(fetched.slice(before)).toEqual(['/allowed/import.txt']);
+  });
+});
+
 itJudgedEveryEngineRequest('access-build', () => cluster);

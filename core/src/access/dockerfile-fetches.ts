@@ -85,6 +85,16 @@ function argPairs(args: string, escape: string): Array<[string, string | undefin
   );
 }
 
+/** Adds the sources that are URLs once expanded, or may be, to `out`. */
+function judgeSources(sources: readonly string[], escape: string, lookup: Lookup, out: DockerfileFetches): void {
+  for (const source of sources) {
+    const value = expandWord(source, escape, lookup);
+    if (value.complete && isUrl(value.text)) {
+      if (!out.urls.includes(value.text)) out.urls.push(value.text);
+    } else if (!value.complete && mayBeUrl(value.text) && !out.unresolved.includes(source)) out.unresolved.push(source);
+  }
+}
+
 /** The fetches of one reading of the Dockerfile's instructions. */
 function readFetches(
   instructions: readonly Instruction[],
@@ -109,14 +119,7 @@ function readFetches(
     return given(name) ?? stage.args.get(name) ?? metaValue(name);
   };
   const expand = (word: string, with_: Lookup) => expandWord(word, escape, with_);
-  const judge = (sources: readonly string[], with_: Lookup) => {
-    for (const source of sources) {
-      const value = expand(source, with_);
-      if (value.complete && isUrl(value.text)) {
-        if (!out.urls.includes(value.text)) out.urls.push(value.text);
-      } else if (!value.complete && mayBeUrl(value.text) && !out.unresolved.includes(source)) out.unresolved.push(source);
-    }
-  };
+  const judge = (sources: readonly string[], with_: Lookup) => judgeSources(sources, escape, with_, out);
   for (const instruction of instructions) {
     switch (instruction.keyword) {
       case 'from': {
@@ -175,6 +178,30 @@ export function dockerfileFetches(dockerfile: string, buildArgs: Readonly<Record
   for (const heredocs of [true, false]) {
     const { escape, instructions } = dockerfileInstructions(dockerfile, { heredocs });
     readFetches(instructions, escape, buildArgs, out);
+  }
+  return out;
+}
+
+/**
+ * What the builds on an image made by a commit or an import would fetch: the `ADD`s of its build
+ * triggers. dockerd reads `changes` as one Dockerfile (their lines joined, moby's
+ * `BuildFromConfig`), where only `ONBUILD` of the instructions it allows there makes a later build
+ * fetch (`ENV`'s values reach a later build's `ADD` as a base image's ENV, which that build's own
+ * reading leaves unknown). `triggers` are `OnBuild` entries the image gets as they are (a commit's
+ * body, the committed container's config): the builds on the image parse each as a Dockerfile of
+ * one instruction (`dispatchTriggeredOnBuild`), here read as if each of its instructions were one.
+ * A trigger runs with the later build's environment: every variable is unknown.
+ */
+export function changesFetches(changes: readonly string[], triggers: readonly string[] = []): DockerfileFetches {
+  const out = dockerfileFetches(changes.join('\n'), {});
+  for (const trigger of triggers) {
+    for (const heredocs of [true, false]) {
+      const { escape, instructions } = dockerfileInstructions(trigger, { heredocs });
+      for (const instruction of instructions) {
+        const inner = instruction.keyword === 'onbuild' ? splitInstruction(instruction.args, escape) : instruction;
+        if (inner.keyword === 'add') judgeSources(addArguments(inner.args).slice(0, -1), escape, () => UNKNOWN, out);
+      }
+    }
   }
   return out;
 }

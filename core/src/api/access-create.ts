@@ -4,7 +4,8 @@ import type { ContainerConfig, NetworkCreateRequest } from '@swarm/plugin-sdk/do
 import { SwarmLabels, moveEnvDirectivesToLabels, swarmDirectives } from '@swarm/plugin-sdk/helpers';
 import { containerObject, networkObject, volumeObject } from '../access/access-objects.js';
 import { CoreErrors } from '../errors.js';
-import { buildFetches } from './build-fetches.js';
+import { readJsonBody } from './body.js';
+import { buildFetches, triggerFetches } from './build-fetches.js';
 import { amendBuildQuery, importSource, readBuildQuery } from './build-query.js';
 import type { RequestContext } from './context.js';
 import { findContainer, findNetwork } from './lookups.js';
@@ -306,14 +307,51 @@ export async function admitBuild(ctx: RequestContext): Promise<URLSearchParams> 
   return amendBuildQuery(ctx.query, config, admitted);
 }
 
-/** An import judged with the URL the engine would fetch for it (`fromSrc`), if it fetches one. */
+/**
+ * An import judged with the URLs the engine would fetch for it: `fromSrc`, if it fetches one, then
+ * the `ONBUILD ADD`s of its `changes`, which every build on the image would fetch.
+ */
 export async function admitImport(ctx: RequestContext, fromSrc: string): Promise<void> {
   const access = ctx.access;
   const control = ctx.api.access;
   if (!access || !control?.enforcing) return;
   const source = importSource(fromSrc);
-  const fetches = source ? [{ from: source.parameter, url: source.url }] : [];
+  const fetches = [...(source ? [{ from: source.parameter, url: source.url }] : []), ...triggerFetches(ctx.query.getAll('changes'))];
   await control.admit({ caller: access.caller, action: 'image.import', config: { Image: '' }, ...(source ? { source } : {}), fetches });
+}
+
+/** The strings of an `OnBuild` field, as Go's decoder finds it in an object (any case of the name). */
+function onBuildOf(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) return [];
+  return Object.entries(config)
+    .filter(([key, value]) => key.toLowerCase() === 'onbuild' && Array.isArray(value))
+    .flatMap(([, value]) => (value as unknown[]).filter((item): item is string => typeof item === 'string'));
+}
+
+/**
+ * A commit is an import of the container's filesystem (`docker export` then `docker import
+ * --change`): with `changes`, or build triggers the image gets as they are, it is judged as an
+ * `image.import` whose `fetches` are the `ADD`s of those triggers, which every build on the image
+ * would fetch. The triggers are those of the commit's body (its `OnBuild`) and, read too since
+ * dockerd takes the container's config when the body has none, the container's own. The body is
+ * read (and kept for the engine) only when an admission controller is configured.
+ */
+export async function admitCommit(ctx: RequestContext, container: Container): Promise<void> {
+  const access = ctx.access;
+  const control = ctx.api.access;
+  if (!access || !control?.enforcing || !control.admitting) return;
+  const changes = ctx.query.getAll('changes');
+  const body = await readJsonBody(ctx.req, ctx.api.limits.maxJsonBodyBytes);
+  const triggers = [...onBuildOf(body), ...onBuildOf(container.config)];
+  if (changes.length === 0 && triggers.length === 0) return;
+  const fetches = triggerFetches(changes, triggers);
+  await control.admit({
+    caller: access.caller,
+    action: 'image.import',
+    config: { Image: '' },
+    object: containerObject(container),
+    fetches,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { EngineFetch } from '@swarm/plugin-sdk/access';
-import { dockerfileFetches } from '../access/dockerfile-fetches.js';
+import { changesFetches, dockerfileFetches, type DockerfileFetches } from '../access/dockerfile-fetches.js';
 import { buildContext, contextDockerfile } from './build-context.js';
 import type { BuildQuestion } from './build-query.js';
 
@@ -28,16 +28,27 @@ function buildArgsOf(query: URLSearchParams): Record<string, string> {
   }
 }
 
+function asEngineFetches({ urls, unresolved }: DockerfileFetches): EngineFetch[] {
+  return [
+    ...urls.map((url): EngineFetch => ({ from: 'ADD', url })),
+    ...unresolved.map((source): EngineFetch => ({ from: 'ADD', url: source, unresolved: `${source} ${UNRESOLVED}` })),
+  ];
+}
+
+/**
+ * What the builds on an image a commit or import makes would fetch: the `ONBUILD ADD`s of its
+ * `changes` and of the `OnBuild` triggers it gets as they are (dockerfile-fetches.ts `changesFetches`).
+ */
+export function triggerFetches(changes: readonly string[], triggers: readonly string[] = []): EngineFetch[] {
+  return asEngineFetches(changesFetches(changes, triggers));
+}
+
 /** The fetches of the Dockerfile in a classic build's context: the context is read whole and kept for the engine. */
 async function dockerfileFetchesOf(req: IncomingMessage, query: URLSearchParams): Promise<EngineFetch[]> {
   const reading = contextDockerfile(await buildContext(req), query);
   if ('problem' in reading)
     return [{ from: 'ADD', url: '', unresolved: `the Dockerfile cannot be read as the engine reads it: ${reading.problem}` }];
-  const { urls, unresolved } = dockerfileFetches(reading.text, buildArgsOf(query));
-  return [
-    ...urls.map((url): EngineFetch => ({ from: 'ADD', url })),
-    ...unresolved.map((source): EngineFetch => ({ from: 'ADD', url: source, unresolved: `${source} ${UNRESOLVED}` })),
-  ];
+  return asEngineFetches(dockerfileFetches(reading.text, buildArgsOf(query)));
 }
 
 /** What a build makes the engine fetch: `remote`, and when `readDockerfile`, its Dockerfile's `ADD` URLs. */

@@ -98,8 +98,9 @@ const VOLUME_CREATE: readonly RuleName[] = ['volume-create'];
  * as the same fields of a container are, and the engine fetches its `remote`. Restricted adds
  * nothing: a step's user is the Dockerfile's `USER`, which the manager does not read, and limits
  * are the build's own; a BuildKit build's `security.insecure` entitlement runs its steps privileged
- * (`HostConfig.Privileged`, which a classic build never sets). An import reaches out only through
- * the URL it would fetch (`fromSrc`).
+ * (`HostConfig.Privileged`, which a classic build never sets). An import (or a commit, asked about
+ * as one) reaches out only through the URLs it makes the engine fetch: `fromSrc`, and the `ADD`s of
+ * the build triggers it writes, which the builds on its image fetch.
  */
 const BUILD: readonly RuleName[] = [
   'malformed',

@@ -6,6 +6,7 @@ import { readJsonBody } from '../body.js';
 import { sendJson } from '../../http/responses.js';
 import { checkBody } from '../validation/check-body.js';
 import { authBody } from '../validation/engine-bodies.js';
+import { admitCommit } from '../access-create.js';
 import { changesWithOwner } from '../image-ownership.js';
 import { refuseTakenImageName } from '../scoped-images.js';
 import { CoreErrors } from '../../errors.js';
@@ -20,6 +21,7 @@ export const commit: RouteHandler = async (ctx) => {
   const repo = ctx.query.get('repo');
   if (repo) refuseTakenImageName(ctx, `${repo}:${ctx.query.get('tag') || 'latest'}`, 'owned');
   const changes = changesWithOwner(ctx, ctx.query.getAll('changes'));
+  await admitCommit(ctx, container);
   if (changes) {
     query.delete('changes');
     for (const change of changes) query.append('changes', change);
