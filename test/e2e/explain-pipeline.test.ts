@@ -324,8 +324,22 @@ describe('the authentication stage on the --tlsverify listener, beside docker ru
     const explained = await explainFrom(stranger, ['busybox:local', 'true']);
     expect(explained.code, explained.stdout + explained.stderr).toBe(2);
     expect(explained.stdout).toBe('');
-    expect(explained.stderr).toMatch(/^Cannot connect to the swarm manager at tcp:\/\/127\.0\.0\.1:29030: /);
+    expect(explained.stderr).toMatch(
+      /^Cannot connect to the swarm manager at tcp:\/\/127\.0\.0\.1:29030: .*a --tlsverify manager refuses a client certificate its CA did not sign\n$/,
+    );
     await expect(callFrom(stranger, 'POST', '/_swarm/v1/explain', { Image: 'busybox:local' })).rejects.toThrow();
+  });
+
+  it("no client certificate: refused at the TLS handshake for both, in docker run's words; explain exits 2", async () => {
+    const nobody = clientDir('no-certificate', {});
+    const run = await dockerFrom(nobody, ['run', '-d', '--pull', 'never', 'busybox:local', 'true']);
+    expect(run.code).not.toBe(0);
+    const said = /remote error: tls: [a-z ]+/.exec(run.stderr)?.[0];
+    expect(said, run.stderr).toBe('remote error: tls: certificate required');
+    const explained = await explainFrom(nobody, ['busybox:local', 'true']);
+    expect(explained.code, explained.stdout + explained.stderr).toBe(2);
+    expect(explained.stdout).toBe('');
+    expect(explained.stderr).toBe(`Cannot connect to the swarm manager at tcp://127.0.0.1:29030: ${said}\n`);
   });
 });
 

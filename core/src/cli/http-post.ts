@@ -62,6 +62,21 @@ function dockerHttpHeaders(): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
+/**
+ * A TLS listener's refusal of the client during the handshake, in the docker CLI's words (Go's
+ * `remote error: tls: <alert>`) rather than OpenSSL's; a connection reset before any answer while a
+ * client certificate was offered is how a `--tlsverify` manager refuses one its CA did not sign.
+ */
+function tlsRefusal(error: NodeJS.ErrnoException, tls: { cert?: Buffer } | undefined): string | undefined {
+  if (tls === undefined) return undefined;
+  const alert = /^ERR_SSL_(?:TLSV13|TLSV1|SSLV3)_ALERT_([A-Z_]+)$/.exec(error.code ?? '')?.[1];
+  if (alert !== undefined) return `remote error: tls: ${alert.toLowerCase().replaceAll('_', ' ')}`;
+  if (error.code === 'ECONNRESET' && tls.cert !== undefined) {
+    return `${error.message}: the manager closed the connection before answering, as a --tlsverify manager refuses a client certificate its CA did not sign`;
+  }
+  return undefined;
+}
+
 /** POST a JSON body and parse a JSON answer; a non-2xx answer becomes an error with its message. */
 export function postJson(host: string, path: string, body: unknown): Promise<unknown> {
   const payload = JSON.stringify(body);
@@ -104,7 +119,9 @@ export function postJson(host: string, path: string, body: unknown): Promise<unk
         });
       },
     );
-    req.on('error', (error) => reject(CoreErrors.cliManagerUnreachable({ host, reason: error.message }, { cause: error })));
+    req.on('error', (error) =>
+      reject(CoreErrors.cliManagerUnreachable({ host, reason: tlsRefusal(error, tls) ?? error.message }, { cause: error })),
+    );
     req.end(payload);
   });
 }
