@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesFetches } from '../dist/access/dockerfile-fetches.js';
+import { changesFetches, dockerfileFetches } from '../dist/access/dockerfile-fetches.js';
 import { triggerFetches, UNRESOLVED } from '../dist/api/build-fetches.js';
 
 /*
@@ -23,11 +23,20 @@ describe('changesFetches: ONBUILD ADD in changes', () => {
     ).toEqual(['http://127.0.0.1:2375/containers/x/json', 'https://a/b', 'http://c/', 'http://d/']);
   });
 
-  it('reads the entries as one Dockerfile: an entry of two lines is two instructions, a directive on top holds', () => {
+  it('reads the entries as one Dockerfile: an entry of two lines is two instructions, continued lines one', () => {
     expect(urls(['ONBUILD ADD http://a/ /x\nONBUILD ADD http://b/ /y'])).toEqual(['http://a/', 'http://b/']);
-    // with the backtick as escape character, a backslash is part of the URL
-    expect(urls(['# escape=`', 'ONBUILD ADD http://a/\\b /x'])).toEqual(['http://a/\\b']);
-    expect(urls(['ONBUILD ADD http://a/\\b /x'])).toEqual(['http://a/b']);
+    expect(urls(['# escape=`', 'ONBUILD ADD http://a/`', 'b /x'])).toEqual(['http://a/b']);
+  });
+
+  it("expands a trigger's words with either escape character: the later build's lexer has its Dockerfile's", () => {
+    // `http://ok\@evil/` under the backtick is a path below http://ok/; under the backslash, a host
+    expect(urls(['# escape=`', 'ONBUILD ADD http://ok\\@evil/ /x'])).toEqual(['http://ok@evil/', 'http://ok\\@evil/']);
+    expect(urls(['ONBUILD ADD http://a/`@b/ /x'])).toEqual(['http://a/`@b/', 'http://a/@b/']);
+  });
+
+  it("reads a Dockerfile's own ONBUILD ADD the same way", () => {
+    const dockerfile = '# escape=`\nFROM scratch\nONBUILD ADD http://ok\\@evil/ /x\n';
+    expect(dockerfileFetches(dockerfile, {}).urls).toEqual(['http://ok@evil/', 'http://ok\\@evil/']);
   });
 
   it('leaves every variable of a trigger unknown: the builds on the image expand it, ENV of the changes or not', () => {
@@ -69,8 +78,9 @@ describe('changesFetches: triggers given as they are (a commit body, a container
     expect(unresolved([], ['ADD ${X}/y /y'])).toEqual(['${X}/y']);
   });
 
-  it('a trigger of several lines is read line by line, none hidden', () => {
+  it('a trigger of several lines is read line by line, none hidden; an ONBUILD in one is a trigger for the builds after', () => {
     expect(urls([], ['RUN true\nADD http://second/ /x'])).toEqual(['http://second/']);
+    expect(urls([], ['ONBUILD ADD http://after/ /x'])).toEqual(['http://after/']);
   });
 });
 

@@ -14,7 +14,8 @@ import { expandWord, known, splitWords, UNKNOWN, type Expanded, type Lookup } fr
  * by it. A source that holds such a variable, or one the lexer would refuse, is unresolved when what
  * it could become may start with `http://` or `https://`; `ADD $DIR/file /x` after `ENV DIR=/src`
  * is no URL, nor is `/src/$ANY`. `ONBUILD ADD` is fetched by the builds on the image made here,
- * with their environment: its sources are read with every variable unknown. Heredoc bodies are
+ * with their environment and escape character: its sources are read with every variable unknown,
+ * under either escape character (`judgeTrigger`). Heredoc bodies are
  * read both as the parser reads them and as instructions, so no reading hides an instruction.
  */
 
@@ -95,6 +96,28 @@ function judgeSources(sources: readonly string[], escape: string, lookup: Lookup
   }
 }
 
+/** The escape characters a later build's lexer may have: its own Dockerfile's, either one. */
+const ESCAPES = ['\\', '`'];
+
+/**
+ * The `ADD`s of a build trigger (an `ONBUILD`'s instruction as written, continuations joined), as
+ * the builds on the image run it (`dispatchTriggeredOnBuild`): parsed as a Dockerfile of its own,
+ * with its own directives (the default escape character otherwise), its words expanded by the
+ * later build's lexer, with that build's escape character and environment: both characters,
+ * every variable unknown. An `ONBUILD` in it (which a trigger in a commit's body can hold) writes
+ * a trigger for the builds after: read too.
+ */
+function judgeTrigger(trigger: string, out: DockerfileFetches): void {
+  for (const heredocs of [true, false]) {
+    const { escape, instructions } = dockerfileInstructions(trigger, { heredocs });
+    for (const instruction of instructions) {
+      const inner = instruction.keyword === 'onbuild' ? splitInstruction(instruction.args, escape) : instruction;
+      if (inner.keyword !== 'add') continue;
+      for (const lexer of ESCAPES) judgeSources(addArguments(inner.args).slice(0, -1), lexer, () => UNKNOWN, out);
+    }
+  }
+}
+
 /** The fetches of one reading of the Dockerfile's instructions. */
 function readFetches(
   instructions: readonly Instruction[],
@@ -159,11 +182,9 @@ function readFetches(
       case 'add':
         if (stage) judge(addArguments(instruction.args).slice(0, -1), lookup);
         break;
-      case 'onbuild': {
-        const inner = splitInstruction(instruction.args, escape);
-        if (inner.keyword === 'add') judge(addArguments(inner.args).slice(0, -1), () => UNKNOWN);
+      case 'onbuild':
+        judgeTrigger(instruction.args, out);
         break;
-      }
     }
   }
 }
@@ -188,20 +209,10 @@ export function dockerfileFetches(dockerfile: string, buildArgs: Readonly<Record
  * `BuildFromConfig`), where only `ONBUILD` of the instructions it allows there makes a later build
  * fetch (`ENV`'s values reach a later build's `ADD` as a base image's ENV, which that build's own
  * reading leaves unknown). `triggers` are `OnBuild` entries the image gets as they are (a commit's
- * body, the committed container's config): the builds on the image parse each as a Dockerfile of
- * one instruction (`dispatchTriggeredOnBuild`), here read as if each of its instructions were one.
- * A trigger runs with the later build's environment: every variable is unknown.
+ * body, the committed container's config), each read as the builds on the image read it.
  */
 export function changesFetches(changes: readonly string[], triggers: readonly string[] = []): DockerfileFetches {
   const out = dockerfileFetches(changes.join('\n'), {});
-  for (const trigger of triggers) {
-    for (const heredocs of [true, false]) {
-      const { escape, instructions } = dockerfileInstructions(trigger, { heredocs });
-      for (const instruction of instructions) {
-        const inner = instruction.keyword === 'onbuild' ? splitInstruction(instruction.args, escape) : instruction;
-        if (inner.keyword === 'add') judgeSources(addArguments(inner.args).slice(0, -1), escape, () => UNKNOWN, out);
-      }
-    }
-  }
+  for (const trigger of triggers) judgeTrigger(trigger, out);
   return out;
 }
