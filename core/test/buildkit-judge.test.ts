@@ -1,12 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import {
-  controlSolveQuestion,
-  engineControlSolve,
-  engineGatewaySolve,
-  engineReturn,
-  gatewaySolveQuestion,
-} from '../dist/api/buildkit-judge.js';
+import { controlSolveQuestion, gatewaySolveQuestion } from '../dist/api/buildkit-question.js';
+import { engineControlSolve, engineGatewaySolve, engineReturn } from '../dist/api/buildkit-engine-messages.js';
 import { readFields, stringMap } from '../dist/api/protobuf-fields.js';
 import { mapEntry, withMapEntries } from '../dist/api/protobuf-writer.js';
 import { readSolveRequest } from '../dist/api/solve-request.js';

@@ -5,7 +5,7 @@ import { dockerfileFetches } from '../access/dockerfile-fetches.js';
 import { UNRESOLVED } from './build-fetches.js';
 import { CoreErrors } from '../errors.js';
 import type { RequestContext } from './context.js';
-import { admitBuildKit } from './buildkit-judge.js';
+import { admitBuildKit } from './buildkit-admission.js';
 import { ProtobufError, readFields, varintField } from './protobuf-fields.js';
 
 /*

@@ -14,17 +14,14 @@ import { buildkitBuildsOf, type BuildKitBinding } from '../buildkit-builds.js';
 import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../solve-request.js';
 import { ProtobufError, readFields, stringMap } from '../protobuf-fields.js';
 import {
-  admitBuildKit,
   controlSolveQuestion,
-  engineControlSolve,
-  engineGatewaySolve,
-  engineReturn,
   gatewaySolveQuestion,
-  refuseTakenNames,
   resolveImageQuestion,
   resolveSourceQuestion,
   type BuildKitQuestion,
-} from '../buildkit-judge.js';
+} from '../buildkit-question.js';
+import { admitBuildKit, refuseTakenNames } from '../buildkit-admission.js';
+import { engineControlSolve, engineGatewaySolve, engineReturn } from '../buildkit-engine-messages.js';
 import { decisionOf } from '../audit-entry.js';
 import { auditTime } from '../../access/audit-log.js';
 import { CoreErrors } from '../../errors.js';
@@ -43,9 +40,10 @@ import { CoreErrors } from '../../errors.js';
  * first healthy one by name. `/session` (`X-Docker-Expose-Session-Uuid`) goes to the engine of the
  * build naming it.
  *
- * Under access control each call is judged (buildkit-judge.ts) and audited on its own (its line's
- * path is `/grpc/<method>`): a build's `Solve` and its frontend's `Solve` as a classic build is,
- * the image's config given the owner labels, calls that cannot be judged refused. A refusal is the
+ * Under access control each call is judged (read by buildkit-question.ts, admitted by
+ * buildkit-admission.ts, rewritten by buildkit-engine-messages.ts) and audited on its own (its
+ * line's path is `/grpc/<method>`): a build's `Solve` and its frontend's `Solve` as a classic
+ * build is, the image's config given the owner labels, calls that cannot be judged refused. A refusal is the
  * call's gRPC error (PERMISSION_DENIED and the refusal's text), and the call reaches no engine.
  */
 

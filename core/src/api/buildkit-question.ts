@@ -1,8 +1,4 @@
-import type { EngineFetch } from '@swarm/plugin-sdk/access';
-import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { CoreErrors } from '../errors.js';
-import type { RequestContext } from './context.js';
-import { madeImageLabels } from './image-ownership.js';
 import {
   messageMap,
   messages,
@@ -13,13 +9,12 @@ import {
   varintField,
   type ProtoField,
 } from './protobuf-fields.js';
-import { withMapEntries, withMessages } from './protobuf-writer.js';
-import { refuseHiddenImage, refuseTakenImageName } from './scoped-images.js';
+import { CONTROL, DOCKERFILE_FRONTEND, GATEWAY } from './buildkit-solve-fields.js';
 
 /*
- * BuildKit's requests judged as the classic build is (access-create.ts `admitBuild`): what the
- * engine would do for them becomes the container its `RUN` steps run in and the URLs it would
- * fetch, and the admission controllers judge that as `image.build`. Read from control.proto's
+ * BuildKit's requests read as admission judges a classic build (access-create.ts `admitBuild`):
+ * what the engine would do for them becomes the container its `RUN` steps run in and the URLs it
+ * would fetch (buildkit-admission.ts asks the controllers about it). Read from control.proto's
  * `SolveRequest` (the build), gateway.proto's `SolveRequest` (a frontend's, which buildx sends
  * for every build: the control call carries no Dockerfile options then) and ops.proto (LLB, the
  * steps a client may send itself). What cannot be judged (a frontend image, a source policy, a
@@ -35,12 +30,11 @@ export interface BuildKitQuestion {
   readonly images: string[];
 }
 
-const DOCKERFILE_FRONTEND = 'dockerfile.v0';
-const LABEL = 'label:';
-/** Placement directives, as a classic build's (handlers/build.ts): the scheduler reads them, the engine does not get them. */
-const SWARM_DIRECTIVE = /^build-arg:(constraint|affinity|whitelist|reschedule):/;
-
-function notJudged(what: string, instead = 'leave it out, or build with DOCKER_BUILDKIT=0 where the classic builder serves it'): never {
+/** The refusal of what the manager cannot judge, with what to do instead (a result it cannot label too: buildkit-engine-messages.ts). */
+export function notJudged(
+  what: string,
+  instead = 'leave it out, or build with DOCKER_BUILDKIT=0 where the classic builder serves it',
+): never {
   throw CoreErrors.buildkitNotJudged({ what, instead });
 }
 
@@ -204,20 +198,6 @@ function judgeCacheEntries(entries: readonly Buffer[]): void {
   }
 }
 
-// control.proto's SolveRequest.
-const CONTROL = { definition: 2, frontend: 6, frontendAttrs: 7, cache: 8, entitlements: 9, frontendInputs: 10, sourcePolicy: 12 };
-// gateway.proto's SolveRequest.
-const GATEWAY = {
-  definition: 1,
-  frontend: 2,
-  frontendOpt: 3,
-  final: 10,
-  exporterAttr: 11,
-  cacheImports: 12,
-  frontendInputs: 13,
-  sourcePolicies: 15,
-};
-
 /** A build (`moby.buildkit.v1.Control/Solve`): its entitlements, its frontend's options, its steps, its caches. */
 export function controlSolveQuestion(fields: readonly ProtoField[]): BuildKitQuestion {
   const into = question();
@@ -255,137 +235,6 @@ export function gatewaySolveQuestion(fields: readonly ProtoField[]): BuildKitQue
   judgeInputs(messageMap(fields, GATEWAY.frontendInputs), into);
   judgeCacheEntries(messages(fields, GATEWAY.cacheImports));
   return into;
-}
-
-/**
- * The admission controllers' verdict on a BuildKit request, as on a classic build's: the
- * container its steps run in (`NetworkMode` host for `network.host` or `--network host`,
- * `Privileged` for `security.insecure`, `CgroupParent`, `ExtraHosts`) with every URL the engine
- * would fetch (`fetches`: the remote contexts and sources as `remote`, the Dockerfile's `ADD`s).
- * A scoped caller's images must be ones they may see. Throws the refusal.
- */
-export async function admitBuildKit(ctx: RequestContext, asked: BuildKitQuestion, dockerfile: readonly EngineFetch[] = []): Promise<void> {
-  const access = ctx.access;
-  const control = ctx.api.access;
-  if (!access || !control?.enforcing) return;
-  const config: ContainerConfig = { Image: '', HostConfig: asked.host };
-  const fetches: EngineFetch[] = [...asked.urls.map((url): EngineFetch => ({ from: 'remote', url })), ...dockerfile];
-  // `source` holds one URL, for a controller before plugin API 2.3 (which reads only it): one question per URL
-  const sources = asked.urls.length === 0 ? [undefined] : asked.urls;
-  for (const url of sources) {
-    await control.admit({
-      caller: access.caller,
-      action: 'image.build',
-      config,
-      ...(url ? { source: { parameter: 'remote', url } } : {}),
-      fetches,
-    });
-  }
-  for (const image of asked.images) refuseHiddenImage(ctx, image);
-}
-
-/** The names a build gives its image: each must be the caller's to take, as a classic build's `-t`. */
-export function refuseTakenNames(ctx: RequestContext, names: readonly string[]): void {
-  for (const name of names) refuseTakenImageName(ctx, name, 'owned');
-}
-
-/**
- * The dockerfile frontend's options as the engine gets them: the placement directives taken out
- * of the build args (as a classic build's); under access control the owner labels (`label:`, as
- * a classic build's `labels`), `image-resolve-mode=pull` for a caller with a narrower view (the
- * Dockerfile comes over the session, after this: a base they may not see is pulled, never taken
- * from the engine's store) and `cmdline` (the frontend then builds the Dockerfile itself rather
- * than run the frontend image a `# syntax=` line or BUILDKIT_SYNTAX names).
- */
-function frontendChanges(ctx: RequestContext, attrs: ReadonlyMap<string, string>, frontend: string): Map<string, string> {
-  const set = new Map<string, string>();
-  const access = ctx.access;
-  if (!access || !ctx.api.access?.enforcing) return set;
-  const requested: Record<string, string> = {};
-  for (const [key, value] of attrs) if (key.startsWith(LABEL)) requested[key.slice(LABEL.length)] = value;
-  const labels = madeImageLabels(ctx, requested) ?? {};
-  for (const [key, value] of Object.entries(labels)) if (requested[key] !== value) set.set(`${LABEL}${key}`, value);
-  if (access.scoped) set.set('image-resolve-mode', 'pull');
-  if (frontend === DOCKERFILE_FRONTEND) set.set('cmdline', '');
-  return set;
-}
-
-function withFrontendChanges(ctx: RequestContext, message: Buffer, attrsField: number, frontendField: number): Buffer {
-  const fields = readFields(message);
-  const attrs = stringMap(fields, attrsField);
-  const set = frontendChanges(ctx, attrs, stringField(fields, frontendField));
-  const directives = [...attrs.keys()].some((key) => SWARM_DIRECTIVE.test(key));
-  if (set.size === 0 && !directives) return message;
-  return withMapEntries(message, attrsField, set, (key) => SWARM_DIRECTIVE.test(key));
-}
-
-/** A control `Solve` as the engine gets it. */
-export function engineControlSolve(ctx: RequestContext, message: Buffer): Buffer {
-  return withFrontendChanges(ctx, message, CONTROL.frontendAttrs, CONTROL.frontend);
-}
-
-/** A frontend's `Solve` as the engine gets it. */
-export function engineGatewaySolve(ctx: RequestContext, message: Buffer): Buffer {
-  return withFrontendChanges(ctx, message, GATEWAY.frontendOpt, GATEWAY.frontend);
-}
-
-// gateway.proto: ReturnRequest.result, Result.metadata.
-const RETURN_RESULT = 1;
-const RESULT_METADATA = 10;
-const IMAGE_CONFIG = 'containerimage.config';
-
-/**
- * A frontend's result (`LLBBridge/Return`) as the engine gets it: the image config it exports
- * carries the owner labels, written over whatever the client put there, since a client that runs
- * the frontend itself (buildx does) hands the engine the config the image gets. A result that
- * names a built ref without a config would make an image without owner labels: refused.
- */
-export function engineReturn(ctx: RequestContext, message: Buffer): Buffer {
-  const labels = madeImageLabels(ctx);
-  if (!labels) return message;
-  return withMessages(message, RETURN_RESULT, (result) => {
-    const fields = readFields(result);
-    const metadata = new Map<string, Buffer>();
-    for (const entry of messages(fields, RESULT_METADATA)) {
-      const parts = readFields(entry);
-      metadata.set(stringField(parts, 1), messages(parts, 2).at(-1) ?? Buffer.alloc(0));
-    }
-    const configs = [...metadata.keys()].filter((key) => key === IMAGE_CONFIG || key.startsWith(`${IMAGE_CONFIG}/`));
-    if (configs.length === 0) {
-      // an image made of a result without a config would carry no owner labels (buildx's probes return an empty ref)
-      if (resultRefs(fields))
-        notJudged('a result without an image config (its image would carry no owner labels)', 'build with the Dockerfile frontend');
-      return result;
-    }
-    const set = new Map<string, Buffer>();
-    for (const key of configs)
-      set.set(key, Buffer.from(JSON.stringify(withLabels(metadata.get(key)!, labels, ctx.access?.scoped === true))));
-    return withMapEntries(result, RESULT_METADATA, set);
-  });
-}
-
-/** Whether a result names a built ref: `ref` (a Ref, its `id` 1), `refs` (a RefMap of Refs), or the deprecated string forms. */
-function resultRefs(fields: readonly ProtoField[]): boolean {
-  const hasId = (ref: Buffer) => stringField(readFields(ref), 1) !== '';
-  if (stringField(fields, 1) !== '') return true;
-  if (messages(fields, 3).some(hasId)) return true;
-  for (const map of messages(fields, 4)) if ([...messageMap(readFields(map), 1).values()].some(hasId)) return true;
-  for (const map of messages(fields, 2)) if ([...stringMap(readFields(map), 1).values()].some((id) => id !== '')) return true;
-  return false;
-}
-
-function withLabels(config: Buffer, labels: Record<string, string>, scoped: boolean): Record<string, unknown> {
-  let image: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(config.toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an object');
-    image = parsed as Record<string, unknown>;
-  } catch {
-    notJudged('an image config that is not a JSON object');
-  }
-  const inner = (typeof image.config === 'object' && image.config !== null ? image.config : {}) as Record<string, unknown>;
-  const present = (typeof inner.Labels === 'object' && inner.Labels !== null ? inner.Labels : {}) as Record<string, string>;
-  return { ...image, config: { ...inner, Labels: scoped ? { ...present, ...labels } : { ...labels, ...present } } };
 }
 
 /** `LLBBridge/ResolveImageConfig`: the image whose config the engine reads (from its store, or a registry). */
