@@ -337,6 +337,30 @@ describe('build triggers a commit or import writes (ONBUILD ADD in changes, hole
     await ok('alice', ['build', '-q', dir]);
     expect(fetched.slice(before)).toEqual(['/allowed/import.txt']);
   });
+
+  it("keeps a base image's ONBUILD COPY --from off bob's image: the build pulls its bases, and bob's file never reaches alice's image", async () => {
+    const secret = join(cluster.dir, 'bob-secret');
+    mkdirSync(secret);
+    writeFileSync(join(secret, 'secret.txt'), 'bob only\n');
+    const secretTar = join(cluster.dir, 'bob-secret.tar');
+    await execFileAsync('tar', ['-cf', secretTar, '-C', secret, '.']);
+    await ok('bob', ['import', secretTar, 'build-bob-secret']);
+    await ok('alice', [
+      'import',
+      '--change',
+      'ONBUILD COPY --from=build-bob-secret /secret.txt /stolen.txt',
+      archive,
+      'build-alice-copier',
+    ]);
+    const dir = join(cluster.dir, 'copier-context');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM build-alice-copier\nLABEL note=copier\n');
+    // pulled, the bases are the registry's: these engines reach none, so the build fails rather than copy
+    const built = await cluster.as('alice', ['build', '-t', 'build-alice-copied', dir]);
+    expect(built.code, built.stderr).not.toBe(0);
+    const listed = await cluster.as('alice', ['images', '-q', 'build-alice-copied']);
+    expect(listed.stdout.trim()).toBe('');
+  });
 });
 
 itJudgedEveryEngineRequest('access-build', () => cluster);

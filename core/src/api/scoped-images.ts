@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Image } from '@swarm/plugin-sdk';
+import type { Image, Node } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL } from '@swarm/plugin-sdk/access';
 import type { IncomingMessage } from 'node:http';
 import { dockerfileBases } from '../access/dockerfile-images.js';
@@ -8,7 +8,7 @@ import { imageObject } from '../access/access-objects.js';
 import { familiar, hiddenUsers, imageCopies, mayTakeName, withDefaultTag } from '../access/scoped-images.js';
 import { CoreErrors } from '../errors.js';
 import { buildContext, contextDockerfile } from './build-context.js';
-import type { LookupScope } from './lookups.js';
+import { nodeEngine, type LookupScope } from './lookups.js';
 
 /*
  * The image rules of a request whose caller has a narrower view. An image a team made carries its
@@ -118,9 +118,10 @@ function jsonList(text: string | null): unknown[] | undefined {
 
 /**
  * A build by a caller with a narrower view builds on images the engine resolves itself (`FROM`,
- * `COPY --from`, `cachefrom`). When its Dockerfile names an image they may not see, or one that
- * cannot be known here (a variable in the reference, a context the engine fetches, a BuildKit
- * build whose Dockerfile comes over its session), the engine is told to pull its bases (`pull`),
+ * `COPY --from`, a base image's `ONBUILD COPY --from`, `cachefrom`). When one of them is an image
+ * they may not see, or one that cannot be known here (a variable in the reference, a context the
+ * engine fetches, a BuildKit build whose Dockerfile comes over its session, a base image's triggers
+ * no engine could tell), the engine is told to pull its bases (`pull`),
  * as it does for a name it does not hold: it builds on what the registry holds, never on another
  * team's image. A `cachefrom` image they may not see is left out, as one that does not exist.
  * Amends `query` (the engine's); the context is read whole once and kept for the engine.
@@ -137,5 +138,39 @@ export async function judgedBuildBases(scope: LookupScope, req: IncomingMessage,
   }
   const dockerfile = contextDockerfile(await buildContext(req), query);
   const bases = 'text' in dockerfile ? dockerfileBases(dockerfile.text) : undefined;
-  if (!bases || bases.variable || bases.images.some((image) => namesHiddenImage(scope, image))) query.set('pull', '1');
+  if (!bases || bases.variable || bases.images.some((image) => namesHiddenImage(scope, image))) {
+    query.set('pull', '1');
+    return;
+  }
+  // a base image's ONBUILD triggers run in this build: a `COPY --from` among them is a base too
+  const triggers = await onBuildTriggers(scope, bases.images);
+  const triggered = dockerfileBases(triggers.lines.join('\n'));
+  if (triggers.unknown || triggered.variable || triggered.images.some((image) => namesHiddenImage(scope, image))) query.set('pull', '1');
+}
+
+/**
+ * The `ONBUILD` triggers of the images a build starts from, as the engines holding them keep them
+ * (each image once: an ID names the same config everywhere). `unknown` when an engine could not
+ * say: the build then pulls, as for a base that cannot be known.
+ */
+async function onBuildTriggers(scope: LookupScope, references: readonly string[]): Promise<{ lines: string[]; unknown: boolean }> {
+  const holders = new Map<string, Node>();
+  for (const reference of references) {
+    for (const { node, image } of imageCopies(scope.api.cluster.nodes(), reference))
+      if (!holders.has(image.id)) holders.set(image.id, node);
+  }
+  let unknown = false;
+  const lines = await Promise.all(
+    [...holders].map(async ([id, node]) => {
+      try {
+        const inspected = await nodeEngine(scope.api, node).json<{ Config?: { OnBuild?: unknown } }>({ path: `/images/${id}/json` });
+        const onBuild = inspected.Config?.OnBuild;
+        return Array.isArray(onBuild) ? onBuild.filter((line): line is string => typeof line === 'string') : [];
+      } catch {
+        unknown = true;
+        return [];
+      }
+    }),
+  );
+  return { lines: lines.flat(), unknown };
 }
