@@ -1,4 +1,4 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
   fail,
   PASS,
@@ -14,6 +14,7 @@ import type { PluginGuard } from '../plugin-guard.js';
 import { CoreErrors } from '../../errors.js';
 import { toWire } from './node-wire.js';
 import { rebuild } from './wire-error.js';
+import { waitForAnswer } from './wait-for-answer.js';
 import type { FilterAnswer, IsolationAnswer, IsolationCall, IsolationData, NodeSync, RankAnswer } from './protocol.js';
 
 /** What each node sent to the worker adds to a call's limit. */
@@ -78,18 +79,8 @@ export class IsolatedPlugin {
 
   /** Waits until the worker posted answer `seq`, or `limitMs` passed. */
   private await(seq: number, limitMs: number): IsolationAnswer | undefined {
-    const deadline = performance.now() + limitMs;
-    for (;;) {
-      const now = Atomics.load(this.answered, 0);
-      if (now === seq) break;
-      const left = deadline - performance.now();
-      if (left <= 0 || Atomics.wait(this.answered, 0, now, left) === 'timed-out') {
-        if (Atomics.load(this.answered, 0) !== seq) return undefined;
-      }
-    }
-    let message = receiveMessageOnPort(this.port!)?.message as IsolationAnswer | undefined;
-    while (message && message.seq !== seq) message = receiveMessageOnPort(this.port!)?.message as IsolationAnswer | undefined;
-    return message;
+    const answer = waitForAnswer<IsolationAnswer>(this.port!, this.answered, seq, limitMs);
+    return answer === 'late' ? undefined : answer;
   }
 
   private sync(nodes: readonly Node[]): NodeSync {
