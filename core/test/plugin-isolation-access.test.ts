@@ -7,7 +7,8 @@ import { ErrorCodes, Tokens, type Logger } from '@swarm/plugin-sdk';
 import type { AccessObject, AccessRequest, AdmissionController, Authorizer, Caller } from '@swarm/plugin-sdk/access';
 import { pluginGuard } from '../dist/plugins/plugin-guard.js';
 import { seesEach, type ListVisibility } from '../dist/plugins/list-visibility.js';
-import { IsolatedAccessPlugin, isolatedAccessPlugin, type AccessKind } from '../dist/plugins/isolation/isolated-access.js';
+import { IsolatedAccessPlugin, type AccessKind } from '../dist/plugins/isolation/isolated-access.js';
+import { isolatedAccessPlugin } from '../dist/plugins/isolation/access-hooks.js';
 
 const SDK = fileURLToPath(new URL('../../plugin-sdk', import.meta.url));
 

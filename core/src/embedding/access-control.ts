@@ -6,12 +6,9 @@ import { named } from '../plugins/extension-kinds.js';
 import { CoreErrors } from '../errors.js';
 import { defaultLimits, type CallLimits } from '../plugins/call-limits.js';
 import { isolatedAccessEntry } from '../deployment/build-deployment.js';
-import {
-  ACCESS_START_LIMIT_MS,
-  ISOLATED_SYNC_LIMIT_MS,
-  IsolatedAccessPlugin,
-  isolatedAccessPlugin,
-} from '../plugins/isolation/isolated-access.js';
+import { ISOLATED_SYNC_LIMIT_MS, IsolatedAccessPlugin } from '../plugins/isolation/isolated-access.js';
+import { ACCESS_START_LIMIT_MS } from '../plugins/isolation/access-generation.js';
+import { isolatedAccessPlugin } from '../plugins/isolation/access-hooks.js';
 import { timeLimited } from '../plugins/time-limited.js';
 import type { ConfiguredAccessEntry } from '../config/resolve-access.js';
 

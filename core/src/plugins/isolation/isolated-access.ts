@@ -1,28 +1,14 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { ErrorCodes, isSwarmError, type Logger } from '@swarm/plugin-sdk';
-import type { AccessObject, Caller, Visibility } from '@swarm/plugin-sdk/access';
+import { ErrorCodes, isSwarmError } from '@swarm/plugin-sdk';
+import type { Caller, Visibility } from '@swarm/plugin-sdk/access';
 import type { PluginGuard } from '../plugin-guard.js';
 import type { ListVisibility } from '../list-visibility.js';
 import { formatLimit } from '../call-limits.js';
 import { CoreErrors } from '../../errors.js';
 import { rebuild } from './wire-error.js';
-import type {
-  AccessCall,
-  AccessHook,
-  AccessIsolationData,
-  AccessMessage,
-  AccessSyncAnswer,
-  AccessSyncCall,
-  AccessSyncQuestion,
-  WireVisibility,
-} from './access-protocol.js';
-
-/**
- * How long a worker may take to load its plugin and run the entry's factory. It usually takes a tenth
- * of a second; a manager starting beside other busy processes on two cores has taken over ten, and
- * nothing waits on a start but the manager's own start-up and the calls queued for a fresh worker.
- */
-export const ACCESS_START_LIMIT_MS = 30_000;
+import type { AccessCall, AccessHook, AccessMessage, AccessSyncQuestion, WireVisibility } from './access-protocol.js';
+import { BEAT_MS, startGeneration, type Generation, type WorkerPlugin } from './access-generation.js';
+import { askSync } from './access-sync-call.js';
+import { workerView } from './access-view.js';
 
 /**
  * How long a synchronous hook (`Visibility.sees`, `roles`) may hold the host's event loop before
@@ -30,53 +16,21 @@ export const ACCESS_START_LIMIT_MS = 30_000;
  */
 export const ISOLATED_SYNC_LIMIT_MS = 1000;
 
-/** How often a worker's loop marks that it turns, and how long without a mark makes it held by a hook. */
-const BEAT_MS = 25;
+/** How long without a mark of its loop turning (every BEAT_MS) makes a worker held by a hook. */
 const STALL_MS = 250;
-
-/** Objects asked of a view in one round trip: each batch has the short limit of its own. */
-const SEES_BATCH = 1000;
 
 /** How long a worker that new calls no longer go to is kept for the views it handed out (a view lives for one request). */
 const RETIRED_GRACE_MS = 10_000;
 
 export type AccessKind = 'authn' | 'authz' | 'admission';
 
-export interface AccessIsolationOptions {
-  /** The plugin's entry file, imported by the worker. */
-  readonly entry: string;
+export interface AccessIsolationOptions extends WorkerPlugin {
   readonly kind: AccessKind;
-  /** The provider's DI token (`swarm:Authorizer`). */
-  readonly token: string;
-  /** The config entry's name (`rules`). */
-  readonly name: string;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly configDir: string;
-  /** The entry's logger: the plugin's lines from its worker are written here. */
-  readonly logger: Logger;
   /** How long an async hook (`authenticate`, `authorize`, `review`, `visibility`, `admit`) may take. */
   readonly limitMs: number;
   /** How long `sees` or `roles` may take. */
   readonly syncLimitMs: number;
   readonly guard: PluginGuard;
-}
-
-/** One worker thread, from its start to its end. */
-interface Generation {
-  readonly worker: Worker;
-  readonly port: MessagePort;
-  readonly syncPort: MessagePort;
-  readonly answered: Int32Array;
-  /** Slot 0: when the worker's loop last turned (Date.now()). */
-  readonly beat: Float64Array;
-  /** Slot 0: the last call whose hook the worker began (calls after it wait in its queue). */
-  readonly begun: Int32Array;
-  readonly ready: Promise<readonly AccessHook[]>;
-  syncSeq: number;
-  isReady: boolean;
-  ended: boolean;
-  /** New calls go to a fresh worker: this one ends once its calls are answered (and its views are done). */
-  retired: boolean;
 }
 
 /** An answer, with the worker that gave it (a view number means something to that worker only). */
@@ -95,11 +49,6 @@ interface Pending {
 }
 
 const SEES_ALL: Visibility = { sees: () => true, everything: true };
-
-/** One answer per distinct object in a view (a view lives for one request). */
-function objectKey(object: AccessObject): string {
-  return JSON.stringify([object.kind, object.id, object.name, object.node, object.labels]);
-}
 
 /**
  * An access plugin (`authn`, `authz` or `admission`) whose factory and hooks run in a worker
@@ -130,88 +79,28 @@ export class IsolatedAccessPlugin {
   }
 
   private start(): Generation {
-    const { port1, port2 } = new MessageChannel();
-    const sync = new MessageChannel();
-    const answered = new Int32Array(new SharedArrayBuffer(4));
-    const beat = new Float64Array(new SharedArrayBuffer(8));
-    const begun = new Int32Array(new SharedArrayBuffer(4));
-    beat[0] = Date.now();
-    const { entry, token, name, options, configDir, logger } = this.options;
-    const data: AccessIsolationData & { port: MessagePort; syncPort: MessagePort } = {
-      entry,
-      token,
-      name,
-      options,
-      configDir,
-      logLevel: logger.level,
-      answered,
-      beat,
-      beatMs: BEAT_MS,
-      begun,
-      port: port2,
-      syncPort: sync.port2,
-    };
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL('./access-thread.js', import.meta.url), { workerData: data, transferList: [port2, sync.port2] });
-    } catch (error) {
-      port1.close();
-      sync.port1.close();
-      // options with functions or class instances in them cannot cross to a thread
-      throw this.startError(`its options cannot be sent to a worker thread: ${(error as Error).message}`);
-    }
-    worker.unref();
+    const { kind, name, guard } = this.options;
+    const generation = startGeneration(this.options, {
+      startError: (reason) => this.startError(reason),
+      ready: (started) => this.hold(started),
+      answer: (answering, message) => this.answered(answering, message),
+      end: (ending) => this.end(ending),
+      crashed: (crashed, error) => this.end(crashed, (call) => guard.failed(kind, name, error, { hook: `${call.hook}()` })),
+    });
     this.starts++;
-    let settle: { resolve: (hooks: readonly AccessHook[]) => void; reject: (error: Error) => void } | undefined;
-    const ready = new Promise<readonly AccessHook[]>((resolve, reject) => (settle = { resolve, reject }));
-    ready.catch(() => undefined);
-    const generation: Generation = {
-      worker,
-      port: port1,
-      syncPort: sync.port1,
-      answered,
-      beat,
-      begun,
-      ready,
-      syncSeq: 0,
-      isReady: false,
-      ended: false,
-      retired: false,
-    };
-    const timer = setTimeout(() => {
-      settle!.reject(this.startError(`no answer within ${formatLimit(ACCESS_START_LIMIT_MS)}`));
-      this.end(generation);
-    }, ACCESS_START_LIMIT_MS);
-    timer.unref();
-    port1.on('message', (message: AccessMessage) => {
-      if (message.op === 'ready') {
-        clearTimeout(timer);
-        generation.isReady = true;
-        settle!.resolve(message.hooks);
-        this.hold(generation);
-      } else if (message.op === 'failed') {
-        clearTimeout(timer);
-        settle!.reject(rebuild(message.error));
-        this.end(generation);
-      } else if (message.op === 'answer') {
-        const waiting = this.pending.get(message.seq);
-        if (!waiting) return;
-        clearTimeout(waiting.timer);
-        this.pending.delete(message.seq);
-        if (message.ok) waiting.resolve({ generation, answer: message.result });
-        else waiting.reject(rebuild(message.error));
-        this.hold(generation);
-      } else this.log(message);
-    });
-    worker.on('error', (error) => {
-      // the plugin threw outside a hook (a timer's callback): the thread is gone
-      clearTimeout(timer);
-      settle!.reject(this.startError(error.message));
-      this.end(generation, (call) => this.options.guard.failed(this.options.kind, this.options.name, error, { hook: `${call.hook}()` }));
-    });
-    worker.on('exit', () => this.end(generation));
     this.current = generation;
     return generation;
+  }
+
+  /** A call's answer: the call waiting on it (if it did not time out) settles. */
+  private answered(generation: Generation, message: Extract<AccessMessage, { op: 'answer' }>): void {
+    const waiting = this.pending.get(message.seq);
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.pending.delete(message.seq);
+    if (message.ok) waiting.resolve({ generation, answer: message.result });
+    else waiting.reject(rebuild(message.error));
+    this.hold(generation);
   }
 
   /**
@@ -261,12 +150,6 @@ export class IsolatedAccessPlugin {
   /** Looked at once a call waited STALL_MS: a worker held by a hook gives its queue to a fresh one. */
   private checkStall(generation: Generation): void {
     if (!generation.retired && this.stalled(generation)) this.retire(generation);
-  }
-
-  private log(message: Extract<AccessMessage, { op: 'log' }>): void {
-    const target = Object.keys(message.bindings).length > 0 ? this.options.logger.child({ ...message.bindings }) : this.options.logger;
-    if (message.fields === undefined) target[message.level](message.message ?? '');
-    else target[message.level]({ ...message.fields }, message.message);
   }
 
   /** Ends the worker; the calls still waiting on it fail with `reason`'s error (by default: the worker was ended). */
@@ -359,25 +242,15 @@ export class IsolatedAccessPlugin {
   private callSync(generation: Generation, call: AccessSyncQuestion): unknown {
     const { kind, name, guard, syncLimitMs } = this.options;
     if (generation.ended || !generation.isReady) throw this.startError('its worker thread ended');
-    const seq = ++generation.syncSeq;
-    generation.syncPort.postMessage({ ...call, seq } as AccessSyncCall);
-    const deadline = performance.now() + syncLimitMs;
-    for (;;) {
-      const now = Atomics.load(generation.answered, 0);
-      if (now === seq) break;
-      const left = deadline - performance.now();
-      if (left <= 0 || Atomics.wait(generation.answered, 0, now, left) === 'timed-out') {
-        if (Atomics.load(generation.answered, 0) === seq) break;
-        // roles() is counted by the time limits around the plugin's methods; sees() only here
-        if (call.hook === 'sees') guard.observe(kind, name, syncLimitMs / 1000, 'timeout');
-        throw this.hang(generation, `${call.hook}()`, syncLimitMs);
-      }
+    const answer = askSync(generation, call, syncLimitMs);
+    if (answer === 'late') {
+      // roles() is counted by the time limits around the plugin's methods; sees() only here
+      if (call.hook === 'sees') guard.observe(kind, name, syncLimitMs / 1000, 'timeout');
+      throw this.hang(generation, `${call.hook}()`, syncLimitMs);
     }
-    let message = receiveMessageOnPort(generation.syncPort)?.message as AccessSyncAnswer | undefined;
-    while (message && message.seq !== seq) message = receiveMessageOnPort(generation.syncPort)?.message as AccessSyncAnswer | undefined;
-    if (!message) throw this.startError('its worker thread ended');
-    if (!message.ok) throw rebuild(message.error);
-    return message.result;
+    if (!answer) throw this.startError('its worker thread ended');
+    if (!answer.ok) throw rebuild(answer.error);
+    return answer.result;
   }
 
   roles(caller: Caller): readonly string[] {
@@ -390,33 +263,9 @@ export class IsolatedAccessPlugin {
     return this.callSync(generation, { hook: 'roles', caller }) as readonly string[];
   }
 
-  /** A view the worker holds: each distinct object asked once, the answer kept for the view's life; a list asked in one round trip per SEES_BATCH objects. */
+  /** A view the worker holds; once the host lets go of it, the worker drops its copy. */
   private view(generation: Generation, view: number): ListVisibility {
-    const answers = new Map<string, boolean>();
-    const ask = (objects: readonly AccessObject[]): boolean[] => this.callSync(generation, { hook: 'sees', view, objects }) as boolean[];
-    const visibility: ListVisibility = {
-      sees: (object) => {
-        const key = objectKey(object);
-        let seen = answers.get(key);
-        if (seen === undefined) {
-          seen = ask([object])[0] === true;
-          answers.set(key, seen);
-        }
-        return seen;
-      },
-      seesEach: (objects) => {
-        const keys = objects.map(objectKey);
-        const missing = new Map<string, AccessObject>();
-        keys.forEach((key, index) => answers.has(key) || missing.set(key, objects[index]!));
-        const asked = [...missing];
-        for (let from = 0; from < asked.length; from += SEES_BATCH) {
-          const batch = asked.slice(from, from + SEES_BATCH);
-          const seen = ask(batch.map(([, object]) => object));
-          batch.forEach(([key], index) => answers.set(key, seen[index] === true));
-        }
-        return keys.map((key) => answers.get(key) === true);
-      },
-    };
+    const visibility = workerView((objects) => this.callSync(generation, { hook: 'sees', view, objects }) as boolean[]);
     this.views.register(visibility, { generation, view });
     return visibility;
   }
@@ -424,17 +273,4 @@ export class IsolatedAccessPlugin {
   close(): void {
     if (this.current) this.end(this.current);
   }
-}
-
-/**
- * The access plugin as the host calls it: the hooks its worker's plugin has, each a call into the
- * worker. Resolves once the worker ran the entry's factory (rejects with the factory's error).
- */
-export async function isolatedAccessPlugin(host: IsolatedAccessPlugin): Promise<object> {
-  const hooks = await host.hooks();
-  const plugin: Record<string, unknown> = {};
-  for (const hook of hooks) {
-    plugin[hook] = hook === 'roles' ? (caller: Caller) => host.roles(caller) : (...args: unknown[]) => host.call(hook, args);
-  }
-  return plugin;
 }
