@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { controlSolveQuestion, gatewaySolveQuestion } from '../dist/api/buildkit-question.js';
-import { engineControlSolve, engineGatewaySolve, engineReturn } from '../dist/api/buildkit-engine-messages.js';
-import { readFields, stringMap } from '../dist/api/protobuf-fields.js';
-import { mapEntry, withMapEntries } from '../dist/api/protobuf-writer.js';
-import { readSolveRequest } from '../dist/api/solve-request.js';
-import { sessionAnswerJudge } from '../dist/api/session-dockerfile.js';
+import { controlSolveQuestion, gatewaySolveQuestion } from '../dist/api/buildkit/question.js';
+import { engineControlSolve, engineGatewaySolve, engineReturn } from '../dist/api/buildkit/engine-messages.js';
+import { readFields, stringMap } from '../dist/api/buildkit/protobuf-fields.js';
+import { mapEntry, withMapEntries } from '../dist/api/buildkit/protobuf-writer.js';
+import { readSolveRequest } from '../dist/api/buildkit/solve-request.js';
+import { sessionAnswerJudge } from '../dist/api/buildkit/session-dockerfile.js';
 
 /*
  * BuildKit's requests as access control judges and rewrites them (issue 43 item 1): what each asks

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../dist/api/solve-request.js';
-import { ProtobufError } from '../dist/api/protobuf-fields.js';
+import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../dist/api/buildkit/solve-request.js';
+import { ProtobufError } from '../dist/api/buildkit/protobuf-fields.js';
 import { GrpcMessageError, unaryMessage } from '../dist/forwarding/grpc-messages.js';
 
 // Protocol Buffers' wire format, written by hand as grpc-go's clients write it.

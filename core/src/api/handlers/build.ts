@@ -2,7 +2,7 @@ import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import { queryString, type RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { anyHealthyEngine, nodeEngine } from '../lookups.js';
-import { buildkitBuildsOf } from '../buildkit-builds.js';
+import { buildkitBuildsOf } from '../buildkit/builds.js';
 import { bindingFor, placeBuild, recordBuilt } from './buildkit.js';
 import { admitBuild } from '../access-create.js';
 import { madeImageLabels } from '../image-ownership.js';

@@ -5,23 +5,23 @@ import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
 import type { RequestContext, RouteHandler } from '../context.js';
 import { forwardToEngine } from '../../forwarding/index.js';
 import { dialEngineGrpc, relayGrpcCall, relaySession, serveH2c } from '../../forwarding/h2c-tunnel.js';
-import { sessionAnswerJudge } from '../session-dockerfile.js';
+import { sessionAnswerJudge } from '../buildkit/session-dockerfile.js';
 import { answerGrpcError, GrpcMessageError, GrpcStatus, readWhole, unaryMessage } from '../../forwarding/grpc-messages.js';
 import { readUpgradeBody } from '../../forwarding/upgrade-body.js';
 import { capability } from '../capabilities.js';
 import { healthyNodes, nodeEngine } from '../lookups.js';
-import { buildkitBuildsOf, type BuildKitBinding } from '../buildkit-builds.js';
-import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../solve-request.js';
-import { ProtobufError, readFields, stringMap } from '../protobuf-fields.js';
+import { buildkitBuildsOf, type BuildKitBinding } from '../buildkit/builds.js';
+import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../buildkit/solve-request.js';
+import { ProtobufError, readFields, stringMap } from '../buildkit/protobuf-fields.js';
 import {
   controlSolveQuestion,
   gatewaySolveQuestion,
   resolveImageQuestion,
   resolveSourceQuestion,
   type BuildKitQuestion,
-} from '../buildkit-question.js';
-import { admitBuildKit, refuseTakenNames } from '../buildkit-admission.js';
-import { engineControlSolve, engineGatewaySolve, engineReturn } from '../buildkit-engine-messages.js';
+} from '../buildkit/question.js';
+import { admitBuildKit, refuseTakenNames } from '../buildkit/admission.js';
+import { engineControlSolve, engineGatewaySolve, engineReturn } from '../buildkit/engine-messages.js';
 import { decisionOf } from '../audit-entry.js';
 import { auditTime } from '../../access/audit-log.js';
 import { CoreErrors } from '../../errors.js';
@@ -40,8 +40,8 @@ import { CoreErrors } from '../../errors.js';
  * first healthy one by name. `/session` (`X-Docker-Expose-Session-Uuid`) goes to the engine of the
  * build naming it.
  *
- * Under access control each call is judged (read by buildkit-question.ts, admitted by
- * buildkit-admission.ts, rewritten by buildkit-engine-messages.ts) and audited on its own (its
+ * Under access control each call is judged (read by buildkit/question.ts, admitted by
+ * buildkit/admission.ts, rewritten by buildkit/engine-messages.ts) and audited on its own (its
  * line's path is `/grpc/<method>`): a build's `Solve` and its frontend's `Solve` as a classic
  * build is, the image's config given the owner labels, calls that cannot be judged refused. A refusal is the
  * call's gRPC error (PERMISSION_DENIED and the refusal's text), and the call reaches no engine.

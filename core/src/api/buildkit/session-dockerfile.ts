@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http2';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { EngineFetch } from '@swarm/plugin-sdk/access';
-import { dockerfileFetches } from '../access/dockerfile-fetches.js';
-import { UNRESOLVED } from './build-fetches.js';
-import { CoreErrors } from '../errors.js';
-import type { RequestContext } from './context.js';
-import { admitBuildKit } from './buildkit-admission.js';
+import { dockerfileFetches } from '../../access/dockerfile-fetches.js';
+import { UNRESOLVED } from '../build-fetches.js';
+import { CoreErrors } from '../../errors.js';
+import type { RequestContext } from '../context.js';
+import { admitBuildKit } from './admission.js';
 import { ProtobufError, readFields, varintField } from './protobuf-fields.js';
 
 /*

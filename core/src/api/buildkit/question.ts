@@ -1,4 +1,4 @@
-import { CoreErrors } from '../errors.js';
+import { CoreErrors } from '../../errors.js';
 import {
   messageMap,
   messages,
@@ -9,12 +9,12 @@ import {
   varintField,
   type ProtoField,
 } from './protobuf-fields.js';
-import { CONTROL, DOCKERFILE_FRONTEND, GATEWAY } from './buildkit-solve-fields.js';
+import { CONTROL, DOCKERFILE_FRONTEND, GATEWAY } from './solve-fields.js';
 
 /*
  * BuildKit's requests read as admission judges a classic build (access-create.ts `admitBuild`):
  * what the engine would do for them becomes the container its `RUN` steps run in and the URLs it
- * would fetch (buildkit-admission.ts asks the controllers about it). Read from control.proto's
+ * would fetch (admission.ts asks the controllers about it). Read from control.proto's
  * `SolveRequest` (the build), gateway.proto's `SolveRequest` (a frontend's, which buildx sends
  * for every build: the control call carries no Dockerfile options then) and ops.proto (LLB, the
  * steps a client may send itself). What cannot be judged (a frontend image, a source policy, a
@@ -30,7 +30,7 @@ export interface BuildKitQuestion {
   readonly images: string[];
 }
 
-/** The refusal of what the manager cannot judge, with what to do instead (a result it cannot label too: buildkit-engine-messages.ts). */
+/** The refusal of what the manager cannot judge, with what to do instead (a result it cannot label too: engine-messages.ts). */
 export function notJudged(
   what: string,
   instead = 'leave it out, or build with DOCKER_BUILDKIT=0 where the classic builder serves it',

@@ -1,8 +1,8 @@
 import type { EngineFetch } from '@swarm/plugin-sdk/access';
 import type { ContainerConfig } from '@swarm/plugin-sdk/docker';
-import type { RequestContext } from './context.js';
-import { refuseHiddenImage, refuseTakenImageName } from './scoped-images.js';
-import type { BuildKitQuestion } from './buildkit-question.js';
+import type { RequestContext } from '../context.js';
+import { refuseHiddenImage, refuseTakenImageName } from '../scoped-images.js';
+import type { BuildKitQuestion } from './question.js';
 
 /**
  * The admission controllers' verdict on a BuildKit request, as on a classic build's: the

@@ -1,12 +1,12 @@
-import type { RequestContext } from './context.js';
-import { madeImageLabels } from './image-ownership.js';
+import type { RequestContext } from '../context.js';
+import { madeImageLabels } from '../image-ownership.js';
 import { messageMap, messages, readFields, stringField, stringMap, type ProtoField } from './protobuf-fields.js';
 import { withMapEntries, withMessages } from './protobuf-writer.js';
-import { notJudged } from './buildkit-question.js';
-import { CONTROL, DOCKERFILE_FRONTEND, GATEWAY } from './buildkit-solve-fields.js';
+import { notJudged } from './question.js';
+import { CONTROL, DOCKERFILE_FRONTEND, GATEWAY } from './solve-fields.js';
 
 /*
- * BuildKit's requests as the engine gets them, once admitted (buildkit-admission.ts): the
+ * BuildKit's requests as the engine gets them, once admitted (admission.ts): the
  * frontend's options and a frontend's result rewritten so the image carries its owner labels and
  * the engine builds only what was judged.
  */

@@ -1,6 +1,6 @@
 /*
- * The fields of BuildKit's two solve requests that both the reading (buildkit-question.ts) and
- * the rewriting (buildkit-engine-messages.ts) go by, so what is judged is what the engine gets.
+ * The fields of BuildKit's two solve requests that both the reading (question.ts) and
+ * the rewriting (engine-messages.ts) go by, so what is judged is what the engine gets.
  */
 
 /** The frontend the manager judges the steps of (any other is refused). */
