@@ -15,6 +15,9 @@ import { keptBody } from '../dist/http/buffered-body.js';
  * here as the engine reads it: a Dockerfile the manager judged must be the one the engine builds.
  */
 
+/** A cluster of no engines: these Dockerfiles build FROM scratch, whose triggers no engine holds. */
+const noEngines = { api: { cluster: { nodes: () => [] } } } as unknown as Parameters<typeof buildFetches>[0];
+
 const root = mkdtempSync(join(tmpdir(), 'swarm-build-context-'));
 let counter = 0;
 
@@ -79,7 +82,7 @@ describe('buildFetches', () => {
     );
     const req = upload(tar);
     const query = new URLSearchParams({ buildargs: JSON.stringify({ U: 'http://169.254.169.254', unused: null }) });
-    expect(await buildFetches(req, query, readBuildQuery(query), true)).toEqual([
+    expect(await buildFetches(noEngines, req, query, readBuildQuery(query), true)).toEqual([
       { from: 'ADD', url: 'http://169.254.169.254/x' },
       { from: 'ADD', url: 'http://127.0.0.1:2375/version' },
     ]);
@@ -89,7 +92,13 @@ describe('buildFetches', () => {
   });
 
   it('lists a Dockerfile it cannot read as unresolved, with why', async () => {
-    const fetches = await buildFetches(upload(context({ Dockerfile: 'FROM scratch\n' }, ['-J'])), query(), readBuildQuery(query()), true);
+    const fetches = await buildFetches(
+      noEngines,
+      upload(context({ Dockerfile: 'FROM scratch\n' }, ['-J'])),
+      query(),
+      readBuildQuery(query()),
+      true,
+    );
     expect(fetches).toEqual([
       {
         from: 'ADD',
@@ -108,7 +117,7 @@ describe('buildFetches', () => {
     ] as const) {
       const req = upload(dockerfile);
       const asked = new URLSearchParams(parameters);
-      const fetches = await buildFetches(req, asked, readBuildQuery(asked), admitting);
+      const fetches = await buildFetches(noEngines, req, asked, readBuildQuery(asked), admitting);
       expect(fetches).toEqual(
         'remote' in parameters && parameters.remote.startsWith('https') ? [{ from: 'remote', url: parameters.remote }] : [],
       );

@@ -338,6 +338,37 @@ describe('build triggers a commit or import writes (ONBUILD ADD in changes, hole
     expect(fetched.slice(before)).toEqual(['/allowed/import.txt']);
   });
 
+  it('judges the ONBUILD ADD of a base image that came without the manager (as from a registry) when a build runs it', async () => {
+    // made on each engine directly, as a pull from a registry would bring it: nothing judged it then
+    for (const engine of cluster.testbed.engines) {
+      await execFileAsync('docker', [
+        '-H',
+        `unix://${engine.socket}`,
+        'import',
+        '--change',
+        `ONBUILD ADD ${SERVED}/denied/registry /r`,
+        archive,
+        'build-registry-trigger',
+      ]);
+    }
+    const dir = join(cluster.dir, 'registry-trigger-context');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM build-registry-trigger\nLABEL note=on-a-registry-image\n');
+    // the manager learns of an image made behind its back from the engines' events: a moment later
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const listed = await cluster.as('alice', ['images', '-q', 'build-registry-trigger']);
+      if (listed.stdout.trim() !== '') break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const before = fetched.length;
+    const refused = await cluster.as('alice', ['build', '-q', dir]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(
+      forbids('baseline', `ADD: the engine would fetch ${SERVED}/denied/registry: it is outside ${SERVED}/allowed/`),
+    );
+    expect(fetched.slice(before)).toEqual([]);
+  });
+
   it("keeps a base image's ONBUILD COPY --from off bob's image: the build pulls its bases, and bob's file never reaches alice's image", async () => {
     const secret = join(cluster.dir, 'bob-secret');
     mkdirSync(secret);

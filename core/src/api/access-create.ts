@@ -302,7 +302,7 @@ export async function admitBuild(ctx: RequestContext): Promise<URLSearchParams> 
   const question = readBuildQuery(ctx.query);
   const { config, source } = question;
   checkReferences(ctx, config);
-  const fetches = await buildFetches(ctx.req, ctx.query, question, control.admitting);
+  const fetches = await buildFetches(ctx, ctx.req, ctx.query, question, control.admitting);
   const admitted = await control.admit({ caller: access.caller, action: 'image.build', config, ...(source ? { source } : {}), fetches });
   return amendBuildQuery(ctx.query, config, admitted);
 }

@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { EngineFetch } from '@swarm/plugin-sdk/access';
 import { changesFetches, dockerfileFetches, type DockerfileFetches } from '../access/dockerfile-fetches.js';
+import { dockerfileBases } from '../access/dockerfile-images.js';
+import { baseTriggers } from './base-triggers.js';
 import { buildContext, contextDockerfile } from './build-context.js';
+import type { LookupScope } from './lookups.js';
 import type { BuildQuestion } from './build-query.js';
 
 /*
@@ -43,16 +46,28 @@ export function triggerFetches(changes: readonly string[], triggers: readonly st
   return asEngineFetches(changesFetches(changes, triggers));
 }
 
-/** The fetches of the Dockerfile in a classic build's context: the context is read whole and kept for the engine. */
-async function dockerfileFetchesOf(req: IncomingMessage, query: URLSearchParams): Promise<EngineFetch[]> {
+/**
+ * The fetches of the Dockerfile in a classic build's context, and of its base images' `ONBUILD ADD`
+ * triggers, which the engine runs in this build (an image pulled from a registry carries its own,
+ * judged nowhere else): the context is read whole and kept for the engine.
+ */
+async function dockerfileFetchesOf(scope: Pick<LookupScope, 'api'>, req: IncomingMessage, query: URLSearchParams): Promise<EngineFetch[]> {
   const reading = contextDockerfile(await buildContext(req), query);
   if ('problem' in reading)
     return [{ from: 'ADD', url: '', unresolved: `the Dockerfile cannot be read as the engine reads it: ${reading.problem}` }];
-  return asEngineFetches(dockerfileFetches(reading.text, buildArgsOf(query)));
+  const triggers = await baseTriggers(scope, dockerfileBases(reading.text).images);
+  return [
+    ...asEngineFetches(dockerfileFetches(reading.text, buildArgsOf(query))),
+    ...triggerFetches([], triggers.lines),
+    ...(triggers.unknown
+      ? [{ from: 'ADD' as const, url: '', unresolved: "a base image's ONBUILD triggers could not be read from its engine" }]
+      : []),
+  ];
 }
 
-/** What a build makes the engine fetch: `remote`, and when `readDockerfile`, its Dockerfile's `ADD` URLs. */
+/** What a build makes the engine fetch: `remote`, and when `readDockerfile`, its Dockerfile's and its bases' triggers' `ADD` URLs. */
 export async function buildFetches(
+  scope: Pick<LookupScope, 'api'>,
   req: IncomingMessage,
   query: URLSearchParams,
   question: BuildQuestion,
@@ -60,6 +75,6 @@ export async function buildFetches(
 ): Promise<EngineFetch[]> {
   const fetches: EngineFetch[] = question.source ? [{ from: question.source.parameter, url: question.source.url }] : [];
   const classic = query.get('version') !== '2' && (query.get('remote') ?? '') === '';
-  if (readDockerfile && classic) fetches.push(...(await dockerfileFetchesOf(req, query)));
+  if (readDockerfile && classic) fetches.push(...(await dockerfileFetchesOf(scope, req, query)));
   return fetches;
 }

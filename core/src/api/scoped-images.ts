@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Image, Node } from '@swarm/plugin-sdk';
+import type { Image } from '@swarm/plugin-sdk';
 import { OWNER_LABEL, TEAM_LABEL } from '@swarm/plugin-sdk/access';
 import type { IncomingMessage } from 'node:http';
 import { dockerfileBases } from '../access/dockerfile-images.js';
@@ -8,7 +8,8 @@ import { imageObject } from '../access/access-objects.js';
 import { familiar, hiddenUsers, imageCopies, mayTakeName, withDefaultTag } from '../access/scoped-images.js';
 import { CoreErrors } from '../errors.js';
 import { buildContext, contextDockerfile } from './build-context.js';
-import { nodeEngine, type LookupScope } from './lookups.js';
+import type { LookupScope } from './lookups.js';
+import { baseTriggers } from './base-triggers.js';
 
 /*
  * The image rules of a request whose caller has a narrower view. An image a team made carries its
@@ -143,34 +144,7 @@ export async function judgedBuildBases(scope: LookupScope, req: IncomingMessage,
     return;
   }
   // a base image's ONBUILD triggers run in this build: a `COPY --from` among them is a base too
-  const triggers = await onBuildTriggers(scope, bases.images);
+  const triggers = await baseTriggers(scope, bases.images);
   const triggered = dockerfileBases(triggers.lines.join('\n'));
   if (triggers.unknown || triggered.variable || triggered.images.some((image) => namesHiddenImage(scope, image))) query.set('pull', '1');
-}
-
-/**
- * The `ONBUILD` triggers of the images a build starts from, as the engines holding them keep them
- * (each image once: an ID names the same config everywhere). `unknown` when an engine could not
- * say: the build then pulls, as for a base that cannot be known.
- */
-async function onBuildTriggers(scope: LookupScope, references: readonly string[]): Promise<{ lines: string[]; unknown: boolean }> {
-  const holders = new Map<string, Node>();
-  for (const reference of references) {
-    for (const { node, image } of imageCopies(scope.api.cluster.nodes(), reference))
-      if (!holders.has(image.id)) holders.set(image.id, node);
-  }
-  let unknown = false;
-  const lines = await Promise.all(
-    [...holders].map(async ([id, node]) => {
-      try {
-        const inspected = await nodeEngine(scope.api, node).json<{ Config?: { OnBuild?: unknown } }>({ path: `/images/${id}/json` });
-        const onBuild = inspected.Config?.OnBuild;
-        return Array.isArray(onBuild) ? onBuild.filter((line): line is string => typeof line === 'string') : [];
-      } catch {
-        unknown = true;
-        return [];
-      }
-    }),
-  );
-  return { lines: lines.flat(), unknown };
 }

@@ -1,0 +1,36 @@
+import type { Node } from '@swarm/plugin-sdk';
+import { imageCopies } from '../access/scoped-images.js';
+import { nodeEngine, type LookupScope } from './lookups.js';
+
+/** The `ONBUILD` triggers of a build's base images; `unknown` when an engine holding one could not say. */
+export interface BaseTriggers {
+  readonly lines: readonly string[];
+  readonly unknown: boolean;
+}
+
+/**
+ * The `ONBUILD` triggers of the images a classic build starts from, which the engine runs in that
+ * build, as the engines holding them keep them (each image once: an ID names the same config
+ * everywhere). A base no engine holds yet is pulled by the build, with triggers nobody here can read.
+ */
+export async function baseTriggers(scope: Pick<LookupScope, 'api'>, references: readonly string[]): Promise<BaseTriggers> {
+  const holders = new Map<string, Node>();
+  for (const reference of references) {
+    for (const { node, image } of imageCopies(scope.api.cluster.nodes(), reference))
+      if (!holders.has(image.id)) holders.set(image.id, node);
+  }
+  let unknown = false;
+  const lines = await Promise.all(
+    [...holders].map(async ([id, node]) => {
+      try {
+        const inspected = await nodeEngine(scope.api, node).json<{ Config?: { OnBuild?: unknown } }>({ path: `/images/${id}/json` });
+        const onBuild = inspected.Config?.OnBuild;
+        return Array.isArray(onBuild) ? onBuild.filter((line): line is string => typeof line === 'string') : [];
+      } catch {
+        unknown = true;
+        return [];
+      }
+    }),
+  );
+  return { lines: lines.flat(), unknown };
+}
