@@ -1,4 +1,4 @@
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '@swarm/plugin-sdk';
 import { formatLimit } from '../call-limits.js';
 import { rebuild } from './wire-error.js';
@@ -115,25 +115,39 @@ export function startGeneration(plugin: WorkerPlugin, events: GenerationEvents):
     events.end(generation);
   }, ACCESS_START_LIMIT_MS);
   timer.unref();
-  port1.on('message', (message: AccessMessage) => {
+  let settled = false;
+  const onMessage = (message: AccessMessage) => {
     if (message.op === 'ready') {
       clearTimeout(timer);
+      settled = true;
       generation.isReady = true;
       settle!.resolve(message.hooks);
       events.ready(generation);
     } else if (message.op === 'failed') {
       clearTimeout(timer);
+      settled = true;
       settle!.reject(rebuild(message.error));
       events.end(generation);
     } else if (message.op === 'answer') events.answer(generation, message);
     else writeLog(logger, message);
-  });
+  };
+  port1.on('message', onMessage);
   worker.on('error', (error) => {
     clearTimeout(timer);
+    settled = true;
     settle!.reject(events.startError(error.message));
     events.crashed(generation, error);
   });
-  worker.on('exit', () => events.end(generation));
+  worker.on('exit', () => {
+    // the thread's exit and its last messages (a factory's refusal, a last answer) come by different
+    // ways, in no set order: what it sent is read before its port closes
+    for (let queued = receiveMessageOnPort(port1); queued; queued = receiveMessageOnPort(port1)) onMessage(queued.message as AccessMessage);
+    if (!settled) {
+      clearTimeout(timer);
+      settle!.reject(events.startError('its worker thread ended before it loaded the plugin'));
+    }
+    events.end(generation);
+  });
   return generation;
 }
 
