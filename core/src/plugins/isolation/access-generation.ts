@@ -5,12 +5,8 @@ import { rebuild } from './wire-error.js';
 import type { AccessHook, AccessIsolationData, AccessMessage } from './access-protocol.js';
 import type { SyncChannel } from './access-sync-call.js';
 
-/**
- * How long a worker may take to load its plugin and run the entry's factory. It usually takes a tenth
- * of a second; a manager starting beside other busy processes on two cores has taken over ten, and
- * nothing waits on a start but the manager's own start-up and the calls queued for a fresh worker.
- */
-export const ACCESS_START_LIMIT_MS = 30_000;
+/** How long a worker may take to load its plugin and run the entry's factory (usually a tenth of a second). */
+export const ACCESS_START_LIMIT_MS = 10_000;
 
 /** How often a worker's loop marks that it turns. */
 export const BEAT_MS = 25;
