@@ -14,7 +14,7 @@ import type { BuildQuestion } from './build-query.js';
  * over its session: neither is read here.
  */
 
-/** Why a source is unresolved, for the refusal (a BuildKit build's Dockerfile too: session-dockerfile.ts). */
+/** Why a source is unresolved, for the refusal (a BuildKit build's Dockerfile too: buildkit/session-dockerfile.ts). */
 export const UNRESOLVED =
   "holds a variable the manager cannot resolve (one no ENV of the Dockerfile sets may come from the base image's ENV; " +
   '${X/a/b}, ${X#a} and ${X%a} are not followed; an ONBUILD ADD is expanded in the builds on its image)';
@@ -55,14 +55,17 @@ async function dockerfileFetchesOf(scope: Pick<LookupScope, 'api'>, req: Incomin
   const reading = contextDockerfile(await buildContext(req), query);
   if ('problem' in reading)
     return [{ from: 'ADD', url: '', unresolved: `the Dockerfile cannot be read as the engine reads it: ${reading.problem}` }];
-  const triggers = await baseTriggers(scope, dockerfileBases(reading.text).images);
-  return [
-    ...asEngineFetches(dockerfileFetches(reading.text, buildArgsOf(query))),
-    ...triggerFetches([], triggers.lines),
-    ...(triggers.unknown
-      ? [{ from: 'ADD' as const, url: '', unresolved: "a base image's ONBUILD triggers could not be read from its engine" }]
-      : []),
-  ];
+  return [...asEngineFetches(dockerfileFetches(reading.text, buildArgsOf(query))), ...(await baseTriggerFetches(scope, reading.text))];
+}
+
+/**
+ * What the `ONBUILD ADD` triggers of a Dockerfile's base images make the engine fetch in its build,
+ * as the engines holding those images keep them (a BuildKit build's too: buildkit/session-dockerfile.ts).
+ */
+export async function baseTriggerFetches(scope: Pick<LookupScope, 'api'>, dockerfile: string): Promise<EngineFetch[]> {
+  const triggers = await baseTriggers(scope, dockerfileBases(dockerfile).images);
+  const unknown: EngineFetch = { from: 'ADD', url: '', unresolved: "a base image's ONBUILD triggers could not be read from its engine" };
+  return [...triggerFetches([], triggers.lines), ...(triggers.unknown ? [unknown] : [])];
 }
 
 /** What a build makes the engine fetch: `remote`, and when `readDockerfile`, its Dockerfile's and its bases' triggers' `ADD` URLs. */

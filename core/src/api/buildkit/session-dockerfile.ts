@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http2';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { EngineFetch } from '@swarm/plugin-sdk/access';
 import { dockerfileFetches } from '../../access/dockerfile-fetches.js';
-import { UNRESOLVED } from '../build-fetches.js';
+import { baseTriggerFetches, UNRESOLVED } from '../build-fetches.js';
 import { CoreErrors } from '../../errors.js';
 import type { RequestContext } from '../context.js';
 import { admitBuildKit } from './admission.js';
@@ -40,6 +40,9 @@ async function judgeDockerfile(ctx: RequestContext, dockerfile: string, buildArg
   const fetches: EngineFetch[] = [
     ...[...urls].map((url): EngineFetch => ({ from: 'ADD', url })),
     ...[...unresolved].map((source): EngineFetch => ({ from: 'ADD', url: source, unresolved: `${source} ${UNRESOLVED}` })),
+    // a caller with a narrower view builds on what the registry holds (image-resolve-mode=pull),
+    // whose triggers are the registry's; anyone else's bases are the engine's, with the triggers it keeps
+    ...(ctx.access?.scoped ? [] : await baseTriggerFetches(ctx, dockerfile)),
   ];
   if (fetches.length > 0) await admitBuildKit(ctx, { host: {}, urls: [], images: [] }, fetches);
 }
