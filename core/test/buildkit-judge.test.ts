@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { bytesField, str, stringEntry, varintField } from './protobuf-support.js';
 import { controlSolveQuestion, gatewaySolveQuestion } from '../dist/api/buildkit/question.js';
 import { engineControlSolve, engineGatewaySolve, engineReturn } from '../dist/api/buildkit/engine-messages.js';
 import { readFields, stringMap } from '../dist/api/buildkit/protobuf-fields.js';
@@ -12,20 +13,7 @@ import { sessionAnswerJudge } from '../dist/api/buildkit/session-dockerfile.js';
  * of the engine, read from the protobuf messages buildx sends, and the messages the engine gets.
  */
 
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
-const bytesField = (number: number, value: Buffer) => Buffer.concat([varint(number * 8 + 2), varint(value.length), value]);
-const str = (number: number, value: string) => bytesField(number, Buffer.from(value, 'utf8'));
-const varintField = (number: number, value: number) => Buffer.concat([varint(number * 8), varint(value)]);
-const entry = (number: number, key: string, value: string) => bytesField(number, Buffer.concat([str(1, key), str(2, value)]));
+const entry = stringEntry;
 const op = (...parts: Buffer[]) => Buffer.concat(parts);
 const definition = (field: number, ...ops: Buffer[]) => bytesField(field, Buffer.concat(ops.map((o) => bytesField(1, o))));
 

@@ -1,25 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bytesField, str, stringEntry, varintField } from './protobuf-support.js';
 import { readSolveRequest, readStatusRef, solvePlacementConfig } from '../dist/api/buildkit/solve-request.js';
 import { ProtobufError } from '../dist/api/buildkit/protobuf-fields.js';
 import { GrpcMessageError, unaryMessage } from '../dist/forwarding/grpc-messages.js';
 
-// Protocol Buffers' wire format, written by hand as grpc-go's clients write it.
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
-const bytesField = (number: number, value: Buffer) => Buffer.concat([varint(number * 8 + 2), varint(value.length), value]);
-const str = (number: number, value: string) => bytesField(number, Buffer.from(value, 'utf8'));
-const varintField = (number: number, value: number) => Buffer.concat([varint(number * 8), varint(value)]);
-const mapEntry = (number: number, key: string, value: string) => bytesField(number, Buffer.concat([str(1, key), str(2, value)]));
+const mapEntry = stringEntry;
 const sourceOp = (identifier: string) => bytesField(3, str(1, identifier));
 const definition = (...ops: Buffer[]) => bytesField(2, Buffer.concat(ops.map((op) => bytesField(1, op))));
 function grpcFrame(message: Buffer, compressed = 0): Buffer {
