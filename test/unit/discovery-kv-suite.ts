@@ -107,7 +107,9 @@ export function discoverySuite(store: KvStore, port: number): void {
       async () => {
         const log = new WatchLog();
         open('restart').watch(log.onEntries, log.onError);
-        const join = startChild(store, `${service.addr}/restart`, 10, 'join', '127.0.0.77:2375');
+        // a long TTL: the join's session (ZooKeeper) or lease (etcd) must outlast the store's restart,
+        // which takes several seconds when the machine is busy; what is tested is the watch resuming
+        const join = startChild(store, `${service.addr}/restart`, 30, 'join', '127.0.0.77:2375');
         try {
           await eventually(() => log.sees(['127.0.0.77:2375']), 'the joined engine');
           const setsBefore = log.sets.length;
