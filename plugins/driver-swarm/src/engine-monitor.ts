@@ -158,7 +158,7 @@ export class EngineMonitor {
     clearTimeout(this.timer);
     clearTimeout(this.livenessTimer);
     clearTimeout(this.eventTimer);
-    this.events?.destroy();
+    this.closeEvents();
     this.api.close();
   }
 
@@ -193,19 +193,25 @@ export class EngineMonitor {
         throw SwarmErrors.duplicateEngineId({ engineId: info.ID, addr: this.node.addr, other: duplicate });
       }
       this.ownsId = true;
+      // events first: a container made while the lists are read then arrives as an event (the other
+      // order missed one made between the list and the subscription until the next full refresh)
+      await this.subscribe();
+      if (this.stopped) return;
       await this.loadEverything();
       if (this.stopped) return;
-      this.openEvents();
       this.connected = true;
       this.node.failureCount = 0;
       this.node.setError(undefined);
       this.node.setStatus('healthy');
       this.node.touch();
       this.hooks.lifecycle(this.node, 'engine_connect');
+      // a stream that ended while the lists were read (the node was not healthy yet to reopen it)
+      if (!this.events) this.openEvents(true);
       this.schedule(this.refreshDelay(), () => this.refresh());
       if (!this.livenessTimer) this.scheduleLiveness();
     } catch (error) {
       this.ownsId = false;
+      this.closeEvents();
       if (this.stopped) return;
       this.node.setError(this.describeConnectError(error));
       this.node.touch();
@@ -257,6 +263,7 @@ export class EngineMonitor {
       }
       const reconnecting = !this.node.isHealthy();
       if (reconnecting) this.node.acceptMovedAway();
+      if (reconnecting && !this.events) await this.subscribe();
       await this.readLists(reconnecting);
       this.succeeded();
     } catch (error) {
@@ -304,8 +311,7 @@ export class EngineMonitor {
     this.node.setError(reason);
     this.node.setStatus('unhealthy');
     // a hung engine's stream never ends by itself; the refresh that finds it back reopens one
-    this.events?.destroy();
-    this.events = undefined;
+    this.closeEvents();
     this.hooks.lifecycle(this.node, 'engine_disconnect');
   }
 
@@ -422,19 +428,40 @@ export class EngineMonitor {
 
   // --- events -----------------------------------------------------------------------------------
 
-  private openEvents(): void {
+  /**
+   * Subscribes to the engine's events; settles once the engine answered the request (from then on
+   * every change reaches the stream), rejects when it could not. No `since`: replayed events would
+   * reach clients twice; a list read after the subscription catches up instead.
+   */
+  private async subscribe(): Promise<void> {
     if (this.stopped) return;
-    // no `since`: replayed events would reach clients twice; the full refresh below catches up
-    this.api.events().then(
-      (response) => {
-        if (this.stopped) {
-          response.destroy();
-          return;
-        }
-        this.events = response;
-        // a torn or foreign line is skipped: the periodic refresh catches up
-        readJsonLines(response, { value: (event) => this.onEvent(event as DockerEvent), end: () => this.eventsEnded() });
+    const response = await this.api.events();
+    if (this.stopped) {
+      response.destroy();
+      return;
+    }
+    this.closeEvents();
+    this.events = response;
+    // a torn or foreign line is skipped: the periodic refresh catches up
+    readJsonLines(response, {
+      value: (event) => this.onEvent(event as DockerEvent),
+      end: () => {
+        if (this.events === response) this.eventsEnded();
       },
+    });
+  }
+
+  private closeEvents(): void {
+    const events = this.events;
+    this.events = undefined;
+    this.expected.clear();
+    events?.destroy();
+  }
+
+  /** Subscribes in the background; then, when `catchUp`, reads the containers anew. */
+  private openEvents(catchUp = false): void {
+    this.subscribe().then(
+      () => (catchUp ? void this.refreshContainers(true).catch(() => undefined) : undefined),
       (error: unknown) => {
         this.failed(error);
         this.eventsEnded();
@@ -452,10 +479,8 @@ export class EngineMonitor {
     clearTimeout(this.eventTimer);
     this.eventTimer = setTimeout(
       () => {
-        if (this.node.isHealthy() && !this.events) {
-          this.openEvents();
-          void this.refreshContainers(true).catch(() => undefined);
-        }
+        // the containers are read again once the new stream is up, so nothing falls between the two
+        if (this.node.isHealthy() && !this.events) this.openEvents(true);
       },
       Math.min(1000, this.timings.refreshMinMs),
     );
