@@ -8,6 +8,11 @@ export interface SwarmClusterOptions {
   createRetry: number;
   refreshMinMs: number;
   refreshMaxMs: number;
+  /**
+   * The longest wait between two tries of an engine not validated yet: the discovery heartbeat, at
+   * which Swarm classic validated its pending engines again (and the refresh interval's upper bound).
+   */
+  pendingRetryMaxMs: number;
   failureRetry: number;
   /** Bound on every non-streaming engine call (`swarm.requesttimeout`, seconds, default 10). */
   requestTimeoutMs: number;
@@ -65,6 +70,7 @@ export function readClusterOptions(settings: ClusterSettings): SwarmClusterOptio
     createRetry,
     refreshMinMs: min * 1000,
     refreshMaxMs: max * 1000,
+    pendingRetryMaxMs: Math.min(max, settings.heartbeat > 0 ? settings.heartbeat : max) * 1000,
     failureRetry: retry,
     requestTimeoutMs: timeout * 1000,
     livenessIntervalMs: positiveSeconds(settings.options, 'swarm.livenessinterval', 3),

@@ -14,6 +14,8 @@ import { alignedDelayMs, livenessDelayMs, livenessIntervalMs, refreshDelayMs } f
 export interface MonitorTimings {
   refreshMinMs: number;
   refreshMaxMs: number;
+  /** The longest wait between two tries of an engine not validated yet (SwarmClusterOptions). */
+  pendingRetryMaxMs: number;
   failureRetry: number;
   livenessIntervalMs: number;
   livenessTimeoutMs: number;
@@ -221,7 +223,8 @@ export class EngineMonitor {
         this.saidIsManager = true;
         this.logger.warn({ addr: this.node.addr, err: errorText(error) }, 'refused a node');
       }
-      const backoff = Math.min(this.timings.refreshMinMs * 2 ** (this.pendingAttempts - 1), this.timings.refreshMaxMs);
+      // a new primary may hold engines that were down when it started: it must not wait a minute for them
+      const backoff = Math.min(this.timings.refreshMinMs * 2 ** (this.pendingAttempts - 1), this.timings.pendingRetryMaxMs);
       this.logger.debug({ addr: this.node.addr, err: errorText(error) }, 'engine not validated yet, will retry');
       this.schedule(backoff, () => this.connect());
     }

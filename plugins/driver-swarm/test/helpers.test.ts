@@ -39,6 +39,7 @@ describe('cluster options', () => {
       createRetry: 0,
       refreshMinMs: 30_000,
       refreshMaxMs: 60_000,
+      pendingRetryMaxMs: 60_000,
       failureRetry: 3,
       requestTimeoutMs: 10_000,
       livenessIntervalMs: 3_000,
@@ -48,6 +49,8 @@ describe('cluster options', () => {
     expect(
       readClusterOptions(settings({ 'swarm.livenessinterval': '1.5', 'swarm.livenesstimeout': '2', 'swarm.reschedule.grace': '1m30s' })),
     ).toMatchObject({ livenessIntervalMs: 1_500, livenessTimeoutMs: 2_000, rescheduleGraceMs: 90_000 });
+    // an engine not validated yet is tried again at least every heartbeat, as classic validated its pending engines
+    expect(readClusterOptions(settings({}, { heartbeat: 5 })).pendingRetryMaxMs).toBe(5_000);
     expect(readClusterOptions(settings({ 'swarm.overcommit': '-0.5', 'swarm.createretry': '2' }))).toMatchObject({
       overcommitPercent: -50,
       createRetry: 2,
