@@ -145,7 +145,10 @@ describe('swarm join, list and manage --replication over TLS to ZooKeeper (kv.ca
         });
         socket.on('data', (chunk: Buffer) => chunks.push(chunk));
         socket.on('close', () => resolve(Buffer.concat(chunks)));
-        socket.on('error', reject);
+        // closed with our bytes unread, the kernel answers with a reset: closed all the same, and unanswered
+        socket.on('error', (error: NodeJS.ErrnoException) =>
+          error.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks)) : reject(error),
+        );
         setTimeout(() => reject(new Error(`port ${port} kept a stranger's connection open`)), 10_000).unref();
       });
       expect(answer.length).toBe(0);
