@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docker, dockerOk, startApiCluster, startRegistry, tempDir, type ApiCluster, type Registry } from './api-support.js';
+import { docker, dockerOk, sleep, startApiCluster, startRegistry, tempDir, type ApiCluster, type Registry } from './api-support.js';
 
 // Engines 35-37 behind `swarm manage` on port 23402, a local registry on 23410.
 let cluster: ApiCluster;
@@ -80,6 +80,8 @@ describe('images with the docker CLI', () => {
     const built = await dockerOk(host, ['build', '-t', 'built:1', '--build-arg', 'constraint:node==node37', workdir.path]);
     expect(built).toContain('Successfully tagged built:1');
     expect(built).not.toContain('were not consumed');
+    // the manager reads the node's images again on the engine's tag event, a moment after the build's answer
+    for (let tries = 0; tries < 20 && !(await tagsOn('node37')).includes('built:1'); tries++) await sleep(250);
     expect(await tagsOn('node37')).toContain('built:1');
     expect(await tagsOn('node35')).not.toContain('built:1');
     const out = await dockerOk(host, ['run', '--rm', '-e', 'affinity:image==built:1', 'built:1', 'cat', '/built.txt']);
