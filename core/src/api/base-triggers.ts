@@ -13,7 +13,20 @@ export interface BaseTriggers {
  * build, as the engines holding them keep them (each image once: an ID names the same config
  * everywhere). A base no engine holds yet is pulled by the build, with triggers nobody here can read.
  */
-export async function baseTriggers(scope: Pick<LookupScope, 'api'>, references: readonly string[]): Promise<BaseTriggers> {
+export function baseTriggers(scope: Pick<LookupScope, 'api'>, references: readonly string[]): Promise<BaseTriggers> {
+  // a build asks twice (its admission's fetches, a scoped caller's bases): the engines are asked once
+  const key = references.join('\n');
+  let known = asked.get(scope);
+  if (!known) asked.set(scope, (known = new Map()));
+  let triggers = known.get(key);
+  if (!triggers) known.set(key, (triggers = readTriggers(scope, references)));
+  return triggers;
+}
+
+/** The answers of one request's scope (its RequestContext), by the references asked about. */
+const asked = new WeakMap<object, Map<string, Promise<BaseTriggers>>>();
+
+async function readTriggers(scope: Pick<LookupScope, 'api'>, references: readonly string[]): Promise<BaseTriggers> {
   const holders = new Map<string, Node>();
   for (const reference of references) {
     for (const { node, image } of imageCopies(scope.api.cluster.nodes(), reference))
